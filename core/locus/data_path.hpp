@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// The data path: where instance files, solution files and best-known tables are looked up.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "locus/types.hpp"
+
+namespace locus {
+
+/// Directories searched after a path given as is: each directory of $LOCUS_DATA
+/// (colon-separated), then ./data and ../shared/data (relative to the working directory).
+std::vector<std::filesystem::path> data_directories();
+
+/// Resolves `spec`: as given if it exists, else under each data directory in order. Throws
+/// InstanceError "instance file 'x' not found (looked in: ...)" naming `what` ("instance file",
+/// "solution file", ...).
+std::filesystem::path resolve_data_file(const std::string& spec, const std::string& what);
+
+/// Best-known objective values read from a CSV with a header containing the columns
+/// `instance` and `best_known` (optionally `library`), as in ../shared/data/best-known.csv.
+class BestKnownTable {
+public:
+    /// Loads `file`; throws InstanceError on a malformed table.
+    static BestKnownTable load(const std::filesystem::path& file);
+    /// Loads `file` if non-empty, else best-known.csv from the first data directory that has
+    /// one; an empty table when none exists.
+    static BestKnownTable find(const std::string& file);
+
+    /// Value for an instance name (e.g. "kroA100"; a trailing extension is ignored).
+    std::optional<Objective> lookup(const std::string& instance) const;
+    const std::filesystem::path& source() const { return source_; }
+    std::size_t size() const { return values_.size(); }
+
+private:
+    std::filesystem::path source_;
+    std::vector<std::pair<std::string, Objective>> values_;
+};
+
+} // namespace locus

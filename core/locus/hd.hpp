@@ -1,0 +1,16 @@
+#pragma once
+/// \file
+/// Portability macros for code shared between host (g++) and device (nvcc) translation units.
+
+#if defined(__CUDACC__)
+/// Marks a function callable from host and device code.
+#define LOCUS_HD __host__ __device__
+/// Forces inlining on host and device.
+#define LOCUS_HD_INLINE __host__ __device__ __forceinline__
+#else
+#define LOCUS_HD
+#define LOCUS_HD_INLINE inline
+#endif
+
+/// Marks a symbol as exported from a shared object (everything else is hidden).
+#define LOCUS_EXPORT __attribute__((visibility("default")))

@@ -1,0 +1,106 @@
+#pragma once
+/// \file
+/// Host-side interfaces of a problem plugin: the loaded instance and its heuristics.
+/// All are abstract classes crossing the plugin boundary; solutions travel as SolutionBatch.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "locus/component.hpp"
+#include "locus/types.hpp"
+
+namespace locus {
+
+/// Result of an independent solution check.
+struct Verdict {
+    bool feasible = false;
+    Objective objective = 0.0; ///< meaningful when feasible
+    std::string message;       ///< why infeasible ("" when feasible)
+};
+
+/// A loaded problem instance (kind "problem"). Built from params with at least `instance`
+/// (a file path or generator spec). Thread safety: const member functions may be called
+/// concurrently.
+class Problem : public Component {
+public:
+    static constexpr std::string_view kind = "problem";
+
+    /// Problem name as registered, e.g. "tsp".
+    virtual std::string_view problem_name() const = 0;
+    /// Instance name, e.g. "kroA100" (the generator spec for generated instances).
+    virtual std::string instance_name() const = 0;
+    /// Instance size (cities, facilities, ...).
+    virtual std::size_t size() const = 0;
+    /// Number of int32 per encoded solution.
+    virtual std::size_t solution_width() const = 0;
+    /// Full objective of a feasible encoding. Precondition: verify(solution).feasible.
+    virtual Objective evaluate(std::span<const std::int32_t> solution) const = 0;
+    /// Independent feasibility and objective check; never throws for bad encodings.
+    virtual Verdict verify(std::span<const std::int32_t> solution) const = 0;
+    /// Extension of the standard solution format, e.g. ".tour".
+    virtual std::string solution_extension() const = 0;
+    /// Writes a solution in the problem's standard format.
+    virtual void write_solution(const std::filesystem::path& path,
+                                std::span<const std::int32_t> solution,
+                                Objective objective) const = 0;
+    /// Reads a solution in the standard format. Throws InstanceError on malformed files;
+    /// the result may still be infeasible (check with verify).
+    virtual std::vector<std::int32_t> read_solution(const std::filesystem::path& path) const = 0;
+};
+
+/// Builds initial solutions (kind "construction").
+class Construction : public Component {
+public:
+    static constexpr std::string_view kind = "construction";
+    /// Fills every solution of `batch` (width must be solution_width()) and sets objectives.
+    /// Solution i draws from the stream derive_key(seed, i).
+    virtual void construct(SolutionBatch& batch, std::uint64_t seed) = 0;
+};
+
+/// Perturbs solutions (kind "perturbation").
+class Perturbation : public Component {
+public:
+    static constexpr std::string_view kind = "perturbation";
+    /// Perturbs every solution of `batch` in place and updates objectives.
+    /// Solution i draws from the stream derive_key(seed, i).
+    virtual void perturb(SolutionBatch& batch, std::uint64_t seed) = 0;
+};
+
+/// Statistics of a descent.
+struct DescentStats {
+    std::uint64_t steps = 0;       ///< applied moves (summed over the batch)
+    std::uint64_t evaluations = 0; ///< evaluated moves (summed over the batch)
+    bool stopped = false;          ///< ended by the stop callback, not at a local optimum
+};
+
+/// A move neighborhood (kind "neighborhood"). Moves of a solution form an index space
+/// [0, size); the same index means the same move on every backend.
+class Neighborhood : public Component {
+public:
+    static constexpr std::string_view kind = "neighborhood";
+
+    /// Name, e.g. "two_opt".
+    virtual std::string_view name() const = 0;
+    /// Backend its engine runs on.
+    virtual Backend backend() const = 0;
+    /// Number of moves of each solution of width solution_width().
+    virtual std::uint64_t size() const = 0;
+    /// One exploration: fills out[i] with the move chosen for solution i by `pivot`
+    /// (best: minimal delta, ties lowest index, found() even when delta >= 0;
+    ///  first: lowest-index move with delta < 0, !found() when none).
+    virtual void explore(const SolutionBatch& batch, Pivot pivot, std::span<MoveChoice> out) = 0;
+    /// Applies out[i] to solution i where out[i].found(); updates objectives by the deltas.
+    virtual void apply(SolutionBatch& batch, std::span<const MoveChoice> moves) = 0;
+    /// Repeats explore + apply of improving moves until every solution is locally optimal,
+    /// `max_steps` explorations were made (0 = unlimited), or `stop()` returns true (checked
+    /// between explorations). Backends may keep solutions on the device meanwhile.
+    virtual DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
+                                 const std::function<bool()>& stop) = 0;
+};
+
+} // namespace locus

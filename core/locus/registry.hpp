@@ -1,0 +1,65 @@
+#pragma once
+/// \file
+/// The component registry: schemas and factories by (kind, name, problem).
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "locus/component.hpp"
+#include "locus/error.hpp"
+#include "locus/params.hpp"
+
+namespace locus {
+
+/// Builds a component from validated params.
+using Factory = std::function<std::unique_ptr<Component>(const Params&, BuildContext&)>;
+
+/// A registered component.
+struct RegistryEntry {
+    ComponentSchema schema;
+    Factory factory;
+    std::string plugin; ///< file of the plugin that registered it ("" = built in)
+};
+
+/// Components by kind and name. Problem-scoped components (schema.problem non-empty) are only
+/// visible for that problem; a problem-scoped entry shadows a generic one of the same name.
+class Registry {
+public:
+    /// Registers a component. Throws PluginError if (kind, name, problem) is already taken.
+    void add(ComponentSchema schema, Factory factory, std::string plugin = {});
+
+    /// The entry for (kind, name) visible for `problem`, or null.
+    const RegistryEntry* find(const std::string& kind, const std::string& name,
+                              const std::string& problem = {}) const;
+
+    /// Names of the components of `kind` visible for `problem` (all problems when empty and
+    /// `all_problems` is true), sorted.
+    std::vector<std::string> names(const std::string& kind, const std::string& problem = {},
+                                   bool all_problems = false) const;
+
+    /// All entries, ordered by kind, problem, name.
+    std::vector<const RegistryEntry*> entries() const;
+
+    /// Creates the component described by `params` (kind and name from the params) and checks
+    /// it has type T (T::kind must equal params.kind()).
+    template <class T> std::unique_ptr<T> create(const Params& params, BuildContext& ctx) const {
+        if (params.kind() != T::kind)
+            throw ConfigError(params.path() + ": expected a component of kind '" +
+                              std::string(T::kind) + "', got '" + params.kind() + "'");
+        return std::unique_ptr<T>(static_cast<T*>(create_component(params, ctx).release()));
+    }
+
+    std::unique_ptr<Component> create_component(const Params& params, BuildContext& ctx) const;
+
+private:
+    std::map<std::tuple<std::string, std::string, std::string>, RegistryEntry> entries_;
+};
+
+/// Closest candidate to `word` by edit distance, or "" if none is reasonably close.
+std::string closest_name(const std::string& word, const std::vector<std::string>& candidates);
+
+} // namespace locus

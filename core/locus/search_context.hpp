@@ -1,0 +1,161 @@
+#pragma once
+/// \file
+/// The search context: termination, counters, best-so-far, improvement trace and repeated
+/// runs. One context per job; algorithms see it by reference. Not thread safe: call it from the
+/// thread that runs the algorithm.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "locus/types.hpp"
+
+namespace locus {
+
+class Problem;
+class Construction;
+
+/// When a run stops. Zero means "no limit" for every field.
+struct Termination {
+    double time_limit_s = 0.0;             ///< wall clock per run; run 0 includes loading
+    std::uint64_t max_iterations = 0;      ///< algorithm iterations
+    std::uint64_t max_evaluations = 0;     ///< evaluated moves / solutions
+    std::optional<Objective> target;       ///< stop when best <= target
+    std::optional<double> target_gap;      ///< stop when gap to best known <= this (percent)
+    std::uint64_t stagnation_iterations = 0; ///< stop after this many iterations w/o improvement
+};
+
+/// Why a run stopped.
+enum class StopReason { none, time_limit, iterations, evaluations, target, stagnation, interrupted, converged };
+std::string_view to_string(StopReason reason);
+
+/// Process-wide interrupt flag (set from SIGINT/SIGTERM handlers; async-signal-safe).
+void request_interrupt() noexcept;
+bool interrupt_requested() noexcept;
+void clear_interrupt() noexcept;
+
+/// One improvement of the best-so-far.
+struct TracePoint {
+    double time_s = 0.0;
+    std::uint64_t iteration = 0;
+    std::uint64_t evaluations = 0;
+    Objective objective = 0.0;
+};
+
+/// Summary of a finished run, handed to the on_run_end callback.
+struct RunSummary {
+    std::uint32_t run = 0;
+    std::uint64_t seed = 0;
+    bool has_solution = false;
+    std::vector<std::int32_t> best_solution;
+    Objective best_objective = 0.0;
+    double time_to_best_s = 0.0;
+    double total_time_s = 0.0;
+    std::uint64_t iterations = 0;
+    std::uint64_t evaluations = 0;
+    StopReason stop_reason = StopReason::none;
+};
+
+class SearchContext {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    struct Callbacks {
+        std::function<void(std::uint32_t run, const TracePoint&)> on_improvement;
+        std::function<void(const RunSummary&)> on_run_end;
+    };
+
+    /// `start` is the job start (before loading) so that run 0's time limit includes loading.
+    /// `best_known` (if any) enables target_gap.
+    SearchContext(Problem& problem, Construction* construction, Termination termination,
+                  std::uint64_t seed, Clock::time_point start,
+                  std::optional<Objective> best_known, Callbacks callbacks);
+
+    Problem& problem() { return problem_; }
+    /// Seed of the current run: derive_key(job seed, run) for run > 0, the job seed for run 0.
+    std::uint64_t seed() const { return run_seed_; }
+    std::uint32_t run_index() const { return run_; }
+
+    /// True once any limit of the current run is reached or an interrupt was requested.
+    bool should_stop();
+    StopReason stop_reason() const { return reason_; }
+    /// Marks the run as converged (an algorithm ended by itself); informational.
+    void set_converged() { if (reason_ == StopReason::none) reason_ = StopReason::converged; }
+
+    /// Nesting depth of algorithms: metaheuristics call enter()/leave() around nested
+    /// algorithms so that a local search counts its steps as iterations only at depth 0.
+    void enter() { ++depth_; }
+    void leave() { --depth_; }
+    int depth() const { return depth_; }
+
+    void add_iterations(std::uint64_t n = 1);
+    void add_evaluations(std::uint64_t n) { evaluations_ += n; }
+    std::uint64_t iterations() const { return iterations_; }
+    std::uint64_t evaluations() const { return evaluations_; }
+
+    /// Offers a solution; records it when it improves the best of this run. Returns true then.
+    bool offer(std::span<const std::int32_t> solution, Objective objective);
+    /// Offers every solution of a batch; true if any improved the best.
+    bool offer(const SolutionBatch& batch);
+    bool has_best() const { return has_best_; }
+    Objective best_objective() const { return best_objective_; }
+    std::span<const std::int32_t> best_solution() const { return best_; }
+
+    /// Builds initial solutions with the job's construction, keyed by this run's seed.
+    void construct(SolutionBatch& batch);
+
+    /// Seconds since the current run started (run 0: since the job started).
+    double elapsed() const;
+
+    /// Ends the current run (emits its summary) and starts the next with a derived seed,
+    /// fresh counters, best and clock.
+    void next_run();
+    /// Ends the current run (emits its summary). Idempotent.
+    void finish();
+
+private:
+    void reset_run();
+
+    Problem& problem_;
+    Construction* construction_;
+    Termination termination_;
+    std::uint64_t job_seed_;
+    std::optional<Objective> best_known_;
+    Callbacks callbacks_;
+
+    std::uint32_t run_ = 0;
+    std::uint64_t run_seed_ = 0;
+    Clock::time_point run_start_;
+    std::uint64_t iterations_ = 0;
+    std::uint64_t evaluations_ = 0;
+    std::uint64_t last_improvement_iteration_ = 0;
+    bool has_best_ = false;
+    Objective best_objective_ = 0.0;
+    std::vector<std::int32_t> best_;
+    double time_to_best_ = 0.0;
+    StopReason reason_ = StopReason::none;
+    bool finished_ = false;
+    int depth_ = 0;
+};
+
+/// Calls ctx.enter() now and ctx.leave() at scope exit.
+class NestedScope {
+public:
+    explicit NestedScope(SearchContext& ctx) : ctx_(ctx) { ctx_.enter(); }
+    ~NestedScope() { ctx_.leave(); }
+    NestedScope(const NestedScope&) = delete;
+    NestedScope& operator=(const NestedScope&) = delete;
+
+private:
+    SearchContext& ctx_;
+};
+
+/// Gap in percent of `objective` above `best_known` (best_known != 0).
+double gap_percent(Objective objective, Objective best_known);
+
+} // namespace locus

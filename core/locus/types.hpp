@@ -1,0 +1,80 @@
+#pragma once
+/// \file
+/// Plain data shared by every layer: objectives, backends, solution batches and move choices.
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace locus {
+
+/// Objective value (always minimised). Integer objectives (TSP, QAP) are exact: every integer
+/// up to 2^53 is representable.
+using Objective = double;
+
+/// Where the engines of a component run.
+enum class Backend { cpu, cuda };
+
+/// "cpu" / "cuda".
+std::string_view to_string(Backend backend);
+
+/// A batch of `count()` solutions of equal width, each an encoding of `width` 32-bit integers
+/// (a tour, a permutation, ...), with the objective of each. Plain, copyable, core-owned data:
+/// it crosses plugin boundaries by reference.
+class SolutionBatch {
+public:
+    SolutionBatch() = default;
+    SolutionBatch(std::size_t count, std::size_t width)
+        : width_(width), data_(count * width), objective_(count, 0.0) {}
+
+    std::size_t count() const { return objective_.size(); }
+    std::size_t width() const { return width_; }
+
+    std::span<std::int32_t> operator[](std::size_t i) { return {data_.data() + i * width_, width_}; }
+    std::span<const std::int32_t> operator[](std::size_t i) const {
+        return {data_.data() + i * width_, width_};
+    }
+
+    Objective& objective(std::size_t i) { return objective_[i]; }
+    Objective objective(std::size_t i) const { return objective_[i]; }
+
+    /// All encodings, solution-major (solution i occupies [i*width, (i+1)*width)).
+    std::span<std::int32_t> data() { return data_; }
+    std::span<const std::int32_t> data() const { return data_; }
+
+    /// Copies solution `from` of `other` into slot `to` (objective included).
+    void copy_from(std::size_t to, const SolutionBatch& other, std::size_t from) {
+        const auto src = other[from];
+        std::copy(src.begin(), src.end(), (*this)[to].begin());
+        objective_[to] = other.objective_[from];
+    }
+
+private:
+    std::size_t width_ = 0;
+    std::vector<std::int32_t> data_;
+    std::vector<Objective> objective_;
+};
+
+/// Index meaning "no move selected".
+inline constexpr std::uint64_t kNoMove = std::numeric_limits<std::uint64_t>::max();
+
+/// The move a neighborhood exploration selected for one solution.
+struct MoveChoice {
+    std::uint64_t index = kNoMove; ///< move index in the neighborhood's index space
+    Objective delta = 0.0;         ///< objective change if applied (< 0 improves)
+    bool found() const { return index != kNoMove; }
+};
+
+/// Pivoting rule of a neighborhood exploration.
+enum class Pivot {
+    best, ///< minimal delta over all moves, ties broken by lowest index
+    first ///< lowest-index improving move (delta < 0)
+};
+
+std::string_view to_string(Pivot pivot);
+
+} // namespace locus

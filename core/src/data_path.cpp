@@ -1,0 +1,119 @@
+#include "locus/data_path.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "locus/error.hpp"
+
+namespace locus {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> data_directories() {
+    std::vector<fs::path> dirs;
+    if (const char* env = std::getenv("LOCUS_DATA")) {
+        std::stringstream ss(env);
+        std::string dir;
+        while (std::getline(ss, dir, ':'))
+            if (!dir.empty()) dirs.emplace_back(dir);
+    }
+    dirs.emplace_back("data");
+    dirs.emplace_back("../shared/data");
+    return dirs;
+}
+
+fs::path resolve_data_file(const std::string& spec, const std::string& what) {
+    const fs::path given(spec);
+    if (fs::is_regular_file(given)) return given;
+    std::vector<std::string> looked{spec};
+    if (given.is_relative()) {
+        for (const auto& dir : data_directories()) {
+            const fs::path candidate = dir / given;
+            if (fs::is_regular_file(candidate)) return candidate;
+            looked.push_back(candidate.string());
+        }
+    }
+    throw InstanceError(fmt::format("{} '{}' not found (looked in: {})", what, spec,
+                                    fmt::join(looked, ", ")));
+}
+
+namespace {
+std::vector<std::string> split_csv_line(const std::string& line) {
+    std::vector<std::string> fields;
+    std::string field;
+    bool quoted = false;
+    for (char c : line) {
+        if (c == '"') quoted = !quoted;
+        else if (c == ',' && !quoted) {
+            fields.push_back(field);
+            field.clear();
+        } else if (c != '\r')
+            field += c;
+    }
+    fields.push_back(field);
+    return fields;
+}
+std::string stem_of(const std::string& name) {
+    const auto slash = name.find_last_of('/');
+    std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+    const auto dot = base.find('.');
+    return dot == std::string::npos ? base : base.substr(0, dot);
+}
+} // namespace
+
+BestKnownTable BestKnownTable::load(const fs::path& file) {
+    std::ifstream in(file);
+    if (!in) throw InstanceError(fmt::format("cannot open best-known table '{}'", file.string()));
+    BestKnownTable table;
+    table.source_ = file;
+    std::string line;
+    if (!std::getline(in, line))
+        throw InstanceError(fmt::format("{}: empty best-known table", file.string()));
+    const auto header = split_csv_line(line);
+    int instance_col = -1, value_col = -1;
+    for (std::size_t i = 0; i < header.size(); ++i) {
+        if (header[i] == "instance") instance_col = static_cast<int>(i);
+        if (header[i] == "best_known") value_col = static_cast<int>(i);
+    }
+    if (instance_col < 0 || value_col < 0)
+        throw InstanceError(fmt::format(
+            "{}:1: best-known table needs the columns 'instance' and 'best_known'", file.string()));
+    int line_no = 1;
+    while (std::getline(in, line)) {
+        ++line_no;
+        if (line.empty() || line == "\r") continue;
+        const auto fields = split_csv_line(line);
+        const auto need = static_cast<std::size_t>(std::max(instance_col, value_col));
+        if (fields.size() <= need)
+            throw InstanceError(fmt::format("{}:{}: too few columns", file.string(), line_no));
+        const std::string& text = fields[static_cast<std::size_t>(value_col)];
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || end == text.c_str() || *end != '\0')
+            throw InstanceError(fmt::format("{}:{}: best_known '{}' is not a number",
+                                            file.string(), line_no, text));
+        table.values_.emplace_back(fields[static_cast<std::size_t>(instance_col)], value);
+    }
+    return table;
+}
+
+BestKnownTable BestKnownTable::find(const std::string& file) {
+    if (!file.empty()) return load(resolve_data_file(file, "best-known table"));
+    for (const auto& dir : data_directories()) {
+        const fs::path candidate = dir / "best-known.csv";
+        if (fs::is_regular_file(candidate)) return load(candidate);
+    }
+    return {};
+}
+
+std::optional<Objective> BestKnownTable::lookup(const std::string& instance) const {
+    const std::string key = stem_of(instance);
+    for (const auto& [name, value] : values_)
+        if (name == key) return value;
+    return std::nullopt;
+}
+
+} // namespace locus

@@ -1,0 +1,247 @@
+#include "locus/plugin_loader.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <system_error>
+
+#include <boost/dll/shared_library.hpp>
+
+#include "locus/build_info.hpp"
+#include "locus/plugin.hpp"
+#include "locus/registry.hpp"
+
+namespace locus {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Libraries opened by any loader of the process, by canonical path, and the lock serializing
+/// all loading.
+struct LibraryTable {
+    std::mutex mutex;
+    std::map<fs::path, boost::dll::shared_library> libraries;
+};
+
+LibraryTable& library_table() {
+    // NOTE: the table is allocated once and intentionally never destroyed. Components, factories
+    // (std::function objects whose code lives in a plugin) and objects made by plugins may be
+    // destroyed during static destruction or by atexit handlers, in an order we do not control;
+    // if the table were a static object its destructor could dlclose a plugin first and those
+    // destructors would jump into unmapped code. Libraries are therefore unloaded only by the
+    // operating system at process exit.
+    static auto* table = new LibraryTable();
+    return *table;
+}
+
+/// The dynamic linker's reason for failing to open `path`.
+std::string dlopen_error(const fs::path& path, const std::error_code& boost_error) {
+    // NOTE: Boost.DLL reports a failed dlopen as a generic error code and does not keep the
+    // dlerror() text, which names the actual problem (bad ELF header, undefined symbol, missing
+    // dependency). Repeating the dlopen is the portable way to get it back.
+    void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+        const char* text = ::dlerror();
+        if (text != nullptr)
+            return text;
+    } else {
+        ::dlclose(handle);
+    }
+    return boost_error.message();
+}
+
+/// Opens `path` (canonical) once per process; later calls return the same library.
+const boost::dll::shared_library& open_library(LibraryTable& table, const fs::path& path) {
+    const auto found = table.libraries.find(path);
+    if (found != table.libraries.end())
+        return found->second;
+    // NOTE: rtld_now resolves every symbol at load time, so a plugin built against another core
+    // fails here with the undefined symbol named instead of aborting the process at its first
+    // call. rtld_local keeps a plugin's symbols out of the global namespace, so two plugins
+    // cannot interpose each other's symbols; plugins reach the core through their own DT_NEEDED
+    // on liblocus_core.so, which is loaded once and shared.
+    boost::dll::shared_library library;
+    std::error_code error;
+    library.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, error);
+    if (error || !library.is_loaded())
+        throw PluginError("cannot load plugin '" + path.string() +
+                          "': " + dlopen_error(path, error));
+    return table.libraries.emplace(path, std::move(library)).first->second;
+}
+
+/// The message for a library without the entry point of this ABI version.
+std::string missing_entry_message(const boost::dll::shared_library& library, const fs::path& path) {
+    std::string message = "'" + path.string() + "' is not a locus plugin (no " +
+                          plugin_entry_symbol + " entry point)";
+    // NOTE: entry points of other ABI versions are probed by name with dlsym; Boost.DLL's
+    // library_info reads the static symbol table, which stripped plugins do not have.
+    constexpr int max_probed_version = 99;
+    for (int version = 0; version <= max_probed_version; ++version) {
+        if (version == LOCUS_ABI_VERSION)
+            continue;
+        if (library.has("locus_plugin_v" + std::to_string(version))) {
+            message += "; it was built for plugin ABI " + std::to_string(version) +
+                       ", this locus uses ABI " + std::to_string(LOCUS_ABI_VERSION) +
+                       "; rebuild the plugin";
+            break;
+        }
+    }
+    return message;
+}
+
+/// Checks the descriptor of `path` without calling into the plugin.
+void check_descriptor(const PluginDescriptor& descriptor, const fs::path& path) {
+    if (descriptor.abi_version != LOCUS_ABI_VERSION)
+        throw PluginError("plugin '" + path.string() + "' was built for plugin ABI version " +
+                          std::to_string(descriptor.abi_version) + ", this locus expects " +
+                          std::to_string(LOCUS_ABI_VERSION) + "; rebuild the plugin");
+    const std::string build_id = descriptor.build_id != nullptr ? descriptor.build_id : "";
+    if (build_id != LOCUS_BUILD_ID)
+        throw PluginError("plugin '" + path.string() + "' comes from another build (build id " +
+                          (build_id.empty() ? std::string("<none>") : build_id) +
+                          ", locus build id " + LOCUS_BUILD_ID +
+                          "); rebuild it together with locus");
+    if (descriptor.register_components == nullptr)
+        throw PluginError("plugin '" + path.string() +
+                          "' failed to register its components: its descriptor has no "
+                          "registration function");
+}
+
+std::string registration_failure(const fs::path& path, const std::string& reason) {
+    return "plugin '" + path.string() + "' failed to register its components: " + reason;
+}
+
+/// Runs the plugin's registration into a private registry, then moves the entries into
+/// `registry` tagged with `path`: either all of them are added or none.
+void register_plugin(const PluginDescriptor& descriptor, const fs::path& path, Registry& registry) {
+    // NOTE: the plugin registers into a staging registry so that (1) every entry is tagged with
+    // the plugin file without the plugin author passing it, and (2) a plugin that fails half way
+    // leaves nothing behind in the real registry.
+    Registry staging;
+    std::array<char, 2048> error{};
+    const int code =
+        descriptor.register_components(&staging, path.c_str(), error.data(), error.size());
+    if (code != 0) {
+        error.back() = '\0';
+        const std::string reason = error[0] != '\0'
+                                       ? std::string(error.data())
+                                       : "unknown error (code " + std::to_string(code) + ")";
+        throw PluginError(registration_failure(path, reason));
+    }
+    const std::vector<const RegistryEntry*> entries = staging.entries();
+    for (const RegistryEntry* entry : entries) {
+        const ComponentSchema& schema = entry->schema;
+        const RegistryEntry* existing = registry.find(schema.kind, schema.name, schema.problem);
+        if (existing != nullptr && existing->schema.problem == schema.problem) {
+            // Same wording as Registry::add, which cannot be used for this check without
+            // leaving the entries added before the conflicting one behind.
+            const std::string scope =
+                schema.problem.empty() ? "" : " for problem '" + schema.problem + "'";
+            const std::string first =
+                existing->plugin.empty() ? "built in" : "by '" + existing->plugin + "'";
+            throw PluginError(
+                registration_failure(path, schema.kind + " '" + schema.name + "'" + scope +
+                                               " is registered twice (first " + first +
+                                               ", again by '" + path.string() + "')"));
+        }
+    }
+    for (const RegistryEntry* entry : entries)
+        registry.add(entry->schema, entry->factory, path.string());
+}
+
+bool is_plugin_file_name(const std::string& name) {
+    const std::string prefix = "locus_";
+    const std::string suffix = ".so";
+    return name.size() > prefix.size() + suffix.size() && name.starts_with(prefix) &&
+           name.ends_with(suffix);
+}
+
+} // namespace
+
+PluginLoader::PluginLoader(std::vector<fs::path> extra_dirs) : search_path_(std::move(extra_dirs)) {
+    if (const char* env = std::getenv("LOCUS_PLUGIN_PATH")) {
+        std::stringstream stream(env);
+        std::string dir;
+        while (std::getline(stream, dir, ':'))
+            if (!dir.empty())
+                search_path_.emplace_back(dir);
+    }
+    std::error_code error;
+    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
+    if (!error)
+        search_path_.push_back(executable.parent_path());
+}
+
+std::vector<fs::path> PluginLoader::search_path() const { return search_path_; }
+
+PluginInfo PluginLoader::load(const fs::path& file, Registry& registry) {
+    const fs::path absolute = fs::absolute(file).lexically_normal();
+    std::error_code error;
+    if (!fs::exists(absolute, error))
+        throw PluginError("plugin '" + absolute.filename().string() +
+                          "' not found: " + absolute.string() + " does not exist");
+    const fs::path path = fs::canonical(absolute);
+    const auto known = std::find_if(loaded_.begin(), loaded_.end(),
+                                    [&](const PluginInfo& info) { return info.file == path; });
+    if (known != loaded_.end())
+        return *known;
+
+    LibraryTable& table = library_table();
+    const std::lock_guard<std::mutex> lock(table.mutex);
+    const boost::dll::shared_library& library = open_library(table, path);
+    if (!library.has(plugin_entry_symbol))
+        throw PluginError(missing_entry_message(library, path));
+    const auto& descriptor = library.get<const PluginDescriptor>(plugin_entry_symbol);
+    check_descriptor(descriptor, path);
+    register_plugin(descriptor, path, registry);
+
+    PluginInfo info;
+    info.file = path;
+    info.name = descriptor.name != nullptr ? descriptor.name : "";
+    info.description = descriptor.description != nullptr ? descriptor.description : "";
+    info.build_id = descriptor.build_id;
+    info.abi_version = descriptor.abi_version;
+    loaded_.push_back(info);
+    return info;
+}
+
+std::vector<PluginInfo> PluginLoader::load_all(Registry& registry) {
+    std::map<std::string, fs::path> files; // file name -> first path holding it
+    for (const fs::path& dir : search_path_) {
+        std::error_code error;
+        for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+            const std::string name = it->path().filename().string();
+            std::error_code status_error;
+            if (is_plugin_file_name(name) && it->is_regular_file(status_error))
+                files.emplace(name, it->path());
+        }
+    }
+    std::vector<PluginInfo> result;
+    result.reserve(files.size());
+    for (const auto& [name, path] : files)
+        result.push_back(load(path, registry));
+    return result;
+}
+
+PluginInfo PluginLoader::load_named(const std::string& name, Registry& registry) {
+    const std::string file_name = "locus_" + name + ".so";
+    for (const fs::path& dir : search_path_) {
+        std::error_code error;
+        const fs::path candidate = dir / file_name;
+        if (fs::is_regular_file(candidate, error))
+            return load(candidate, registry);
+    }
+    std::string searched;
+    for (const fs::path& dir : search_path_)
+        searched += (searched.empty() ? "" : ", ") + dir.string();
+    throw PluginError("plugin '" + name + "' not found (searched: " + searched + ")");
+}
+
+} // namespace locus

@@ -1,0 +1,144 @@
+#include "locus/search_context.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+#include "locus/error.hpp"
+#include "locus/problem.hpp"
+#include "locus/rng.hpp"
+
+namespace locus {
+
+namespace {
+// NOTE: a lock-free atomic flag is async-signal-safe to set from a signal handler.
+std::atomic<bool> g_interrupt{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+} // namespace
+
+void request_interrupt() noexcept { g_interrupt.store(true, std::memory_order_relaxed); }
+bool interrupt_requested() noexcept { return g_interrupt.load(std::memory_order_relaxed); }
+void clear_interrupt() noexcept { g_interrupt.store(false, std::memory_order_relaxed); }
+
+std::string_view to_string(StopReason reason) {
+    switch (reason) {
+    case StopReason::none: return "none";
+    case StopReason::time_limit: return "time_limit";
+    case StopReason::iterations: return "iterations";
+    case StopReason::evaluations: return "evaluations";
+    case StopReason::target: return "target";
+    case StopReason::stagnation: return "stagnation";
+    case StopReason::interrupted: return "interrupted";
+    case StopReason::converged: return "converged";
+    }
+    return "none";
+}
+
+double gap_percent(Objective objective, Objective best_known) {
+    return 100.0 * (objective - best_known) / std::abs(best_known);
+}
+
+SearchContext::SearchContext(Problem& problem, Construction* construction,
+                             Termination termination, std::uint64_t seed,
+                             Clock::time_point start, std::optional<Objective> best_known,
+                             Callbacks callbacks)
+    : problem_(problem), construction_(construction), termination_(termination),
+      job_seed_(seed), best_known_(best_known), callbacks_(std::move(callbacks)),
+      run_seed_(seed), run_start_(start) {}
+
+double SearchContext::elapsed() const {
+    return std::chrono::duration<double>(Clock::now() - run_start_).count();
+}
+
+bool SearchContext::should_stop() {
+    if (reason_ != StopReason::none && reason_ != StopReason::converged) return true;
+    StopReason reason = StopReason::none;
+    if (interrupt_requested())
+        reason = StopReason::interrupted;
+    else if (termination_.max_iterations != 0 && iterations_ >= termination_.max_iterations)
+        reason = StopReason::iterations;
+    else if (termination_.max_evaluations != 0 && evaluations_ >= termination_.max_evaluations)
+        reason = StopReason::evaluations;
+    else if (has_best_ && termination_.target && best_objective_ <= *termination_.target)
+        reason = StopReason::target;
+    else if (has_best_ && termination_.target_gap && best_known_ &&
+             gap_percent(best_objective_, *best_known_) <= *termination_.target_gap)
+        reason = StopReason::target;
+    else if (termination_.stagnation_iterations != 0 &&
+             iterations_ - last_improvement_iteration_ >= termination_.stagnation_iterations)
+        reason = StopReason::stagnation;
+    else if (termination_.time_limit_s > 0.0 && elapsed() >= termination_.time_limit_s)
+        reason = StopReason::time_limit;
+    if (reason != StopReason::none) reason_ = reason;
+    return reason != StopReason::none;
+}
+
+void SearchContext::add_iterations(std::uint64_t n) { iterations_ += n; }
+
+bool SearchContext::offer(std::span<const std::int32_t> solution, Objective objective) {
+    if (has_best_ && !(objective < best_objective_)) return false;
+    has_best_ = true;
+    best_objective_ = objective;
+    best_.assign(solution.begin(), solution.end());
+    time_to_best_ = elapsed();
+    last_improvement_iteration_ = iterations_;
+    if (callbacks_.on_improvement)
+        callbacks_.on_improvement(run_, TracePoint{time_to_best_, iterations_, evaluations_,
+                                                   objective});
+    return true;
+}
+
+bool SearchContext::offer(const SolutionBatch& batch) {
+    // Offer the best of the batch only (lowest index among equals) to keep traces short.
+    if (batch.count() == 0) return false;
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < batch.count(); ++i)
+        if (batch.objective(i) < batch.objective(best)) best = i;
+    return offer(batch[best], batch.objective(best));
+}
+
+void SearchContext::construct(SolutionBatch& batch) {
+    if (construction_ == nullptr)
+        throw ConfigError("no construction heuristic is configured for this job");
+    construction_->construct(batch, derive_key(run_seed_, 0x636F6E73ull /* "cons" */));
+}
+
+void SearchContext::finish() {
+    if (finished_) return;
+    finished_ = true;
+    if (!callbacks_.on_run_end) return;
+    RunSummary summary;
+    summary.run = run_;
+    summary.seed = run_seed_;
+    summary.has_solution = has_best_;
+    summary.best_solution = best_;
+    summary.best_objective = best_objective_;
+    summary.time_to_best_s = time_to_best_;
+    summary.total_time_s = elapsed();
+    summary.iterations = iterations_;
+    summary.evaluations = evaluations_;
+    summary.stop_reason = reason_ == StopReason::none ? StopReason::converged : reason_;
+    callbacks_.on_run_end(summary);
+}
+
+void SearchContext::next_run() {
+    finish();
+    ++run_;
+    run_seed_ = derive_key(job_seed_, run_);
+    reset_run();
+}
+
+void SearchContext::reset_run() {
+    run_start_ = Clock::now();
+    iterations_ = 0;
+    evaluations_ = 0;
+    last_improvement_iteration_ = 0;
+    has_best_ = false;
+    best_objective_ = 0.0;
+    best_.clear();
+    time_to_best_ = 0.0;
+    reason_ = StopReason::none;
+    finished_ = false;
+}
+
+} // namespace locus

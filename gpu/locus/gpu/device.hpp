@@ -1,0 +1,26 @@
+#pragma once
+/// \file
+/// CUDA device discovery for host code (compiled by g++; implemented in the locus_gpu library).
+
+#include <string>
+
+namespace locus::gpu {
+
+/// Number of usable CUDA devices (0 when there is no driver, no device, or an error).
+int device_count() noexcept;
+
+/// Why no CUDA device can be used ("" when at least one can), e.g. the cudaGetDeviceCount
+/// error text.
+std::string device_unavailable_reason();
+
+/// "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB)" for device `ordinal`.
+std::string device_description(int ordinal);
+
+/// Makes `ordinal` the current device. Throws CudaError with an actionable message when no
+/// device is present or the ordinal is out of range.
+void require_device(int ordinal);
+
+/// Free and total device memory in bytes of the current device.
+void memory_info(std::size_t& free_bytes, std::size_t& total_bytes);
+
+} // namespace locus::gpu

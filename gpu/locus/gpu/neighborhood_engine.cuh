@@ -1,0 +1,482 @@
+#pragma once
+/// \file
+/// Kernels and launchers of the neighborhood engine (nvcc only). Types, the workspace and the
+/// CPU twin are in neighborhood_engine.hpp; both backends return identical results.
+///
+/// Thread mapping (all kernels, 256 threads per block):
+///  - a block serves one solution; a solution is served by `blocks_per_solution` blocks, chosen
+///    so that the whole launch is about one wave of resident blocks (and never more blocks than
+///    there are rows to share);
+///  - a block is split into groups of G lanes (G = 32 for wide grids; 16, 8, ... down to 1 for
+///    narrow ones, so that lanes are not idle); each group evaluates one row at a time: it
+///    computes the row context once, then its lanes sweep the columns (lane k: cols k, k+G, ...
+///    : coalesced accesses to per-column data);
+///  - rows are dealt round-robin: round t of block p of a solution covers rows
+///    (t * blocks_per_solution + p) * groups + [0, groups), which balances triangular grids.
+/// Selection keeps a running best per thread in registers, reduces it with warp shuffles, then
+/// across the warps of the block in shared memory, then across the blocks of a solution in the
+/// same launch: each block writes a partial, and the last block to finish (atomic ticket after
+/// __threadfence) reduces the partials and writes the result. Selection is by (delta, index)
+/// only, so the result is deterministic and equal to the CPU twin's.
+///
+/// Asynchrony: launchers enqueue work on `stream` and return without synchronizing. They may
+/// allocate workspace memory (stream-ordered) the first time a batch or grid is larger than
+/// before; call EngineWorkspace::reserve_for() to avoid that. Launch errors are returned as
+/// cudaError_t; execution errors surface at the next synchronizing call.
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "locus/gpu/neighborhood_engine.hpp"
+
+namespace locus::gpu {
+
+namespace detail {
+
+inline constexpr unsigned kFullMask = 0xFFFFFFFFu;
+inline constexpr unsigned kEngineWarps = kEngineBlockThreads / 32;
+
+/// Launch geometry of a sweep over the grids of a batch. A unit of work is a row, or a segment
+/// of a row when rows alone are too few to fill the device (small batches); units are numbered
+/// row-major, so a thread meets its cells in increasing index order.
+struct SweepPlan {
+    std::uint32_t rows;
+    std::uint32_t cols;
+    std::uint32_t group_shift;         ///< log2 of the lanes per row group
+    std::uint32_t groups;              ///< row groups per block
+    std::uint32_t blocks_per_solution; ///< blocks sharing one solution's units
+    std::uint32_t segments;            ///< units per row (1: whole rows)
+    std::uint32_t segment_cols;        ///< columns per unit (a multiple of the group width)
+    std::uint64_t units;               ///< units per solution = rows * segments
+};
+
+/// log2 of the group width: the widest power of two <= 32 that leaves at most 1/8 of the lanes
+/// idle on the last sweep of a row (1 for a single column).
+inline std::uint32_t group_shift_for(std::uint32_t cols) {
+    for (std::uint32_t shift = 5; shift > 0; --shift) {
+        const std::uint64_t width = 1ull << shift;
+        const std::uint64_t padded = (cols + width - 1) / width * width;
+        if (cols >= width && 8 * (padded - cols) <= padded) return shift;
+    }
+    return 0;
+}
+
+/// Geometry for `batch` solutions of `grid`, `resident` blocks filling the device once.
+/// With `split_rows`, rows are cut into segments (of at least 4 sweeps of a group) until each
+/// solution has about 4 units per group slot of the device.
+inline SweepPlan make_plan(MoveGrid grid, std::uint32_t batch, std::uint64_t resident,
+                           bool split_rows) {
+    SweepPlan plan{};
+    plan.rows = grid.rows;
+    plan.cols = grid.cols;
+    plan.group_shift = group_shift_for(grid.cols);
+    plan.groups = kEngineBlockThreads >> plan.group_shift;
+    const std::uint64_t width = 1ull << plan.group_shift;
+    const std::uint64_t wave =
+        std::min<std::uint64_t>(std::max<std::uint64_t>(resident, 1), kMaxWaveBlocks);
+
+    std::uint64_t segments = 1;
+    const std::uint64_t wanted = (4 * wave * plan.groups + batch - 1) / batch;
+    if (split_rows && grid.rows > 0 && grid.rows < wanted) {
+        const std::uint64_t most = std::max<std::uint64_t>(grid.cols / (4 * width), 1);
+        segments = std::min<std::uint64_t>((wanted + grid.rows - 1) / grid.rows, most);
+    }
+    std::uint64_t segment_cols = (grid.cols + segments - 1) / segments;
+    segment_cols = std::max<std::uint64_t>((segment_cols + width - 1) / width * width, width);
+    segments = std::max<std::uint64_t>((grid.cols + segment_cols - 1) / segment_cols, 1);
+    plan.segments = static_cast<std::uint32_t>(segments);
+    plan.segment_cols = static_cast<std::uint32_t>(segment_cols);
+    plan.units = static_cast<std::uint64_t>(grid.rows) * segments;
+
+    const std::uint64_t useful = std::max<std::uint64_t>((plan.units + plan.groups - 1) / plan.groups, 1);
+    const std::uint64_t per_solution =
+        std::clamp<std::uint64_t>((wave + batch - 1) / batch, 1, useful);
+    plan.blocks_per_solution = static_cast<std::uint32_t>(per_solution);
+    return plan;
+}
+
+/// Blocks of `kernel` resident on one multiprocessor (cached per kernel; 1 on error).
+template <class Kernel>
+int resident_blocks_per_sm(Kernel kernel) {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kEngineBlockThreads, 0) !=
+        cudaSuccess) {
+        (void)cudaGetLastError();
+        blocks = 1;
+    }
+    return std::max(blocks, 1);
+}
+
+/// Shuffle of a delta across the lanes of a warp (sub-word integers travel as int).
+template <class D>
+__device__ __forceinline__ D shuffle_xor(D value, int lane_mask) {
+    if constexpr (std::is_floating_point_v<D>) {
+        return __shfl_xor_sync(kFullMask, value, lane_mask);
+    } else if constexpr (sizeof(D) <= 4) {
+        return static_cast<D>(__shfl_xor_sync(kFullMask, static_cast<int>(value), lane_mask));
+    } else {
+        return static_cast<D>(
+            __shfl_xor_sync(kFullMask, static_cast<long long>(value), lane_mask));
+    }
+}
+
+/// Keeps in (delta, index) the preferred of itself and (other_delta, other_index): lowest index
+/// for Pivot::first, (delta, index) order for Pivot::best.
+template <bool kFirst, class D>
+__device__ __forceinline__ void keep_preferred(D& delta, std::uint64_t& index, D other_delta,
+                                               std::uint64_t other_index) {
+    const bool take = kFirst ? other_index < index
+                             : precedes_best(other_delta, other_index, delta, index);
+    if (take) {
+        delta = other_delta;
+        index = other_index;
+    }
+}
+
+/// Reduces (delta, index) over the block; the result is valid in thread 0. Every thread of the
+/// block must call it. It starts and ends with no pending shared-memory reads, so it can be
+/// called again after a __syncthreads().
+template <bool kFirst, class D>
+__device__ __forceinline__ void block_reduce(D& delta, std::uint64_t& index, D* s_delta,
+                                             std::uint64_t* s_index) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        const D other_delta = shuffle_xor(delta, offset);
+        const std::uint64_t other_index = __shfl_xor_sync(kFullMask, index, offset);
+        keep_preferred<kFirst>(delta, index, other_delta, other_index);
+    }
+    const unsigned warp = threadIdx.x / 32;
+    const unsigned lane = threadIdx.x % 32;
+    if (lane == 0) {
+        s_delta[warp] = delta;
+        s_index[warp] = index;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        delta = lane < kEngineWarps ? s_delta[lane] : invalid_delta<D>();
+        index = lane < kEngineWarps ? s_index[lane] : kNoMove;
+        for (int offset = kEngineWarps / 2; offset > 0; offset >>= 1) {
+            const D other_delta = shuffle_xor(delta, offset);
+            const std::uint64_t other_index = __shfl_xor_sync(kFullMask, index, offset);
+            keep_preferred<kFirst>(delta, index, other_delta, other_index);
+        }
+    }
+}
+
+/// Selection kernel. Grid: batch * blocks_per_solution blocks of kEngineBlockThreads.
+/// `partials` holds one entry per block; `tickets` and `found` one word per solution, which the
+/// kernel leaves as it found them (0 and kNoMove).
+template <class E, bool kFirst>
+__global__ void __launch_bounds__(kEngineBlockThreads)
+    select_kernel(const E eval, const SweepPlan plan, MoveResult<typename E::delta_type>* out,
+                  MoveResult<typename E::delta_type>* partials, std::uint32_t* tickets,
+                  std::uint64_t* found) {
+    using D = typename E::delta_type;
+    __shared__ D s_delta[kEngineWarps];
+    __shared__ std::uint64_t s_index[kEngineWarps];
+    __shared__ bool s_last;
+    __shared__ std::uint64_t s_found; // lowest improving index seen by this block (Pivot::first)
+
+    const std::uint32_t solution = blockIdx.x / plan.blocks_per_solution;
+    const std::uint32_t part = blockIdx.x - solution * plan.blocks_per_solution;
+    const std::uint32_t width = 1u << plan.group_shift;
+    const std::uint32_t lane = threadIdx.x & (width - 1);
+    const std::uint64_t unit_step = static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
+    volatile std::uint64_t* published = found + solution;
+
+    if constexpr (kFirst) {
+        if (threadIdx.x == 0) s_found = kNoMove;
+        __syncthreads();
+    }
+
+    D best = invalid_delta<D>();
+    std::uint64_t best_index = kNoMove;
+    for (std::uint64_t unit = static_cast<std::uint64_t>(part) * plan.groups +
+                              (threadIdx.x >> plan.group_shift);
+         unit < plan.units; unit += unit_step) {
+        const std::uint64_t row = plan.segments == 1 ? unit : unit / plan.segments;
+        const auto segment = static_cast<std::uint32_t>(unit - row * plan.segments);
+        const std::uint32_t col_begin = segment * plan.segment_cols;
+        const auto col_end = static_cast<std::uint32_t>(min(
+            static_cast<std::uint64_t>(plan.cols),
+            static_cast<std::uint64_t>(col_begin) + plan.segment_cols));
+        const std::uint64_t base = row * plan.cols;
+        if constexpr (kFirst) {
+            // NOTE: every cell of this unit and of later units has a larger index than a
+            // published improving move, so none of them can be the first improving move.
+            const std::uint64_t known = min(*published, *static_cast<volatile std::uint64_t*>(&s_found));
+            if (known < base + col_begin) break;
+        }
+        const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
+        bool hit = false;
+        for (std::uint32_t col = col_begin + lane; col < col_end; col += width) {
+            const D delta = eval(context, col);
+            if constexpr (kFirst) {
+                if (delta < D(0)) {
+                    best = delta;
+                    best_index = base + col;
+                    hit = true;
+                    break;
+                }
+            } else if (delta < best) {
+                best = delta;
+                best_index = base + col;
+            }
+        }
+        if constexpr (kFirst) {
+            if (hit) {
+                // NOTE: hits meet in shared memory first; only a hit that lowers the block's
+                // minimum goes to the global word, which keeps same-address global atomics
+                // few when improving moves are plentiful.
+                const auto index = static_cast<unsigned long long>(best_index);
+                const unsigned long long block_min =
+                    atomicMin(reinterpret_cast<unsigned long long*>(&s_found), index);
+                if (index < block_min && best_index < *published)
+                    atomicMin(reinterpret_cast<unsigned long long*>(found + solution), index);
+                break;
+            }
+        }
+    }
+
+    block_reduce<kFirst>(best, best_index, s_delta, s_index);
+    if (plan.blocks_per_solution == 1) {
+        if (threadIdx.x == 0) {
+            out[solution] = {best, best_index};
+            if constexpr (kFirst) found[solution] = kNoMove;
+        }
+        return;
+    }
+
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = {best, best_index};
+        __threadfence();
+        const std::uint32_t ticket = atomicAdd(tickets + solution, 1u);
+        s_last = ticket == plan.blocks_per_solution - 1;
+    }
+    __syncthreads();
+    if (!s_last) return;
+    __threadfence();
+
+    best = invalid_delta<D>();
+    best_index = kNoMove;
+    const MoveResult<D>* mine = partials + static_cast<std::uint64_t>(solution) * plan.blocks_per_solution;
+    for (std::uint32_t p = threadIdx.x; p < plan.blocks_per_solution; p += kEngineBlockThreads) {
+        const D other_delta = *static_cast<const volatile D*>(&mine[p].delta);
+        const std::uint64_t other_index = *static_cast<const volatile std::uint64_t*>(&mine[p].index);
+        keep_preferred<kFirst>(best, best_index, other_delta, other_index);
+    }
+    block_reduce<kFirst>(best, best_index, s_delta, s_index);
+    if (threadIdx.x == 0) {
+        out[solution] = {best, best_index};
+        tickets[solution] = 0;
+        if constexpr (kFirst) found[solution] = kNoMove;
+    }
+}
+
+/// improving_moves pass 1: row_counts[solution * rows + row] = improving cells of the row.
+template <class E>
+__global__ void __launch_bounds__(kEngineBlockThreads)
+    count_improving_kernel(const E eval, const SweepPlan plan, std::uint32_t* row_counts) {
+    using D = typename E::delta_type;
+    const std::uint32_t solution = blockIdx.x / plan.blocks_per_solution;
+    const std::uint32_t part = blockIdx.x - solution * plan.blocks_per_solution;
+    const std::uint32_t width = 1u << plan.group_shift;
+    const std::uint32_t lane = threadIdx.x & (width - 1);
+    const std::uint64_t row_step = static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
+    std::uint32_t* counts = row_counts + static_cast<std::uint64_t>(solution) * plan.rows;
+
+    // NOTE: the round loop is uniform over the block (row0 is), so every lane reaches the
+    // shuffles with the full mask.
+    for (std::uint64_t row0 = static_cast<std::uint64_t>(part) * plan.groups; row0 < plan.rows;
+         row0 += row_step) {
+        const std::uint64_t row = row0 + (threadIdx.x >> plan.group_shift);
+        std::uint32_t count = 0;
+        if (row < plan.rows) {
+            const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
+            for (std::uint32_t col = lane; col < plan.cols; col += width)
+                count += eval(context, col) < D(0) ? 1u : 0u;
+        }
+        for (std::uint32_t offset = width / 2; offset > 0; offset >>= 1)
+            count += __shfl_xor_sync(kFullMask, count, offset);
+        if (lane == 0 && row < plan.rows) counts[row] = count;
+    }
+}
+
+inline constexpr unsigned kScanThreads = 256;
+
+/// Inclusive saturating prefix sum over the lanes of a warp.
+__device__ __forceinline__ std::uint32_t warp_inclusive_scan(std::uint32_t value, unsigned lane) {
+    for (unsigned offset = 1; offset < 32; offset <<= 1) {
+        const std::uint32_t other = __shfl_up_sync(kFullMask, value, offset);
+        if (lane >= offset) value = add_saturated(value, other);
+    }
+    return value;
+}
+
+/// improving_moves scan: one block per solution turns its row counts into exclusive offsets
+/// (saturating at 2^32 - 1, in place) and writes the total to totals[solution].
+template <unsigned kThreads>
+__global__ void __launch_bounds__(kThreads)
+    scan_rows_kernel(std::uint32_t* row_counts, std::uint32_t rows, std::uint32_t* totals) {
+    static_assert(kThreads % 32 == 0 && kThreads <= 1024);
+    constexpr unsigned kWarps = kThreads / 32;
+    __shared__ std::uint32_t s_warp[kWarps];
+    const unsigned warp = threadIdx.x / 32;
+    const unsigned lane = threadIdx.x % 32;
+    std::uint32_t* counts = row_counts + static_cast<std::uint64_t>(blockIdx.x) * rows;
+    std::uint32_t carry = 0;
+    for (std::uint64_t begin = 0; begin < rows; begin += kThreads) {
+        const std::uint64_t row = begin + threadIdx.x;
+        const std::uint32_t value = row < rows ? counts[row] : 0u;
+        const std::uint32_t inclusive = warp_inclusive_scan(value, lane);
+        const std::uint32_t before = __shfl_up_sync(kFullMask, inclusive, 1);
+        const std::uint32_t exclusive = lane == 0 ? 0u : before;
+        if (lane == 31) s_warp[warp] = inclusive;
+        __syncthreads();
+        if (warp == 0) {
+            const std::uint32_t total = warp_inclusive_scan(lane < kWarps ? s_warp[lane] : 0u, lane);
+            __syncwarp();
+            if (lane < kWarps) s_warp[lane] = total;
+        }
+        __syncthreads();
+        const std::uint32_t warp_prefix = warp == 0 ? 0u : s_warp[warp - 1];
+        if (row < rows) counts[row] = add_saturated(carry, add_saturated(warp_prefix, exclusive));
+        carry = add_saturated(carry, s_warp[kWarps - 1]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) totals[blockIdx.x] = carry;
+}
+
+/// improving_moves pass 2: rows whose offset is below `capacity` write their improving moves
+/// at out[solution * capacity + offset + rank], rank in column order, up to `capacity`.
+template <class E>
+__global__ void __launch_bounds__(kEngineBlockThreads)
+    write_improving_kernel(const E eval, const SweepPlan plan,
+                           const std::uint32_t* row_offsets, const std::uint32_t* totals,
+                           std::uint32_t capacity, MoveResult<typename E::delta_type>* out) {
+    using D = typename E::delta_type;
+    const std::uint32_t solution = blockIdx.x / plan.blocks_per_solution;
+    const std::uint32_t part = blockIdx.x - solution * plan.blocks_per_solution;
+    const std::uint32_t width = 1u << plan.group_shift;
+    const std::uint32_t lane = threadIdx.x & (width - 1);
+    const std::uint32_t group_base = (threadIdx.x & 31u) & ~(width - 1);
+    const std::uint32_t group_bits = width == 32 ? kFullMask : ((1u << width) - 1u);
+    const std::uint64_t row_step = static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
+    const std::uint32_t* offsets = row_offsets + static_cast<std::uint64_t>(solution) * plan.rows;
+    const std::uint32_t total = totals[solution];
+    MoveResult<D>* slots = out + static_cast<std::uint64_t>(solution) * capacity;
+
+    for (std::uint64_t row0 = static_cast<std::uint64_t>(part) * plan.groups; row0 < plan.rows;
+         row0 += row_step) {
+        const std::uint64_t row = row0 + (threadIdx.x >> plan.group_shift);
+        const bool in_grid = row < plan.rows;
+        const std::uint32_t start = in_grid ? offsets[row] : capacity;
+        const std::uint32_t end = !in_grid ? start : row + 1 < plan.rows ? offsets[row + 1] : total;
+        // NOTE: offsets never decrease with the row, so once every row of this warp starts at or
+        // beyond capacity, so do all the rows of its later rounds.
+        if (__all_sync(kFullMask, start >= capacity)) break;
+        const bool active = start < capacity && end > start;
+        if (!__any_sync(kFullMask, active)) continue;
+
+        const std::uint32_t last_row = plan.rows - 1;
+        const auto context = eval.row(solution, static_cast<std::uint32_t>(in_grid ? row : last_row));
+        const std::uint64_t base = row * plan.cols;
+        const std::uint64_t limit = end < capacity ? end : capacity;
+        std::uint64_t position = start;
+        for (std::uint32_t col0 = 0; col0 < plan.cols; col0 += width) {
+            const std::uint32_t col = col0 + lane;
+            D delta = D(0);
+            bool improving = false;
+            if (active && col < plan.cols) {
+                delta = eval(context, col);
+                improving = delta < D(0);
+            }
+            const std::uint32_t mask = (__ballot_sync(kFullMask, improving) >> group_base) & group_bits;
+            const std::uint64_t slot = position + __popc(mask & ((1u << lane) - 1u));
+            if (improving && slot < limit) slots[slot] = {delta, base + col};
+            position += __popc(mask);
+            if (__all_sync(kFullMask, !active || position >= limit)) break;
+        }
+    }
+}
+
+} // namespace detail
+
+/// Selects one move per solution on the device: d_out[s] for s < batch, with the semantics of
+/// select_moves_cpu (identical results). Asynchronous on `stream`; never synchronizes; may grow
+/// `ws` (stream-ordered allocation). Preconditions: `d_out` is device memory of `batch`
+/// elements; the evaluator's pointers are device pointers; batch * blocks per solution < 2^31.
+template <class E>
+cudaError_t select_moves(const E& eval, std::uint32_t batch, Pivot pivot,
+                         MoveResult<typename E::delta_type>* d_out, EngineWorkspace& ws,
+                         cudaStream_t stream) {
+    static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
+    using D = typename E::delta_type;
+    if (batch == 0) return cudaSuccess;
+    int multiprocessors = 0;
+    cudaError_t status = ws.attach(multiprocessors);
+    if (status != cudaSuccess) return status;
+
+    const bool first = pivot == Pivot::first;
+    auto kernel = first ? detail::select_kernel<E, true> : detail::select_kernel<E, false>;
+    // NOTE: occupancy depends only on the kernel; query it once per instantiation.
+    static const int per_sm_best = detail::resident_blocks_per_sm(detail::select_kernel<E, false>);
+    static const int per_sm_first = detail::resident_blocks_per_sm(detail::select_kernel<E, true>);
+    const std::uint64_t resident =
+        static_cast<std::uint64_t>(multiprocessors) * (first ? per_sm_first : per_sm_best);
+    const detail::SweepPlan plan = detail::make_plan(eval.grid(), batch, resident, true);
+    const std::uint64_t blocks = static_cast<std::uint64_t>(batch) * plan.blocks_per_solution;
+    if (blocks > 0x7FFFFFFFull) return cudaErrorInvalidValue;
+
+    status = ws.prepare(batch, static_cast<std::size_t>(blocks) * sizeof(MoveResult<D>), stream);
+    if (status != cudaSuccess) return status;
+    kernel<<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(
+        eval, plan, d_out, static_cast<MoveResult<D>*>(ws.scratch()), ws.tickets(), ws.found());
+    return cudaGetLastError();
+}
+
+/// Collects the improving moves of each solution on the device, with the semantics of
+/// improving_moves_cpu (identical results): d_counts[s] = number of improving moves
+/// (saturating), d_out[s * capacity + k] for k < min(d_counts[s], capacity) = those of the
+/// lowest indices, sorted by index. Three kernels (count per row, scan, write rows whose offset
+/// is below capacity): the grid is evaluated once in full, plus the rows that hold the written
+/// moves. Asynchronous on `stream`; never synchronizes; may grow `ws` (4 bytes per row and
+/// solution). Preconditions: device pointers of batch * capacity and batch elements.
+template <class E>
+cudaError_t improving_moves(const E& eval, std::uint32_t batch, std::uint32_t capacity,
+                            MoveResult<typename E::delta_type>* d_out, std::uint32_t* d_counts,
+                            EngineWorkspace& ws, cudaStream_t stream) {
+    static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
+    if (batch == 0) return cudaSuccess;
+    const MoveGrid grid = eval.grid();
+    if (grid.rows == 0 || grid.cols == 0)
+        return cudaMemsetAsync(d_counts, 0, static_cast<std::size_t>(batch) * 4, stream);
+    int multiprocessors = 0;
+    cudaError_t status = ws.attach(multiprocessors);
+    if (status != cudaSuccess) return status;
+
+    static const int per_sm_count = detail::resident_blocks_per_sm(detail::count_improving_kernel<E>);
+    const detail::SweepPlan plan = detail::make_plan(
+        grid, batch, static_cast<std::uint64_t>(multiprocessors) * per_sm_count, false);
+    const std::uint64_t blocks = static_cast<std::uint64_t>(batch) * plan.blocks_per_solution;
+    if (blocks > 0x7FFFFFFFull) return cudaErrorInvalidValue;
+
+    status = ws.prepare(batch, static_cast<std::size_t>(batch) * grid.rows * 4, stream);
+    if (status != cudaSuccess) return status;
+    auto* row_counts = static_cast<std::uint32_t*>(ws.scratch());
+    detail::count_improving_kernel<E>
+        <<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(eval, plan,
+                                                                                  row_counts);
+    status = cudaGetLastError();
+    if (status != cudaSuccess) return status;
+    detail::scan_rows_kernel<detail::kScanThreads><<<batch, detail::kScanThreads, 0, stream>>>(row_counts, grid.rows,
+                                                                         d_counts);
+    status = cudaGetLastError();
+    if (status != cudaSuccess || capacity == 0) return status;
+    detail::write_improving_kernel<E>
+        <<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(
+            eval, plan, row_counts, d_counts, capacity, d_out);
+    return cudaGetLastError();
+}
+
+} // namespace locus::gpu

@@ -1,0 +1,390 @@
+#pragma once
+/// \file
+/// The neighborhood engine: types, device workspace and the CPU twin (g++-compilable; the CUDA
+/// kernels and their launchers are in neighborhood_engine.cuh).
+///
+/// A neighborhood of each solution of a batch is a grid of `rows x cols` cells; cell (row, col)
+/// is the move of index `row * cols + col`. An evaluator computes a per-row context once per
+/// row, then the delta of each cell of the row, or `invalid_delta` when the cell is not a move.
+/// The engine selects one move per solution (Pivot::best / Pivot::first) or collects the
+/// improving moves of each solution. The CPU twin and the device launchers return identical
+/// results for the same evaluator: selection is defined by value and index only, never by the
+/// order of evaluation.
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cfloat>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "locus/hd.hpp"
+#include "locus/types.hpp"
+
+#if defined(_OPENMP)
+#include <omp.h>
+#define LOCUS_OMP(directive) _Pragma(#directive)
+#else
+#define LOCUS_OMP(directive)
+#endif
+
+namespace locus::gpu {
+
+/// The index space of a neighborhood: move index = row * cols + col (64-bit).
+struct MoveGrid {
+    std::uint32_t rows;
+    std::uint32_t cols;
+
+    /// Number of cells (rows * cols).
+    LOCUS_HD constexpr std::uint64_t size() const {
+        return static_cast<std::uint64_t>(rows) * cols;
+    }
+};
+
+/// The move selected for one solution: its delta and index. `index == locus::kNoMove` (and
+/// `delta == invalid_delta<Delta>()`) when there is none.
+template <class Delta>
+struct MoveResult {
+    Delta delta;
+    std::uint64_t index;
+
+    LOCUS_HD constexpr bool found() const { return index != kNoMove; }
+};
+
+/// Delta types of the engine: signed integers of 1 to 8 bytes, float, double.
+template <class Delta>
+concept EngineDelta = (std::is_integral_v<Delta> && std::is_signed_v<Delta> &&
+                       sizeof(Delta) <= 8) ||
+                      std::is_same_v<Delta, float> || std::is_same_v<Delta, double>;
+
+/// The delta meaning "this grid cell is not a move": the largest value of Delta. A valid move
+/// must have a smaller delta. Deltas must never be NaN.
+template <class Delta>
+LOCUS_HD constexpr Delta invalid_delta() {
+    static_assert(EngineDelta<Delta>, "delta_type must be a signed integer, float or double");
+    if constexpr (std::is_same_v<Delta, float>) {
+        return FLT_MAX;
+    } else if constexpr (std::is_same_v<Delta, double>) {
+        return DBL_MAX;
+    } else {
+        return static_cast<Delta>(static_cast<std::make_unsigned_t<Delta>>(~0ull) >> 1);
+    }
+}
+
+/// An evaluator of the engine: a trivially copyable functor, passed by value to kernels and
+/// called on the host by the CPU twin (its pointers must then be host pointers).
+///   delta_type                 signed integer, float or double (EngineDelta)
+///   row_type                   small trivially copyable per-row context
+///   grid()                     the same MoveGrid for every solution of the batch
+///   row(solution, row)         the context of a row, computed once per row
+///   operator()(context, col)   the delta of cell (row, col), or invalid_delta
+/// All three are `LOCUS_HD`, const, free of side effects and do not throw; for the same
+/// arguments they return the same value on host and device.
+template <class E>
+concept MoveEvaluator =
+    std::is_trivially_copyable_v<E> && EngineDelta<typename E::delta_type> &&
+    std::is_trivially_copyable_v<typename E::row_type> &&
+    requires(const E& e, const typename E::row_type& r, std::uint32_t u) {
+        { e.grid() } -> std::same_as<MoveGrid>;
+        { e.row(u, u) } -> std::same_as<typename E::row_type>;
+        { e(r, u) } -> std::same_as<typename E::delta_type>;
+    };
+
+/// Device scratch memory of the engine's launchers. It grows on demand inside a launch
+/// (stream-ordered cudaMallocAsync/cudaFreeAsync on the launch stream, which do not block the
+/// host; plain cudaMalloc/cudaFree where the device has no memory pools) and keeps its memory
+/// until destroyed. reserve_for() sizes it up front so that launches never allocate.
+/// A workspace belongs to the device that is current at its first use, and serves one stream
+/// at a time: launches sharing a workspace must be ordered (same stream, or events).
+class EngineWorkspace {
+public:
+    EngineWorkspace() = default;
+    EngineWorkspace(const EngineWorkspace&) = delete;
+    EngineWorkspace& operator=(const EngineWorkspace&) = delete;
+    EngineWorkspace(EngineWorkspace&& other) noexcept;
+    EngineWorkspace& operator=(EngineWorkspace&& other) noexcept;
+    /// Frees the memory (cudaFree: waits for the device).
+    ~EngineWorkspace();
+
+    /// Device bytes held now.
+    std::size_t bytes() const { return control_bytes() + scratch_bytes_; }
+
+    /// Upper bound of the device bytes that select_moves and improving_moves need for `batch`
+    /// solutions of `grid` (any delta type).
+    static std::size_t bytes_needed(MoveGrid grid, std::uint32_t batch);
+
+    /// Grows the workspace to bytes_needed(grid, batch) now, ordered on `stream`, and waits for
+    /// the stream. Throws CudaError (naming the MiB requested) when the device is out of memory.
+    void reserve_for(MoveGrid grid, std::uint32_t batch, cudaStream_t stream = nullptr);
+
+    /// Frees the memory now (waits for the device).
+    void release() noexcept;
+
+    /// For launchers: binds the workspace to the current device on first use and reports the
+    /// device's multiprocessor count. cudaErrorInvalidDevice when another device is current.
+    cudaError_t attach(int& multiprocessors) noexcept;
+
+    /// For launchers: makes the control words for `batch` solutions and `scratch_bytes` of
+    /// scratch available, ordered on `stream` (may allocate; never blocks the host when the
+    /// device supports memory pools). Control words are initialised on allocation and every
+    /// kernel that uses them restores them before it ends.
+    cudaError_t prepare(std::uint32_t batch, std::size_t scratch_bytes,
+                        cudaStream_t stream) noexcept;
+
+    /// Per-solution block counters (0 between launches).
+    std::uint32_t* tickets() const;
+    /// Per-solution lowest improving index found so far (kNoMove between launches).
+    std::uint64_t* found() const;
+    /// Scratch memory (256-byte aligned), valid after prepare().
+    void* scratch() const { return scratch_; }
+
+private:
+    std::size_t control_bytes() const { return static_cast<std::size_t>(control_capacity_) * 12; }
+    cudaError_t allocate(void** pointer, std::size_t bytes, cudaStream_t stream) noexcept;
+    void free_async(void* pointer, cudaStream_t stream) noexcept;
+
+    void* control_ = nullptr; ///< found[capacity] (uint64) then tickets[capacity] (uint32)
+    std::uint32_t control_capacity_ = 0;
+    void* scratch_ = nullptr;
+    std::size_t scratch_bytes_ = 0;
+    int device_ = -1;
+    int multiprocessors_ = 0;
+    bool pools_ = false;
+};
+
+namespace detail {
+
+/// Threads per block of every engine kernel.
+inline constexpr unsigned kEngineBlockThreads = 256;
+/// Most blocks a launch adds beyond one per solution (bounds the per-block partial results).
+inline constexpr std::uint32_t kMaxWaveBlocks = 8192;
+/// Bytes of one per-block partial result (MoveResult of any delta type fits).
+inline constexpr std::size_t kPartialBytes = 16;
+
+/// Number of OpenMP threads for a `threads` argument (0 = all cores).
+inline int resolve_threads(int threads) {
+#if defined(_OPENMP)
+    return threads > 0 ? threads : omp_get_max_threads();
+#else
+    (void)threads;
+    return 1;
+#endif
+}
+
+/// True when (da, ia) comes before (db, ib) under Pivot::best: smaller delta, then lower index.
+template <class D>
+LOCUS_HD_INLINE bool precedes_best(D da, std::uint64_t ia, D db, std::uint64_t ib) {
+    return da < db || (da == db && ia < ib);
+}
+
+/// Saturating addition of counts (the totals of improving_moves saturate at 2^32 - 1).
+LOCUS_HD_INLINE std::uint32_t add_saturated(std::uint32_t a, std::uint32_t b) {
+    return a > 0xFFFFFFFFu - b ? 0xFFFFFFFFu : a + b;
+}
+
+/// Row ranges of the CPU twin: each solution's rows split into `chunks` contiguous chunks of
+/// `rows_per_chunk` rows (the last may be shorter), enough chunks to keep `threads` busy.
+struct CpuChunks {
+    std::uint32_t chunks;
+    std::uint32_t rows_per_chunk;
+};
+
+inline CpuChunks cpu_chunks(std::uint32_t rows, std::uint32_t batch, int threads) {
+    const std::uint64_t wanted = 8ull * static_cast<std::uint64_t>(threads);
+    std::uint64_t chunks = (wanted + batch - 1) / batch;
+    chunks = std::clamp<std::uint64_t>(chunks, 1, std::max<std::uint32_t>(rows, 1));
+    const std::uint64_t per_chunk = rows == 0 ? 1 : (rows + chunks - 1) / chunks;
+    chunks = rows == 0 ? 1 : (rows + per_chunk - 1) / per_chunk;
+    return {static_cast<std::uint32_t>(chunks), static_cast<std::uint32_t>(per_chunk)};
+}
+
+/// Pivot::best over rows [row_begin, row_end) of `solution`.
+template <class E>
+MoveResult<typename E::delta_type> scan_best(const E& eval, std::uint32_t solution,
+                                             std::uint32_t row_begin, std::uint32_t row_end,
+                                             std::uint32_t cols) {
+    using D = typename E::delta_type;
+    MoveResult<D> best{invalid_delta<D>(), kNoMove};
+    for (std::uint32_t row = row_begin; row < row_end; ++row) {
+        const auto context = eval.row(solution, row);
+        const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
+        for (std::uint32_t col = 0; col < cols; ++col) {
+            const D delta = eval(context, col);
+            if (delta < best.delta) best = {delta, base + col};
+        }
+    }
+    return best;
+}
+
+/// Pivot::first over rows [row_begin, row_end) of `solution`; stops at rows beyond the lowest
+/// improving index already published in `found` and publishes its own hit there.
+template <class E>
+MoveResult<typename E::delta_type> scan_first(const E& eval, std::uint32_t solution,
+                                              std::uint32_t row_begin, std::uint32_t row_end,
+                                              std::uint32_t cols,
+                                              std::atomic<std::uint64_t>& found) {
+    using D = typename E::delta_type;
+    for (std::uint32_t row = row_begin; row < row_end; ++row) {
+        const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
+        if (found.load(std::memory_order_relaxed) < base) break;
+        const auto context = eval.row(solution, row);
+        for (std::uint32_t col = 0; col < cols; ++col) {
+            const D delta = eval(context, col);
+            if (delta < D(0)) {
+                const std::uint64_t index = base + col;
+                std::uint64_t seen = found.load(std::memory_order_relaxed);
+                while (index < seen &&
+                       !found.compare_exchange_weak(seen, index, std::memory_order_relaxed)) {
+                }
+                return {delta, index};
+            }
+        }
+    }
+    return {invalid_delta<D>(), kNoMove};
+}
+
+/// Number of improving cells in rows [row_begin, row_end) (saturating).
+template <class E>
+std::uint32_t count_improving(const E& eval, std::uint32_t solution, std::uint32_t row_begin,
+                              std::uint32_t row_end, std::uint32_t cols) {
+    using D = typename E::delta_type;
+    std::uint32_t count = 0;
+    for (std::uint32_t row = row_begin; row < row_end; ++row) {
+        const auto context = eval.row(solution, row);
+        std::uint32_t in_row = 0;
+        for (std::uint32_t col = 0; col < cols; ++col) in_row += eval(context, col) < D(0);
+        count = add_saturated(count, in_row);
+    }
+    return count;
+}
+
+} // namespace detail
+
+/// CPU twin of select_moves: for each solution s < batch, out[s] = the move chosen by `pivot`
+///   Pivot::best  -> minimal delta over valid cells, ties -> lowest index; kNoMove only when
+///                   no cell is valid;
+///   Pivot::first -> the lowest-index cell with delta < 0; kNoMove when there is none.
+/// Runs on `threads` OpenMP threads (0 = all cores); the result does not depend on it. Blocks
+/// until done. Precondition: `out` holds `batch` elements.
+template <class E>
+void select_moves_cpu(const E& eval, std::uint32_t batch, Pivot pivot,
+                      MoveResult<typename E::delta_type>* out, int threads) {
+    static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
+    using D = typename E::delta_type;
+    if (batch == 0) return;
+    const MoveGrid grid = eval.grid();
+    const int team = detail::resolve_threads(threads);
+    const detail::CpuChunks split = detail::cpu_chunks(grid.rows, batch, team);
+    const std::int64_t items = static_cast<std::int64_t>(batch) * split.chunks;
+    std::vector<MoveResult<D>> partial(static_cast<std::size_t>(items));
+    std::vector<std::atomic<std::uint64_t>> found(pivot == Pivot::first ? batch : 0);
+    for (auto& word : found) word.store(kNoMove, std::memory_order_relaxed);
+
+    // NOTE: items are solution-major with chunks in row order, and dynamically scheduled, so
+    // that Pivot::first reaches low rows first and later chunks stop early.
+    LOCUS_OMP(omp parallel for schedule(dynamic, 1) num_threads(team))
+    for (std::int64_t item = 0; item < items; ++item) {
+        const auto solution = static_cast<std::uint32_t>(item / split.chunks);
+        const auto chunk = static_cast<std::uint32_t>(item % split.chunks);
+        const std::uint64_t begin = static_cast<std::uint64_t>(chunk) * split.rows_per_chunk;
+        const auto row_begin = static_cast<std::uint32_t>(std::min<std::uint64_t>(begin, grid.rows));
+        const auto row_end = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>(begin + split.rows_per_chunk, grid.rows));
+        partial[static_cast<std::size_t>(item)] =
+            pivot == Pivot::best
+                ? detail::scan_best(eval, solution, row_begin, row_end, grid.cols)
+                : detail::scan_first(eval, solution, row_begin, row_end, grid.cols,
+                                     found[solution]);
+    }
+
+    for (std::uint32_t solution = 0; solution < batch; ++solution) {
+        MoveResult<D> result{invalid_delta<D>(), kNoMove};
+        for (std::uint32_t chunk = 0; chunk < split.chunks; ++chunk) {
+            const MoveResult<D>& p =
+                partial[static_cast<std::size_t>(solution) * split.chunks + chunk];
+            const bool take = pivot == Pivot::best
+                                  ? detail::precedes_best(p.delta, p.index, result.delta,
+                                                          result.index)
+                                  : p.index < result.index;
+            if (take) result = p;
+        }
+        out[solution] = result;
+    }
+}
+
+/// CPU twin of improving_moves: for each solution s < batch, counts[s] = the number of
+/// improving cells (delta < 0; saturating at 2^32 - 1, may exceed `capacity`) and
+/// out[s * capacity + k], k < min(counts[s], capacity), = the improving moves of the
+/// `capacity` lowest indices, in increasing index order. Other slots of `out` are not written.
+/// Runs on `threads` OpenMP threads (0 = all cores); blocks until done.
+template <class E>
+void improving_moves_cpu(const E& eval, std::uint32_t batch, std::uint32_t capacity,
+                         MoveResult<typename E::delta_type>* out, std::uint32_t* counts,
+                         int threads) {
+    static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
+    using D = typename E::delta_type;
+    if (batch == 0) return;
+    const MoveGrid grid = eval.grid();
+    const int team = detail::resolve_threads(threads);
+    const detail::CpuChunks split = detail::cpu_chunks(grid.rows, batch, team);
+    const std::int64_t items = static_cast<std::int64_t>(batch) * split.chunks;
+    const auto rows_of = [&](std::int64_t item, std::uint32_t& row_begin, std::uint32_t& row_end) {
+        const std::uint64_t begin =
+            static_cast<std::uint64_t>(item % split.chunks) * split.rows_per_chunk;
+        row_begin = static_cast<std::uint32_t>(std::min<std::uint64_t>(begin, grid.rows));
+        row_end = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>(begin + split.rows_per_chunk, grid.rows));
+    };
+
+    // Pass 1: improving cells per chunk; then exclusive (saturating) offsets per solution.
+    std::vector<std::uint32_t> offset(static_cast<std::size_t>(items));
+    LOCUS_OMP(omp parallel for schedule(dynamic, 1) num_threads(team))
+    for (std::int64_t item = 0; item < items; ++item) {
+        std::uint32_t row_begin = 0;
+        std::uint32_t row_end = 0;
+        rows_of(item, row_begin, row_end);
+        offset[static_cast<std::size_t>(item)] = detail::count_improving(
+            eval, static_cast<std::uint32_t>(item / split.chunks), row_begin, row_end, grid.cols);
+    }
+    std::vector<std::uint32_t> chunk_count(offset);
+    for (std::uint32_t solution = 0; solution < batch; ++solution) {
+        std::uint32_t total = 0;
+        for (std::uint32_t chunk = 0; chunk < split.chunks; ++chunk) {
+            std::uint32_t& slot = offset[static_cast<std::size_t>(solution) * split.chunks + chunk];
+            const std::uint32_t count = slot;
+            slot = total;
+            total = detail::add_saturated(total, count);
+        }
+        counts[solution] = total;
+    }
+
+    // Pass 2: chunks whose offset is below capacity write their moves in index order.
+    if (capacity == 0) return;
+    LOCUS_OMP(omp parallel for schedule(dynamic, 1) num_threads(team))
+    for (std::int64_t item = 0; item < items; ++item) {
+        const auto k = static_cast<std::size_t>(item);
+        if (offset[k] >= capacity || chunk_count[k] == 0) continue;
+        const auto solution = static_cast<std::uint32_t>(item / split.chunks);
+        std::uint32_t row_begin = 0;
+        std::uint32_t row_end = 0;
+        rows_of(item, row_begin, row_end);
+        MoveResult<D>* slots = out + static_cast<std::uint64_t>(solution) * capacity;
+        std::uint32_t position = offset[k];
+        for (std::uint32_t row = row_begin; row < row_end && position < capacity; ++row) {
+            const auto context = eval.row(solution, row);
+            const std::uint64_t base = static_cast<std::uint64_t>(row) * grid.cols;
+            for (std::uint32_t col = 0; col < grid.cols && position < capacity; ++col) {
+                const D delta = eval(context, col);
+                if (delta < D(0)) slots[position++] = {delta, base + col};
+            }
+        }
+    }
+}
+
+} // namespace locus::gpu
+
+#undef LOCUS_OMP

@@ -1,0 +1,85 @@
+#include "locus/gpu/device.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+
+#include "locus/error.hpp"
+#include "locus/gpu/cuda_check.hpp"
+
+namespace locus::gpu {
+
+namespace {
+
+/// Device count and, on failure, the runtime's error text (count is 0 then).
+struct DeviceQuery {
+    int count = 0;
+    std::string error;
+};
+
+DeviceQuery query_devices() noexcept {
+    DeviceQuery query;
+    try {
+        const cudaError_t status = cudaGetDeviceCount(&query.count);
+        if (status != cudaSuccess) {
+            (void)cudaGetLastError();
+            query.count = 0;
+            query.error = cudaGetErrorString(status);
+        } else if (query.count <= 0) {
+            query.count = 0;
+            query.error = cudaGetErrorString(cudaErrorNoDevice);
+        }
+    } catch (...) {
+        query.count = 0;
+        query.error = "unknown error";
+    }
+    return query;
+}
+
+std::string devices_present(int count) {
+    return std::to_string(count) + (count == 1 ? " device present" : " devices present");
+}
+
+void require_ordinal(int ordinal) {
+    const DeviceQuery query = query_devices();
+    if (query.count == 0) {
+        throw CudaError("--backend cuda: no CUDA device is available (cudaGetDeviceCount: " +
+                        query.error + "); use --backend cpu");
+    }
+    if (ordinal < 0 || ordinal >= query.count) {
+        throw CudaError("CUDA device " + std::to_string(ordinal) + " does not exist (" +
+                        devices_present(query.count) + ")");
+    }
+}
+
+} // namespace
+
+int device_count() noexcept { return query_devices().count; }
+
+std::string device_unavailable_reason() {
+    const DeviceQuery query = query_devices();
+    if (query.count > 0) return "";
+    return "cudaGetDeviceCount failed: " + query.error;
+}
+
+std::string device_description(int ordinal) {
+    require_ordinal(ordinal);
+    cudaDeviceProp properties{};
+    LOCUS_CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal));
+    char text[512];
+    std::snprintf(text, sizeof text, "%s (sm_%d%d, %.1f GiB)", properties.name, properties.major,
+                  properties.minor,
+                  static_cast<double>(properties.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0));
+    return text;
+}
+
+void require_device(int ordinal) {
+    require_ordinal(ordinal);
+    LOCUS_CUDA_CHECK(cudaSetDevice(ordinal));
+}
+
+void memory_info(std::size_t& free_bytes, std::size_t& total_bytes) {
+    LOCUS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+}
+
+} // namespace locus::gpu

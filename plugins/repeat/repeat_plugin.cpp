@@ -1,0 +1,53 @@
+// Repeated runs over seeds: runs an algorithm `runs` times, each run from fresh initial
+// solutions built with the job's construction and keyed by the run's own seed. Every run gets
+// its own results line, trace and solution file.
+
+#include <memory>
+
+#include "locus/algorithm.hpp"
+#include "locus/params.hpp"
+#include "locus/plugin.hpp"
+#include "locus/registry.hpp"
+#include "locus/search_context.hpp"
+
+namespace locus {
+namespace {
+
+class Repeat final : public Algorithm {
+public:
+    Repeat(const Params& params, BuildContext& build)
+        : algorithm_(build.registry->create<Algorithm>(params.get_component("algorithm"), build)),
+          runs_(static_cast<std::uint32_t>(params.get_int("runs"))) {}
+
+    void run(SolutionBatch& batch, SearchContext& ctx) override {
+        for (std::uint32_t r = 0; r < runs_; ++r) {
+            if (r > 0) {
+                if (interrupt_requested()) return;
+                ctx.next_run();
+                ctx.construct(batch);
+            }
+            ctx.offer(batch);
+            algorithm_->run(batch, ctx);
+        }
+    }
+
+private:
+    std::unique_ptr<Algorithm> algorithm_;
+    std::uint32_t runs_;
+};
+
+void register_components(Registry& registry) {
+    ComponentSchema repeat{"algorithm", "repeat", "",
+                           "Independent runs of an algorithm over derived seeds; one results "
+                           "line per run. Termination limits apply to each run."};
+    repeat.component("algorithm", "algorithm", "", "algorithm of each run").required();
+    repeat.integer("runs", "10", "number of runs", 1, 1000000);
+    registry.add(repeat, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        return std::make_unique<Repeat>(p, b);
+    });
+}
+
+} // namespace
+} // namespace locus
+
+LOCUS_PLUGIN("repeat", "Repeated runs of an algorithm over seeds", locus::register_components)

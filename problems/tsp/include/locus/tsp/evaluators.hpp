@@ -1,0 +1,314 @@
+#pragma once
+/// \file
+/// Move evaluators of the TSP neighborhoods for the neighborhood engine (gpu/): each maps a 2D
+/// move grid to deltas and decodes a move index into a TourMove. The same evaluator object
+/// runs in the CPU twin (host pointers) and in kernels (device pointers).
+///
+/// Index spaces (n cities, K candidates per city; index = row * cols + col):
+/// - TwoOptFull: rows ceil((n-2)/2), cols n-1. Row r holds 2-opt moves (i=r, j=r+2+c) for
+///   c < n-2-r, then (i=n-3-r, j=i+2+c') — the triangle folded into a rectangle.
+/// - OrOptFull: rows 3n (row = i*3 + L-1: segment of length L starting at position i),
+///   cols 2n (col = 2p + reversed: insertion between positions p and p+1).
+/// - SwapFull: rows n, cols n (positions i < j).
+/// - TwoOptCandidates: rows n (position i), cols 2K: new edge (t[i], c) for the k-th candidate
+///   c of t[i], with successors (col 2k) or predecessors (col 2k+1) reconnected.
+/// - OrOptCandidates: rows 3n as OrOptFull, cols 4K: the segment's first (cols 4k, 4k+1) or
+///   last city (4k+2, 4k+3) placed next to its k-th candidate, on either side.
+
+#include <cstdint>
+
+#include "locus/gpu/neighborhood_engine.hpp"
+#include "locus/tsp/metric.hpp"
+#include "locus/tsp/moves.hpp"
+
+namespace locus::tsp {
+
+/// Per-step arrays of a batch of tours (host or device pointers). For solution s:
+/// tour + s*n, P + s*(n+1) (metric points in tour order, P[n] = P[0]), D + s*n
+/// (D[k] = d(P[k], P[k+1])), pos + s*n (position of each city; candidate spaces only).
+template <class Metric> struct TourBatchView {
+    using point_type = typename Metric::point_type;
+    Metric metric;
+    const std::int32_t* tour = nullptr;
+    const point_type* P = nullptr;
+    const std::int32_t* D = nullptr;
+    const std::int32_t* pos = nullptr;
+    const std::int32_t* candidates = nullptr; ///< n x K nearest cities
+    std::int32_t n = 0;
+    std::int32_t K = 0;
+
+    LOCUS_HD_INLINE const point_type* points(std::uint32_t s) const {
+        return P + static_cast<std::int64_t>(s) * (n + 1);
+    }
+    LOCUS_HD_INLINE const std::int32_t* dists(std::uint32_t s) const {
+        return D + static_cast<std::int64_t>(s) * n;
+    }
+    LOCUS_HD_INLINE const std::int32_t* tour_of(std::uint32_t s) const {
+        return tour + static_cast<std::int64_t>(s) * n;
+    }
+    LOCUS_HD_INLINE const std::int32_t* pos_of(std::uint32_t s) const {
+        return pos + static_cast<std::int64_t>(s) * n;
+    }
+};
+
+/// Builds P, D (and pos when `pos` is non-null) of solution s from its tour; one thread.
+template <class Metric>
+LOCUS_HD_INLINE void prepare_entry(const Metric& metric, const std::int32_t* tour,
+                                   typename Metric::point_type* P, std::int32_t* D,
+                                   std::int32_t* pos, std::int32_t n, std::int32_t k) {
+    const std::int32_t next = k + 1 == n ? 0 : k + 1;
+    const auto a = metric.point(tour[k]);
+    const auto b = metric.point(tour[next]);
+    P[k] = a;
+    if (k == 0) P[n] = a;
+    D[k] = metric(a, b);
+    if (pos != nullptr) pos[tour[k]] = k;
+}
+
+template <class Metric> struct TwoOptFull {
+    using delta_type = std::int64_t;
+    using point_type = typename Metric::point_type;
+    struct row_type {
+        const point_type* P;
+        const std::int32_t* D;
+        point_type a0, a1, b0, b1;
+        std::int32_t ia, ib, da, db, len_a;
+        bool middle;
+    };
+    TourBatchView<Metric> v;
+
+    static constexpr MoveKind kind = MoveKind::two_opt;
+    LOCUS_HD_INLINE gpu::MoveGrid grid() const {
+        return {static_cast<std::uint32_t>(v.n < 4 ? 0 : (v.n - 1) / 2),
+                static_cast<std::uint32_t>(v.n - 1)};
+    }
+    LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
+        row_type x;
+        x.P = v.points(s);
+        x.D = v.dists(s);
+        x.ia = static_cast<std::int32_t>(r);
+        x.ib = v.n - 3 - x.ia;
+        x.middle = x.ia == x.ib;
+        x.a0 = x.P[x.ia];
+        x.a1 = x.P[x.ia + 1];
+        x.b0 = x.P[x.ib];
+        x.b1 = x.P[x.ib + 1];
+        x.da = x.D[x.ia];
+        x.db = x.D[x.ib];
+        x.len_a = v.n - 2 - x.ia;
+        return x;
+    }
+    LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
+        const auto c = static_cast<std::int32_t>(col);
+        if (c < x.len_a) {
+            const std::int32_t j = x.ia + 2 + c;
+            if (x.ia == 0 && j == v.n - 1) return gpu::invalid_delta<delta_type>();
+            return static_cast<delta_type>(v.metric(x.a0, x.P[j])) + v.metric(x.a1, x.P[j + 1]) -
+                   x.da - x.D[j];
+        }
+        if (x.middle) return gpu::invalid_delta<delta_type>();
+        const std::int32_t j = x.ib + 2 + (c - x.len_a);
+        return static_cast<delta_type>(v.metric(x.b0, x.P[j])) + v.metric(x.b1, x.P[j + 1]) -
+               x.db - x.D[j];
+    }
+    LOCUS_HD_INLINE TourMove decode(std::uint32_t, std::uint64_t index) const {
+        const auto cols = static_cast<std::uint64_t>(v.n - 1);
+        const auto r = static_cast<std::int32_t>(index / cols);
+        const auto c = static_cast<std::int32_t>(index % cols);
+        TourMove m;
+        m.kind = MoveKind::two_opt;
+        const std::int32_t len_a = v.n - 2 - r;
+        m.i = c < len_a ? r : v.n - 3 - r;
+        m.j = m.i + 2 + (c < len_a ? c : c - len_a);
+        const bool middle_twin = c >= len_a && v.n - 3 - r == r; // folded onto itself
+        m.valid = !middle_twin && m.j < v.n && !(m.i == 0 && m.j == v.n - 1);
+        return m;
+    }
+};
+
+template <class Metric> struct OrOptFull {
+    using delta_type = std::int64_t;
+    using point_type = typename Metric::point_type;
+    struct row_type {
+        const point_type* P;
+        const std::int32_t* D;
+        point_type s0, sl;
+        std::int64_t base; ///< d(before, after) - d(before, s0) - d(sl, after)
+        std::int32_t i, length;
+    };
+    TourBatchView<Metric> v;
+
+    static constexpr MoveKind kind = MoveKind::or_opt;
+    LOCUS_HD_INLINE gpu::MoveGrid grid() const {
+        return {static_cast<std::uint32_t>(v.n < 5 ? 0 : 3 * v.n), static_cast<std::uint32_t>(2 * v.n)};
+    }
+    LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
+        row_type x;
+        x.P = v.points(s);
+        x.D = v.dists(s);
+        x.i = static_cast<std::int32_t>(r / 3);
+        x.length = static_cast<std::int32_t>(r % 3) + 1;
+        const std::int32_t prev = wrap(x.i - 1, v.n);
+        const std::int32_t last = wrap(x.i + x.length - 1, v.n);
+        x.s0 = x.P[x.i];
+        x.sl = x.P[last];
+        x.base = static_cast<std::int64_t>(v.metric(x.P[prev], x.P[last + 1])) - x.D[prev] - x.D[last];
+        return x;
+    }
+    LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
+        const auto p = static_cast<std::int32_t>(col >> 1);
+        const bool reversed = (col & 1u) != 0;
+        if ((reversed && x.length == 1) || !or_opt_insertion_ok(v.n, x.i, x.length, p))
+            return gpu::invalid_delta<delta_type>();
+        const point_type tp = x.P[p];
+        const point_type tq = x.P[p + 1];
+        const std::int64_t added = reversed
+                                       ? static_cast<std::int64_t>(v.metric(tp, x.sl)) + v.metric(x.s0, tq)
+                                       : static_cast<std::int64_t>(v.metric(tp, x.s0)) + v.metric(x.sl, tq);
+        return x.base - x.D[p] + added;
+    }
+    LOCUS_HD_INLINE TourMove decode(std::uint32_t, std::uint64_t index) const {
+        const auto cols = static_cast<std::uint64_t>(2 * v.n);
+        const auto r = static_cast<std::int32_t>(index / cols);
+        const auto c = static_cast<std::int32_t>(index % cols);
+        TourMove m;
+        m.kind = MoveKind::or_opt;
+        m.i = r / 3;
+        m.length = r % 3 + 1;
+        m.p = c >> 1;
+        m.reversed = (c & 1) != 0;
+        m.valid = !(m.reversed && m.length == 1) && or_opt_insertion_ok(v.n, m.i, m.length, m.p);
+        return m;
+    }
+};
+
+template <class Metric> struct SwapFull {
+    using delta_type = std::int64_t;
+    using point_type = typename Metric::point_type;
+    struct row_type {
+        const point_type* P;
+        const std::int32_t* D;
+        std::int32_t i;
+    };
+    TourBatchView<Metric> v;
+
+    static constexpr MoveKind kind = MoveKind::swap;
+    LOCUS_HD_INLINE gpu::MoveGrid grid() const {
+        return {static_cast<std::uint32_t>(v.n < 4 ? 0 : v.n), static_cast<std::uint32_t>(v.n)};
+    }
+    LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
+        return {v.points(s), v.dists(s), static_cast<std::int32_t>(r)};
+    }
+    LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
+        const auto j = static_cast<std::int32_t>(col);
+        if (j <= x.i) return gpu::invalid_delta<delta_type>();
+        return swap_delta(v.metric, x.P, x.D, v.n, x.i, j);
+    }
+    LOCUS_HD_INLINE TourMove decode(std::uint32_t, std::uint64_t index) const {
+        TourMove m;
+        m.kind = MoveKind::swap;
+        m.i = static_cast<std::int32_t>(index / static_cast<std::uint64_t>(v.n));
+        m.j = static_cast<std::int32_t>(index % static_cast<std::uint64_t>(v.n));
+        m.valid = m.j > m.i;
+        return m;
+    }
+};
+
+template <class Metric> struct TwoOptCandidates {
+    using delta_type = std::int64_t;
+    using point_type = typename Metric::point_type;
+    struct row_type {
+        std::uint32_t s;
+        std::int32_t i;
+        std::int32_t city;
+    };
+    TourBatchView<Metric> v;
+
+    static constexpr MoveKind kind = MoveKind::two_opt;
+    LOCUS_HD_INLINE gpu::MoveGrid grid() const {
+        return {static_cast<std::uint32_t>(v.n < 4 ? 0 : v.n), static_cast<std::uint32_t>(2 * v.K)};
+    }
+    LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
+        return {s, static_cast<std::int32_t>(r), v.tour_of(s)[r]};
+    }
+    /// The normalised 2-opt (x < y) of grid cell (s, i, col).
+    LOCUS_HD_INLINE TourMove move_of(std::uint32_t s, std::int32_t i, std::int32_t city,
+                                     std::uint32_t col) const {
+        const std::int32_t other = v.candidates[static_cast<std::int64_t>(city) * v.K + (col >> 1)];
+        const std::int32_t j = v.pos_of(s)[other];
+        std::int32_t x = i, y = j;
+        if ((col & 1u) != 0) {
+            x = wrap(i - 1, v.n);
+            y = wrap(j - 1, v.n);
+        }
+        TourMove m;
+        m.kind = MoveKind::two_opt;
+        m.i = x < y ? x : y;
+        m.j = x < y ? y : x;
+        m.valid = m.j - m.i >= 2 && !(m.i == 0 && m.j == v.n - 1);
+        return m;
+    }
+    LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
+        const TourMove m = move_of(x.s, x.i, x.city, col);
+        if (!m.valid) return gpu::invalid_delta<delta_type>();
+        return two_opt_delta(v.metric, v.points(x.s), v.dists(x.s), m.i, m.j);
+    }
+    LOCUS_HD_INLINE TourMove decode(std::uint32_t s, std::uint64_t index) const {
+        const auto cols = static_cast<std::uint64_t>(2 * v.K);
+        const auto i = static_cast<std::int32_t>(index / cols);
+        return move_of(s, i, v.tour_of(s)[i], static_cast<std::uint32_t>(index % cols));
+    }
+};
+
+template <class Metric> struct OrOptCandidates {
+    using delta_type = std::int64_t;
+    using point_type = typename Metric::point_type;
+    struct row_type {
+        std::uint32_t s;
+        std::int32_t i, length, first_city, last_city;
+    };
+    TourBatchView<Metric> v;
+
+    static constexpr MoveKind kind = MoveKind::or_opt;
+    LOCUS_HD_INLINE gpu::MoveGrid grid() const {
+        return {static_cast<std::uint32_t>(v.n < 5 ? 0 : 3 * v.n), static_cast<std::uint32_t>(4 * v.K)};
+    }
+    LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
+        row_type x;
+        x.s = s;
+        x.i = static_cast<std::int32_t>(r / 3);
+        x.length = static_cast<std::int32_t>(r % 3) + 1;
+        const std::int32_t* t = v.tour_of(s);
+        x.first_city = t[x.i];
+        x.last_city = t[wrap(x.i + x.length - 1, v.n)];
+        return x;
+    }
+    LOCUS_HD_INLINE TourMove move_of(const row_type& x, std::uint32_t col) const {
+        const std::uint32_t variant = col & 3u;
+        const std::int32_t anchor = variant < 2 ? x.first_city : x.last_city;
+        const std::int32_t other = v.candidates[static_cast<std::int64_t>(anchor) * v.K + (col >> 2)];
+        const std::int32_t q = v.pos_of(x.s)[other];
+        TourMove m;
+        m.kind = MoveKind::or_opt;
+        m.i = x.i;
+        m.length = x.length;
+        // c = t[q] ends next to the anchor: 0: t[q] s0..sl   1: sl..s0 t[q]   2: s0..sl t[q]
+        // 3: t[q] sl..s0 (1 and 3 insert the segment reversed).
+        m.reversed = variant == 1 || variant == 3;
+        m.p = (variant == 0 || variant == 3) ? q : wrap(q - 1, v.n);
+        m.valid = !(m.reversed && m.length == 1) && or_opt_insertion_ok(v.n, m.i, m.length, m.p);
+        return m;
+    }
+    LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
+        const TourMove m = move_of(x, col);
+        if (!m.valid) return gpu::invalid_delta<delta_type>();
+        return or_opt_delta(v.metric, v.points(x.s), v.dists(x.s), v.n, m.i, m.length, m.p, m.reversed);
+    }
+    LOCUS_HD_INLINE TourMove decode(std::uint32_t s, std::uint64_t index) const {
+        const auto cols = static_cast<std::uint64_t>(4 * v.K);
+        return move_of(row(s, static_cast<std::uint32_t>(index / cols)),
+                       static_cast<std::uint32_t>(index % cols));
+    }
+};
+
+} // namespace locus::tsp

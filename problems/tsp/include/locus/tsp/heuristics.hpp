@@ -1,0 +1,59 @@
+#pragma once
+/// \file
+/// TSP construction heuristics and the double-bridge perturbation (host code; O(n) or O(n^2)
+/// per solution, parallel over the batch).
+
+#include <cstdint>
+#include <span>
+
+#include "locus/problem.hpp"
+#include "locus/tsp/tsp_problem.hpp"
+
+namespace locus::tsp {
+
+/// Uniformly random tour (Fisher-Yates) from the stream derive_key(seed, i) for solution i.
+class RandomTour final : public Construction {
+public:
+    explicit RandomTour(const TspProblem& problem) : problem_(problem) {}
+    void construct(SolutionBatch& batch, std::uint64_t seed) override;
+
+private:
+    const TspProblem& problem_;
+};
+
+/// Nearest-neighbor tour from a start city (random per solution when start < 0).
+class NearestNeighborTour final : public Construction {
+public:
+    NearestNeighborTour(const TspProblem& problem, std::int32_t start)
+        : problem_(problem), start_(start) {}
+    void construct(SolutionBatch& batch, std::uint64_t seed) override;
+
+private:
+    const TspProblem& problem_;
+    std::int32_t start_;
+};
+
+/// Double bridge (Martin, Otto & Felten): cuts the tour at three positions p1 < p2 < p3 and
+/// exchanges the two middle parts, [A B C D] -> [A C B D]. With a window w > 0 the cuts lie
+/// within w positions after a random start (a local double bridge, O(w) work); w = 0 uses the
+/// whole tour.
+class DoubleBridge final : public Perturbation {
+public:
+    DoubleBridge(const TspProblem& problem, std::int32_t window)
+        : problem_(problem), window_(window) {}
+    void perturb(SolutionBatch& batch, std::uint64_t seed) override;
+
+private:
+    const TspProblem& problem_;
+    std::int32_t window_;
+};
+
+/// Builds a nearest-neighbor tour from `start` into `tour` (size n).
+void nearest_neighbor_tour(const Instance& instance, std::int32_t start, std::span<std::int32_t> tour);
+
+/// Applies a double bridge with cut positions s+o1 < s+o2 < s+o3 (offsets 1 <= o1 < o2 < o3 <= n,
+/// cyclic from s) in place; returns the objective delta.
+std::int64_t double_bridge(const Instance& instance, std::span<std::int32_t> tour, std::int32_t s,
+                           std::int32_t o1, std::int32_t o2, std::int32_t o3);
+
+} // namespace locus::tsp

@@ -1,0 +1,167 @@
+#pragma once
+/// \file
+/// TSP moves as host/device code: index spaces, deltas and application, shared by the CPU and
+/// CUDA backends (single source). A solution is a tour: a permutation of the cities 0..n-1;
+/// "position" means an index into the tour array; all position arithmetic is cyclic.
+///
+/// Evaluators see one solution through a TourView: P[pos] is the metric point of tour[pos]
+/// (with P[n] == P[0]), D[pos] = d(tour[pos], tour[pos+1]); pos_of[city] is the inverse
+/// permutation (candidate-list neighborhoods only).
+
+#include <cstdint>
+
+#include "locus/hd.hpp"
+
+namespace locus::tsp {
+
+/// Move kinds of the TSP plugin.
+enum class MoveKind : std::uint8_t { two_opt, or_opt, swap };
+
+/// A decoded TSP move (positions refer to the tour before the move).
+struct TourMove {
+    MoveKind kind = MoveKind::two_opt;
+    bool valid = false;
+    std::int32_t i = 0;      ///< two_opt: edge (i,i+1); or_opt: segment start; swap: first position
+    std::int32_t j = 0;      ///< two_opt: edge (j,j+1), i < j; swap: second position, i < j
+    std::int32_t length = 0; ///< or_opt: segment length 1..3
+    std::int32_t p = 0;      ///< or_opt: insertion edge (p,p+1)
+    bool reversed = false;   ///< or_opt: segment inserted reversed (t[p] next to its last city)
+};
+
+LOCUS_HD_INLINE std::int32_t wrap(std::int32_t pos, std::int32_t n) {
+    return pos >= n ? pos - n : (pos < 0 ? pos + n : pos);
+}
+
+/// Up to three reversals of cyclic position ranges [first, first+length) that together apply a
+/// move. Host and device execute exactly these reversals, so the resulting arrays are equal.
+struct ReversalPlan {
+    int count = 0;
+    std::int32_t first[3] = {0, 0, 0};
+    std::int32_t length[3] = {0, 0, 0};
+    LOCUS_HD_INLINE void add(std::int32_t f, std::int32_t len) {
+        if (len > 1) {
+            first[count] = f;
+            length[count] = len;
+            ++count;
+        }
+    }
+};
+
+/// Reversals applying a valid move to a tour of n cities.
+LOCUS_HD_INLINE ReversalPlan plan_reversals(const TourMove& m, std::int32_t n) {
+    ReversalPlan plan;
+    if (m.kind == MoveKind::two_opt) {
+        // Reverse t[i+1..j], or (same cycle) the complement t[j+1..i] when that is shorter.
+        const std::int32_t inner = m.j - m.i;
+        if (2 * inner <= n)
+            plan.add(m.i + 1, inner);
+        else
+            plan.add(wrap(m.j + 1, n), n - inner);
+    } else if (m.kind == MoveKind::or_opt) {
+        const std::int32_t seg_end = wrap(m.i + m.length - 1, n);
+        const std::int32_t forward_gap = wrap(m.p - seg_end, n);          // t[e+1..p]
+        const std::int32_t backward_gap = wrap(m.i - 1 - m.p, n);         // t[p+1..i-1]
+        if (forward_gap <= backward_gap) {
+            // [S G] -> [G S] (or [G S']): reverse S (unless inserted reversed), G, then both.
+            if (!m.reversed) plan.add(m.i, m.length);
+            plan.add(wrap(seg_end + 1, n), forward_gap);
+            plan.add(m.i, m.length + forward_gap);
+        } else {
+            // [G S] -> [S G] (or [S' G]).
+            const std::int32_t gap_first = wrap(m.p + 1, n);
+            plan.add(gap_first, backward_gap);
+            if (!m.reversed) plan.add(m.i, m.length);
+            plan.add(gap_first, m.length + backward_gap);
+        }
+    } else {
+        // swap of positions i < j: handled by apply_swap (not a reversal).
+    }
+    return plan;
+}
+
+/// Sequential reversal of a cyclic range (host, or one device thread).
+template <class T>
+LOCUS_HD_INLINE void reverse_range(T* tour, std::int32_t n, std::int32_t first, std::int32_t length) {
+    std::int32_t a = first;
+    std::int32_t b = wrap(first + length - 1, n);
+    for (std::int32_t k = 0; k < length / 2; ++k) {
+        const T tmp = tour[a];
+        tour[a] = tour[b];
+        tour[b] = tmp;
+        a = wrap(a + 1, n);
+        b = wrap(b - 1, n);
+    }
+}
+
+/// Applies a valid move sequentially.
+template <class T> LOCUS_HD_INLINE void apply_move(T* tour, std::int32_t n, const TourMove& m) {
+    if (m.kind == MoveKind::swap) {
+        const T tmp = tour[m.i];
+        tour[m.i] = tour[m.j];
+        tour[m.j] = tmp;
+        return;
+    }
+    const ReversalPlan plan = plan_reversals(m, n);
+    for (int r = 0; r < plan.count; ++r) reverse_range(tour, n, plan.first[r], plan.length[r]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deltas of fully specified moves (shared by full and candidate-list index spaces).
+
+/// Delta of 2-opt (i, j), 0 <= i < j < n, j >= i + 2: replaces edges (i,i+1), (j,j+1) by
+/// (i,j), (i+1,j+1).
+template <class Metric, class Point>
+LOCUS_HD_INLINE std::int64_t two_opt_delta(const Metric& d, const Point* P, const std::int32_t* D,
+                                           std::int32_t i, std::int32_t j) {
+    return static_cast<std::int64_t>(d(P[i], P[j])) + d(P[i + 1], P[j + 1]) - D[i] - D[j];
+}
+
+/// Delta of moving segment t[i..i+L-1] between t[p] and t[p+1] (p outside [i-1, i+L-1]).
+template <class Metric, class Point>
+LOCUS_HD_INLINE std::int64_t or_opt_delta(const Metric& d, const Point* P, const std::int32_t* D,
+                                          std::int32_t n, std::int32_t i, std::int32_t length,
+                                          std::int32_t p, bool reversed) {
+    const std::int32_t prev = wrap(i - 1, n);
+    const std::int32_t last = wrap(i + length - 1, n);
+    const Point s0 = P[i];
+    const Point sl = P[last];
+    const Point before = P[prev];
+    const Point after = P[last + 1]; // P has n+1 entries
+    const Point tp = P[p];
+    const Point tq = P[p + 1];
+    const std::int64_t removed = static_cast<std::int64_t>(D[prev]) + D[last] + D[p];
+    const std::int64_t added = static_cast<std::int64_t>(d(before, after)) +
+                               (reversed ? static_cast<std::int64_t>(d(tp, sl)) + d(s0, tq)
+                                         : static_cast<std::int64_t>(d(tp, s0)) + d(sl, tq));
+    return added - removed;
+}
+
+/// True if p is a legal insertion edge for the segment [i, i+L-1] (p not in [i-1, i+L-1]).
+LOCUS_HD_INLINE bool or_opt_insertion_ok(std::int32_t n, std::int32_t i, std::int32_t length,
+                                         std::int32_t p) {
+    const std::int32_t offset = wrap(p - (i - 1 + n) % n, n); // 0 .. n-1 from i-1
+    return offset > length;
+}
+
+/// Delta of swapping the cities at positions i < j.
+template <class Metric, class Point>
+LOCUS_HD_INLINE std::int64_t swap_delta(const Metric& d, const Point* P, const std::int32_t* D,
+                                        std::int32_t n, std::int32_t i, std::int32_t j) {
+    if (j == i + 1 || (i == 0 && j == n - 1)) {
+        // Adjacent: a is directly followed by b.
+        const std::int32_t a = (j == i + 1) ? i : j;
+        const std::int32_t b = (j == i + 1) ? j : i;
+        const std::int32_t pa = wrap(a - 1, n);
+        const Point before = P[pa];
+        const Point after = P[b + 1];
+        return static_cast<std::int64_t>(d(before, P[b])) + d(P[a], after) - D[pa] - D[b];
+    }
+    const std::int32_t pi = wrap(i - 1, n);
+    const std::int32_t pj = j - 1;
+    const std::int64_t removed = static_cast<std::int64_t>(D[pi]) + D[i] + D[pj] + D[j];
+    const std::int64_t added = static_cast<std::int64_t>(d(P[pi], P[j])) + d(P[j], P[i + 1]) +
+                               d(P[pj], P[i]) + d(P[i], P[j + 1]);
+    return added - removed;
+}
+
+} // namespace locus::tsp

@@ -1,0 +1,76 @@
+#pragma once
+/// \file
+/// Backends of the TSP neighborhoods. A TourEngine evaluates one neighborhood (a move kind,
+/// optionally restricted to candidate lists) for a batch of tours on the CPU (all cores) or on
+/// a CUDA device. Both run the same evaluators (evaluators.hpp) through the neighborhood
+/// engine of gpu/, so they select the same moves and produce the same tours.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+
+#include "locus/problem.hpp"
+#include "locus/tsp/evaluators.hpp"
+#include "locus/tsp/tsp_problem.hpp"
+
+namespace locus::tsp {
+
+/// Which neighborhood: move kind and candidate-list size (0 = full neighborhood).
+struct NeighborhoodSpec {
+    MoveKind kind = MoveKind::two_opt;
+    std::int32_t candidates = 0;
+};
+
+/// Options shared by both backends.
+struct EngineOptions {
+    int threads = 0;          ///< CPU threads (0 = all cores)
+    int device = 0;           ///< CUDA device ordinal
+    bool check_moves = false; ///< re-evaluate every tour after each applied move
+    std::uint32_t sync_every = 4; ///< CUDA descent: steps issued between convergence checks
+};
+
+/// A neighborhood backend (see Neighborhood for the contract of each call).
+class TourEngine {
+public:
+    virtual ~TourEngine() = default;
+    /// Number of grid cells (evaluated moves) per solution and exploration.
+    virtual std::uint64_t cells() const = 0;
+    virtual void explore(const SolutionBatch& batch, Pivot pivot, std::span<MoveChoice> out) = 0;
+    virtual void apply(SolutionBatch& batch, std::span<const MoveChoice> moves) = 0;
+    virtual DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
+                                 const std::function<bool()>& stop) = 0;
+};
+
+std::unique_ptr<TourEngine> make_cpu_engine(const TspProblem& problem, NeighborhoodSpec spec,
+                                            EngineOptions options);
+/// Throws CudaError when no device is usable.
+std::unique_ptr<TourEngine> make_cuda_engine(const TspProblem& problem, NeighborhoodSpec spec,
+                                             EngineOptions options);
+
+/// Type tag carrying an evaluator type.
+template <class Eval> struct SpaceTag {
+    using type = Eval;
+};
+
+/// Calls f(SpaceTag<Evaluator<Metric>>{}) for the evaluator of `spec`.
+template <class Metric, class F> decltype(auto) visit_space(NeighborhoodSpec spec, F&& f) {
+    switch (spec.kind) {
+    case MoveKind::two_opt:
+        if (spec.candidates > 0) return f(SpaceTag<TwoOptCandidates<Metric>>{});
+        return f(SpaceTag<TwoOptFull<Metric>>{});
+    case MoveKind::or_opt:
+        if (spec.candidates > 0) return f(SpaceTag<OrOptCandidates<Metric>>{});
+        return f(SpaceTag<OrOptFull<Metric>>{});
+    case MoveKind::swap:
+        break;
+    }
+    return f(SpaceTag<SwapFull<Metric>>{});
+}
+
+/// Throws locus::Error naming the move when a tour's objective disagrees with a full
+/// re-evaluation (check_moves).
+void check_objective(const TspProblem& problem, std::span<const std::int32_t> tour,
+                     Objective objective, const TourMove& move, std::size_t solution);
+
+} // namespace locus::tsp

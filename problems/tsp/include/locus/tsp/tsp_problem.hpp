@@ -1,0 +1,53 @@
+#pragma once
+/// \file
+/// The TSP as a locus Problem: a loaded instance plus lazily built candidate lists.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "locus/problem.hpp"
+#include "locus/tsp/instance.hpp"
+
+namespace locus::tsp {
+
+/// A TSP instance. Solutions are tours: permutations of 0..n-1 (width n).
+class TspProblem final : public Problem {
+public:
+    explicit TspProblem(Instance instance);
+
+    /// Loads `spec`: a generator spec ("random-uniform:n=2000,seed=7") or a TSPLIB file found
+    /// through the data path.
+    static std::unique_ptr<TspProblem> load(const std::string& spec);
+
+    std::string_view problem_name() const override { return "tsp"; }
+    std::string instance_name() const override { return instance_.name; }
+    std::size_t size() const override { return instance_.n; }
+    std::size_t solution_width() const override { return instance_.n; }
+    Objective evaluate(std::span<const std::int32_t> tour) const override;
+    Verdict verify(std::span<const std::int32_t> tour) const override;
+    std::string solution_extension() const override { return ".tour"; }
+    void write_solution(const std::filesystem::path& path, std::span<const std::int32_t> tour,
+                        Objective objective) const override;
+    std::vector<std::int32_t> read_solution(const std::filesystem::path& path) const override;
+
+    const Instance& instance() const { return instance_; }
+
+    /// The k nearest other cities of every city (row-major n x k, ordered by distance then
+    /// index). Built once per k (thread safe) with all cores.
+    const std::vector<std::int32_t>& candidates(std::int32_t k) const;
+
+private:
+    Instance instance_;
+    mutable std::mutex candidates_mutex_;
+    mutable std::map<std::int32_t, std::unique_ptr<std::vector<std::int32_t>>> candidates_;
+};
+
+/// Registers the TSP problem and its components (constructions, perturbation, neighborhoods).
+void register_tsp_components(class Registry& registry);
+
+} // namespace locus::tsp

@@ -1,0 +1,129 @@
+#include "locus/tsp/heuristics.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "locus/rng.hpp"
+
+namespace locus::tsp {
+
+namespace {
+std::int32_t as_i32(std::size_t v) { return static_cast<std::int32_t>(v); }
+} // namespace
+
+void RandomTour::construct(SolutionBatch& batch, std::uint64_t seed) {
+    const auto n = as_i32(problem_.size());
+    const auto count = static_cast<std::int64_t>(batch.count());
+#pragma omp parallel for schedule(dynamic)
+    for (std::int64_t s = 0; s < count; ++s) {
+        const auto i = static_cast<std::size_t>(s);
+        auto tour = batch[i];
+        std::iota(tour.begin(), tour.end(), 0);
+        Rng rng(derive_key(seed, i), 0);
+        for (std::int32_t k = n - 1; k > 0; --k) {
+            const auto r = static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(k + 1)));
+            std::swap(tour[static_cast<std::size_t>(k)], tour[static_cast<std::size_t>(r)]);
+        }
+        batch.objective(i) = problem_.evaluate(tour);
+    }
+}
+
+void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
+                           std::span<std::int32_t> tour) {
+    const auto n = as_i32(instance.n);
+    // Unvisited cities kept in a compact array: O(n^2 / 2) distance evaluations.
+    std::vector<std::int32_t> unvisited(static_cast<std::size_t>(n));
+    std::iota(unvisited.begin(), unvisited.end(), 0);
+    std::swap(unvisited[static_cast<std::size_t>(start)], unvisited.back());
+    unvisited.pop_back();
+    std::int32_t current = start;
+    tour[0] = start;
+    for (std::int32_t k = 1; k < n; ++k) {
+        std::size_t best = 0;
+        std::int32_t best_d = std::numeric_limits<std::int32_t>::max();
+        std::int32_t best_city = std::numeric_limits<std::int32_t>::max();
+        for (std::size_t u = 0; u < unvisited.size(); ++u) {
+            const std::int32_t city = unvisited[u];
+            const std::int32_t d = instance.distance(current, city);
+            // Ties go to the lowest city index so the result does not depend on array order.
+            if (d < best_d || (d == best_d && city < best_city)) {
+                best_d = d;
+                best_city = city;
+                best = u;
+            }
+        }
+        current = best_city;
+        tour[static_cast<std::size_t>(k)] = current;
+        unvisited[best] = unvisited.back();
+        unvisited.pop_back();
+    }
+}
+
+void NearestNeighborTour::construct(SolutionBatch& batch, std::uint64_t seed) {
+    const auto n = as_i32(problem_.size());
+    const auto count = static_cast<std::int64_t>(batch.count());
+#pragma omp parallel for schedule(dynamic)
+    for (std::int64_t s = 0; s < count; ++s) {
+        const auto i = static_cast<std::size_t>(s);
+        std::int32_t start = start_;
+        if (start < 0) {
+            Rng rng(derive_key(seed, i), 0);
+            start = static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(n)));
+        }
+        nearest_neighbor_tour(problem_.instance(), start % n, batch[i]);
+        batch.objective(i) = problem_.evaluate(batch[i]);
+    }
+}
+
+std::int64_t double_bridge(const Instance& instance, std::span<std::int32_t> tour, std::int32_t s,
+                           std::int32_t o1, std::int32_t o2, std::int32_t o3) {
+    const auto n = as_i32(tour.size());
+    auto at = [&](std::int32_t offset) -> std::int32_t& {
+        return tour[static_cast<std::size_t>((s + offset) % n)];
+    };
+    // Cyclic view from s: [X = offsets 0..o1-1][B = o1..o2-1][C = o2..o3-1][Y = o3..].
+    const std::int32_t x_last = at(o1 - 1), b_first = at(o1), b_last = at(o2 - 1);
+    const std::int32_t c_first = at(o2), c_last = at(o3 - 1), y_first = at(o3 % n);
+    const std::int64_t delta =
+        static_cast<std::int64_t>(instance.distance(x_last, c_first)) +
+        instance.distance(c_last, b_first) + instance.distance(b_last, y_first) -
+        instance.distance(x_last, b_first) - instance.distance(b_last, c_first) -
+        instance.distance(c_last, y_first);
+    std::vector<std::int32_t> middle;
+    middle.reserve(static_cast<std::size_t>(o3 - o1));
+    for (std::int32_t o = o2; o < o3; ++o) middle.push_back(at(o));
+    for (std::int32_t o = o1; o < o2; ++o) middle.push_back(at(o));
+    for (std::int32_t o = o1; o < o3; ++o) at(o) = middle[static_cast<std::size_t>(o - o1)];
+    return delta;
+}
+
+void DoubleBridge::perturb(SolutionBatch& batch, std::uint64_t seed) {
+    const auto n = as_i32(problem_.size());
+    if (n < 8) return; // too small for three distinct non-trivial cuts
+    const std::int32_t span = (window_ <= 0 || window_ >= n) ? n - 1 : window_;
+    const auto count = static_cast<std::int64_t>(batch.count());
+#pragma omp parallel for schedule(static) if (count > 16)
+    for (std::int64_t b = 0; b < count; ++b) {
+        const auto i = static_cast<std::size_t>(b);
+        Rng rng(derive_key(seed, i), 0);
+        const std::int32_t s =
+            span == n - 1 ? 0 : static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(n)));
+        // Three distinct offsets in 1..span, sorted.
+        std::int32_t o[3];
+        for (int k = 0; k < 3; ++k) {
+            bool fresh = false;
+            while (!fresh) {
+                o[k] = 1 + static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(span)));
+                fresh = true;
+                for (int q = 0; q < k; ++q) fresh = fresh && o[q] != o[k];
+            }
+        }
+        std::sort(o, o + 3);
+        batch.objective(i) += static_cast<Objective>(
+            double_bridge(problem_.instance(), batch[i], s, o[0], o[1], o[2]));
+    }
+}
+
+} // namespace locus::tsp

@@ -1,0 +1,134 @@
+// The TSP components: problem, constructions, perturbation and neighborhoods, with schemas.
+
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "locus/error.hpp"
+#include "locus/params.hpp"
+#include "locus/registry.hpp"
+#include "locus/tsp/heuristics.hpp"
+#include "locus/tsp/tour_engine.hpp"
+#include "locus/tsp/tsp_problem.hpp"
+
+namespace locus::tsp {
+namespace {
+
+const TspProblem& tsp_of(const BuildContext& build) {
+    // NOTE: problem-scoped components are only visible for problem "tsp" (Registry), so the
+    // problem of the build context is the TspProblem this plugin created.
+    if (build.problem == nullptr || build.problem->problem_name() != "tsp")
+        throw ConfigError("TSP components need a loaded TSP problem");
+    return static_cast<const TspProblem&>(*build.problem);
+}
+
+/// A TSP neighborhood on the CPU or CUDA backend.
+class TspNeighborhood final : public Neighborhood {
+public:
+    TspNeighborhood(std::string name, Backend backend, std::unique_ptr<TourEngine> engine)
+        : name_(std::move(name)), backend_(backend), engine_(std::move(engine)) {}
+
+    std::string_view name() const override { return name_; }
+    Backend backend() const override { return backend_; }
+    std::uint64_t size() const override { return engine_->cells(); }
+    void explore(const SolutionBatch& batch, Pivot pivot, std::span<MoveChoice> out) override {
+        engine_->explore(batch, pivot, out);
+    }
+    void apply(SolutionBatch& batch, std::span<const MoveChoice> moves) override {
+        engine_->apply(batch, moves);
+    }
+    DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
+                         const std::function<bool()>& stop) override {
+        return engine_->descend(batch, pivot, max_steps, stop);
+    }
+
+private:
+    std::string name_;
+    Backend backend_;
+    std::unique_ptr<TourEngine> engine_;
+};
+
+Factory neighborhood_factory(MoveKind kind) {
+    return [kind](const Params& params, BuildContext& build) -> std::unique_ptr<Component> {
+        const TspProblem& problem = tsp_of(build);
+        NeighborhoodSpec spec{kind, 0};
+        if (params.has("candidates")) {
+            spec.candidates = static_cast<std::int32_t>(params.get_int("candidates"));
+            const auto n = static_cast<std::int64_t>(problem.size());
+            if (spec.candidates >= n)
+                spec.candidates = static_cast<std::int32_t>(n - 1);
+        }
+        EngineOptions options;
+        options.threads = build.threads;
+        options.device = build.device;
+        options.check_moves = build.check_moves;
+        auto engine = build.backend == Backend::cuda ? make_cuda_engine(problem, spec, options)
+                                                     : make_cpu_engine(problem, spec, options);
+        return std::make_unique<TspNeighborhood>(params.name(), build.backend, std::move(engine));
+    };
+}
+
+} // namespace
+
+void register_tsp_components(Registry& registry) {
+    ComponentSchema problem{"problem", "tsp", "",
+                            "Symmetric travelling salesman problem: TSPLIB files (EUC_2D, CEIL_2D, "
+                            "ATT, GEO, EXPLICIT) or generated instances; solutions are tours."};
+    problem.string("instance", "",
+                   "TSPLIB .tsp file (found through the data path) or a generator spec "
+                   "'random-uniform:n=N,seed=S[,size=C]'")
+        .required();
+    problem.file_extensions = {".tsp"};
+    registry.add(problem, [](const Params& p, BuildContext&) -> std::unique_ptr<Component> {
+        return TspProblem::load(p.get_string("instance"));
+    });
+
+    ComponentSchema random{"construction", "random", "tsp", "Uniformly random tour."};
+    registry.add(random, [](const Params&, BuildContext& b) -> std::unique_ptr<Component> {
+        return std::make_unique<RandomTour>(tsp_of(b));
+    });
+
+    ComponentSchema nearest{"construction", "nearest_neighbor", "tsp",
+                            "Nearest-neighbor tour (ties: lowest city index)."};
+    nearest.integer("start", "-1", "start city (0-based); -1 = random per solution", -1);
+    registry.add(nearest, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        const TspProblem& tsp = tsp_of(b);
+        const auto start = p.get_int("start");
+        if (start >= static_cast<std::int64_t>(tsp.size()))
+            throw ConfigError(fmt::format("{}.start: city {} does not exist ({} cities)",
+                                          p.path(), start, tsp.size()));
+        return std::make_unique<NearestNeighborTour>(tsp, static_cast<std::int32_t>(start));
+    });
+
+    ComponentSchema bridge{"perturbation", "double_bridge", "tsp",
+                           "Double bridge: exchanges two consecutive tour segments between three "
+                           "random cut points."};
+    bridge.integer("window", "0",
+                   "cut points lie within this many positions after a random start "
+                   "(local double bridge); 0 = anywhere in the tour",
+                   0);
+    registry.add(bridge, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        return std::make_unique<DoubleBridge>(tsp_of(b), static_cast<std::int32_t>(p.get_int("window")));
+    });
+
+    ComponentSchema two_opt{"neighborhood", "two_opt", "tsp",
+                            "2-opt: remove two edges and reconnect by reversing the path between "
+                            "them. Full: n(n-3)/2 moves; with candidates K: 2nK moves that add an "
+                            "edge to one of the K nearest cities."};
+    two_opt.integer("candidates", "0", "candidate-list size K (0 = full neighborhood)", 0, 1024);
+    registry.add(two_opt, neighborhood_factory(MoveKind::two_opt));
+
+    ComponentSchema or_opt{"neighborhood", "or_opt", "tsp",
+                           "Or-opt: move a segment of 1-3 cities elsewhere, in either orientation. "
+                           "Full: about 6n^2 moves; with candidates K: 12nK moves next to the K "
+                           "nearest cities of the segment's ends."};
+    or_opt.integer("candidates", "0", "candidate-list size K (0 = full neighborhood)", 0, 1024);
+    registry.add(or_opt, neighborhood_factory(MoveKind::or_opt));
+
+    ComponentSchema swap{"neighborhood", "swap", "tsp",
+                         "Swap: exchange the positions of two cities; n(n-1)/2 moves."};
+    registry.add(swap, neighborhood_factory(MoveKind::swap));
+}
+
+} // namespace locus::tsp

@@ -1,0 +1,427 @@
+#include "locus/tsp/tsplib.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "locus/error.hpp"
+
+namespace locus::tsp {
+
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && is_blank(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && is_blank(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+/// Layout of the numbers of an EDGE_WEIGHT_SECTION (column formats map to their row twins).
+enum class WeightFormat { full_matrix, upper_row, lower_row, upper_diag_row, lower_diag_row };
+
+std::optional<WeightFormat> weight_format(std::string_view name) {
+    if (name == "FULL_MATRIX") return WeightFormat::full_matrix;
+    // NOTE: for a symmetric matrix, listing the upper triangle column by column gives the same
+    // stream as listing the lower triangle row by row (and vice versa).
+    if (name == "UPPER_ROW" || name == "LOWER_COL") return WeightFormat::upper_row;
+    if (name == "LOWER_ROW" || name == "UPPER_COL") return WeightFormat::lower_row;
+    if (name == "UPPER_DIAG_ROW" || name == "LOWER_DIAG_COL") return WeightFormat::upper_diag_row;
+    if (name == "LOWER_DIAG_ROW" || name == "UPPER_DIAG_COL") return WeightFormat::lower_diag_row;
+    return std::nullopt;
+}
+
+std::size_t weight_count(WeightFormat format, std::size_t n) {
+    switch (format) {
+    case WeightFormat::full_matrix:
+        return n * n;
+    case WeightFormat::upper_row:
+    case WeightFormat::lower_row:
+        return n * (n - 1) / 2;
+    case WeightFormat::upper_diag_row:
+    case WeightFormat::lower_diag_row:
+        return n * (n + 1) / 2;
+    }
+    return 0;
+}
+
+/// Fills the symmetric n*n matrix from the weights in `format` order.
+void fill_matrix(WeightFormat format, std::size_t n, const std::vector<std::int32_t>& weights,
+                 std::vector<std::int32_t>& matrix) {
+    matrix.assign(n * n, 0);
+    std::size_t k = 0;
+    auto put = [&](std::size_t i, std::size_t j) {
+        matrix[i * n + j] = weights[k];
+        matrix[j * n + i] = weights[k];
+        ++k;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        switch (format) {
+        case WeightFormat::full_matrix:
+            for (std::size_t j = 0; j < n; ++j)
+                matrix[i * n + j] = weights[k++];
+            break;
+        case WeightFormat::upper_row:
+            for (std::size_t j = i + 1; j < n; ++j)
+                put(i, j);
+            break;
+        case WeightFormat::lower_row:
+            for (std::size_t j = 0; j < i; ++j)
+                put(i, j);
+            break;
+        case WeightFormat::upper_diag_row:
+            for (std::size_t j = i; j < n; ++j)
+                put(i, j);
+            break;
+        case WeightFormat::lower_diag_row:
+            for (std::size_t j = 0; j <= i; ++j)
+                put(i, j);
+            break;
+        }
+    }
+}
+
+/// A header value and the line it came from (0: absent).
+struct Header {
+    std::string_view value;
+    std::size_t line = 0;
+};
+
+/// A data section: its keyword line and the range [begin, end) of its lines in the line list.
+struct Section {
+    std::size_t line = 0;
+    std::size_t begin = 0;
+    std::size_t end = 0;
+};
+
+class TsplibParser {
+public:
+    TsplibParser(std::string_view text, const std::string& source)
+        : lines_(split_tsplib_lines(text)), source_(source) {}
+
+    Instance parse() {
+        scan();
+        check_type();
+        Instance instance;
+        instance.n = dimension();
+        instance.type = edge_weight_type();
+        instance.name = instance_name();
+        for (std::size_t i = 0; i < comments_.size(); ++i)
+            instance.comment += (i == 0 ? "" : "; ") + std::string(comments_[i]);
+        if (instance.type == EdgeWeightType::explicit_matrix)
+            read_weights(instance);
+        else
+            read_coordinates(instance);
+        prepare_metric(instance, source_);
+        return instance;
+    }
+
+private:
+    [[noreturn]] void fail(std::size_t line, const std::string& message) const {
+        if (line == 0) throw InstanceError(fmt::format("{}: {}", source_, message));
+        throw InstanceError(fmt::format("{}:{}: {}", source_, line, message));
+    }
+
+    void set(Header& header, const TsplibLine& line) {
+        if (header.line != 0)
+            fail(line.number, fmt::format("duplicate {} (first on line {})", line.key, header.line));
+        header = {line.value, line.number};
+    }
+
+    /// Records headers and section ranges; data lines belong to the last section keyword.
+    void scan() {
+        Section* current = nullptr;
+        bool skipping = false;
+        for (std::size_t i = 0; i < lines_.size(); ++i) {
+            const TsplibLine& line = lines_[i];
+            if (!line.keyword) {
+                if (current != nullptr)
+                    current->end = i + 1;
+                else if (!skipping)
+                    fail(line.number, fmt::format("unexpected data '{}' outside a section", line.text));
+                continue;
+            }
+            current = nullptr;
+            skipping = false;
+            if (line.key == "EOF") break;
+            if (line.key.ends_with("_SECTION")) {
+                if (!line.value.empty())
+                    fail(line.number,
+                         fmt::format("unexpected text '{}' after {}", line.value, line.key));
+                Section* section = line.key == "NODE_COORD_SECTION"    ? &coords_
+                                   : line.key == "EDGE_WEIGHT_SECTION" ? &weights_
+                                                                       : nullptr;
+                if (section == nullptr) {
+                    skipping = true; // DISPLAY_DATA_SECTION, FIXED_EDGES_SECTION, ...
+                    continue;
+                }
+                if (section->line != 0)
+                    fail(line.number, fmt::format("duplicate {} (first on line {})", line.key,
+                                                  section->line));
+                *section = {line.number, i + 1, i + 1};
+                current = section;
+                continue;
+            }
+            if (!line.has_colon)
+                fail(line.number, fmt::format("expected 'KEY : value', found '{}'", line.text));
+            if (line.key == "NAME") set(name_, line);
+            else if (line.key == "TYPE") set(type_, line);
+            else if (line.key == "DIMENSION") set(dimension_, line);
+            else if (line.key == "EDGE_WEIGHT_TYPE") set(edge_weight_type_, line);
+            else if (line.key == "EDGE_WEIGHT_FORMAT") set(edge_weight_format_, line);
+            else if (line.key == "NODE_COORD_TYPE") set(node_coord_type_, line);
+            else if (line.key == "COMMENT") comments_.push_back(line.value);
+            // NOTE: other keys (DISPLAY_DATA_TYPE, EDGE_DATA_FORMAT, ...) do not change the
+            // distances of a TSP and are ignored.
+        }
+    }
+
+    void check_type() const {
+        if (type_.line == 0) return; // NOTE: a file without TYPE is read as a TSP
+        if (type_.value == "TSP") return;
+        if (type_.value == "ATSP")
+            fail(type_.line, "unsupported TYPE 'ATSP': asymmetric instances are not supported "
+                             "(supported: TSP)");
+        fail(type_.line, fmt::format("unsupported TYPE '{}' (supported: TSP)", type_.value));
+    }
+
+    std::size_t dimension() const {
+        if (dimension_.line == 0) fail(0, "missing DIMENSION");
+        const auto value = parse_integer(dimension_.value);
+        if (!value) fail(dimension_.line, fmt::format("DIMENSION must be a whole number, got '{}'",
+                                                      dimension_.value));
+        if (*value < 3)
+            fail(dimension_.line,
+                 fmt::format("DIMENSION {} is too small (a tour needs at least 3 cities)", *value));
+        if (*value > std::numeric_limits<std::int32_t>::max())
+            fail(dimension_.line, fmt::format("DIMENSION {} is too large (at most {})", *value,
+                                              std::numeric_limits<std::int32_t>::max()));
+        return static_cast<std::size_t>(*value);
+    }
+
+    EdgeWeightType edge_weight_type() const {
+        if (edge_weight_type_.line == 0) fail(0, "missing EDGE_WEIGHT_TYPE");
+        const std::string_view t = edge_weight_type_.value;
+        if (t == "EUC_2D") return EdgeWeightType::euc_2d;
+        if (t == "CEIL_2D") return EdgeWeightType::ceil_2d;
+        if (t == "ATT") return EdgeWeightType::att;
+        if (t == "GEO") return EdgeWeightType::geo;
+        if (t == "EXPLICIT") return EdgeWeightType::explicit_matrix;
+        fail(edge_weight_type_.line,
+             fmt::format("unsupported EDGE_WEIGHT_TYPE '{}' (supported: EUC_2D, CEIL_2D, ATT, "
+                         "GEO, EXPLICIT)",
+                         t));
+    }
+
+    std::string instance_name() const {
+        std::string_view name = name_.value;
+        // NOTE: some files (ulysses16/22) write the file name; the instance is "ulysses16".
+        if (name.ends_with(".tsp")) name.remove_suffix(4);
+        if (!name.empty()) return std::string(name);
+        return std::filesystem::path(source_).stem().string();
+    }
+
+    void read_coordinates(Instance& instance) const {
+        const std::string_view coord_type = node_coord_type_.value;
+        if (node_coord_type_.line != 0 && coord_type != "TWOD_COORDS")
+            fail(node_coord_type_.line,
+                 fmt::format("unsupported NODE_COORD_TYPE '{}' (supported: TWOD_COORDS)",
+                             coord_type));
+        if (coords_.line == 0) fail(0, "missing NODE_COORD_SECTION");
+        const std::size_t n = instance.n;
+        instance.x.assign(n, 0.0);
+        instance.y.assign(n, 0.0);
+        std::vector<std::size_t> seen(n, 0);
+        std::size_t count = 0;
+        for (std::size_t i = coords_.begin; i < coords_.end; ++i) {
+            const TsplibLine& line = lines_[i];
+            const auto words = split_words(line.text);
+            const auto id = parse_integer(words[0]);
+            if (!id) fail(line.number, fmt::format("non-numeric node id '{}'", words[0]));
+            if (words.size() != 3)
+                fail(line.number, fmt::format("node {}: expected 'id x y', found {} values", *id,
+                                              words.size()));
+            if (*id < 1 || static_cast<std::size_t>(*id) > n)
+                fail(line.number, fmt::format("node id {} out of range 1..{}", *id, n));
+            const auto city = static_cast<std::size_t>(*id - 1);
+            if (seen[city] != 0)
+                fail(line.number,
+                     fmt::format("duplicate node id {} (first on line {})", *id, seen[city]));
+            seen[city] = line.number;
+            const auto x = parse_number(words[1]);
+            const auto y = parse_number(words[2]);
+            if (!x || !y)
+                fail(line.number, fmt::format("node {}: non-numeric coordinate '{}'", *id,
+                                              x ? words[2] : words[1]));
+            instance.x[city] = *x;
+            instance.y[city] = *y;
+            ++count;
+        }
+        if (count != n)
+            fail(0, fmt::format("NODE_COORD_SECTION has {} nodes, DIMENSION says {}", count, n));
+    }
+
+    void read_weights(Instance& instance) const {
+        if (edge_weight_format_.line == 0)
+            fail(0, "EDGE_WEIGHT_TYPE EXPLICIT needs an EDGE_WEIGHT_FORMAT");
+        const std::string_view format_name = edge_weight_format_.value;
+        const auto format = weight_format(format_name);
+        if (!format)
+            fail(edge_weight_format_.line,
+                 fmt::format("unsupported EDGE_WEIGHT_FORMAT '{}' (supported: FULL_MATRIX, "
+                             "UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW, UPPER_COL, "
+                             "LOWER_COL, UPPER_DIAG_COL, LOWER_DIAG_COL)",
+                             format_name));
+        const std::size_t n = instance.n;
+        if (n > kMaxMatrixCities)
+            fail(0, fmt::format("{} cities are too many for a full distance matrix (EXPLICIT "
+                                "instances are limited to {} cities)",
+                                n, kMaxMatrixCities));
+        if (weights_.line == 0) fail(0, "missing EDGE_WEIGHT_SECTION");
+        const std::size_t needed = weight_count(*format, n);
+        std::vector<std::int32_t> weights;
+        weights.reserve(needed);
+        for (std::size_t i = weights_.begin; i < weights_.end; ++i) {
+            const TsplibLine& line = lines_[i];
+            for (const std::string_view word : split_words(line.text)) {
+                if (weights.size() == needed)
+                    fail(line.number,
+                         fmt::format("EDGE_WEIGHT_SECTION has more than the {} weights that {} "
+                                     "with DIMENSION {} needs",
+                                     needed, format_name, n));
+                const auto w = parse_number(word);
+                if (!w) fail(line.number, fmt::format("non-numeric edge weight '{}'", word));
+                if (std::floor(*w) != *w || std::fabs(*w) > std::numeric_limits<std::int32_t>::max())
+                    fail(line.number, fmt::format("edge weight '{}' is not a 32-bit integer", word));
+                weights.push_back(static_cast<std::int32_t>(*w));
+            }
+        }
+        if (weights.size() != needed)
+            fail(0, fmt::format("EDGE_WEIGHT_SECTION has {} weights, {} with DIMENSION {} needs {}",
+                                weights.size(), format_name, n, needed));
+        fill_matrix(*format, n, weights, instance.matrix);
+        if (*format == WeightFormat::full_matrix) check_symmetric(instance);
+    }
+
+    void check_symmetric(const Instance& instance) const {
+        const std::size_t n = instance.n;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i + 1; j < n; ++j)
+                if (instance.matrix[i * n + j] != instance.matrix[j * n + i])
+                    fail(0, fmt::format("FULL_MATRIX is not symmetric: weight({},{}) = {} but "
+                                        "weight({},{}) = {} (TYPE TSP needs symmetric distances)",
+                                        i + 1, j + 1, instance.matrix[i * n + j], j + 1, i + 1,
+                                        instance.matrix[j * n + i]));
+    }
+
+    std::vector<TsplibLine> lines_;
+    const std::string& source_;
+    Header name_, type_, dimension_, edge_weight_type_, edge_weight_format_, node_coord_type_;
+    std::vector<std::string_view> comments_;
+    Section coords_, weights_;
+};
+
+} // namespace
+
+std::vector<TsplibLine> split_tsplib_lines(std::string_view text) {
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+    std::vector<TsplibLine> lines;
+    std::size_t number = 0;
+    while (!text.empty()) {
+        const std::size_t eol = text.find('\n');
+        const std::string_view raw = text.substr(0, eol);
+        text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+        ++number;
+        TsplibLine line;
+        line.number = number;
+        line.text = trim(raw);
+        if (line.text.empty()) continue;
+        line.keyword = line.text.front() >= 'A' && line.text.front() <= 'Z';
+        if (line.keyword) {
+            const std::size_t colon = line.text.find(':');
+            line.has_colon = colon != std::string_view::npos;
+            if (line.has_colon) {
+                line.key = trim(line.text.substr(0, colon));
+                line.value = trim(line.text.substr(colon + 1));
+            } else {
+                std::size_t end = 0;
+                while (end < line.text.size() && !is_blank(line.text[end]))
+                    ++end;
+                line.key = line.text.substr(0, end);
+                line.value = trim(line.text.substr(end));
+            }
+        }
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+std::vector<std::string_view> split_words(std::string_view line) {
+    std::vector<std::string_view> words;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && is_blank(line[i]))
+            ++i;
+        const std::size_t start = i;
+        while (i < line.size() && !is_blank(line[i]))
+            ++i;
+        if (i > start) words.push_back(line.substr(start, i - start));
+    }
+    return words;
+}
+
+std::optional<double> parse_number(std::string_view word) {
+    if (word.starts_with('+')) word.remove_prefix(1);
+    double value = 0.0;
+    const char* end = word.data() + word.size();
+    const auto [ptr, ec] = std::from_chars(word.data(), end, value);
+    if (ec != std::errc() || ptr != end || !std::isfinite(value)) return std::nullopt;
+    return value;
+}
+
+std::optional<std::int64_t> parse_integer(std::string_view word) {
+    if (word.starts_with('+')) word.remove_prefix(1);
+    std::int64_t value = 0;
+    const char* end = word.data() + word.size();
+    const auto [ptr, ec] = std::from_chars(word.data(), end, value);
+    if (ec != std::errc() || ptr != end) return std::nullopt;
+    return value;
+}
+
+std::string read_text_file(const std::filesystem::path& path, std::string_view what) {
+    errno = 0;
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!file)
+        throw InstanceError(fmt::format("cannot open {} file '{}': {}", what, path.string(),
+                                        std::strerror(errno)));
+    std::string text;
+    char buffer[1 << 16];
+    std::size_t got = 0;
+    while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
+        text.append(buffer, got);
+    if (std::ferror(file.get()) != 0)
+        throw InstanceError(fmt::format("cannot read {} file '{}': {}", what, path.string(),
+                                        std::strerror(errno)));
+    return text;
+}
+
+Instance parse_tsplib(std::string_view text, const std::string& source) {
+    return TsplibParser(text, source).parse();
+}
+
+Instance read_tsplib(const std::filesystem::path& path) {
+    const std::string source = path.string();
+    return parse_tsplib(read_text_file(path, "instance"), source);
+}
+
+} // namespace locus::tsp

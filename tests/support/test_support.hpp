@@ -1,0 +1,39 @@
+#pragma once
+/// \file
+/// Helpers shared by the test suites.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace locus::test {
+
+/// A file of the benchmark data (../shared/data or $LOCUS_DATA), or nullopt when absent:
+/// tests that need it then return early with a MESSAGE saying they were skipped.
+std::optional<std::filesystem::path> data_file(const std::string& relative);
+
+/// Directory holding the launcher and plugins of this build.
+std::filesystem::path bin_dir();
+
+/// Source tree root.
+std::filesystem::path source_dir();
+
+/// A fresh, empty temporary directory unique to this process and `tag`.
+std::filesystem::path temp_dir(const std::string& tag);
+
+/// Writes `text` to `path` (creating parent directories).
+void write_file(const std::filesystem::path& path, const std::string& text);
+
+/// True when a CUDA device is usable (for tests that mix CPU and GPU checks).
+bool gpu_available();
+
+/// Result of running a command.
+struct CommandResult {
+    int exit_code = -1;
+    std::string output; ///< stdout and stderr together
+};
+
+/// Runs a shell command, capturing stdout and stderr.
+CommandResult run_command(const std::string& command);
+
+} // namespace locus::test

@@ -1,0 +1,294 @@
+// TSP neighborhoods on the CPU backend: every move's delta against full re-evaluation, the
+// applied tours, descents to local optima, determinism across thread counts, heuristics.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+#include "locus/rng.hpp"
+#include "locus/tsp/evaluators.hpp"
+#include "locus/tsp/generator.hpp"
+#include "locus/tsp/heuristics.hpp"
+#include "locus/tsp/tour_engine.hpp"
+#include "locus/tsp/tour_io.hpp"
+
+using namespace locus;
+using namespace locus::tsp;
+
+namespace {
+
+std::vector<std::int32_t> random_tour(std::size_t n, std::uint64_t seed) {
+    std::vector<std::int32_t> tour(n);
+    std::iota(tour.begin(), tour.end(), 0);
+    Rng rng(seed, 1);
+    for (std::size_t k = n - 1; k > 0; --k)
+        std::swap(tour[k], tour[rng.below(static_cast<std::uint32_t>(k + 1))]);
+    return tour;
+}
+
+/// An instance with non-integral coordinates (real metric).
+Instance real_instance(std::size_t n, std::uint64_t seed) {
+    Instance inst;
+    inst.name = "real";
+    inst.n = n;
+    inst.type = EdgeWeightType::euc_2d;
+    Rng rng(seed, 2);
+    for (std::size_t i = 0; i < n; ++i) {
+        inst.x.push_back(rng.uniform() * 1000.0);
+        inst.y.push_back(rng.uniform() * 1000.0);
+    }
+    prepare_metric(inst, "real");
+    return inst;
+}
+
+/// An explicit (matrix) instance with random symmetric weights.
+Instance matrix_instance(std::size_t n, std::uint64_t seed) {
+    Instance inst;
+    inst.name = "matrix";
+    inst.n = n;
+    inst.type = EdgeWeightType::explicit_matrix;
+    inst.matrix.assign(n * n, 0);
+    Rng rng(seed, 3);
+    for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = a + 1; b < n; ++b) {
+            const auto w = static_cast<std::int32_t>(1 + rng.below(1000));
+            inst.matrix[a * n + b] = inst.matrix[b * n + a] = w;
+        }
+    prepare_metric(inst, "matrix");
+    return inst;
+}
+
+/// Checks every cell of the evaluator for solution 0 of `tour`: valid cells decode to valid
+/// moves whose application changes the length by exactly the delta and keeps a permutation.
+template <class Eval>
+void check_all_moves(const TspProblem& problem, const std::vector<std::int32_t>& tour, std::int32_t K,
+                     std::size_t& valid_moves) {
+    using Metric = decltype(Eval{}.v.metric);
+    const Instance& inst = problem.instance();
+    const auto n = static_cast<std::int32_t>(inst.n);
+    std::vector<typename Metric::point_type> P(static_cast<std::size_t>(n) + 1);
+    std::vector<std::int32_t> D(static_cast<std::size_t>(n)), pos(static_cast<std::size_t>(n));
+    TourBatchView<Metric> v;
+    v.metric = host_metric<Metric>(inst);
+    for (std::int32_t k = 0; k < n; ++k) prepare_entry(v.metric, tour.data(), P.data(), D.data(), pos.data(), n, k);
+    v.tour = tour.data();
+    v.P = P.data();
+    v.D = D.data();
+    v.pos = pos.data();
+    v.n = n;
+    if (K > 0) {
+        v.K = K;
+        v.candidates = problem.candidates(K).data();
+    }
+    const Eval eval{v};
+    const auto grid = eval.grid();
+    const std::int64_t before = inst.tour_length(tour);
+    for (std::uint32_t r = 0; r < grid.rows; ++r) {
+        const auto row = eval.row(0, r);
+        for (std::uint32_t c = 0; c < grid.cols; ++c) {
+            const std::int64_t delta = eval(row, c);
+            const std::uint64_t index = static_cast<std::uint64_t>(r) * grid.cols + c;
+            const TourMove m = eval.decode(0, index);
+            REQUIRE(m.valid == (delta != gpu::invalid_delta<std::int64_t>()));
+            if (!m.valid) continue;
+            ++valid_moves;
+            auto after = tour;
+            apply_move(after.data(), n, m);
+            REQUIRE_FALSE(check_tour(after, inst.n).has_value());
+            REQUIRE(inst.tour_length(after) - before == delta);
+        }
+    }
+}
+
+template <template <class> class Space>
+void check_space_on_metrics(std::int32_t K) {
+    for (std::size_t n : {5u, 6u, 7u, 12u, 31u}) {
+        for (const Instance& inst : {generate_random_uniform(n, 11 + n, 1000), real_instance(n, n),
+                                     matrix_instance(n, 3 * n)}) {
+            TspProblem problem(inst);
+            const std::int32_t k = std::min<std::int32_t>(K, static_cast<std::int32_t>(n) - 1);
+            for (std::uint64_t seed = 0; seed < 3; ++seed) {
+                const auto tour = random_tour(n, seed + n);
+                std::size_t valid = 0;
+                visit_metric(inst.metric, [&](auto tag) {
+                    using Metric = typename decltype(tag)::type;
+                    check_all_moves<Space<Metric>>(problem, tour, k, valid);
+                });
+                CHECK(valid > 0);
+            }
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("2-opt: every delta equals the change of the full tour length") {
+    check_space_on_metrics<TwoOptFull>(0);
+}
+TEST_CASE("Or-opt: every delta equals the change of the full tour length") {
+    check_space_on_metrics<OrOptFull>(0);
+}
+TEST_CASE("swap: every delta equals the change of the full tour length") {
+    check_space_on_metrics<SwapFull>(0);
+}
+TEST_CASE("candidate 2-opt and Or-opt: deltas equal full re-evaluation") {
+    check_space_on_metrics<TwoOptCandidates>(4);
+    check_space_on_metrics<OrOptCandidates>(3);
+}
+
+TEST_CASE("full 2-opt grid holds each move (i, j) exactly once") {
+    for (std::size_t n : {5u, 6u, 9u, 10u, 40u}) {
+        TspProblem problem(generate_random_uniform(n, 1, 100));
+        const auto tour = random_tour(n, 4);
+        std::vector<EucIntMetric::point_type> P(n + 1);
+        std::vector<std::int32_t> D(n);
+        TourBatchView<EucIntMetric> v;
+        v.metric = host_metric<EucIntMetric>(problem.instance());
+        v.n = static_cast<std::int32_t>(n);
+        v.P = P.data();
+        v.D = D.data();
+        const TwoOptFull<EucIntMetric> eval{v};
+        std::set<std::pair<int, int>> seen;
+        for (std::uint64_t index = 0; index < eval.grid().size(); ++index) {
+            const TourMove m = eval.decode(0, index);
+            if (m.valid) CHECK(seen.insert({m.i, m.j}).second);
+        }
+        CHECK(seen.size() == n * (n - 3) / 2);
+    }
+}
+
+TEST_CASE("Or-opt applies: segment lands between t[p] and t[p+1] in the right orientation") {
+    const std::int32_t n = 10;
+    std::vector<std::int32_t> base(n);
+    std::iota(base.begin(), base.end(), 0);
+    struct Case { std::int32_t i, length, p; bool reversed; std::vector<std::int32_t> expected; };
+    const std::vector<Case> cases = {
+        {2, 2, 6, false, {0, 1, 4, 5, 6, 2, 3, 7, 8, 9}}, // forward gap
+        {2, 2, 6, true, {0, 1, 4, 5, 6, 3, 2, 7, 8, 9}},
+        {6, 3, 1, false, {0, 1, 6, 7, 8, 2, 3, 4, 5, 9}}, // backward gap
+        {6, 3, 1, true, {0, 1, 8, 7, 6, 2, 3, 4, 5, 9}},
+        {9, 2, 4, false, {1, 2, 3, 4, 9, 0, 5, 6, 7, 8}}, // segment wraps around the array end
+    };
+    for (const auto& c : cases) {
+        TourMove m;
+        m.kind = MoveKind::or_opt;
+        m.valid = true;
+        m.i = c.i;
+        m.length = c.length;
+        m.p = c.p;
+        m.reversed = c.reversed;
+        auto tour = base;
+        apply_move(tour.data(), n, m);
+        // Compare as cycles: rotate so that city 0... of expected aligns.
+        const auto start = std::find(tour.begin(), tour.end(), c.expected[0]) - tour.begin();
+        std::vector<std::int32_t> rotated(n);
+        for (std::int32_t k = 0; k < n; ++k) rotated[k] = tour[(start + k) % n];
+        CHECK(rotated == c.expected);
+    }
+}
+
+TEST_CASE("CPU descents end in local optima and do not depend on the thread count") {
+    TspProblem problem(generate_random_uniform(120, 5, 10000));
+    const std::vector<NeighborhoodSpec> specs = {{MoveKind::two_opt, 0}, {MoveKind::or_opt, 0},
+                                                 {MoveKind::swap, 0}, {MoveKind::two_opt, 8},
+                                                 {MoveKind::or_opt, 8}};
+    for (const auto& spec : specs) {
+        for (Pivot pivot : {Pivot::best, Pivot::first}) {
+            SolutionBatch a(3, 120);
+            RandomTour(problem).construct(a, 42);
+            SolutionBatch b = a;
+            EngineOptions one;
+            one.threads = 1;
+            one.check_moves = true;
+            EngineOptions all;
+            auto engine_one = make_cpu_engine(problem, spec, one);
+            auto engine_all = make_cpu_engine(problem, spec, all);
+            const Objective start = a.objective(0);
+            const DescentStats sa = engine_one->descend(a, pivot, 0, {});
+            const DescentStats sb = engine_all->descend(b, pivot, 0, {});
+            CHECK(sa.steps == sb.steps);
+            CHECK(sa.steps > 0);
+            CHECK(a.objective(0) < start);
+            for (std::size_t s = 0; s < 3; ++s) {
+                CHECK(std::equal(a[s].begin(), a[s].end(), b[s].begin()));
+                CHECK(a.objective(s) == problem.evaluate(a[s]));
+            }
+            std::vector<MoveChoice> choice(3);
+            engine_all->explore(a, Pivot::best, choice);
+            for (const auto& c : choice) CHECK((!c.found() || c.delta >= 0));
+        }
+    }
+}
+
+TEST_CASE("explore + apply moves by the selected delta") {
+    TspProblem problem(generate_random_uniform(50, 9, 1000));
+    SolutionBatch batch(2, 50);
+    RandomTour(problem).construct(batch, 3);
+    auto engine = make_cpu_engine(problem, {MoveKind::or_opt, 0}, {});
+    std::vector<MoveChoice> choice(2);
+    engine->explore(batch, Pivot::first, choice);
+    REQUIRE(choice[0].found());
+    CHECK(choice[0].delta < 0);
+    const Objective before = batch.objective(0);
+    engine->apply(batch, choice);
+    CHECK(batch.objective(0) == before + choice[0].delta);
+    CHECK(batch.objective(0) == problem.evaluate(batch[0]));
+}
+
+TEST_CASE("double bridge keeps a permutation and updates the objective exactly") {
+    TspProblem problem(generate_random_uniform(200, 2, 100000));
+    for (std::int32_t window : {0, 10, 50}) {
+        SolutionBatch batch(4, 200);
+        NearestNeighborTour(problem, -1).construct(batch, 8);
+        SolutionBatch before = batch;
+        DoubleBridge(problem, window).perturb(batch, 77);
+        for (std::size_t s = 0; s < 4; ++s) {
+            CHECK_FALSE(check_tour(batch[s], 200).has_value());
+            CHECK(batch.objective(s) == problem.evaluate(batch[s]));
+            CHECK_FALSE(std::equal(batch[s].begin(), batch[s].end(), before[s].begin()));
+        }
+    }
+}
+
+TEST_CASE("nearest neighbor on a line visits cities in order") {
+    Instance inst;
+    inst.name = "line";
+    inst.n = 6;
+    inst.type = EdgeWeightType::euc_2d;
+    inst.x = {0, 10, 3, 1, 6, 20};
+    inst.y = {0, 0, 0, 0, 0, 0};
+    prepare_metric(inst, "line");
+    std::vector<std::int32_t> tour(6);
+    nearest_neighbor_tour(inst, 0, tour);
+    CHECK(tour == std::vector<std::int32_t>{0, 3, 2, 4, 1, 5});
+}
+
+TEST_CASE("random tours are permutations, reproducible by seed") {
+    TspProblem problem(generate_random_uniform(100, 4, 1000));
+    SolutionBatch a(3, 100), b(3, 100), c(3, 100);
+    RandomTour(problem).construct(a, 5);
+    RandomTour(problem).construct(b, 5);
+    RandomTour(problem).construct(c, 6);
+    CHECK(a.data().size() == b.data().size());
+    CHECK(std::equal(a.data().begin(), a.data().end(), b.data().begin()));
+    CHECK_FALSE(std::equal(a.data().begin(), a.data().end(), c.data().begin()));
+    CHECK_FALSE(std::equal(a[0].begin(), a[0].end(), a[1].begin()));
+    for (std::size_t s = 0; s < 3; ++s) CHECK_FALSE(check_tour(a[s], 100).has_value());
+}
+
+TEST_CASE("candidate lists hold the K nearest cities in order") {
+    TspProblem problem(generate_random_uniform(80, 6, 1000));
+    const auto& lists = problem.candidates(5);
+    const Instance& inst = problem.instance();
+    for (std::int32_t a = 0; a < 80; ++a) {
+        std::vector<std::pair<std::int32_t, std::int32_t>> all;
+        for (std::int32_t b = 0; b < 80; ++b)
+            if (b != a) all.push_back({inst.distance(a, b), b});
+        std::sort(all.begin(), all.end());
+        for (std::int32_t k = 0; k < 5; ++k) CHECK(lists[a * 5 + k] == all[k].second);
+    }
+    CHECK_THROWS_WITH_AS(problem.candidates(80), "candidates: 80 is out of range for 80 cities (1..79)",
+                         ConfigError);
+}
