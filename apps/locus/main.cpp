@@ -1,1 +1,72 @@
-int main() { return 0; }
+// The `locus` launcher: run, validate, plugins, verify.
+
+#include <cstdio>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "launcher.hpp"
+#include "locus/build_info.hpp"
+#include "locus/error.hpp"
+
+int main(int argc, char** argv) {
+    using namespace locus::app;
+    CLI::App app{"locus: GPU-accelerated local search and successor generation"};
+    app.set_version_flag("--version", std::string("locus ") + LOCUS_VERSION + " (" +
+                                          LOCUS_GIT_REVISION + ", build " + LOCUS_BUILD_ID + ")");
+    app.require_subcommand(1);
+
+    RunOptions run;
+    auto* run_cmd = app.add_subcommand("run", "Run a job (default: the embedded demo job)");
+    run_cmd->add_option("config", run.config, "YAML config file (omit for the embedded demo job)");
+    run_cmd->add_option("--set", run.overrides, "Override a config value: key.path=value")
+        ->take_all();
+    run_cmd->add_option("--instance", run.instance, "Instance file or generator spec (problem.instance)");
+    run_cmd->add_option("--time-limit", run.time_limit, "Wall-clock limit per run in seconds")
+        ->check(CLI::NonNegativeNumber);
+    run_cmd->add_option("--seed", run.seed, "Job seed")->check(CLI::NonNegativeNumber);
+    run_cmd->add_option("--backend", run.backend, "auto, cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    run_cmd->add_option("--initial", run.initial, "Start from this solution file");
+    run_cmd->add_option("--out", run.out, "Output directory (results.jsonl, traces, solutions)");
+    run_cmd->add_option("--plugin-path", run.plugin_paths, "Extra plugin directory (repeatable)");
+    run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line");
+
+    RunOptions validate;
+    auto* validate_cmd = app.add_subcommand("validate", "Validate a config without running it");
+    validate_cmd->add_option("config", validate.config, "YAML config file")->required();
+    validate_cmd->add_option("--set", validate.overrides, "Override a config value")->take_all();
+    validate_cmd->add_option("--plugin-path", validate.plugin_paths, "Extra plugin directory");
+
+    bool verbose = false;
+    std::vector<std::filesystem::path> plugin_paths;
+    auto* plugins_cmd = app.add_subcommand("plugins", "List plugins and their components");
+    plugins_cmd->add_flag("--verbose,-v", verbose, "Show every parameter with type and default");
+    plugins_cmd->add_option("--plugin-path", plugin_paths, "Extra plugin directory");
+
+    std::string instance, solution, problem;
+    auto* verify_cmd = app.add_subcommand("verify", "Check a solution's feasibility and objective");
+    verify_cmd->add_option("--instance", instance, "Instance file")->required();
+    verify_cmd->add_option("--solution", solution, "Solution file")->required();
+    verify_cmd->add_option("--problem", problem, "Problem name (default: from the file extension)");
+    verify_cmd->add_option("--plugin-path", plugin_paths, "Extra plugin directory");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? kOk : kUsage;
+    }
+    try {
+        if (*run_cmd) return run_job(run);
+        if (*validate_cmd) return validate_job(validate);
+        if (*plugins_cmd) return list_plugins(plugin_paths, verbose);
+        if (*verify_cmd) return verify_solution(instance, solution, problem, plugin_paths);
+    } catch (const locus::ConfigError& e) {
+        std::fprintf(stderr, "locus: error: %s\n", e.what());
+        return kUsage;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "locus: error: %s\n", e.what());
+        return kFailure;
+    }
+    return kUsage;
+}

@@ -48,8 +48,10 @@ std::size_t EngineWorkspace::bytes_needed(MoveGrid grid, std::uint32_t batch) {
     const std::size_t control = static_cast<std::size_t>(batch) * 12;
     const std::size_t partials =
         (static_cast<std::size_t>(batch) + detail::kMaxWaveBlocks) * detail::kPartialBytes;
-    const std::size_t row_counts = static_cast<std::size_t>(batch) * grid.rows * 4;
-    return control + std::max(partials, row_counts);
+    // NOTE: a launch has at most rows + ceil(kMaxSplitUnits / batch) units per solution.
+    const std::size_t unit_counts =
+        (static_cast<std::size_t>(batch) * (grid.rows + 1) + detail::kMaxSplitUnits) * 4;
+    return control + std::max(partials, unit_counts);
 }
 
 void EngineWorkspace::reserve_for(MoveGrid grid, std::uint32_t batch, cudaStream_t stream) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hash_evaluator.hpp"
+#include "two_opt_evaluator.hpp"
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/neighborhood_engine.cuh"
 #include "locus/gpu/stream.hpp"
@@ -197,6 +198,34 @@ TEST_CASE("improving_moves on a large grid keeps the lowest indices") {
     for (std::uint32_t k = 0; k < capacity; ++k)
         mismatches += locus::test::same_move(device[k], host[k]) ? 0 : 1;
     CHECK(mismatches == 0);
+}
+
+TEST_CASE("2-opt neighborhoods of random tours: device selections equal the CPU twin") {
+    Stream stream;
+    EngineWorkspace ws;
+    struct Size {
+        std::uint32_t n, batch;
+    };
+    for (const Size size : {Size{4, 3}, Size{5, 1}, Size{97, 33}, Size{1000, 4}, Size{3001, 1}}) {
+        const locus::test::TwoOptData data(size.n, size.batch, size.n + size.batch);
+        DeviceBuffer<float> d_x(data.x.size(), "x");
+        DeviceBuffer<float> d_y(data.y.size(), "y");
+        DeviceBuffer<int> d_edge(data.edge.size(), "edges");
+        d_x.upload_async(data.x.data(), data.x.size(), stream);
+        d_y.upload_async(data.y.data(), data.y.size(), stream);
+        d_edge.upload_async(data.edge.data(), data.edge.size(), stream);
+        const locus::test::TwoOptEvaluator device_eval{d_x.data(), d_y.data(), d_edge.data(),
+                                                       size.n};
+        const locus::test::TwoOptEvaluator host_eval{data.x.data(), data.y.data(),
+                                                     data.edge.data(), size.n};
+        for (const Pivot pivot : {Pivot::best, Pivot::first}) {
+            const auto device = select_gpu(device_eval, size.batch, pivot, ws, stream);
+            const auto host = select_cpu(host_eval, size.batch, pivot);
+            CAPTURE(size.n);
+            for (std::uint32_t s = 0; s < size.batch; ++s)
+                CHECK(locus::test::same_move(device[s], host[s]));
+        }
+    }
 }
 
 TEST_CASE("select_moves throughput on a 4096 x 4096 grid (reported, not asserted)") {

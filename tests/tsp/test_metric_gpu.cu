@@ -28,8 +28,7 @@ __global__ void distance_kernel(Metric metric, const std::int32_t* a, const std:
     if (i < count) out[i] = metric(metric.point(a[i]), metric.point(b[i]));
 }
 
-template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& host) {
+template <class T> DeviceBuffer<T> upload(const std::vector<T>& host) {
     DeviceBuffer<T> buffer(host.size(), "metric test data");
     if (!host.empty()) buffer.upload(host.data(), host.size());
     return buffer;
@@ -56,8 +55,8 @@ std::size_t device_mismatches(const Instance& inst, const std::vector<std::int32
     visit_metric(inst.metric, [&](auto tag) {
         using Metric = typename decltype(tag)::type;
         const auto blocks = static_cast<unsigned>((a.size() + 255) / 256);
-        distance_kernel<<<blocks, 256>>>(Metric::bind(arrays), d_a.data(), d_b.data(),
-                                         d_out.data(), a.size());
+        distance_kernel<<<blocks, 256>>>(Metric::bind(arrays), d_a.data(), d_b.data(), d_out.data(),
+                                         a.size());
         LOCUS_CUDA_CHECK_LAUNCH();
     });
     LOCUS_CUDA_CHECK(cudaDeviceSynchronize());
@@ -103,7 +102,8 @@ Instance with_type(Instance inst, EdgeWeightType type, double scale = 1.0) {
 
 TEST_CASE("device distances equal host distances for every metric kind") {
     // Largest span of the integer path, then fractional coordinates for the double paths.
-    const Instance wide = generate_random_uniform(3000, 3, static_cast<std::int32_t>(kMaxIntegerSpan));
+    const Instance wide =
+        generate_random_uniform(3000, 3, static_cast<std::int32_t>(kMaxIntegerSpan));
     REQUIRE(wide.metric == MetricKind::euc_2d_int);
     CHECK(check_instance(wide) == 0);
     const Instance ceil_int = with_type(wide, EdgeWeightType::ceil_2d);
@@ -118,8 +118,8 @@ TEST_CASE("device distances equal host distances for every metric kind") {
     const Instance att = with_type(wide, EdgeWeightType::att, 1.0 / 3.0);
     REQUIRE(att.metric == MetricKind::att);
     CHECK(check_instance(att) == 0);
-    const Instance geo = with_type(generate_random_uniform(500, 4, 9000), EdgeWeightType::geo,
-                                   0.01);
+    const Instance geo =
+        with_type(generate_random_uniform(500, 4, 9000), EdgeWeightType::geo, 0.01);
     REQUIRE(geo.metric == MetricKind::matrix);
     CHECK(check_instance(geo) == 0);
 }

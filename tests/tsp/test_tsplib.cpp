@@ -49,8 +49,8 @@ const std::string kHeader = "NAME : x\nTYPE : TSP\nDIMENSION : 4\nEDGE_WEIGHT_TY
 } // namespace
 
 TEST_CASE("EUC_2D on integral coordinates: nint of the Euclidean distance") {
-    const Instance inst = parse_tsplib(
-        coordinate_file("EUC_2D", "1 0 0\n2 3 4\n3 6 8\n4 1 1\n", 4), "tiny.tsp");
+    const Instance inst =
+        parse_tsplib(coordinate_file("EUC_2D", "1 0 0\n2 3 4\n3 6 8\n4 1 1\n", 4), "tiny.tsp");
     CHECK(inst.name == "tiny");
     CHECK(inst.n == 4);
     CHECK(inst.type == EdgeWeightType::euc_2d);
@@ -66,8 +66,8 @@ TEST_CASE("EUC_2D on integral coordinates: nint of the Euclidean distance") {
 }
 
 TEST_CASE("EUC_2D on fractional coordinates uses the double path") {
-    const Instance inst = parse_tsplib(
-        coordinate_file("EUC_2D", "1 0 0\n2 1.5 2\n3 0.3 0.4\n", 3), "tiny.tsp");
+    const Instance inst =
+        parse_tsplib(coordinate_file("EUC_2D", "1 0 0\n2 1.5 2\n3 0.3 0.4\n", 3), "tiny.tsp");
     CHECK(inst.metric == MetricKind::euc_2d_real);
     CHECK(inst.xi.empty());
     CHECK(inst.distance(0, 1) == 3); // 2.5 rounds up
@@ -171,14 +171,13 @@ TEST_CASE("malformed instances give exact messages") {
           "x.tsp: missing DIMENSION");
     CHECK(parse_error("NAME : x\nDIMENSION : 4\n" + nodes4) == "x.tsp: missing EDGE_WEIGHT_TYPE");
     CHECK(parse_error(kHeader + "EOF\n") == "x.tsp: missing NODE_COORD_SECTION");
-    CHECK(parse_error("NAME : x\nTYPE : TSP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : XRAY1\n" +
-                      nodes4) ==
+    CHECK(parse_error("NAME : x\nTYPE : TSP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : XRAY1\n" + nodes4) ==
           "x.tsp:4: unsupported EDGE_WEIGHT_TYPE 'XRAY1' (supported: EUC_2D, CEIL_2D, ATT, GEO, "
           "EXPLICIT)");
-    CHECK(parse_error("NAME : x\nTYPE : ATSP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\n" +
-                      nodes4) ==
-          "x.tsp:2: unsupported TYPE 'ATSP': asymmetric instances are not supported "
-          "(supported: TSP)");
+    CHECK(
+        parse_error("NAME : x\nTYPE : ATSP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\n" + nodes4) ==
+        "x.tsp:2: unsupported TYPE 'ATSP': asymmetric instances are not supported "
+        "(supported: TSP)");
     CHECK(parse_error("NAME : x\nTYPE : CVRP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\n" +
                       nodes4) == "x.tsp:2: unsupported TYPE 'CVRP' (supported: TSP)");
     CHECK(parse_error("NAME : x\nDIMENSION : four\nEDGE_WEIGHT_TYPE : EUC_2D\n" + nodes4) ==
@@ -214,8 +213,7 @@ TEST_CASE("malformed instances give exact messages") {
 }
 
 TEST_CASE("malformed explicit matrices give exact messages") {
-    const std::string head =
-        "NAME: m4\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EXPLICIT\n";
+    const std::string head = "NAME: m4\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EXPLICIT\n";
     CHECK(parse_error(head + "EDGE_WEIGHT_SECTION\n1 2 3 4 5 6\n") ==
           "x.tsp: EDGE_WEIGHT_TYPE EXPLICIT needs an EDGE_WEIGHT_FORMAT");
     CHECK(parse_error(head + "EDGE_WEIGHT_FORMAT: FUNCTION\nEDGE_WEIGHT_SECTION\n1\n") ==

@@ -27,6 +27,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "locus/gpu/neighborhood_engine.hpp"
 
@@ -62,11 +63,10 @@ inline std::uint32_t group_shift_for(std::uint32_t cols) {
     return 0;
 }
 
-/// Geometry for `batch` solutions of `grid`, `resident` blocks filling the device once.
-/// With `split_rows`, rows are cut into segments (of at least 4 sweeps of a group) until each
-/// solution has about 4 units per group slot of the device.
-inline SweepPlan make_plan(MoveGrid grid, std::uint32_t batch, std::uint64_t resident,
-                           bool split_rows) {
+/// Geometry for `batch` solutions of `grid`, `resident` blocks filling the device once. Rows
+/// are cut into segments (of at least 4 sweeps of a group) until the batch has about 4 units per
+/// group slot of the device (at most kMaxSplitUnits units in all from the split).
+inline SweepPlan make_plan(MoveGrid grid, std::uint32_t batch, std::uint64_t resident) {
     SweepPlan plan{};
     plan.rows = grid.rows;
     plan.cols = grid.cols;
@@ -77,8 +77,9 @@ inline SweepPlan make_plan(MoveGrid grid, std::uint32_t batch, std::uint64_t res
         std::min<std::uint64_t>(std::max<std::uint64_t>(resident, 1), kMaxWaveBlocks);
 
     std::uint64_t segments = 1;
-    const std::uint64_t wanted = (4 * wave * plan.groups + batch - 1) / batch;
-    if (split_rows && grid.rows > 0 && grid.rows < wanted) {
+    const std::uint64_t target = std::min<std::uint64_t>(4 * wave * plan.groups, kMaxSplitUnits);
+    const std::uint64_t wanted = (target + batch - 1) / batch;
+    if (grid.rows > 0 && grid.rows < wanted) {
         const std::uint64_t most = std::max<std::uint64_t>(grid.cols / (4 * width), 1);
         segments = std::min<std::uint64_t>((wanted + grid.rows - 1) / grid.rows, most);
     }
@@ -89,11 +90,29 @@ inline SweepPlan make_plan(MoveGrid grid, std::uint32_t batch, std::uint64_t res
     plan.segment_cols = static_cast<std::uint32_t>(segment_cols);
     plan.units = static_cast<std::uint64_t>(grid.rows) * segments;
 
-    const std::uint64_t useful = std::max<std::uint64_t>((plan.units + plan.groups - 1) / plan.groups, 1);
+    const std::uint64_t useful =
+        std::max<std::uint64_t>((plan.units + plan.groups - 1) / plan.groups, 1);
     const std::uint64_t per_solution =
         std::clamp<std::uint64_t>((wave + batch - 1) / batch, 1, useful);
     plan.blocks_per_solution = static_cast<std::uint32_t>(per_solution);
     return plan;
+}
+
+/// The cells of one unit: row `row`, columns [col_begin, col_end).
+struct Unit {
+    std::uint64_t row;
+    std::uint32_t col_begin;
+    std::uint32_t col_end;
+};
+
+__device__ __forceinline__ Unit decode_unit(const SweepPlan& plan, std::uint64_t unit) {
+    const std::uint64_t row = plan.segments == 1 ? unit : unit / plan.segments;
+    const auto segment = static_cast<std::uint32_t>(unit - row * plan.segments);
+    const std::uint32_t col_begin = segment * plan.segment_cols;
+    const auto col_end = static_cast<std::uint32_t>(
+        min(static_cast<std::uint64_t>(plan.cols),
+            static_cast<std::uint64_t>(col_begin) + plan.segment_cols));
+    return {row, col_begin, col_end};
 }
 
 /// Blocks of `kernel` resident on one multiprocessor (cached per kernel; 1 on error).
@@ -119,6 +138,18 @@ __device__ __forceinline__ D shuffle_xor(D value, int lane_mask) {
         return static_cast<D>(
             __shfl_xor_sync(kFullMask, static_cast<long long>(value), lane_mask));
     }
+}
+
+/// Stores a move as two full 8-byte words, so that the padding after a delta narrower than 8
+/// bytes is defined too (host copies of results then read no uninitialised bytes).
+template <class D>
+__device__ __forceinline__ void store_move(MoveResult<D>* to, D delta, std::uint64_t index) {
+    static_assert(sizeof(MoveResult<D>) == 16 && alignof(MoveResult<D>) == 8);
+    unsigned long long bits = 0;
+    memcpy(&bits, &delta, sizeof(D));
+    auto* words = reinterpret_cast<unsigned long long*>(to);
+    words[0] = bits;
+    words[1] = index;
 }
 
 /// Keeps in (delta, index) the preferred of itself and (other_delta, other_index): lowest index
@@ -194,12 +225,7 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
     for (std::uint64_t unit = static_cast<std::uint64_t>(part) * plan.groups +
                               (threadIdx.x >> plan.group_shift);
          unit < plan.units; unit += unit_step) {
-        const std::uint64_t row = plan.segments == 1 ? unit : unit / plan.segments;
-        const auto segment = static_cast<std::uint32_t>(unit - row * plan.segments);
-        const std::uint32_t col_begin = segment * plan.segment_cols;
-        const auto col_end = static_cast<std::uint32_t>(min(
-            static_cast<std::uint64_t>(plan.cols),
-            static_cast<std::uint64_t>(col_begin) + plan.segment_cols));
+        const auto [row, col_begin, col_end] = decode_unit(plan, unit);
         const std::uint64_t base = row * plan.cols;
         if constexpr (kFirst) {
             // NOTE: every cell of this unit and of later units has a larger index than a
@@ -241,14 +267,14 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
     block_reduce<kFirst>(best, best_index, s_delta, s_index);
     if (plan.blocks_per_solution == 1) {
         if (threadIdx.x == 0) {
-            out[solution] = {best, best_index};
+            store_move(out + solution, best, best_index);
             if constexpr (kFirst) found[solution] = kNoMove;
         }
         return;
     }
 
     if (threadIdx.x == 0) {
-        partials[blockIdx.x] = {best, best_index};
+        store_move(partials + blockIdx.x, best, best_index);
         __threadfence();
         const std::uint32_t ticket = atomicAdd(tickets + solution, 1u);
         s_last = ticket == plan.blocks_per_solution - 1;
@@ -267,42 +293,44 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
     }
     block_reduce<kFirst>(best, best_index, s_delta, s_index);
     if (threadIdx.x == 0) {
-        out[solution] = {best, best_index};
+        store_move(out + solution, best, best_index);
         tickets[solution] = 0;
         if constexpr (kFirst) found[solution] = kNoMove;
     }
 }
 
-/// improving_moves pass 1: row_counts[solution * rows + row] = improving cells of the row.
+/// improving_moves pass 1: unit_counts[solution * units + unit] = improving cells of the unit.
 template <class E>
 __global__ void __launch_bounds__(kEngineBlockThreads)
-    count_improving_kernel(const E eval, const SweepPlan plan, std::uint32_t* row_counts) {
+    count_improving_kernel(const E eval, const SweepPlan plan, std::uint32_t* unit_counts) {
     using D = typename E::delta_type;
     const std::uint32_t solution = blockIdx.x / plan.blocks_per_solution;
     const std::uint32_t part = blockIdx.x - solution * plan.blocks_per_solution;
     const std::uint32_t width = 1u << plan.group_shift;
     const std::uint32_t lane = threadIdx.x & (width - 1);
-    const std::uint64_t row_step = static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
-    std::uint32_t* counts = row_counts + static_cast<std::uint64_t>(solution) * plan.rows;
+    const std::uint64_t unit_step = static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
+    std::uint32_t* counts = unit_counts + static_cast<std::uint64_t>(solution) * plan.units;
 
-    // NOTE: the round loop is uniform over the block (row0 is), so every lane reaches the
+    // NOTE: the round loop is uniform over the block (unit0 is), so every lane reaches the
     // shuffles with the full mask.
-    for (std::uint64_t row0 = static_cast<std::uint64_t>(part) * plan.groups; row0 < plan.rows;
-         row0 += row_step) {
-        const std::uint64_t row = row0 + (threadIdx.x >> plan.group_shift);
+    for (std::uint64_t unit0 = static_cast<std::uint64_t>(part) * plan.groups; unit0 < plan.units;
+         unit0 += unit_step) {
+        const std::uint64_t unit = unit0 + (threadIdx.x >> plan.group_shift);
         std::uint32_t count = 0;
-        if (row < plan.rows) {
+        if (unit < plan.units) {
+            const auto [row, col_begin, col_end] = decode_unit(plan, unit);
             const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
-            for (std::uint32_t col = lane; col < plan.cols; col += width)
+            for (std::uint32_t col = col_begin + lane; col < col_end; col += width)
                 count += eval(context, col) < D(0) ? 1u : 0u;
         }
         for (std::uint32_t offset = width / 2; offset > 0; offset >>= 1)
             count += __shfl_xor_sync(kFullMask, count, offset);
-        if (lane == 0 && row < plan.rows) counts[row] = count;
+        if (lane == 0 && unit < plan.units) counts[unit] = count;
     }
 }
 
-inline constexpr unsigned kScanThreads = 256;
+inline constexpr unsigned kScanThreads = 1024;
+inline constexpr unsigned kScanItems = 4; ///< consecutive counts per thread and round
 
 /// Inclusive saturating prefix sum over the lanes of a warp.
 __device__ __forceinline__ std::uint32_t warp_inclusive_scan(std::uint32_t value, unsigned lane) {
@@ -313,24 +341,29 @@ __device__ __forceinline__ std::uint32_t warp_inclusive_scan(std::uint32_t value
     return value;
 }
 
-/// improving_moves scan: one block per solution turns its row counts into exclusive offsets
-/// (saturating at 2^32 - 1, in place) and writes the total to totals[solution].
-template <unsigned kThreads>
+/// improving_moves scan: one block per solution turns its unit counts into exclusive offsets
+/// (saturating at 2^32 - 1, in place) and writes the total to totals[solution]. Each round, a
+/// thread scans kItems consecutive counts, then the block scans the thread totals.
+template <unsigned kThreads, unsigned kItems>
 __global__ void __launch_bounds__(kThreads)
-    scan_rows_kernel(std::uint32_t* row_counts, std::uint32_t rows, std::uint32_t* totals) {
+    scan_units_kernel(std::uint32_t* unit_counts, std::uint64_t units, std::uint32_t* totals) {
     static_assert(kThreads % 32 == 0 && kThreads <= 1024);
     constexpr unsigned kWarps = kThreads / 32;
     __shared__ std::uint32_t s_warp[kWarps];
     const unsigned warp = threadIdx.x / 32;
     const unsigned lane = threadIdx.x % 32;
-    std::uint32_t* counts = row_counts + static_cast<std::uint64_t>(blockIdx.x) * rows;
+    std::uint32_t* counts = unit_counts + static_cast<std::uint64_t>(blockIdx.x) * units;
     std::uint32_t carry = 0;
-    for (std::uint64_t begin = 0; begin < rows; begin += kThreads) {
-        const std::uint64_t row = begin + threadIdx.x;
-        const std::uint32_t value = row < rows ? counts[row] : 0u;
-        const std::uint32_t inclusive = warp_inclusive_scan(value, lane);
+    for (std::uint64_t begin = 0; begin < units; begin += kThreads * kItems) {
+        const std::uint64_t first = begin + static_cast<std::uint64_t>(threadIdx.x) * kItems;
+        std::uint32_t values[kItems];
+        std::uint32_t sum = 0;
+        for (unsigned k = 0; k < kItems; ++k) {
+            values[k] = first + k < units ? counts[first + k] : 0u;
+            sum = add_saturated(sum, values[k]);
+        }
+        const std::uint32_t inclusive = warp_inclusive_scan(sum, lane);
         const std::uint32_t before = __shfl_up_sync(kFullMask, inclusive, 1);
-        const std::uint32_t exclusive = lane == 0 ? 0u : before;
         if (lane == 31) s_warp[warp] = inclusive;
         __syncthreads();
         if (warp == 0) {
@@ -340,19 +373,23 @@ __global__ void __launch_bounds__(kThreads)
         }
         __syncthreads();
         const std::uint32_t warp_prefix = warp == 0 ? 0u : s_warp[warp - 1];
-        if (row < rows) counts[row] = add_saturated(carry, add_saturated(warp_prefix, exclusive));
+        std::uint32_t offset = add_saturated(carry, add_saturated(warp_prefix, lane == 0 ? 0u : before));
+        for (unsigned k = 0; k < kItems; ++k) {
+            if (first + k < units) counts[first + k] = offset;
+            offset = add_saturated(offset, values[k]);
+        }
         carry = add_saturated(carry, s_warp[kWarps - 1]);
         __syncthreads();
     }
     if (threadIdx.x == 0) totals[blockIdx.x] = carry;
 }
 
-/// improving_moves pass 2: rows whose offset is below `capacity` write their improving moves
+/// improving_moves pass 2: units whose offset is below `capacity` write their improving moves
 /// at out[solution * capacity + offset + rank], rank in column order, up to `capacity`.
 template <class E>
 __global__ void __launch_bounds__(kEngineBlockThreads)
     write_improving_kernel(const E eval, const SweepPlan plan,
-                           const std::uint32_t* row_offsets, const std::uint32_t* totals,
+                           const std::uint32_t* unit_offsets, const std::uint32_t* totals,
                            std::uint32_t capacity, MoveResult<typename E::delta_type>* out) {
     using D = typename E::delta_type;
     const std::uint32_t solution = blockIdx.x / plan.blocks_per_solution;
@@ -361,39 +398,41 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
     const std::uint32_t lane = threadIdx.x & (width - 1);
     const std::uint32_t group_base = (threadIdx.x & 31u) & ~(width - 1);
     const std::uint32_t group_bits = width == 32 ? kFullMask : ((1u << width) - 1u);
-    const std::uint64_t row_step = static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
-    const std::uint32_t* offsets = row_offsets + static_cast<std::uint64_t>(solution) * plan.rows;
+    const std::uint64_t unit_step = static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
+    const std::uint32_t* offsets = unit_offsets + static_cast<std::uint64_t>(solution) * plan.units;
     const std::uint32_t total = totals[solution];
     MoveResult<D>* slots = out + static_cast<std::uint64_t>(solution) * capacity;
 
-    for (std::uint64_t row0 = static_cast<std::uint64_t>(part) * plan.groups; row0 < plan.rows;
-         row0 += row_step) {
-        const std::uint64_t row = row0 + (threadIdx.x >> plan.group_shift);
-        const bool in_grid = row < plan.rows;
-        const std::uint32_t start = in_grid ? offsets[row] : capacity;
-        const std::uint32_t end = !in_grid ? start : row + 1 < plan.rows ? offsets[row + 1] : total;
-        // NOTE: offsets never decrease with the row, so once every row of this warp starts at or
-        // beyond capacity, so do all the rows of its later rounds.
+    for (std::uint64_t unit0 = static_cast<std::uint64_t>(part) * plan.groups; unit0 < plan.units;
+         unit0 += unit_step) {
+        const std::uint64_t unit = unit0 + (threadIdx.x >> plan.group_shift);
+        const bool in_grid = unit < plan.units;
+        const std::uint32_t start = in_grid ? offsets[unit] : capacity;
+        const std::uint32_t end =
+            !in_grid ? start : unit + 1 < plan.units ? offsets[unit + 1] : total;
+        // NOTE: offsets never decrease with the unit, so once every unit of this warp starts at
+        // or beyond capacity, so do all the units of its later rounds.
         if (__all_sync(kFullMask, start >= capacity)) break;
         const bool active = start < capacity && end > start;
         if (!__any_sync(kFullMask, active)) continue;
 
-        const std::uint32_t last_row = plan.rows - 1;
-        const auto context = eval.row(solution, static_cast<std::uint32_t>(in_grid ? row : last_row));
+        const auto [row, col_begin, col_end] = decode_unit(plan, in_grid ? unit : plan.units - 1);
+        const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
         const std::uint64_t base = row * plan.cols;
         const std::uint64_t limit = end < capacity ? end : capacity;
         std::uint64_t position = start;
-        for (std::uint32_t col0 = 0; col0 < plan.cols; col0 += width) {
-            const std::uint32_t col = col0 + lane;
+        // NOTE: the sweep count is the same for every group of the warp (ballots need all lanes).
+        for (std::uint32_t step = 0; step < plan.segment_cols; step += width) {
+            const std::uint64_t col = static_cast<std::uint64_t>(col_begin) + step + lane;
             D delta = D(0);
             bool improving = false;
-            if (active && col < plan.cols) {
-                delta = eval(context, col);
+            if (active && col < col_end) {
+                delta = eval(context, static_cast<std::uint32_t>(col));
                 improving = delta < D(0);
             }
             const std::uint32_t mask = (__ballot_sync(kFullMask, improving) >> group_base) & group_bits;
             const std::uint64_t slot = position + __popc(mask & ((1u << lane) - 1u));
-            if (improving && slot < limit) slots[slot] = {delta, base + col};
+            if (improving && slot < limit) store_move(slots + slot, delta, base + col);
             position += __popc(mask);
             if (__all_sync(kFullMask, !active || position >= limit)) break;
         }
@@ -424,7 +463,7 @@ cudaError_t select_moves(const E& eval, std::uint32_t batch, Pivot pivot,
     static const int per_sm_first = detail::resident_blocks_per_sm(detail::select_kernel<E, true>);
     const std::uint64_t resident =
         static_cast<std::uint64_t>(multiprocessors) * (first ? per_sm_first : per_sm_best);
-    const detail::SweepPlan plan = detail::make_plan(eval.grid(), batch, resident, true);
+    const detail::SweepPlan plan = detail::make_plan(eval.grid(), batch, resident);
     const std::uint64_t blocks = static_cast<std::uint64_t>(batch) * plan.blocks_per_solution;
     if (blocks > 0x7FFFFFFFull) return cudaErrorInvalidValue;
 
@@ -438,10 +477,11 @@ cudaError_t select_moves(const E& eval, std::uint32_t batch, Pivot pivot,
 /// Collects the improving moves of each solution on the device, with the semantics of
 /// improving_moves_cpu (identical results): d_counts[s] = number of improving moves
 /// (saturating), d_out[s * capacity + k] for k < min(d_counts[s], capacity) = those of the
-/// lowest indices, sorted by index. Three kernels (count per row, scan, write rows whose offset
-/// is below capacity): the grid is evaluated once in full, plus the rows that hold the written
-/// moves. Asynchronous on `stream`; never synchronizes; may grow `ws` (4 bytes per row and
-/// solution). Preconditions: device pointers of batch * capacity and batch elements.
+/// lowest indices, sorted by index. Three kernels: count per unit (row or row segment), scan of
+/// the counts into offsets, and a write pass over the units whose offset is below capacity; so
+/// the grid is evaluated once in full, plus the units that hold the written moves.
+/// Asynchronous on `stream`; never synchronizes; may grow `ws` (4 bytes per unit). Preconditions:
+/// device pointers of batch * capacity and batch elements.
 template <class E>
 cudaError_t improving_moves(const E& eval, std::uint32_t batch, std::uint32_t capacity,
                             MoveResult<typename E::delta_type>* d_out, std::uint32_t* d_counts,
@@ -457,25 +497,25 @@ cudaError_t improving_moves(const E& eval, std::uint32_t batch, std::uint32_t ca
 
     static const int per_sm_count = detail::resident_blocks_per_sm(detail::count_improving_kernel<E>);
     const detail::SweepPlan plan = detail::make_plan(
-        grid, batch, static_cast<std::uint64_t>(multiprocessors) * per_sm_count, false);
+        grid, batch, static_cast<std::uint64_t>(multiprocessors) * per_sm_count);
     const std::uint64_t blocks = static_cast<std::uint64_t>(batch) * plan.blocks_per_solution;
     if (blocks > 0x7FFFFFFFull) return cudaErrorInvalidValue;
 
-    status = ws.prepare(batch, static_cast<std::size_t>(batch) * grid.rows * 4, stream);
+    status = ws.prepare(batch, static_cast<std::size_t>(batch) * plan.units * 4, stream);
     if (status != cudaSuccess) return status;
-    auto* row_counts = static_cast<std::uint32_t*>(ws.scratch());
+    auto* unit_counts = static_cast<std::uint32_t*>(ws.scratch());
     detail::count_improving_kernel<E>
         <<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(eval, plan,
-                                                                                  row_counts);
+                                                                                  unit_counts);
     status = cudaGetLastError();
     if (status != cudaSuccess) return status;
-    detail::scan_rows_kernel<detail::kScanThreads><<<batch, detail::kScanThreads, 0, stream>>>(row_counts, grid.rows,
-                                                                         d_counts);
+    detail::scan_units_kernel<detail::kScanThreads, detail::kScanItems>
+        <<<batch, detail::kScanThreads, 0, stream>>>(unit_counts, plan.units, d_counts);
     status = cudaGetLastError();
     if (status != cudaSuccess || capacity == 0) return status;
     detail::write_improving_kernel<E>
         <<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(
-            eval, plan, row_counts, d_counts, capacity, d_out);
+            eval, plan, unit_counts, d_counts, capacity, d_out);
     return cudaGetLastError();
 }
 

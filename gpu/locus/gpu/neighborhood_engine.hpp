@@ -162,6 +162,8 @@ namespace detail {
 inline constexpr unsigned kEngineBlockThreads = 256;
 /// Most blocks a launch adds beyond one per solution (bounds the per-block partial results).
 inline constexpr std::uint32_t kMaxWaveBlocks = 8192;
+/// Most units that splitting rows into segments adds to a launch (bounds the per-unit counts).
+inline constexpr std::uint64_t kMaxSplitUnits = 1u << 20;
 /// Bytes of one per-block partial result (MoveResult of any delta type fits).
 inline constexpr std::size_t kPartialBytes = 16;
 

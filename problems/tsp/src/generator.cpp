@@ -72,14 +72,13 @@ bool is_generator_spec(std::string_view text) {
 
 Instance generate_from_spec(std::string_view spec) {
     auto fail = [&](const std::string& reason) -> InstanceError {
-        return InstanceError(
-            fmt::format("invalid instance generator spec '{}': {}", spec, reason));
+        return InstanceError(fmt::format("invalid instance generator spec '{}': {}", spec, reason));
     };
     const std::size_t colon = spec.find(':');
     const std::string_view generator = spec.substr(0, colon);
     if (generator != kRandomUniform)
-        throw fail(fmt::format("unknown generator '{}' (available: {})", generator,
-                               kRandomUniform));
+        throw fail(
+            fmt::format("unknown generator '{}' (available: {})", generator, kRandomUniform));
     std::optional<std::uint64_t> n, seed, size;
     std::string_view rest = colon == std::string_view::npos ? "" : spec.substr(colon + 1);
     while (!rest.empty()) {
@@ -100,8 +99,8 @@ Instance generate_from_spec(std::string_view spec) {
         if (slot->has_value()) throw fail(fmt::format("parameter '{}' given twice", key));
         *slot = parse_unsigned(text);
         if (!slot->has_value())
-            throw fail(fmt::format("parameter '{}': expected a non-negative integer, got '{}'",
-                                   key, text));
+            throw fail(fmt::format("parameter '{}': expected a non-negative integer, got '{}'", key,
+                                   text));
     }
     if (!n) throw fail("missing parameter 'n' (number of cities)");
     if (*n < 3) throw fail(fmt::format("n = {} is too small (a tour needs at least 3 cities)", *n));
@@ -111,8 +110,7 @@ Instance generate_from_spec(std::string_view spec) {
     if (size && (*size < 1 || *size > (1ull << 30)))
         throw fail(fmt::format("size = {} is out of range 1..{}", *size, 1ull << 30));
     return generate_random_uniform(static_cast<std::size_t>(*n), seed.value_or(1),
-                                   size ? static_cast<std::int32_t>(*size)
-                                        : kDefaultGeneratorSize);
+                                   size ? static_cast<std::int32_t>(*size) : kDefaultGeneratorSize);
 }
 
 } // namespace locus::tsp

@@ -104,9 +104,8 @@ Span coordinate_span(const Instance& instance) {
 }
 
 bool integral_within(const std::vector<double>& values, double limit) {
-    return std::all_of(values.begin(), values.end(), [limit](double v) {
-        return std::floor(v) == v && std::fabs(v) <= limit;
-    });
+    return std::all_of(values.begin(), values.end(),
+                       [limit](double v) { return std::floor(v) == v && std::fabs(v) <= limit; });
 }
 
 std::vector<std::int32_t> to_int32(const std::vector<double>& values) {
@@ -123,16 +122,17 @@ void prepare_coordinates(Instance& instance, std::string_view source) {
                                         instance.x.size(), instance.y.size()));
     for (std::size_t i = 0; i < n; ++i)
         if (!std::isfinite(instance.x[i]) || !std::isfinite(instance.y[i]))
-            throw InstanceError(fmt::format("{}: node {}: coordinate is not finite", source, i + 1));
+            throw InstanceError(
+                fmt::format("{}: node {}: coordinate is not finite", source, i + 1));
     if (instance.type == EdgeWeightType::geo) return;
     const Span s = coordinate_span(instance);
     const double wx = s.max_x - s.min_x;
     const double wy = s.max_y - s.min_y;
     // NOTE: a conservative bound keeps every distance (and the + 0.5 of nint) inside int32.
     if (std::sqrt(wx * wx + wy * wy) > 2.0e9)
-        throw InstanceError(fmt::format(
-            "{}: coordinates span [{}, {}] x [{}, {}]: distances would exceed 2^31 - 1", source,
-            s.min_x, s.max_x, s.min_y, s.max_y));
+        throw InstanceError(
+            fmt::format("{}: coordinates span [{}, {}] x [{}, {}]: distances would exceed 2^31 - 1",
+                        source, s.min_x, s.max_x, s.min_y, s.max_y));
 }
 
 void prepare_geo_matrix(Instance& instance) {
@@ -143,6 +143,8 @@ void prepare_geo_matrix(Instance& instance) {
         lat[i] = geo_radians(instance.x[i]);
         lon[i] = geo_radians(instance.y[i]);
     }
+    // NOTE: the diagonal stays 0; the formula would give 1 for a city and itself, a value no
+    // tour uses.
     instance.matrix.assign(n * n, 0);
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = i + 1; j < n; ++j) {
@@ -174,10 +176,11 @@ std::int32_t geo_distance(double lat_a, double lon_a, double lat_b, double lon_b
 void prepare_metric(Instance& instance, std::string_view source) {
     const std::size_t n = instance.n;
     if (n < 3)
-        throw InstanceError(fmt::format(
-            "{}: {} cities are too few (a tour needs at least 3 cities)", source, n));
+        throw InstanceError(
+            fmt::format("{}: {} cities are too few (a tour needs at least 3 cities)", source, n));
     if (n > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-        throw InstanceError(fmt::format("{}: {} cities are too many (at most 2^31 - 1)", source, n));
+        throw InstanceError(
+            fmt::format("{}: {} cities are too many (at most 2^31 - 1)", source, n));
     instance.xi.clear();
     instance.yi.clear();
     const bool uses_matrix =

@@ -24,7 +24,8 @@ public:
         for (; i < lines_.size() && !found_section; ++i) {
             const TsplibLine& line = lines_[i];
             if (!line.keyword)
-                fail(line.number, fmt::format("unexpected data '{}' before TOUR_SECTION", line.text));
+                fail(line.number,
+                     fmt::format("unexpected data '{}' before TOUR_SECTION", line.text));
             if (line.key == "EOF") break;
             if (line.key == "TOUR_SECTION") {
                 found_section = true;
@@ -78,7 +79,8 @@ private:
 
     std::vector<std::int32_t> finish(std::vector<std::int32_t> tour) const {
         if (tour.size() != n_)
-            fail(0, fmt::format("TOUR_SECTION has {} cities, the instance has {}", tour.size(), n_));
+            fail(0,
+                 fmt::format("TOUR_SECTION has {} cities, the instance has {}", tour.size(), n_));
         return tour;
     }
 
@@ -117,8 +119,8 @@ std::optional<std::string> check_tour(std::span<const std::int32_t> tour, std::s
 void write_tour(const std::filesystem::path& path, const std::string& name,
                 std::span<const std::int32_t> tour0, std::int64_t length) {
     if (const auto problem = check_tour(tour0, tour0.size()))
-        throw Error(fmt::format("cannot write tour file '{}': not a tour: {}", path.string(),
-                                *problem));
+        throw Error(
+            fmt::format("cannot write tour file '{}': not a tour: {}", path.string(), *problem));
     std::string text = fmt::format("NAME : {}\nCOMMENT : Length = {}\nTYPE : TOUR\nDIMENSION : "
                                    "{}\nTOUR_SECTION\n",
                                    name, length, tour0.size());

@@ -133,7 +133,8 @@ private:
 
     void set(Header& header, const TsplibLine& line) {
         if (header.line != 0)
-            fail(line.number, fmt::format("duplicate {} (first on line {})", line.key, header.line));
+            fail(line.number,
+                 fmt::format("duplicate {} (first on line {})", line.key, header.line));
         header = {line.value, line.number};
     }
 
@@ -147,7 +148,8 @@ private:
                 if (current != nullptr)
                     current->end = i + 1;
                 else if (!skipping)
-                    fail(line.number, fmt::format("unexpected data '{}' outside a section", line.text));
+                    fail(line.number,
+                         fmt::format("unexpected data '{}' outside a section", line.text));
                 continue;
             }
             current = nullptr;
@@ -165,21 +167,28 @@ private:
                     continue;
                 }
                 if (section->line != 0)
-                    fail(line.number, fmt::format("duplicate {} (first on line {})", line.key,
-                                                  section->line));
+                    fail(line.number,
+                         fmt::format("duplicate {} (first on line {})", line.key, section->line));
                 *section = {line.number, i + 1, i + 1};
                 current = section;
                 continue;
             }
             if (!line.has_colon)
                 fail(line.number, fmt::format("expected 'KEY : value', found '{}'", line.text));
-            if (line.key == "NAME") set(name_, line);
-            else if (line.key == "TYPE") set(type_, line);
-            else if (line.key == "DIMENSION") set(dimension_, line);
-            else if (line.key == "EDGE_WEIGHT_TYPE") set(edge_weight_type_, line);
-            else if (line.key == "EDGE_WEIGHT_FORMAT") set(edge_weight_format_, line);
-            else if (line.key == "NODE_COORD_TYPE") set(node_coord_type_, line);
-            else if (line.key == "COMMENT") comments_.push_back(line.value);
+            if (line.key == "NAME")
+                set(name_, line);
+            else if (line.key == "TYPE")
+                set(type_, line);
+            else if (line.key == "DIMENSION")
+                set(dimension_, line);
+            else if (line.key == "EDGE_WEIGHT_TYPE")
+                set(edge_weight_type_, line);
+            else if (line.key == "EDGE_WEIGHT_FORMAT")
+                set(edge_weight_format_, line);
+            else if (line.key == "NODE_COORD_TYPE")
+                set(node_coord_type_, line);
+            else if (line.key == "COMMENT")
+                comments_.push_back(line.value);
             // NOTE: other keys (DISPLAY_DATA_TYPE, EDGE_DATA_FORMAT, ...) do not change the
             // distances of a TSP and are ignored.
         }
@@ -197,8 +206,9 @@ private:
     std::size_t dimension() const {
         if (dimension_.line == 0) fail(0, "missing DIMENSION");
         const auto value = parse_integer(dimension_.value);
-        if (!value) fail(dimension_.line, fmt::format("DIMENSION must be a whole number, got '{}'",
-                                                      dimension_.value));
+        if (!value)
+            fail(dimension_.line,
+                 fmt::format("DIMENSION must be a whole number, got '{}'", dimension_.value));
         if (*value < 3)
             fail(dimension_.line,
                  fmt::format("DIMENSION {} is too small (a tour needs at least 3 cities)", *value));
@@ -248,8 +258,8 @@ private:
             const auto id = parse_integer(words[0]);
             if (!id) fail(line.number, fmt::format("non-numeric node id '{}'", words[0]));
             if (words.size() != 3)
-                fail(line.number, fmt::format("node {}: expected 'id x y', found {} values", *id,
-                                              words.size()));
+                fail(line.number,
+                     fmt::format("node {}: expected 'id x y', found {} values", *id, words.size()));
             if (*id < 1 || static_cast<std::size_t>(*id) > n)
                 fail(line.number, fmt::format("node id {} out of range 1..{}", *id, n));
             const auto city = static_cast<std::size_t>(*id - 1);
@@ -300,8 +310,10 @@ private:
                                      needed, format_name, n));
                 const auto w = parse_number(word);
                 if (!w) fail(line.number, fmt::format("non-numeric edge weight '{}'", word));
-                if (std::floor(*w) != *w || std::fabs(*w) > std::numeric_limits<std::int32_t>::max())
-                    fail(line.number, fmt::format("edge weight '{}' is not a 32-bit integer", word));
+                if (std::floor(*w) != *w ||
+                    std::fabs(*w) > std::numeric_limits<std::int32_t>::max())
+                    fail(line.number,
+                         fmt::format("edge weight '{}' is not a 32-bit integer", word));
                 weights.push_back(static_cast<std::int32_t>(*w));
             }
         }
@@ -402,16 +414,16 @@ std::string read_text_file(const std::filesystem::path& path, std::string_view w
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                          &std::fclose);
     if (!file)
-        throw InstanceError(fmt::format("cannot open {} file '{}': {}", what, path.string(),
-                                        std::strerror(errno)));
+        throw InstanceError(
+            fmt::format("cannot open {} file '{}': {}", what, path.string(), std::strerror(errno)));
     std::string text;
     char buffer[1 << 16];
     std::size_t got = 0;
     while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
         text.append(buffer, got);
     if (std::ferror(file.get()) != 0)
-        throw InstanceError(fmt::format("cannot read {} file '{}': {}", what, path.string(),
-                                        std::strerror(errno)));
+        throw InstanceError(
+            fmt::format("cannot read {} file '{}': {}", what, path.string(), std::strerror(errno)));
     return text;
 }
 

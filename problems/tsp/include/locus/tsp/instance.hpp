@@ -64,8 +64,7 @@ struct Instance {
 
 /// The evaluator of kind M over `instance`'s host arrays. Precondition: M::kind ==
 /// instance.metric. Valid while the instance is alive and unchanged.
-template <class Metric>
-Metric host_metric(const Instance& instance) {
+template <class Metric> Metric host_metric(const Instance& instance) {
     return Metric::bind(instance.arrays());
 }
 

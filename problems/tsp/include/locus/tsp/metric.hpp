@@ -13,8 +13,8 @@
 /// and the double paths use only IEEE-correct operations (+, -, *, /, sqrt) with contraction
 /// disabled on both sides (-ffp-contract=off, nvcc --fmad=false).
 
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 
 #include "locus/error.hpp"
 #include "locus/hd.hpp"
@@ -218,16 +218,12 @@ struct MatrixMetric {
 };
 
 /// Type tag passed by visit_metric: `typename decltype(tag)::type` is the evaluator.
-template <class Metric>
-struct MetricTag {
-    using type = Metric;
-};
+template <class Metric> struct MetricTag { using type = Metric; };
 
 /// Calls `f(MetricTag<M>{})` with the evaluator type M of `kind` and returns its result, so
 /// that callers instantiate their kernels once per kind. Every branch must return the same
 /// type. Host only; throws locus::Error for a value outside the enumeration.
-template <class F>
-decltype(auto) visit_metric(MetricKind kind, F&& f) {
+template <class F> decltype(auto) visit_metric(MetricKind kind, F&& f) {
     switch (kind) {
     case MetricKind::euc_2d_int:
         return f(MetricTag<EucIntMetric>{});

@@ -8,7 +8,8 @@
 /// UPPER_DIAG_ROW, LOWER_DIAG_ROW and their column twins (identical streams for symmetric
 /// matrices). Accepted quirks: keys with or without blanks around ':', trailing blanks, CRLF,
 /// scientific notation, a missing EOF, numbers of EDGE_WEIGHT_SECTION wrapped over lines at
-/// will. DISPLAY_DATA_SECTION and other unused sections are skipped; unknown `KEY : value`
+/// will; diagonal weights of the FULL_MATRIX and *_DIAG_* formats are kept as given, the others
+/// get 0. DISPLAY_DATA_SECTION and other unused sections are skipped; unknown `KEY : value`
 /// lines are ignored.
 
 #include <cstddef>
@@ -38,12 +39,12 @@ std::string read_text_file(const std::filesystem::path& path, std::string_view w
 
 /// One non-blank line of a TSPLIB-style file.
 struct TsplibLine {
-    std::size_t number = 0;  ///< 1-based line number in the file
-    std::string_view text;   ///< the line without terminator and surrounding blanks
-    bool keyword = false;    ///< starts with an upper-case letter (a key or a section name)
-    bool has_colon = false;  ///< keyword line of the form `KEY : value`
-    std::string_view key;    ///< keyword lines: text before ':' (or the first word), trimmed
-    std::string_view value;  ///< keyword lines: text after ':' (or after the first word), trimmed
+    std::size_t number = 0; ///< 1-based line number in the file
+    std::string_view text;  ///< the line without terminator and surrounding blanks
+    bool keyword = false;   ///< starts with an upper-case letter (a key or a section name)
+    bool has_colon = false; ///< keyword line of the form `KEY : value`
+    std::string_view key;   ///< keyword lines: text before ':' (or the first word), trimmed
+    std::string_view value; ///< keyword lines: text after ':' (or after the first word), trimmed
 };
 
 /// Splits text into its non-blank lines (LF or CRLF; a leading UTF-8 BOM is ignored). The

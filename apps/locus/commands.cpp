@@ -1,0 +1,119 @@
+// `locus plugins` and `locus verify`.
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "launcher.hpp"
+#include "locus/config.hpp"
+#include "locus/data_path.hpp"
+#include "locus/error.hpp"
+#include "locus/plugin_loader.hpp"
+#include "locus/problem.hpp"
+#include "locus/registry.hpp"
+
+namespace locus::app {
+
+namespace {
+
+std::string type_name(const ParamSpec& spec) {
+    switch (spec.type) {
+    case ParamType::integer: return "integer";
+    case ParamType::real: return "real";
+    case ParamType::boolean: return "boolean";
+    case ParamType::string: return "string";
+    case ParamType::choice: return fmt::format("one of {}", fmt::join(spec.choices, "|"));
+    case ParamType::component: return spec.component_kind;
+    case ParamType::component_list: return "list of " + spec.component_kind;
+    }
+    return "?";
+}
+
+std::string range_of(const ParamSpec& spec) {
+    if (!spec.min && !spec.max) return "";
+    return fmt::format(" in [{}, {}]", spec.min ? fmt::format("{}", *spec.min) : "-inf",
+                       spec.max ? fmt::format("{}", *spec.max) : "inf");
+}
+
+} // namespace
+
+int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool verbose) {
+    Registry registry;
+    register_job_schema(registry);
+    PluginLoader loader(plugin_paths);
+    const auto plugins = loader.load_all(registry);
+    std::printf("plugins (%zu):\n", plugins.size());
+    for (const auto& p : plugins)
+        std::printf("  %-14s %s\n  %-14s %s\n", p.name.c_str(), p.description.c_str(), "",
+                    p.file.string().c_str());
+    std::string kind;
+    for (const RegistryEntry* entry : registry.entries()) {
+        const ComponentSchema& s = entry->schema;
+        if (s.kind == "job" || s.kind == "termination") {
+            if (!verbose) continue;
+        }
+        if (s.kind != kind) {
+            kind = s.kind;
+            std::printf("\n%s:\n", kind.c_str());
+        }
+        const std::string scope = s.problem.empty() ? "" : " [" + s.problem + "]";
+        std::printf("  %s%s\n", s.name.c_str(), scope.c_str());
+        if (!verbose) continue;
+        std::printf("      %s\n", s.doc.c_str());
+        for (const ParamSpec& p : s.params) {
+            const std::string def = p.required ? "required"
+                                    : p.default_yaml.empty() ? "optional"
+                                                             : "default " + p.default_yaml;
+            std::printf("      - %s (%s%s, %s): %s\n", p.name.c_str(), type_name(p).c_str(),
+                        range_of(p).c_str(), def.c_str(), p.doc.c_str());
+        }
+    }
+    return kOk;
+}
+
+int verify_solution(const std::string& instance, const std::string& solution,
+                    const std::string& problem_name, const std::vector<std::filesystem::path>& plugin_paths) {
+    Registry registry;
+    register_job_schema(registry);
+    PluginLoader loader(plugin_paths);
+    loader.load_all(registry);
+    const auto instance_file = resolve_data_file(instance, "instance file");
+    std::string name = problem_name;
+    if (name.empty()) {
+        const std::string extension = instance_file.extension().string();
+        std::vector<std::string> known;
+        for (const RegistryEntry* entry : registry.entries()) {
+            if (entry->schema.kind != "problem") continue;
+            for (const auto& ext : entry->schema.file_extensions) {
+                known.push_back(ext);
+                if (ext == extension) name = entry->schema.name;
+            }
+        }
+        if (name.empty())
+            throw ConfigError(fmt::format("cannot tell the problem of '{}' from its extension (known: {}); "
+                                          "pass --problem",
+                                          instance_file.string(), fmt::join(known, ", ")));
+    }
+    const RegistryEntry* entry = registry.find("problem", name);
+    if (entry == nullptr) {
+        const auto names = registry.names("problem");
+        throw ConfigError(fmt::format("unknown problem '{}' (valid: {})", name, fmt::join(names, ", ")));
+    }
+    Params params("problem", name, "problem", {});
+    params.set("instance", instance_file.string());
+    BuildContext build;
+    build.registry = &registry;
+    auto problem = registry.create<Problem>(params, build);
+    const auto solution_file = resolve_data_file(solution, "solution file");
+    const auto encoded = problem->read_solution(solution_file);
+    const Verdict verdict = problem->verify(encoded);
+    if (!verdict.feasible) {
+        std::printf("infeasible: %s\n", verdict.message.c_str());
+        return kInfeasible;
+    }
+    std::printf("feasible: objective %s (%s on %s)\n", fmt::format("{}", verdict.objective).c_str(),
+                solution_file.string().c_str(), problem->instance_name().c_str());
+    return kOk;
+}
+
+} // namespace locus::app

@@ -1,0 +1,44 @@
+#pragma once
+/// \file
+/// The commands of the `locus` launcher.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace locus::app {
+
+/// Options of `locus run` (and `locus validate`, which uses the first four).
+struct RunOptions {
+    std::string config;                 ///< config file; "" = the embedded default job
+    std::vector<std::string> overrides; ///< --set key.path=value
+    std::vector<std::filesystem::path> plugin_paths;
+    std::optional<std::string> instance;
+    std::optional<double> time_limit;
+    std::optional<long long> seed;
+    std::optional<std::string> backend;
+    std::optional<std::string> initial;
+    std::optional<std::string> out;
+    bool quiet = false;
+};
+
+/// Exit codes of the launcher.
+enum ExitCode : int {
+    kOk = 0,
+    kFailure = 1,     ///< runtime error: instance, plugin, CUDA, I/O
+    kUsage = 2,       ///< invalid command line or config
+    kInfeasible = 3,  ///< verify: the solution is infeasible
+    kInterrupted = 130
+};
+
+int run_job(const RunOptions& options);
+int validate_job(const RunOptions& options);
+int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool verbose);
+int verify_solution(const std::string& instance, const std::string& solution,
+                    const std::string& problem, const std::vector<std::filesystem::path>& plugin_paths);
+
+/// The embedded default job (configs/demo.yaml at build time).
+const char* embedded_demo_config();
+
+} // namespace locus::app

@@ -1,0 +1,134 @@
+#include "recorder.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "locus/build_info.hpp"
+#include "locus/error.hpp"
+#include "locus/problem.hpp"
+
+namespace locus::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string utc_stamp(const char* format) {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buffer[64];
+    std::strftime(buffer, sizeof buffer, format, &tm);
+    return buffer;
+}
+
+std::string sanitize(const std::string& text) {
+    std::string out;
+    for (char c : text) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
+    return out;
+}
+
+/// Objectives are exact integers for integer problems: write them as integers then.
+nlohmann::json number(double value) {
+    if (value == static_cast<double>(static_cast<long long>(value)) && std::abs(value) < 9.0e15)
+        return static_cast<long long>(value);
+    return value;
+}
+} // namespace
+
+Recorder::Recorder(const fs::path& out_dir, const Problem& problem, JobFacts facts)
+    : out_dir_(out_dir), results_file_(out_dir / "results.jsonl"), problem_(problem),
+      facts_(std::move(facts)), stamp_(utc_stamp("%Y%m%dT%H%M%SZ")) {
+    std::error_code ec;
+    fs::create_directories(out_dir_, ec);
+    if (ec)
+        throw Error(fmt::format("cannot create output directory '{}': {}", out_dir_.string(), ec.message()));
+}
+
+Recorder::~Recorder() {
+    if (trace_ != nullptr) std::fclose(trace_);
+}
+
+fs::path Recorder::run_dir(std::uint32_t run) const {
+    return out_dir_ / fmt::format("{}-{}-{}-r{}", stamp_, sanitize(problem_.instance_name()),
+                                  sanitize(facts_.algorithm), run);
+}
+
+void Recorder::improvement(std::uint32_t run, const TracePoint& point) {
+    if (trace_run_ != run) {
+        if (trace_ != nullptr) std::fclose(trace_);
+        const fs::path dir = run_dir(run);
+        fs::create_directories(dir);
+        trace_ = std::fopen((dir / "trace.jsonl").c_str(), "w");
+        if (trace_ == nullptr)
+            throw Error(fmt::format("cannot write '{}'", (dir / "trace.jsonl").string()));
+        trace_run_ = run;
+    }
+    const nlohmann::json line = {{"time_s", point.time_s},
+                                 {"iteration", point.iteration},
+                                 {"evaluations", point.evaluations},
+                                 {"objective", number(point.objective)}};
+    std::fputs((line.dump() + "\n").c_str(), trace_);
+    std::fflush(trace_);
+}
+
+nlohmann::json Recorder::run_end(const RunSummary& summary) {
+    const fs::path dir = run_dir(summary.run);
+    fs::create_directories(dir);
+    nlohmann::json line;
+    line["problem"] = std::string(problem_.problem_name());
+    line["instance"] = problem_.instance_name();
+    line["name"] = facts_.name;
+    line["algorithm"] = facts_.algorithm;
+    line["backend"] = facts_.backend;
+    line["device"] = facts_.device;
+    line["seed"] = summary.seed;
+    line["run"] = summary.run;
+    line["batch"] = facts_.batch;
+    line["threads"] = facts_.threads;
+    line["stop_reason"] = std::string(to_string(summary.stop_reason));
+    line["time_to_best_s"] = summary.time_to_best_s;
+    line["total_time_s"] = summary.total_time_s;
+    line["iterations"] = summary.iterations;
+    line["evaluations"] = summary.evaluations;
+    line["best_known"] = facts_.best_known ? number(*facts_.best_known) : nlohmann::json();
+    if (summary.has_solution) {
+        // NOTE: the reported objective is an independent re-evaluation of the written solution.
+        const Verdict verdict = problem_.verify(summary.best_solution);
+        line["feasible"] = verdict.feasible;
+        line["objective"] = verdict.feasible ? number(verdict.objective) : nlohmann::json();
+        if (!verdict.feasible) line["infeasible_reason"] = verdict.message;
+        if (verdict.feasible && verdict.objective != summary.best_objective) {
+            mismatch_ = true;
+            line["error"] = fmt::format("search objective {} differs from re-evaluation {}",
+                                        summary.best_objective, verdict.objective);
+        }
+        line["gap"] = (verdict.feasible && facts_.best_known)
+                          ? nlohmann::json(gap_percent(verdict.objective, *facts_.best_known))
+                          : nlohmann::json();
+        const fs::path file = dir / ("best" + problem_.solution_extension());
+        problem_.write_solution(file, summary.best_solution, verdict.objective);
+        line["solution_file"] = file.string();
+    } else {
+        line["feasible"] = false;
+        line["objective"] = nullptr;
+        line["gap"] = nullptr;
+        line["solution_file"] = nullptr;
+    }
+    line["trace_file"] = (dir / "trace.jsonl").string();
+    line["config_file"] = facts_.config_file;
+    line["config_hash"] = facts_.config_hash;
+    line["best_known_source"] = facts_.best_known_source;
+    line["version"] = LOCUS_VERSION;
+    line["git_revision"] = LOCUS_GIT_REVISION;
+    line["build_id"] = LOCUS_BUILD_ID;
+    line["timestamp"] = utc_stamp("%Y-%m-%dT%H:%M:%SZ");
+    std::ofstream out(results_file_, std::ios::app);
+    out << line.dump() << '\n';
+    if (!out) throw Error(fmt::format("cannot append to '{}'", results_file_.string()));
+    return line;
+}
+
+} // namespace locus::app

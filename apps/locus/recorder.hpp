@@ -1,0 +1,64 @@
+#pragma once
+/// \file
+/// Writes what a job produces: one results.jsonl line per run, a trace.jsonl of improvements
+/// and the best solution per run, all under the job's output directory.
+
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "locus/search_context.hpp"
+
+namespace locus {
+class Problem;
+}
+
+namespace locus::app {
+
+/// Fixed facts of a job, copied into every results line.
+struct JobFacts {
+    std::string name;          ///< job name from the config ("" if none)
+    std::string config_file;   ///< "<embedded demo>" for the embedded job
+    std::string config_hash;
+    std::string algorithm;     ///< top-level algorithm name
+    std::string backend;       ///< "cpu" / "cuda"
+    std::string device;        ///< device description
+    std::size_t batch = 1;
+    int threads = 0;
+    std::optional<double> best_known;
+    std::string best_known_source;
+};
+
+class Recorder {
+public:
+    Recorder(const std::filesystem::path& out_dir, const Problem& problem, JobFacts facts);
+    ~Recorder();
+    Recorder(const Recorder&) = delete;
+    Recorder& operator=(const Recorder&) = delete;
+
+    /// Appends an improvement to the run's trace.jsonl (flushed: survives crashes).
+    void improvement(std::uint32_t run, const TracePoint& point);
+    /// Writes the run's best solution and appends its results line. Returns the line.
+    nlohmann::json run_end(const RunSummary& summary);
+
+    /// True when a run's re-verified objective disagreed with the search's own value.
+    bool mismatch() const { return mismatch_; }
+    const std::filesystem::path& results_file() const { return results_file_; }
+
+private:
+    std::filesystem::path run_dir(std::uint32_t run) const;
+
+    std::filesystem::path out_dir_;
+    std::filesystem::path results_file_;
+    const Problem& problem_;
+    JobFacts facts_;
+    std::string stamp_;
+    std::uint32_t trace_run_ = ~0u;
+    std::FILE* trace_ = nullptr;
+    bool mismatch_ = false;
+};
+
+} // namespace locus::app

@@ -1,0 +1,263 @@
+// `locus run` and `locus validate`.
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "launcher.hpp"
+#include "locus/algorithm.hpp"
+#include "locus/config.hpp"
+#include "locus/data_path.hpp"
+#include "locus/error.hpp"
+#include "locus/gpu/device.hpp"
+#include "locus/plugin_loader.hpp"
+#include "locus/problem.hpp"
+#include "locus/registry.hpp"
+#include "locus/search_context.hpp"
+#include "recorder.hpp"
+
+namespace locus::app {
+
+namespace {
+
+extern "C" void on_signal(int) {
+    request_interrupt();
+    // A second signal terminates immediately.
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+}
+
+std::vector<std::string> all_overrides(const RunOptions& options) {
+    std::vector<std::string> overrides = options.overrides;
+    if (options.instance) overrides.push_back("problem.instance=" + *options.instance);
+    if (options.time_limit) overrides.push_back(fmt::format("termination.time_limit={}", *options.time_limit));
+    if (options.seed) overrides.push_back(fmt::format("seed={}", *options.seed));
+    if (options.backend) overrides.push_back("backend=" + *options.backend);
+    if (options.out) overrides.push_back("output=" + *options.out);
+    return overrides;
+}
+
+Params compose(const RunOptions& options, Registry& registry) {
+    const auto overrides = all_overrides(options);
+    if (options.config.empty())
+        return compose_config(embedded_demo_config(), "<embedded demo>", overrides, registry);
+    return load_config(options.config, overrides, registry);
+}
+
+void load_plugins(const std::vector<std::filesystem::path>& paths, Registry& registry) {
+    register_job_schema(registry);
+    PluginLoader loader(paths);
+    const auto loaded = loader.load_all(registry);
+    if (loaded.empty()) {
+        std::string dirs;
+        for (const auto& dir : loader.search_path()) dirs += (dirs.empty() ? "" : ", ") + dir.string();
+        throw PluginError("no locus plugins found (searched: " + dirs +
+                          "); set LOCUS_PLUGIN_PATH or pass --plugin-path");
+    }
+}
+
+std::string cpu_description(int threads) {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line, model = "unknown CPU";
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) {
+            model = line.substr(line.find(':') + 2);
+            break;
+        }
+    return fmt::format("{} ({} threads)", model, threads);
+}
+
+int resolved_threads(int threads) {
+    return threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+}
+
+/// The live progress line on a terminal (stderr), refreshed twice a second.
+class Progress {
+public:
+    Progress(bool enabled, std::optional<Objective> best_known)
+        : enabled_(enabled), best_known_(best_known) {
+        if (enabled_) thread_ = std::thread([this] { loop(); });
+    }
+    ~Progress() {
+        if (!enabled_) return;
+        {
+            std::lock_guard lock(mutex_);
+            done_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
+        std::fputs("\n", stderr);
+    }
+    void update(std::uint32_t run, Objective best) {
+        run_.store(run);
+        best_.store(best);
+        has_best_.store(true);
+    }
+
+private:
+    void loop() {
+        const auto start = std::chrono::steady_clock::now();
+        std::unique_lock lock(mutex_);
+        while (!done_) {
+            cv_.wait_for(lock, std::chrono::milliseconds(500));
+            const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::string text = fmt::format("\r[{:8.1f} s] run {}", t, run_.load());
+            if (has_best_.load()) {
+                text += fmt::format("  best {}", best_.load());
+                if (best_known_) text += fmt::format("  gap {:.3f} %", gap_percent(best_.load(), *best_known_));
+            }
+            std::fputs((text + "   ").c_str(), stderr);
+            std::fflush(stderr);
+        }
+    }
+
+    bool enabled_;
+    std::optional<Objective> best_known_;
+    std::atomic<std::uint32_t> run_{0};
+    std::atomic<Objective> best_{0.0};
+    std::atomic<bool> has_best_{false};
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread thread_;
+};
+
+Termination termination_of(const Params& limits) {
+    Termination t;
+    t.time_limit_s = limits.get_real("time_limit");
+    t.max_iterations = static_cast<std::uint64_t>(limits.get_int("iterations"));
+    t.max_evaluations = static_cast<std::uint64_t>(limits.get_int("evaluations"));
+    if (limits.has("target")) t.target = limits.get_real("target");
+    if (limits.has("target_gap")) t.target_gap = limits.get_real("target_gap");
+    t.stagnation_iterations = static_cast<std::uint64_t>(limits.get_int("stagnation"));
+    return t;
+}
+
+} // namespace
+
+int validate_job(const RunOptions& options) {
+    Registry registry;
+    load_plugins(options.plugin_paths, registry);
+    const Params job = compose(options, registry);
+    std::printf("%s: valid (config hash %s)\n", options.config.c_str(), config_hash(job).c_str());
+    return kOk;
+}
+
+int run_job(const RunOptions& options) {
+    const auto start = SearchContext::Clock::now();
+    Registry registry;
+    load_plugins(options.plugin_paths, registry);
+    const Params job = compose(options, registry);
+
+    // Backend: resolved and checked before anything is loaded or allocated.
+    BuildContext build;
+    build.registry = &registry;
+    build.device = static_cast<int>(job.get_int("device"));
+    build.threads = static_cast<int>(job.get_int("threads"));
+    build.check_moves = job.get_bool("check_moves");
+    build.seed = static_cast<std::uint64_t>(job.get_int("seed"));
+    const std::string& backend = job.get_string("backend");
+    std::string device;
+    if (backend == "cuda" || (backend == "auto" && gpu::device_count() > 0)) {
+        gpu::require_device(build.device);
+        build.backend = Backend::cuda;
+        device = gpu::device_description(build.device);
+    } else {
+        build.backend = Backend::cpu;
+        device = cpu_description(resolved_threads(build.threads));
+    }
+    if (backend == "auto" && !options.quiet) {
+        const std::string why = build.backend == Backend::cpu
+                                    ? " (no CUDA device: " + gpu::device_unavailable_reason() + ")"
+                                    : "";
+        std::fprintf(stderr, "locus: backend auto -> %s%s\n", std::string(to_string(build.backend)).c_str(),
+                     why.c_str());
+    }
+
+    auto problem = registry.create<Problem>(job.get_component("problem"), build);
+    build.problem = problem.get();
+    auto construction = registry.create<Construction>(job.get_component("construction"), build);
+    auto algorithm = registry.create<Algorithm>(job.get_component("algorithm"), build);
+
+    const BestKnownTable table = BestKnownTable::find(job.get_string("best_known"));
+    JobFacts facts;
+    facts.name = job.get_string("name");
+    facts.config_file = options.config.empty() ? "<embedded demo>" : options.config;
+    facts.config_hash = config_hash(job);
+    facts.algorithm = job.get_component("algorithm").name();
+    facts.backend = std::string(to_string(build.backend));
+    facts.device = device;
+    facts.batch = static_cast<std::size_t>(job.get_int("batch"));
+    facts.threads = resolved_threads(build.threads);
+    facts.best_known = table.lookup(problem->instance_name());
+    facts.best_known_source = facts.best_known ? table.source().string() : "";
+
+    Recorder recorder(job.get_string("output"), *problem, facts);
+    Progress progress(!options.quiet && ::isatty(STDERR_FILENO) != 0, facts.best_known);
+    SearchContext::Callbacks callbacks;
+    callbacks.on_improvement = [&](std::uint32_t run, const TracePoint& point) {
+        recorder.improvement(run, point);
+        progress.update(run, point.objective);
+    };
+    std::vector<nlohmann::json> lines;
+    callbacks.on_run_end = [&](const RunSummary& summary) { lines.push_back(recorder.run_end(summary)); };
+    SearchContext ctx(*problem, construction.get(), termination_of(job.get_component("termination")),
+                      build.seed, start, facts.best_known, callbacks);
+
+    SolutionBatch batch(facts.batch, problem->solution_width());
+    if (options.initial) {
+        const auto file = resolve_data_file(*options.initial, "solution file");
+        const auto solution = problem->read_solution(file);
+        const Verdict verdict = problem->verify(solution);
+        if (!verdict.feasible)
+            throw InstanceError(fmt::format("initial solution '{}' is not feasible: {}", file.string(),
+                                            verdict.message));
+        for (std::size_t i = 0; i < batch.count(); ++i) {
+            std::copy(solution.begin(), solution.end(), batch[i].begin());
+            batch.objective(i) = verdict.objective;
+        }
+    } else {
+        ctx.construct(batch);
+    }
+
+    clear_interrupt();
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    std::exception_ptr failure;
+    try {
+        algorithm->run(batch, ctx);
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    // The best solution found so far is written even when the algorithm failed.
+    ctx.finish();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    if (failure) std::rethrow_exception(failure);
+    if (!options.quiet) {
+        for (const auto& line : lines) {
+            std::string gap = line["gap"].is_null() ? "" : fmt::format(" gap {:.3f} %", line["gap"].get<double>());
+            std::fprintf(stderr, "locus: run %s: objective %s%s in %.2f s (%s), solution %s\n",
+                         line["run"].dump().c_str(), line["objective"].dump().c_str(), gap.c_str(),
+                         line["total_time_s"].get<double>(), line["stop_reason"].get<std::string>().c_str(),
+                         line["solution_file"].dump().c_str());
+        }
+        std::fprintf(stderr, "locus: results appended to %s\n", recorder.results_file().c_str());
+    }
+    if (recorder.mismatch()) {
+        std::fprintf(stderr, "locus: error: a run's objective disagreed with its re-evaluation (see results)\n");
+        return kFailure;
+    }
+    return interrupt_requested() ? kInterrupted : kOk;
+}
+
+} // namespace locus::app
