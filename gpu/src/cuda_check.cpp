@@ -29,8 +29,8 @@ std::string cuda_error_message(cudaError_t status, const char* what, const char*
         std::size_t free_bytes = 0;
         std::size_t total_bytes = 0;
         if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
-            message += "; the device has " + mib(free_bytes) + " MiB free of " +
-                       mib(total_bytes) + " MiB";
+            message +=
+                "; the device has " + mib(free_bytes) + " MiB free of " + mib(total_bytes) + " MiB";
         } else {
             (void)cudaGetLastError();
         }

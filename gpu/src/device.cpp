@@ -58,7 +58,8 @@ int device_count() noexcept { return query_devices().count; }
 
 std::string device_unavailable_reason() {
     const DeviceQuery query = query_devices();
-    if (query.count > 0) return "";
+    if (query.count > 0)
+        return "";
     return "cudaGetDeviceCount failed: " + query.error;
 }
 

@@ -17,16 +17,16 @@ std::string mib(std::size_t bytes) {
 void throw_allocation_error(cudaError_t status, std::size_t bytes, const std::string& what) {
     (void)cudaGetLastError();
     if (status != cudaErrorMemoryAllocation) {
-        throw CudaError("cannot allocate " + mib(bytes) + " MiB of GPU memory for " + what +
-                        ": " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
+        throw CudaError("cannot allocate " + mib(bytes) + " MiB of GPU memory for " + what + ": " +
+                        cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
     }
-    std::string message = "GPU out of memory allocating " + what + ": requested " + mib(bytes) +
-                          " MiB";
+    std::string message =
+        "GPU out of memory allocating " + what + ": requested " + mib(bytes) + " MiB";
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
     if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
-        message += ", the device has " + mib(free_bytes) + " MiB free of " + mib(total_bytes) +
-                   " MiB";
+        message +=
+            ", the device has " + mib(free_bytes) + " MiB free of " + mib(total_bytes) + " MiB";
     } else {
         (void)cudaGetLastError();
     }

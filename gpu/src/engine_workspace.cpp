@@ -36,8 +36,10 @@ EngineWorkspace::~EngineWorkspace() { release(); }
 void EngineWorkspace::release() noexcept {
     // NOTE: cudaFree also releases memory of cudaMallocAsync; it waits for the device first,
     // so no kernel still uses the memory.
-    if (control_ != nullptr) (void)cudaFree(control_);
-    if (scratch_ != nullptr) (void)cudaFree(scratch_);
+    if (control_ != nullptr)
+        (void)cudaFree(control_);
+    if (scratch_ != nullptr)
+        (void)cudaFree(scratch_);
     control_ = nullptr;
     scratch_ = nullptr;
     control_capacity_ = 0;
@@ -71,14 +73,17 @@ void EngineWorkspace::reserve_for(MoveGrid grid, std::uint32_t batch, cudaStream
 cudaError_t EngineWorkspace::attach(int& multiprocessors) noexcept {
     int device = 0;
     cudaError_t status = cudaGetDevice(&device);
-    if (status != cudaSuccess) return status;
+    if (status != cudaSuccess)
+        return status;
     if (device_ < 0) {
         int count = 0;
         status = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device);
-        if (status != cudaSuccess) return status;
+        if (status != cudaSuccess)
+            return status;
         int pools = 0;
         status = cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device);
-        if (status != cudaSuccess) return status;
+        if (status != cudaSuccess)
+            return status;
         device_ = device;
         multiprocessors_ = count;
         pools_ = pools != 0;
@@ -101,7 +106,8 @@ cudaError_t EngineWorkspace::allocate(void** pointer, std::size_t bytes,
 }
 
 void EngineWorkspace::free_async(void* pointer, cudaStream_t stream) noexcept {
-    if (pointer == nullptr) return;
+    if (pointer == nullptr)
+        return;
     if (pools_)
         (void)cudaFreeAsync(pointer, stream);
     else
@@ -113,27 +119,32 @@ cudaError_t EngineWorkspace::prepare(std::uint32_t batch, std::size_t scratch_by
     if (device_ < 0) {
         int multiprocessors = 0;
         const cudaError_t status = attach(multiprocessors);
-        if (status != cudaSuccess) return status;
+        if (status != cudaSuccess)
+            return status;
     }
     if (batch > control_capacity_) {
         free_async(control_, stream);
         control_ = nullptr;
         control_capacity_ = 0;
         cudaError_t status = allocate(&control_, static_cast<std::size_t>(batch) * 12, stream);
-        if (status != cudaSuccess) return status;
+        if (status != cudaSuccess)
+            return status;
         control_capacity_ = batch;
         // found[] = kNoMove (all bits set), tickets[] = 0.
         status = cudaMemsetAsync(control_, 0xFF, static_cast<std::size_t>(batch) * 8, stream);
-        if (status != cudaSuccess) return status;
+        if (status != cudaSuccess)
+            return status;
         status = cudaMemsetAsync(tickets(), 0, static_cast<std::size_t>(batch) * 4, stream);
-        if (status != cudaSuccess) return status;
+        if (status != cudaSuccess)
+            return status;
     }
     if (scratch_bytes > scratch_bytes_) {
         free_async(scratch_, stream);
         scratch_ = nullptr;
         scratch_bytes_ = 0;
         const cudaError_t status = allocate(&scratch_, scratch_bytes, stream);
-        if (status != cudaSuccess) return status;
+        if (status != cudaSuccess)
+            return status;
         scratch_bytes_ = scratch_bytes;
     }
     return cudaSuccess;

@@ -1,8 +1,8 @@
 // Throughput of the neighborhood engine on 2-opt neighborhoods of random Euclidean tours
 // (moves evaluated per second, invalid cells included), with a check against the CPU twin.
 // Usage: gpu_engine_bench [repeats]
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <vector>
 
@@ -37,7 +37,8 @@ bool run(std::uint32_t n, std::uint32_t batch, locus::Pivot pivot, int repeats) 
     locus::gpu::EventTimer timer;
     timer.start(stream);
     for (int r = 0; r < repeats; ++r)
-        LOCUS_CUDA_CHECK(locus::gpu::select_moves(device_eval, batch, pivot, d_out.data(), ws, stream));
+        LOCUS_CUDA_CHECK(
+            locus::gpu::select_moves(device_eval, batch, pivot, d_out.data(), ws, stream));
     timer.stop(stream);
     const double ms = timer.elapsed_ms() / repeats;
     std::vector<MoveResult<int>> device(batch);

@@ -154,9 +154,8 @@ TEST_CASE_TEMPLATE("improving_moves_cpu equals the serial reference", D, int, do
                 int mismatches = 0;
                 for (std::size_t k = 0; k < capacity && k < 5000; ++k) {
                     const auto& slot = out[static_cast<std::size_t>(s) * capacity + k];
-                    mismatches += locus::test::same_move(slot, k < stored ? expected[k] : untouched)
-                                      ? 0
-                                      : 1;
+                    mismatches +=
+                        locus::test::same_move(slot, k < stored ? expected[k] : untouched) ? 0 : 1;
                 }
                 CHECK(mismatches == 0);
             }

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "hash_evaluator.hpp"
-#include "two_opt_evaluator.hpp"
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/neighborhood_engine.cuh"
 #include "locus/gpu/stream.hpp"
 #include "locus/gpu/timer.hpp"
+#include "two_opt_evaluator.hpp"
 
 using locus::kNoMove;
 using locus::Pivot;
@@ -77,16 +77,16 @@ struct Case {
 };
 
 // Sizes from degenerate to wide and narrow grids; batch * cells stays below ~3e7.
-const Case kCases[] = {{{0, 5}, 3},      {{5, 0}, 2},       {{1, 1}, 1},       {{1, 1}, 300},
-                       {{1, 33}, 7},     {{3, 1}, 64},      {{7, 5}, 256},     {{31, 17}, 37},
-                       {{100, 100}, 1},  {{100, 100}, 256}, {{129, 257}, 3},   {{255, 9}, 100},
+const Case kCases[] = {{{0, 5}, 3},       {{5, 0}, 2},       {{1, 1}, 1},      {{1, 1}, 300},
+                       {{1, 33}, 7},      {{3, 1}, 64},      {{7, 5}, 256},    {{31, 17}, 37},
+                       {{100, 100}, 1},   {{100, 100}, 256}, {{129, 257}, 3},  {{255, 9}, 100},
                        {{1000, 1000}, 1}, {{1000, 1000}, 8}, {{2048, 64}, 16}, {{64, 2048}, 16},
                        {{333, 777}, 64}};
 
 } // namespace
 
-TEST_CASE_TEMPLATE("select_moves equals the CPU twin over size and batch sweeps", D, int,
-                   long long, std::int16_t, float, double) {
+TEST_CASE_TEMPLATE("select_moves equals the CPU twin over size and batch sweeps", D, int, long long,
+                   std::int16_t, float, double) {
     std::mt19937_64 random(77 + sizeof(D));
     Stream stream;
     EngineWorkspace ws;
@@ -181,8 +181,8 @@ TEST_CASE("improving_moves on a large grid keeps the lowest indices") {
     const std::uint32_t capacity = 5000;
     DeviceBuffer<MoveResult<int>> d_out(capacity, "test improving moves");
     DeviceBuffer<std::uint32_t> d_count(1, "test counts");
-    LOCUS_CUDA_CHECK(locus::gpu::improving_moves(eval, 1, capacity, d_out.data(), d_count.data(),
-                                                 ws, stream));
+    LOCUS_CUDA_CHECK(
+        locus::gpu::improving_moves(eval, 1, capacity, d_out.data(), d_count.data(), ws, stream));
     std::vector<MoveResult<int>> device(capacity);
     std::uint32_t device_count = 0;
     d_out.download_async(device.data(), capacity, stream);
@@ -216,8 +216,8 @@ TEST_CASE("2-opt neighborhoods of random tours: device selections equal the CPU 
         d_edge.upload_async(data.edge.data(), data.edge.size(), stream);
         const locus::test::TwoOptEvaluator device_eval{d_x.data(), d_y.data(), d_edge.data(),
                                                        size.n};
-        const locus::test::TwoOptEvaluator host_eval{data.x.data(), data.y.data(),
-                                                     data.edge.data(), size.n};
+        const locus::test::TwoOptEvaluator host_eval{data.x.data(), data.y.data(), data.edge.data(),
+                                                     size.n};
         for (const Pivot pivot : {Pivot::best, Pivot::first}) {
             const auto device = select_gpu(device_eval, size.batch, pivot, ws, stream);
             const auto host = select_cpu(host_eval, size.batch, pivot);
@@ -239,7 +239,8 @@ TEST_CASE("select_moves throughput on a 4096 x 4096 grid (reported, not asserted
     timer.start(stream);
     constexpr int kLaunches = 5;
     for (int i = 0; i < kLaunches; ++i)
-        LOCUS_CUDA_CHECK(locus::gpu::select_moves(eval, batch, Pivot::best, d_out.data(), ws, stream));
+        LOCUS_CUDA_CHECK(
+            locus::gpu::select_moves(eval, batch, Pivot::best, d_out.data(), ws, stream));
     timer.stop(stream);
     const float ms = timer.elapsed_ms();
     const double moves = static_cast<double>(eval.shape.size()) * batch * kLaunches;

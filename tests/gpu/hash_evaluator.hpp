@@ -35,8 +35,10 @@ struct HashEvaluator {
     }
 
     LOCUS_HD D operator()(const row_type& r, std::uint32_t col) const {
-        const std::uint64_t h = mix64(r.key ^ (static_cast<std::uint64_t>(col) * 0xD6E8FEB86659FD93ull));
-        if ((h & 255u) < invalid_per_256) return gpu::invalid_delta<D>();
+        const std::uint64_t h =
+            mix64(r.key ^ (static_cast<std::uint64_t>(col) * 0xD6E8FEB86659FD93ull));
+        if ((h & 255u) < invalid_per_256)
+            return gpu::invalid_delta<D>();
         const std::int64_t units = low + static_cast<std::int64_t>((h >> 8) % span);
         if constexpr (std::is_floating_point_v<D>)
             return static_cast<D>(units) * static_cast<D>(0.25);
@@ -74,8 +76,10 @@ gpu::MoveResult<typename E::delta_type> reference_select(const E& eval, std::uin
         for (std::uint32_t c = 0; c < g.cols; ++c) {
             const D d = eval(eval.row(solution, r), c);
             const std::uint64_t index = static_cast<std::uint64_t>(r) * g.cols + c;
-            if (d == gpu::invalid_delta<D>()) continue;
-            if (pivot == Pivot::first && d < D(0)) return {d, index};
+            if (d == gpu::invalid_delta<D>())
+                continue;
+            if (pivot == Pivot::first && d < D(0))
+                return {d, index};
             if (pivot == Pivot::best && (result.index == kNoMove || d < result.delta))
                 result = {d, index};
         }
@@ -93,7 +97,8 @@ std::vector<gpu::MoveResult<typename E::delta_type>> reference_improving(const E
     for (std::uint32_t r = 0; r < g.rows; ++r)
         for (std::uint32_t c = 0; c < g.cols; ++c) {
             const D d = eval(eval.row(solution, r), c);
-            if (d < D(0)) moves.push_back({d, static_cast<std::uint64_t>(r) * g.cols + c});
+            if (d < D(0))
+                moves.push_back({d, static_cast<std::uint64_t>(r) * g.cols + c});
         }
     return moves;
 }

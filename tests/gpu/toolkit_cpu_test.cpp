@@ -24,11 +24,13 @@ TEST_CASE("Rng::below is uniform over its range and never reaches the bound") {
     }
     double chi_square = 0.0;
     const double expected = static_cast<double>(kDraws) / kBuckets;
-    for (const int count : histogram) chi_square += (count - expected) * (count - expected) / expected;
+    for (const int count : histogram)
+        chi_square += (count - expected) * (count - expected) / expected;
     CHECK(chi_square < 30.0); // 9 degrees of freedom: p ~ 4e-4
 
     locus::Rng one(1, 1);
-    for (int i = 0; i < 100; ++i) CHECK(one.below(1) == 0u);
+    for (int i = 0; i < 100; ++i)
+        CHECK(one.below(1) == 0u);
     // A bound just above 2^31 rejects about half of the raw draws: still in range, both halves hit.
     const std::uint32_t big = 0x80000001u;
     int upper_half = 0;
@@ -68,7 +70,8 @@ TEST_CASE("Rng::uniform lies in [0, 1) with the mean and variance of U(0, 1)") {
 TEST_CASE("Rng streams depend only on their key") {
     const auto draws = [](locus::Rng rng) {
         std::array<std::uint32_t, 8> values{};
-        for (auto& value : values) value = rng.next_u32();
+        for (auto& value : values)
+            value = rng.next_u32();
         return values;
     };
     CHECK(draws(locus::Rng(5, 9)) == draws(locus::Rng(5, 9)));

@@ -22,7 +22,8 @@ constexpr int kDrawsPerStream = 3 * kDrawsPerKind;
 /// One draw sequence of stream `stream` of `seed`: raw words, bounded integers, uniforms.
 LOCUS_HD void draw_sequence(std::uint64_t seed, std::uint64_t stream, std::uint64_t* out) {
     locus::Rng rng(locus::derive_key(seed, stream), stream);
-    for (int i = 0; i < kDrawsPerKind; ++i) out[i] = rng.next_u32();
+    for (int i = 0; i < kDrawsPerKind; ++i)
+        out[i] = rng.next_u32();
     for (int i = 0; i < kDrawsPerKind; ++i) {
         const std::uint32_t bound = i % 2 == 0 ? 0x80000001u : static_cast<std::uint32_t>(i + 1);
         out[kDrawsPerKind + i] = rng.below(bound);
@@ -58,14 +59,16 @@ TEST_CASE("Rng draws are identical on host and device for many streams") {
     for (std::uint32_t s = 0; s < kStreams; ++s)
         draw_sequence(kSeed, s, host.data() + static_cast<std::size_t>(s) * kDrawsPerStream);
     int mismatches = 0;
-    for (std::size_t i = 0; i < host.size(); ++i) mismatches += host[i] == device[i] ? 0 : 1;
+    for (std::size_t i = 0; i < host.size(); ++i)
+        mismatches += host[i] == device[i] ? 0 : 1;
     CHECK(mismatches == 0);
     CHECK(host[0] != host[kDrawsPerStream]); // distinct streams
 }
 
 TEST_CASE("DeviceBuffer round trips through blocking and stream-ordered copies") {
     std::vector<int> values(1000);
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i * i) - 7;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<int>(i * i) - 7;
 
     locus::gpu::DeviceBuffer<int> buffer(values.size(), "round trip");
     CHECK(buffer.size() == 1000);
@@ -77,7 +80,8 @@ TEST_CASE("DeviceBuffer round trips through blocking and stream-ordered copies")
 
     locus::gpu::Stream stream;
     locus::gpu::PinnedBuffer<int> pinned(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) pinned[i] = -values[i];
+    for (std::size_t i = 0; i < values.size(); ++i)
+        pinned[i] = -values[i];
     buffer.upload_async(pinned.data(), values.size(), stream);
     locus::gpu::DeviceBuffer<int> moved(std::move(buffer));
     CHECK(buffer.data() == nullptr);
@@ -86,7 +90,8 @@ TEST_CASE("DeviceBuffer round trips through blocking and stream-ordered copies")
     std::vector<int> again(values.size(), 0);
     moved.download_async(again.data(), again.size(), stream);
     stream.synchronize();
-    for (std::size_t i = 0; i < values.size(); ++i) REQUIRE(again[i] == -values[i]);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        REQUIRE(again[i] == -values[i]);
 }
 
 TEST_CASE("an impossible allocation throws a CudaError that names the request") {

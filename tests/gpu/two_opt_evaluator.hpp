@@ -42,12 +42,14 @@ struct TwoOptEvaluator {
     LOCUS_HD row_type row(std::uint32_t solution, std::uint32_t i) const {
         const std::uint32_t offset = solution * n;
         const std::uint32_t next = i + 1 == n ? 0 : i + 1;
-        return {x[offset + i], y[offset + i], x[offset + next], y[offset + next],
-                edge[offset + i], i, offset};
+        return {
+            x[offset + i], y[offset + i], x[offset + next], y[offset + next], edge[offset + i], i,
+            offset};
     }
 
     LOCUS_HD int operator()(const row_type& r, std::uint32_t j) const {
-        if (j <= r.i + 1 || (r.i == 0 && j + 1 == n)) return gpu::invalid_delta<int>();
+        if (j <= r.i + 1 || (r.i == 0 && j + 1 == n))
+            return gpu::invalid_delta<int>();
         const std::uint32_t next = j + 1 == n ? 0 : j + 1;
         const float cx = x[r.offset + j];
         const float cy = y[r.offset + j];

@@ -25,12 +25,14 @@ std::string cuda_error_message(cudaError_t status, const char* what, const char*
 
 /// Throws CudaError when `status` is not cudaSuccess; `what` names the failed operation.
 inline void check_cuda(cudaError_t status, const char* what) {
-    if (status != cudaSuccess) throw_cuda_error(status, what, nullptr, 0);
+    if (status != cudaSuccess)
+        throw_cuda_error(status, what, nullptr, 0);
 }
 
 /// Same, with the source location of the check.
 inline void check_cuda(cudaError_t status, const char* what, const char* file, int line) {
-    if (status != cudaSuccess) throw_cuda_error(status, what, file, line);
+    if (status != cudaSuccess)
+        throw_cuda_error(status, what, file, line);
 }
 
 } // namespace locus::gpu

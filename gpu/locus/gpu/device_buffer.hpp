@@ -34,7 +34,7 @@ template <class T>
 class DeviceBuffer {
     static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable data");
 
-public:
+  public:
     DeviceBuffer() = default;
     /// Allocates `count` elements; `what` names the data in error messages.
     explicit DeviceBuffer(std::size_t count, const std::string& what = "device buffer") {
@@ -59,19 +59,22 @@ public:
     /// device is out of memory; the buffer is empty then.
     void allocate(std::size_t count, const std::string& what = "device buffer") {
         release();
-        if (count == 0) return;
+        if (count == 0)
+            return;
         if (count > std::numeric_limits<std::size_t>::max() / sizeof(T))
             throw_size_overflow(count, sizeof(T), what);
         void* pointer = nullptr;
         const cudaError_t status = cudaMalloc(&pointer, count * sizeof(T));
-        if (status != cudaSuccess) throw_allocation_error(status, count * sizeof(T), what);
+        if (status != cudaSuccess)
+            throw_allocation_error(status, count * sizeof(T), what);
         data_ = static_cast<T*>(pointer);
         size_ = count;
     }
 
     /// Frees the memory (synchronizes with the device, as cudaFree does).
     void release() noexcept {
-        if (data_ != nullptr) (void)cudaFree(data_);
+        if (data_ != nullptr)
+            (void)cudaFree(data_);
         data_ = nullptr;
         size_ = 0;
     }
@@ -102,7 +105,8 @@ public:
     }
     /// Sets every byte of the buffer to `byte`, ordered on `stream`.
     void fill_bytes_async(int byte, cudaStream_t stream) {
-        if (size_ != 0) LOCUS_CUDA_CHECK(cudaMemsetAsync(data_, byte, bytes(), stream));
+        if (size_ != 0)
+            LOCUS_CUDA_CHECK(cudaMemsetAsync(data_, byte, bytes(), stream));
     }
 
     /// Device pointer (null when empty).
@@ -114,7 +118,7 @@ public:
     std::size_t bytes() const { return size_ * sizeof(T); }
     bool empty() const { return size_ == 0; }
 
-private:
+  private:
     T* data_ = nullptr;
     std::size_t size_ = 0;
 };
@@ -125,11 +129,12 @@ template <class T>
 class PinnedBuffer {
     static_assert(std::is_trivially_copyable_v<T>, "pinned buffers hold trivially copyable data");
 
-public:
+  public:
     PinnedBuffer() = default;
     /// Allocates `count` uninitialised elements; throws CudaError naming `what` on failure.
     explicit PinnedBuffer(std::size_t count, const std::string& what = "pinned host buffer") {
-        if (count == 0) return;
+        if (count == 0)
+            return;
         if (count > std::numeric_limits<std::size_t>::max() / sizeof(T))
             throw_size_overflow(count, sizeof(T), what);
         void* pointer = nullptr;
@@ -149,14 +154,16 @@ public:
         : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
     PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
         if (this != &other) {
-            if (data_ != nullptr) (void)cudaFreeHost(data_);
+            if (data_ != nullptr)
+                (void)cudaFreeHost(data_);
             data_ = std::exchange(other.data_, nullptr);
             size_ = std::exchange(other.size_, 0);
         }
         return *this;
     }
     ~PinnedBuffer() {
-        if (data_ != nullptr) (void)cudaFreeHost(data_);
+        if (data_ != nullptr)
+            (void)cudaFreeHost(data_);
     }
 
     T* data() { return data_; }
@@ -165,7 +172,7 @@ public:
     T& operator[](std::size_t i) { return data_[i]; }
     const T& operator[](std::size_t i) const { return data_[i]; }
 
-private:
+  private:
     T* data_ = nullptr;
     std::size_t size_ = 0;
 };

@@ -4,20 +4,27 @@
 /// CPU twin are in neighborhood_engine.hpp; both backends return identical results.
 ///
 /// Thread mapping (all kernels, 256 threads per block):
+///  - a unit of work is a row of the grid, or a segment of a row when the batch has too few
+///    rows to fill the device (small batches of large grids); units are numbered row-major, so
+///    unit order is index order;
 ///  - a block serves one solution; a solution is served by `blocks_per_solution` blocks, chosen
 ///    so that the whole launch is about one wave of resident blocks (and never more blocks than
-///    there are rows to share);
+///    there are units to share);
 ///  - a block is split into groups of G lanes (G = 32 for wide grids; 16, 8, ... down to 1 for
-///    narrow ones, so that lanes are not idle); each group evaluates one row at a time: it
-///    computes the row context once, then its lanes sweep the columns (lane k: cols k, k+G, ...
-///    : coalesced accesses to per-column data);
-///  - rows are dealt round-robin: round t of block p of a solution covers rows
-///    (t * blocks_per_solution + p) * groups + [0, groups), which balances triangular grids.
+///    narrow ones, so that lanes are not idle); each group evaluates one unit at a time: it
+///    computes the row context once, then its lanes sweep the unit's columns (lane k: columns
+///    k, k+G, ...: coalesced accesses to per-column data);
+///  - units are dealt round-robin: round t of block p of a solution covers units
+///    (t * blocks_per_solution + p) * groups + [0, groups), which balances triangular grids;
+///    each thread thus meets its cells in increasing index order.
 /// Selection keeps a running best per thread in registers, reduces it with warp shuffles, then
 /// across the warps of the block in shared memory, then across the blocks of a solution in the
 /// same launch: each block writes a partial, and the last block to finish (atomic ticket after
 /// __threadfence) reduces the partials and writes the result. Selection is by (delta, index)
-/// only, so the result is deterministic and equal to the CPU twin's.
+/// only, so the result is deterministic and equal to the CPU twin's. Under Pivot::first a
+/// thread stops at its first improving cell and publishes its index (block minimum in shared
+/// memory, then an atomic minimum per solution in global memory); units that start beyond a
+/// published index are skipped, which cannot change the lowest improving index.
 ///
 /// Asynchrony: launchers enqueue work on `stream` and return without synchronizing. They may
 /// allocate workspace memory (stream-ordered) the first time a batch or grid is larger than
@@ -27,172 +34,13 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <cstring>
 
+#include "locus/gpu/engine_primitives.cuh"
 #include "locus/gpu/neighborhood_engine.hpp"
 
 namespace locus::gpu {
 
 namespace detail {
-
-inline constexpr unsigned kFullMask = 0xFFFFFFFFu;
-inline constexpr unsigned kEngineWarps = kEngineBlockThreads / 32;
-
-/// Launch geometry of a sweep over the grids of a batch. A unit of work is a row, or a segment
-/// of a row when rows alone are too few to fill the device (small batches); units are numbered
-/// row-major, so a thread meets its cells in increasing index order.
-struct SweepPlan {
-    std::uint32_t rows;
-    std::uint32_t cols;
-    std::uint32_t group_shift;         ///< log2 of the lanes per row group
-    std::uint32_t groups;              ///< row groups per block
-    std::uint32_t blocks_per_solution; ///< blocks sharing one solution's units
-    std::uint32_t segments;            ///< units per row (1: whole rows)
-    std::uint32_t segment_cols;        ///< columns per unit (a multiple of the group width)
-    std::uint64_t units;               ///< units per solution = rows * segments
-};
-
-/// log2 of the group width: the widest power of two <= 32 that leaves at most 1/8 of the lanes
-/// idle on the last sweep of a row (1 for a single column).
-inline std::uint32_t group_shift_for(std::uint32_t cols) {
-    for (std::uint32_t shift = 5; shift > 0; --shift) {
-        const std::uint64_t width = 1ull << shift;
-        const std::uint64_t padded = (cols + width - 1) / width * width;
-        if (cols >= width && 8 * (padded - cols) <= padded) return shift;
-    }
-    return 0;
-}
-
-/// Geometry for `batch` solutions of `grid`, `resident` blocks filling the device once. Rows
-/// are cut into segments (of at least 4 sweeps of a group) until the batch has about 4 units per
-/// group slot of the device (at most kMaxSplitUnits units in all from the split).
-inline SweepPlan make_plan(MoveGrid grid, std::uint32_t batch, std::uint64_t resident) {
-    SweepPlan plan{};
-    plan.rows = grid.rows;
-    plan.cols = grid.cols;
-    plan.group_shift = group_shift_for(grid.cols);
-    plan.groups = kEngineBlockThreads >> plan.group_shift;
-    const std::uint64_t width = 1ull << plan.group_shift;
-    const std::uint64_t wave =
-        std::min<std::uint64_t>(std::max<std::uint64_t>(resident, 1), kMaxWaveBlocks);
-
-    std::uint64_t segments = 1;
-    const std::uint64_t target = std::min<std::uint64_t>(4 * wave * plan.groups, kMaxSplitUnits);
-    const std::uint64_t wanted = (target + batch - 1) / batch;
-    if (grid.rows > 0 && grid.rows < wanted) {
-        const std::uint64_t most = std::max<std::uint64_t>(grid.cols / (4 * width), 1);
-        segments = std::min<std::uint64_t>((wanted + grid.rows - 1) / grid.rows, most);
-    }
-    std::uint64_t segment_cols = (grid.cols + segments - 1) / segments;
-    segment_cols = std::max<std::uint64_t>((segment_cols + width - 1) / width * width, width);
-    segments = std::max<std::uint64_t>((grid.cols + segment_cols - 1) / segment_cols, 1);
-    plan.segments = static_cast<std::uint32_t>(segments);
-    plan.segment_cols = static_cast<std::uint32_t>(segment_cols);
-    plan.units = static_cast<std::uint64_t>(grid.rows) * segments;
-
-    const std::uint64_t useful =
-        std::max<std::uint64_t>((plan.units + plan.groups - 1) / plan.groups, 1);
-    const std::uint64_t per_solution =
-        std::clamp<std::uint64_t>((wave + batch - 1) / batch, 1, useful);
-    plan.blocks_per_solution = static_cast<std::uint32_t>(per_solution);
-    return plan;
-}
-
-/// The cells of one unit: row `row`, columns [col_begin, col_end).
-struct Unit {
-    std::uint64_t row;
-    std::uint32_t col_begin;
-    std::uint32_t col_end;
-};
-
-__device__ __forceinline__ Unit decode_unit(const SweepPlan& plan, std::uint64_t unit) {
-    const std::uint64_t row = plan.segments == 1 ? unit : unit / plan.segments;
-    const auto segment = static_cast<std::uint32_t>(unit - row * plan.segments);
-    const std::uint32_t col_begin = segment * plan.segment_cols;
-    const auto col_end = static_cast<std::uint32_t>(
-        min(static_cast<std::uint64_t>(plan.cols),
-            static_cast<std::uint64_t>(col_begin) + plan.segment_cols));
-    return {row, col_begin, col_end};
-}
-
-/// Blocks of `kernel` resident on one multiprocessor (cached per kernel; 1 on error).
-template <class Kernel>
-int resident_blocks_per_sm(Kernel kernel) {
-    int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kEngineBlockThreads, 0) !=
-        cudaSuccess) {
-        (void)cudaGetLastError();
-        blocks = 1;
-    }
-    return std::max(blocks, 1);
-}
-
-/// Shuffle of a delta across the lanes of a warp (sub-word integers travel as int).
-template <class D>
-__device__ __forceinline__ D shuffle_xor(D value, int lane_mask) {
-    if constexpr (std::is_floating_point_v<D>) {
-        return __shfl_xor_sync(kFullMask, value, lane_mask);
-    } else if constexpr (sizeof(D) <= 4) {
-        return static_cast<D>(__shfl_xor_sync(kFullMask, static_cast<int>(value), lane_mask));
-    } else {
-        return static_cast<D>(
-            __shfl_xor_sync(kFullMask, static_cast<long long>(value), lane_mask));
-    }
-}
-
-/// Stores a move as two full 8-byte words, so that the padding after a delta narrower than 8
-/// bytes is defined too (host copies of results then read no uninitialised bytes).
-template <class D>
-__device__ __forceinline__ void store_move(MoveResult<D>* to, D delta, std::uint64_t index) {
-    static_assert(sizeof(MoveResult<D>) == 16 && alignof(MoveResult<D>) == 8);
-    unsigned long long bits = 0;
-    memcpy(&bits, &delta, sizeof(D));
-    auto* words = reinterpret_cast<unsigned long long*>(to);
-    words[0] = bits;
-    words[1] = index;
-}
-
-/// Keeps in (delta, index) the preferred of itself and (other_delta, other_index): lowest index
-/// for Pivot::first, (delta, index) order for Pivot::best.
-template <bool kFirst, class D>
-__device__ __forceinline__ void keep_preferred(D& delta, std::uint64_t& index, D other_delta,
-                                               std::uint64_t other_index) {
-    const bool take = kFirst ? other_index < index
-                             : precedes_best(other_delta, other_index, delta, index);
-    if (take) {
-        delta = other_delta;
-        index = other_index;
-    }
-}
-
-/// Reduces (delta, index) over the block; the result is valid in thread 0. Every thread of the
-/// block must call it. It starts and ends with no pending shared-memory reads, so it can be
-/// called again after a __syncthreads().
-template <bool kFirst, class D>
-__device__ __forceinline__ void block_reduce(D& delta, std::uint64_t& index, D* s_delta,
-                                             std::uint64_t* s_index) {
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        const D other_delta = shuffle_xor(delta, offset);
-        const std::uint64_t other_index = __shfl_xor_sync(kFullMask, index, offset);
-        keep_preferred<kFirst>(delta, index, other_delta, other_index);
-    }
-    const unsigned warp = threadIdx.x / 32;
-    const unsigned lane = threadIdx.x % 32;
-    if (lane == 0) {
-        s_delta[warp] = delta;
-        s_index[warp] = index;
-    }
-    __syncthreads();
-    if (warp == 0) {
-        delta = lane < kEngineWarps ? s_delta[lane] : invalid_delta<D>();
-        index = lane < kEngineWarps ? s_index[lane] : kNoMove;
-        for (int offset = kEngineWarps / 2; offset > 0; offset >>= 1) {
-            const D other_delta = shuffle_xor(delta, offset);
-            const std::uint64_t other_index = __shfl_xor_sync(kFullMask, index, offset);
-            keep_preferred<kFirst>(delta, index, other_delta, other_index);
-        }
-    }
-}
 
 /// Selection kernel. Grid: batch * blocks_per_solution blocks of kEngineBlockThreads.
 /// `partials` holds one entry per block; `tickets` and `found` one word per solution, which the
@@ -212,26 +60,30 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
     const std::uint32_t part = blockIdx.x - solution * plan.blocks_per_solution;
     const std::uint32_t width = 1u << plan.group_shift;
     const std::uint32_t lane = threadIdx.x & (width - 1);
-    const std::uint64_t unit_step = static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
+    const std::uint64_t unit_step =
+        static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
     volatile std::uint64_t* published = found + solution;
 
     if constexpr (kFirst) {
-        if (threadIdx.x == 0) s_found = kNoMove;
+        if (threadIdx.x == 0)
+            s_found = kNoMove;
         __syncthreads();
     }
 
     D best = invalid_delta<D>();
     std::uint64_t best_index = kNoMove;
-    for (std::uint64_t unit = static_cast<std::uint64_t>(part) * plan.groups +
-                              (threadIdx.x >> plan.group_shift);
+    for (std::uint64_t unit =
+             static_cast<std::uint64_t>(part) * plan.groups + (threadIdx.x >> plan.group_shift);
          unit < plan.units; unit += unit_step) {
         const auto [row, col_begin, col_end] = decode_unit(plan, unit);
         const std::uint64_t base = row * plan.cols;
         if constexpr (kFirst) {
             // NOTE: every cell of this unit and of later units has a larger index than a
             // published improving move, so none of them can be the first improving move.
-            const std::uint64_t known = min(*published, *static_cast<volatile std::uint64_t*>(&s_found));
-            if (known < base + col_begin) break;
+            const std::uint64_t known =
+                min(*published, *static_cast<volatile std::uint64_t*>(&s_found));
+            if (known < base + col_begin)
+                break;
         }
         const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
         bool hit = false;
@@ -268,7 +120,8 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
     if (plan.blocks_per_solution == 1) {
         if (threadIdx.x == 0) {
             store_move(out + solution, best, best_index);
-            if constexpr (kFirst) found[solution] = kNoMove;
+            if constexpr (kFirst)
+                found[solution] = kNoMove;
         }
         return;
     }
@@ -280,22 +133,26 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
         s_last = ticket == plan.blocks_per_solution - 1;
     }
     __syncthreads();
-    if (!s_last) return;
+    if (!s_last)
+        return;
     __threadfence();
 
     best = invalid_delta<D>();
     best_index = kNoMove;
-    const MoveResult<D>* mine = partials + static_cast<std::uint64_t>(solution) * plan.blocks_per_solution;
+    const MoveResult<D>* mine =
+        partials + static_cast<std::uint64_t>(solution) * plan.blocks_per_solution;
     for (std::uint32_t p = threadIdx.x; p < plan.blocks_per_solution; p += kEngineBlockThreads) {
         const D other_delta = *static_cast<const volatile D*>(&mine[p].delta);
-        const std::uint64_t other_index = *static_cast<const volatile std::uint64_t*>(&mine[p].index);
+        const std::uint64_t other_index =
+            *static_cast<const volatile std::uint64_t*>(&mine[p].index);
         keep_preferred<kFirst>(best, best_index, other_delta, other_index);
     }
     block_reduce<kFirst>(best, best_index, s_delta, s_index);
     if (threadIdx.x == 0) {
         store_move(out + solution, best, best_index);
         tickets[solution] = 0;
-        if constexpr (kFirst) found[solution] = kNoMove;
+        if constexpr (kFirst)
+            found[solution] = kNoMove;
     }
 }
 
@@ -308,7 +165,8 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
     const std::uint32_t part = blockIdx.x - solution * plan.blocks_per_solution;
     const std::uint32_t width = 1u << plan.group_shift;
     const std::uint32_t lane = threadIdx.x & (width - 1);
-    const std::uint64_t unit_step = static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
+    const std::uint64_t unit_step =
+        static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
     std::uint32_t* counts = unit_counts + static_cast<std::uint64_t>(solution) * plan.units;
 
     // NOTE: the round loop is uniform over the block (unit0 is), so every lane reaches the
@@ -325,72 +183,18 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
         }
         for (std::uint32_t offset = width / 2; offset > 0; offset >>= 1)
             count += __shfl_xor_sync(kFullMask, count, offset);
-        if (lane == 0 && unit < plan.units) counts[unit] = count;
+        if (lane == 0 && unit < plan.units)
+            counts[unit] = count;
     }
-}
-
-inline constexpr unsigned kScanThreads = 1024;
-inline constexpr unsigned kScanItems = 4; ///< consecutive counts per thread and round
-
-/// Inclusive saturating prefix sum over the lanes of a warp.
-__device__ __forceinline__ std::uint32_t warp_inclusive_scan(std::uint32_t value, unsigned lane) {
-    for (unsigned offset = 1; offset < 32; offset <<= 1) {
-        const std::uint32_t other = __shfl_up_sync(kFullMask, value, offset);
-        if (lane >= offset) value = add_saturated(value, other);
-    }
-    return value;
-}
-
-/// improving_moves scan: one block per solution turns its unit counts into exclusive offsets
-/// (saturating at 2^32 - 1, in place) and writes the total to totals[solution]. Each round, a
-/// thread scans kItems consecutive counts, then the block scans the thread totals.
-template <unsigned kThreads, unsigned kItems>
-__global__ void __launch_bounds__(kThreads)
-    scan_units_kernel(std::uint32_t* unit_counts, std::uint64_t units, std::uint32_t* totals) {
-    static_assert(kThreads % 32 == 0 && kThreads <= 1024);
-    constexpr unsigned kWarps = kThreads / 32;
-    __shared__ std::uint32_t s_warp[kWarps];
-    const unsigned warp = threadIdx.x / 32;
-    const unsigned lane = threadIdx.x % 32;
-    std::uint32_t* counts = unit_counts + static_cast<std::uint64_t>(blockIdx.x) * units;
-    std::uint32_t carry = 0;
-    for (std::uint64_t begin = 0; begin < units; begin += kThreads * kItems) {
-        const std::uint64_t first = begin + static_cast<std::uint64_t>(threadIdx.x) * kItems;
-        std::uint32_t values[kItems];
-        std::uint32_t sum = 0;
-        for (unsigned k = 0; k < kItems; ++k) {
-            values[k] = first + k < units ? counts[first + k] : 0u;
-            sum = add_saturated(sum, values[k]);
-        }
-        const std::uint32_t inclusive = warp_inclusive_scan(sum, lane);
-        const std::uint32_t before = __shfl_up_sync(kFullMask, inclusive, 1);
-        if (lane == 31) s_warp[warp] = inclusive;
-        __syncthreads();
-        if (warp == 0) {
-            const std::uint32_t total = warp_inclusive_scan(lane < kWarps ? s_warp[lane] : 0u, lane);
-            __syncwarp();
-            if (lane < kWarps) s_warp[lane] = total;
-        }
-        __syncthreads();
-        const std::uint32_t warp_prefix = warp == 0 ? 0u : s_warp[warp - 1];
-        std::uint32_t offset = add_saturated(carry, add_saturated(warp_prefix, lane == 0 ? 0u : before));
-        for (unsigned k = 0; k < kItems; ++k) {
-            if (first + k < units) counts[first + k] = offset;
-            offset = add_saturated(offset, values[k]);
-        }
-        carry = add_saturated(carry, s_warp[kWarps - 1]);
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) totals[blockIdx.x] = carry;
 }
 
 /// improving_moves pass 2: units whose offset is below `capacity` write their improving moves
 /// at out[solution * capacity + offset + rank], rank in column order, up to `capacity`.
 template <class E>
 __global__ void __launch_bounds__(kEngineBlockThreads)
-    write_improving_kernel(const E eval, const SweepPlan plan,
-                           const std::uint32_t* unit_offsets, const std::uint32_t* totals,
-                           std::uint32_t capacity, MoveResult<typename E::delta_type>* out) {
+    write_improving_kernel(const E eval, const SweepPlan plan, const std::uint32_t* unit_offsets,
+                           const std::uint32_t* totals, std::uint32_t capacity,
+                           MoveResult<typename E::delta_type>* out) {
     using D = typename E::delta_type;
     const std::uint32_t solution = blockIdx.x / plan.blocks_per_solution;
     const std::uint32_t part = blockIdx.x - solution * plan.blocks_per_solution;
@@ -398,7 +202,8 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
     const std::uint32_t lane = threadIdx.x & (width - 1);
     const std::uint32_t group_base = (threadIdx.x & 31u) & ~(width - 1);
     const std::uint32_t group_bits = width == 32 ? kFullMask : ((1u << width) - 1u);
-    const std::uint64_t unit_step = static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
+    const std::uint64_t unit_step =
+        static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
     const std::uint32_t* offsets = unit_offsets + static_cast<std::uint64_t>(solution) * plan.units;
     const std::uint32_t total = totals[solution];
     MoveResult<D>* slots = out + static_cast<std::uint64_t>(solution) * capacity;
@@ -408,13 +213,16 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
         const std::uint64_t unit = unit0 + (threadIdx.x >> plan.group_shift);
         const bool in_grid = unit < plan.units;
         const std::uint32_t start = in_grid ? offsets[unit] : capacity;
-        const std::uint32_t end =
-            !in_grid ? start : unit + 1 < plan.units ? offsets[unit + 1] : total;
+        const std::uint32_t end = !in_grid                ? start
+                                  : unit + 1 < plan.units ? offsets[unit + 1]
+                                                          : total;
         // NOTE: offsets never decrease with the unit, so once every unit of this warp starts at
         // or beyond capacity, so do all the units of its later rounds.
-        if (__all_sync(kFullMask, start >= capacity)) break;
+        if (__all_sync(kFullMask, start >= capacity))
+            break;
         const bool active = start < capacity && end > start;
-        if (!__any_sync(kFullMask, active)) continue;
+        if (!__any_sync(kFullMask, active))
+            continue;
 
         const auto [row, col_begin, col_end] = decode_unit(plan, in_grid ? unit : plan.units - 1);
         const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
@@ -430,11 +238,14 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
                 delta = eval(context, static_cast<std::uint32_t>(col));
                 improving = delta < D(0);
             }
-            const std::uint32_t mask = (__ballot_sync(kFullMask, improving) >> group_base) & group_bits;
+            const std::uint32_t mask =
+                (__ballot_sync(kFullMask, improving) >> group_base) & group_bits;
             const std::uint64_t slot = position + __popc(mask & ((1u << lane) - 1u));
-            if (improving && slot < limit) store_move(slots + slot, delta, base + col);
+            if (improving && slot < limit)
+                store_move(slots + slot, delta, base + col);
             position += __popc(mask);
-            if (__all_sync(kFullMask, !active || position >= limit)) break;
+            if (__all_sync(kFullMask, !active || position >= limit))
+                break;
         }
     }
 }
@@ -451,10 +262,12 @@ cudaError_t select_moves(const E& eval, std::uint32_t batch, Pivot pivot,
                          cudaStream_t stream) {
     static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
     using D = typename E::delta_type;
-    if (batch == 0) return cudaSuccess;
+    if (batch == 0)
+        return cudaSuccess;
     int multiprocessors = 0;
     cudaError_t status = ws.attach(multiprocessors);
-    if (status != cudaSuccess) return status;
+    if (status != cudaSuccess)
+        return status;
 
     const bool first = pivot == Pivot::first;
     auto kernel = first ? detail::select_kernel<E, true> : detail::select_kernel<E, false>;
@@ -465,10 +278,12 @@ cudaError_t select_moves(const E& eval, std::uint32_t batch, Pivot pivot,
         static_cast<std::uint64_t>(multiprocessors) * (first ? per_sm_first : per_sm_best);
     const detail::SweepPlan plan = detail::make_plan(eval.grid(), batch, resident);
     const std::uint64_t blocks = static_cast<std::uint64_t>(batch) * plan.blocks_per_solution;
-    if (blocks > 0x7FFFFFFFull) return cudaErrorInvalidValue;
+    if (blocks > 0x7FFFFFFFull)
+        return cudaErrorInvalidValue;
 
     status = ws.prepare(batch, static_cast<std::size_t>(blocks) * sizeof(MoveResult<D>), stream);
-    if (status != cudaSuccess) return status;
+    if (status != cudaSuccess)
+        return status;
     kernel<<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(
         eval, plan, d_out, static_cast<MoveResult<D>*>(ws.scratch()), ws.tickets(), ws.found());
     return cudaGetLastError();
@@ -487,32 +302,39 @@ cudaError_t improving_moves(const E& eval, std::uint32_t batch, std::uint32_t ca
                             MoveResult<typename E::delta_type>* d_out, std::uint32_t* d_counts,
                             EngineWorkspace& ws, cudaStream_t stream) {
     static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
-    if (batch == 0) return cudaSuccess;
+    if (batch == 0)
+        return cudaSuccess;
     const MoveGrid grid = eval.grid();
     if (grid.rows == 0 || grid.cols == 0)
         return cudaMemsetAsync(d_counts, 0, static_cast<std::size_t>(batch) * 4, stream);
     int multiprocessors = 0;
     cudaError_t status = ws.attach(multiprocessors);
-    if (status != cudaSuccess) return status;
+    if (status != cudaSuccess)
+        return status;
 
-    static const int per_sm_count = detail::resident_blocks_per_sm(detail::count_improving_kernel<E>);
-    const detail::SweepPlan plan = detail::make_plan(
-        grid, batch, static_cast<std::uint64_t>(multiprocessors) * per_sm_count);
+    static const int per_sm_count =
+        detail::resident_blocks_per_sm(detail::count_improving_kernel<E>);
+    const detail::SweepPlan plan =
+        detail::make_plan(grid, batch, static_cast<std::uint64_t>(multiprocessors) * per_sm_count);
     const std::uint64_t blocks = static_cast<std::uint64_t>(batch) * plan.blocks_per_solution;
-    if (blocks > 0x7FFFFFFFull) return cudaErrorInvalidValue;
+    if (blocks > 0x7FFFFFFFull)
+        return cudaErrorInvalidValue;
 
     status = ws.prepare(batch, static_cast<std::size_t>(batch) * plan.units * 4, stream);
-    if (status != cudaSuccess) return status;
+    if (status != cudaSuccess)
+        return status;
     auto* unit_counts = static_cast<std::uint32_t*>(ws.scratch());
     detail::count_improving_kernel<E>
         <<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(eval, plan,
-                                                                                  unit_counts);
+                                                                                    unit_counts);
     status = cudaGetLastError();
-    if (status != cudaSuccess) return status;
+    if (status != cudaSuccess)
+        return status;
     detail::scan_units_kernel<detail::kScanThreads, detail::kScanItems>
         <<<batch, detail::kScanThreads, 0, stream>>>(unit_counts, plan.units, d_counts);
     status = cudaGetLastError();
-    if (status != cudaSuccess || capacity == 0) return status;
+    if (status != cudaSuccess || capacity == 0)
+        return status;
     detail::write_improving_kernel<E>
         <<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(
             eval, plan, unit_counts, d_counts, capacity, d_out);

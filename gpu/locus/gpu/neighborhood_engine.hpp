@@ -85,14 +85,13 @@ LOCUS_HD constexpr Delta invalid_delta() {
 /// All three are `LOCUS_HD`, const, free of side effects and do not throw; for the same
 /// arguments they return the same value on host and device.
 template <class E>
-concept MoveEvaluator =
-    std::is_trivially_copyable_v<E> && EngineDelta<typename E::delta_type> &&
+concept MoveEvaluator = std::is_trivially_copyable_v<E> && EngineDelta<typename E::delta_type> &&
     std::is_trivially_copyable_v<typename E::row_type> &&
     requires(const E& e, const typename E::row_type& r, std::uint32_t u) {
-        { e.grid() } -> std::same_as<MoveGrid>;
-        { e.row(u, u) } -> std::same_as<typename E::row_type>;
-        { e(r, u) } -> std::same_as<typename E::delta_type>;
-    };
+    { e.grid() } -> std::same_as<MoveGrid>;
+    { e.row(u, u) } -> std::same_as<typename E::row_type>;
+    { e(r, u) } -> std::same_as<typename E::delta_type>;
+};
 
 /// Device scratch memory of the engine's launchers. It grows on demand inside a launch
 /// (stream-ordered cudaMallocAsync/cudaFreeAsync on the launch stream, which do not block the
@@ -101,7 +100,7 @@ concept MoveEvaluator =
 /// A workspace belongs to the device that is current at its first use, and serves one stream
 /// at a time: launches sharing a workspace must be ordered (same stream, or events).
 class EngineWorkspace {
-public:
+  public:
     EngineWorkspace() = default;
     EngineWorkspace(const EngineWorkspace&) = delete;
     EngineWorkspace& operator=(const EngineWorkspace&) = delete;
@@ -142,7 +141,7 @@ public:
     /// Scratch memory (256-byte aligned), valid after prepare().
     void* scratch() const { return scratch_; }
 
-private:
+  private:
     std::size_t control_bytes() const { return static_cast<std::size_t>(control_capacity_) * 12; }
     cudaError_t allocate(void** pointer, std::size_t bytes, cudaStream_t stream) noexcept;
     void free_async(void* pointer, cudaStream_t stream) noexcept;
@@ -216,7 +215,8 @@ MoveResult<typename E::delta_type> scan_best(const E& eval, std::uint32_t soluti
         const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
         for (std::uint32_t col = 0; col < cols; ++col) {
             const D delta = eval(context, col);
-            if (delta < best.delta) best = {delta, base + col};
+            if (delta < best.delta)
+                best = {delta, base + col};
         }
     }
     return best;
@@ -225,14 +225,14 @@ MoveResult<typename E::delta_type> scan_best(const E& eval, std::uint32_t soluti
 /// Pivot::first over rows [row_begin, row_end) of `solution`; stops at rows beyond the lowest
 /// improving index already published in `found` and publishes its own hit there.
 template <class E>
-MoveResult<typename E::delta_type> scan_first(const E& eval, std::uint32_t solution,
-                                              std::uint32_t row_begin, std::uint32_t row_end,
-                                              std::uint32_t cols,
-                                              std::atomic<std::uint64_t>& found) {
+MoveResult<typename E::delta_type>
+scan_first(const E& eval, std::uint32_t solution, std::uint32_t row_begin, std::uint32_t row_end,
+           std::uint32_t cols, std::atomic<std::uint64_t>& found) {
     using D = typename E::delta_type;
     for (std::uint32_t row = row_begin; row < row_end; ++row) {
         const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
-        if (found.load(std::memory_order_relaxed) < base) break;
+        if (found.load(std::memory_order_relaxed) < base)
+            break;
         const auto context = eval.row(solution, row);
         for (std::uint32_t col = 0; col < cols; ++col) {
             const D delta = eval(context, col);
@@ -258,7 +258,8 @@ std::uint32_t count_improving(const E& eval, std::uint32_t solution, std::uint32
     for (std::uint32_t row = row_begin; row < row_end; ++row) {
         const auto context = eval.row(solution, row);
         std::uint32_t in_row = 0;
-        for (std::uint32_t col = 0; col < cols; ++col) in_row += eval(context, col) < D(0);
+        for (std::uint32_t col = 0; col < cols; ++col)
+            in_row += eval(context, col) < D(0);
         count = add_saturated(count, in_row);
     }
     return count;
@@ -277,14 +278,16 @@ void select_moves_cpu(const E& eval, std::uint32_t batch, Pivot pivot,
                       MoveResult<typename E::delta_type>* out, int threads) {
     static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
     using D = typename E::delta_type;
-    if (batch == 0) return;
+    if (batch == 0)
+        return;
     const MoveGrid grid = eval.grid();
     const int team = detail::resolve_threads(threads);
     const detail::CpuChunks split = detail::cpu_chunks(grid.rows, batch, team);
     const std::int64_t items = static_cast<std::int64_t>(batch) * split.chunks;
     std::vector<MoveResult<D>> partial(static_cast<std::size_t>(items));
     std::vector<std::atomic<std::uint64_t>> found(pivot == Pivot::first ? batch : 0);
-    for (auto& word : found) word.store(kNoMove, std::memory_order_relaxed);
+    for (auto& word : found)
+        word.store(kNoMove, std::memory_order_relaxed);
 
     // NOTE: items are solution-major with chunks in row order, and dynamically scheduled, so
     // that Pivot::first reaches low rows first and later chunks stop early.
@@ -293,14 +296,14 @@ void select_moves_cpu(const E& eval, std::uint32_t batch, Pivot pivot,
         const auto solution = static_cast<std::uint32_t>(item / split.chunks);
         const auto chunk = static_cast<std::uint32_t>(item % split.chunks);
         const std::uint64_t begin = static_cast<std::uint64_t>(chunk) * split.rows_per_chunk;
-        const auto row_begin = static_cast<std::uint32_t>(std::min<std::uint64_t>(begin, grid.rows));
+        const auto row_begin =
+            static_cast<std::uint32_t>(std::min<std::uint64_t>(begin, grid.rows));
         const auto row_end = static_cast<std::uint32_t>(
             std::min<std::uint64_t>(begin + split.rows_per_chunk, grid.rows));
         partial[static_cast<std::size_t>(item)] =
-            pivot == Pivot::best
-                ? detail::scan_best(eval, solution, row_begin, row_end, grid.cols)
-                : detail::scan_first(eval, solution, row_begin, row_end, grid.cols,
-                                     found[solution]);
+            pivot == Pivot::best ? detail::scan_best(eval, solution, row_begin, row_end, grid.cols)
+                                 : detail::scan_first(eval, solution, row_begin, row_end, grid.cols,
+                                                      found[solution]);
     }
 
     for (std::uint32_t solution = 0; solution < batch; ++solution) {
@@ -308,11 +311,12 @@ void select_moves_cpu(const E& eval, std::uint32_t batch, Pivot pivot,
         for (std::uint32_t chunk = 0; chunk < split.chunks; ++chunk) {
             const MoveResult<D>& p =
                 partial[static_cast<std::size_t>(solution) * split.chunks + chunk];
-            const bool take = pivot == Pivot::best
-                                  ? detail::precedes_best(p.delta, p.index, result.delta,
-                                                          result.index)
-                                  : p.index < result.index;
-            if (take) result = p;
+            const bool take =
+                pivot == Pivot::best
+                    ? detail::precedes_best(p.delta, p.index, result.delta, result.index)
+                    : p.index < result.index;
+            if (take)
+                result = p;
         }
         out[solution] = result;
     }
@@ -329,7 +333,8 @@ void improving_moves_cpu(const E& eval, std::uint32_t batch, std::uint32_t capac
                          int threads) {
     static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
     using D = typename E::delta_type;
-    if (batch == 0) return;
+    if (batch == 0)
+        return;
     const MoveGrid grid = eval.grid();
     const int team = detail::resolve_threads(threads);
     const detail::CpuChunks split = detail::cpu_chunks(grid.rows, batch, team);
@@ -365,11 +370,13 @@ void improving_moves_cpu(const E& eval, std::uint32_t batch, std::uint32_t capac
     }
 
     // Pass 2: chunks whose offset is below capacity write their moves in index order.
-    if (capacity == 0) return;
+    if (capacity == 0)
+        return;
     LOCUS_OMP(omp parallel for schedule(dynamic, 1) num_threads(team))
     for (std::int64_t item = 0; item < items; ++item) {
         const auto k = static_cast<std::size_t>(item);
-        if (offset[k] >= capacity || chunk_count[k] == 0) continue;
+        if (offset[k] >= capacity || chunk_count[k] == 0)
+            continue;
         const auto solution = static_cast<std::uint32_t>(item / split.chunks);
         std::uint32_t row_begin = 0;
         std::uint32_t row_end = 0;
@@ -381,7 +388,8 @@ void improving_moves_cpu(const E& eval, std::uint32_t batch, std::uint32_t capac
             const std::uint64_t base = static_cast<std::uint64_t>(row) * grid.cols;
             for (std::uint32_t col = 0; col < grid.cols && position < capacity; ++col) {
                 const D delta = eval(context, col);
-                if (delta < D(0)) slots[position++] = {delta, base + col};
+                if (delta < D(0))
+                    slots[position++] = {delta, base + col};
             }
         }
     }

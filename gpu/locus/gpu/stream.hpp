@@ -13,7 +13,7 @@ namespace locus::gpu {
 /// An owned, non-blocking CUDA stream (it does not synchronize with the legacy default stream).
 /// Move-only; the destructor destroys the stream (pending work still completes).
 class Stream {
-public:
+  public:
     /// Creates a stream on the current device.
     Stream() { LOCUS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     Stream(const Stream&) = delete;
@@ -21,13 +21,15 @@ public:
     Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
     Stream& operator=(Stream&& other) noexcept {
         if (this != &other) {
-            if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
+            if (stream_ != nullptr)
+                (void)cudaStreamDestroy(stream_);
             stream_ = std::exchange(other.stream_, nullptr);
         }
         return *this;
     }
     ~Stream() {
-        if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
+        if (stream_ != nullptr)
+            (void)cudaStreamDestroy(stream_);
     }
 
     /// The raw handle, for launches and asynchronous copies.
@@ -38,26 +40,28 @@ public:
     /// asynchronous error of that work.
     void synchronize() const { LOCUS_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
-private:
+  private:
     cudaStream_t stream_ = nullptr;
 };
 
 /// An owned CUDA event with timing enabled. Move-only.
 class Event {
-public:
+  public:
     Event() { LOCUS_CUDA_CHECK(cudaEventCreate(&event_)); }
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
     Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
     Event& operator=(Event&& other) noexcept {
         if (this != &other) {
-            if (event_ != nullptr) (void)cudaEventDestroy(event_);
+            if (event_ != nullptr)
+                (void)cudaEventDestroy(event_);
             event_ = std::exchange(other.event_, nullptr);
         }
         return *this;
     }
     ~Event() {
-        if (event_ != nullptr) (void)cudaEventDestroy(event_);
+        if (event_ != nullptr)
+            (void)cudaEventDestroy(event_);
     }
 
     cudaEvent_t get() const { return event_; }
@@ -77,7 +81,7 @@ public:
         return ms;
     }
 
-private:
+  private:
     cudaEvent_t event_ = nullptr;
 };
 

@@ -1,5 +1,8 @@
 // CPU backend of the TSP neighborhoods: the neighborhood engine's CPU twin over all cores.
 
+#include <algorithm>
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
@@ -76,6 +79,21 @@ public:
             if (applied == 0) break;
         }
         return stats;
+    }
+
+    double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) override {
+        prepare(batch);
+        results_.resize(batch.count());
+        std::vector<double> times;
+        for (int r = 0; r <= repetitions; ++r) {
+            const auto start = std::chrono::steady_clock::now();
+            gpu::select_moves_cpu(Eval{view_}, static_cast<std::uint32_t>(batch.count()), pivot,
+                                  results_.data(), options_.threads);
+            const auto stop = std::chrono::steady_clock::now();
+            if (r > 0) times.push_back(std::chrono::duration<double>(stop - start).count());
+        }
+        std::sort(times.begin(), times.end());
+        return times[times.size() / 2];
     }
 
 private:

@@ -3,6 +3,7 @@
 // solution executing the move's reversals). A descent stays on the device and checks
 // convergence every `sync_every` steps.
 
+#include <algorithm>
 #include <vector>
 
 #include "locus/error.hpp"
@@ -187,6 +188,25 @@ public:
         }
         download(batch);
         return stats;
+    }
+
+    double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) override {
+        upload(batch);
+        prepare();
+        gpu::Event start, stop;
+        std::vector<double> times;
+        for (int r = 0; r <= repetitions; ++r) {
+            start.record(stream_.get());
+            LOCUS_CUDA_CHECK(gpu::select_moves(Eval{bound_view()}, batch_, pivot, results_.data(),
+                                               workspace_, stream_.get()));
+            stop.record(stream_.get());
+            stop.synchronize();
+            float ms = 0.0f;
+            LOCUS_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+            if (r > 0) times.push_back(ms / 1000.0);
+        }
+        std::sort(times.begin(), times.end());
+        return times[times.size() / 2];
     }
 
 private:

@@ -40,6 +40,9 @@ public:
     virtual void apply(SolutionBatch& batch, std::span<const MoveChoice> moves) = 0;
     virtual DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
                                  const std::function<bool()>& stop) = 0;
+    /// Benchmark hook: seconds per exploration of the whole batch with the tours already
+    /// resident (median of `repetitions` timed runs after one warm-up), without transfers.
+    virtual double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) = 0;
 };
 
 std::unique_ptr<TourEngine> make_cpu_engine(const TspProblem& problem, NeighborhoodSpec spec,

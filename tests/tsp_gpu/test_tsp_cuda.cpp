@@ -1,0 +1,187 @@
+// The CUDA backend of every TSP neighborhood against the CPU backend: same selected moves,
+// same tours after apply and descents, and whole seeded launcher runs with identical results.
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "locus/rng.hpp"
+#include "locus/tsp/generator.hpp"
+#include "locus/tsp/heuristics.hpp"
+#include "locus/tsp/tour_engine.hpp"
+#include "locus/tsp/tsplib.hpp"
+#include "test_support.hpp"
+
+using namespace locus;
+using namespace locus::tsp;
+
+namespace {
+
+Instance real_instance(std::size_t n, std::uint64_t seed) {
+    Instance inst;
+    inst.name = "real";
+    inst.n = n;
+    inst.type = EdgeWeightType::euc_2d;
+    Rng rng(seed, 2);
+    for (std::size_t i = 0; i < n; ++i) {
+        inst.x.push_back(rng.uniform() * 1000.0);
+        inst.y.push_back(rng.uniform() * 1000.0);
+    }
+    prepare_metric(inst, "real");
+    return inst;
+}
+
+Instance matrix_instance(std::size_t n, std::uint64_t seed) {
+    Instance inst;
+    inst.name = "matrix";
+    inst.n = n;
+    inst.type = EdgeWeightType::explicit_matrix;
+    inst.matrix.assign(n * n, 0);
+    Rng rng(seed, 3);
+    for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = a + 1; b < n; ++b)
+            inst.matrix[a * n + b] = inst.matrix[b * n + a] = static_cast<std::int32_t>(1 + rng.below(5000));
+    prepare_metric(inst, "matrix");
+    return inst;
+}
+
+/// Under compute-sanitizer (LOCUS_SANITIZER_RUN set) only the small instances run.
+bool sanitizer_run() { return std::getenv("LOCUS_SANITIZER_RUN") != nullptr; }
+
+std::vector<Instance> instances() {
+    std::vector<Instance> list = {generate_random_uniform(150, 3, 100000), real_instance(97, 5),
+                                  matrix_instance(64, 7)};
+    if (sanitizer_run()) return list;
+    list.push_back(generate_random_uniform(1200, 9, 1000000));
+    for (const char* name : {"tsplib/att48.tsp", "tsplib/ulysses22.tsp", "tsplib/d198.tsp"})
+        if (auto file = locus::test::data_file(name)) list.push_back(read_tsplib(*file));
+    return list;
+}
+
+const std::vector<NeighborhoodSpec> kSpecs = {{MoveKind::two_opt, 0}, {MoveKind::or_opt, 0},
+                                              {MoveKind::swap, 0},    {MoveKind::two_opt, 8},
+                                              {MoveKind::or_opt, 6}};
+
+bool same_tours(const SolutionBatch& a, const SolutionBatch& b) {
+    if (a.count() != b.count()) return false;
+    for (std::size_t s = 0; s < a.count(); ++s)
+        if (!std::equal(a[s].begin(), a[s].end(), b[s].begin()) || a.objective(s) != b.objective(s))
+            return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("explore and apply select the same moves on CPU and CUDA") {
+    for (const Instance& inst : instances()) {
+        TspProblem problem(inst);
+        const auto n = problem.size();
+        for (const auto& spec : kSpecs) {
+            CAPTURE(inst.name);
+            CAPTURE(static_cast<int>(spec.kind));
+            CAPTURE(spec.candidates);
+            auto cpu = make_cpu_engine(problem, spec, {});
+            auto cuda = make_cuda_engine(problem, spec, {});
+            SolutionBatch batch(5, n);
+            RandomTour(problem).construct(batch, 11);
+            for (Pivot pivot : {Pivot::best, Pivot::first}) {
+                std::vector<MoveChoice> a(5), b(5);
+                cpu->explore(batch, pivot, a);
+                cuda->explore(batch, pivot, b);
+                for (std::size_t s = 0; s < 5; ++s) {
+                    CHECK(a[s].index == b[s].index);
+                    CHECK(a[s].delta == b[s].delta);
+                }
+                SolutionBatch x = batch, y = batch;
+                cpu->apply(x, a);
+                cuda->apply(y, b);
+                CHECK(same_tours(x, y));
+            }
+        }
+    }
+}
+
+TEST_CASE("descents give identical tours, objectives and step counts on CPU and CUDA") {
+    for (const Instance& inst : instances()) {
+        TspProblem problem(inst);
+        for (const auto& spec : kSpecs) {
+            if (spec.kind != MoveKind::two_opt && spec.candidates == 0 && inst.n > 500) continue;
+            CAPTURE(inst.name);
+            CAPTURE(static_cast<int>(spec.kind));
+            CAPTURE(spec.candidates);
+            EngineOptions checked;
+            checked.check_moves = inst.n <= 200;
+            auto cpu = make_cpu_engine(problem, spec, {});
+            auto cuda = make_cuda_engine(problem, spec, checked);
+            for (Pivot pivot : {Pivot::best, Pivot::first}) {
+                SolutionBatch a(3, inst.n);
+                NearestNeighborTour(problem, -1).construct(a, 5);
+                DoubleBridge(problem, 0).perturb(a, 9);
+                SolutionBatch b = a;
+                const DescentStats sa = cpu->descend(a, pivot, 0, {});
+                const DescentStats sb = cuda->descend(b, pivot, 0, {});
+                CHECK(sa.steps == sb.steps);
+                CHECK(same_tours(a, b));
+                for (std::size_t s = 0; s < 3; ++s) CHECK(b.objective(s) == problem.evaluate(b[s]));
+            }
+        }
+    }
+}
+
+TEST_CASE("descent honours max_steps identically on both backends") {
+    TspProblem problem(generate_random_uniform(300, 1, 10000));
+    auto cpu = make_cpu_engine(problem, {MoveKind::two_opt, 0}, {});
+    auto cuda = make_cuda_engine(problem, {MoveKind::two_opt, 0}, {});
+    SolutionBatch a(2, 300);
+    RandomTour(problem).construct(a, 3);
+    SolutionBatch b = a;
+    CHECK(cpu->descend(a, Pivot::best, 7, {}).steps == 14);
+    CHECK(cuda->descend(b, Pivot::best, 7, {}).steps == 14);
+    CHECK(same_tours(a, b));
+}
+
+namespace {
+nlohmann::json run_locus(const std::string& backend, const std::filesystem::path& out,
+                         const std::string& extra) {
+    const auto bin = locus::test::bin_dir() / "locus";
+    const std::string command = bin.string() + " run -q --backend " + backend + " --out " + out.string() +
+                                " --set termination.iterations=150 --set termination.time_limit=0 " + extra;
+    const auto result = locus::test::run_command(command);
+    INFO(result.output);
+    REQUIRE(result.exit_code == 0);
+    std::ifstream in(out / "results.jsonl");
+    std::string line;
+    std::getline(in, line);
+    return nlohmann::json::parse(line);
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+} // namespace
+
+TEST_CASE("whole seeded ILS runs are identical on CPU and CUDA") {
+    const auto dir = locus::test::temp_dir("tsp-cuda-runs");
+    const std::string config = (locus::test::source_dir() / "configs/demo.yaml").string();
+    for (const std::string& extra :
+         {config + " --instance random-uniform:n=700,seed=4 --seed 3",
+          config + " --instance random-uniform:n=300,seed=5 --set batch=4 --set algorithm.local_search.neighborhoods=[two_opt,or_opt]"}) {
+        const auto cpu = run_locus("cpu", dir / "cpu", extra);
+        const auto cuda = run_locus("cuda", dir / "cuda", extra);
+        CHECK(cpu["objective"] == cuda["objective"]);
+        CHECK(cpu["iterations"] == cuda["iterations"]);
+        CHECK(cpu["evaluations"] == cuda["evaluations"]);
+        CHECK(cuda["backend"] == "cuda");
+        CHECK(slurp(cpu["solution_file"]).substr(slurp(cpu["solution_file"]).find("TYPE")) ==
+              slurp(cuda["solution_file"]).substr(slurp(cuda["solution_file"]).find("TYPE")));
+        std::filesystem::remove_all(dir / "cpu");
+        std::filesystem::remove_all(dir / "cuda");
+    }
+}
