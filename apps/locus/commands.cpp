@@ -39,9 +39,7 @@ std::string range_of(const ParamSpec& spec) {
 
 int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool verbose) {
     Registry registry;
-    register_job_schema(registry);
-    PluginLoader loader(plugin_paths);
-    const auto plugins = loader.load_all(registry);
+    const auto plugins = load_plugins(plugin_paths, registry);
     std::printf("plugins (%zu):\n", plugins.size());
     for (const auto& p : plugins)
         std::printf("  %-14s %s\n  %-14s %s\n", p.name.c_str(), p.description.c_str(), "",
@@ -74,9 +72,7 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
 int verify_solution(const std::string& instance, const std::string& solution,
                     const std::string& problem_name, const std::vector<std::filesystem::path>& plugin_paths) {
     Registry registry;
-    register_job_schema(registry);
-    PluginLoader loader(plugin_paths);
-    loader.load_all(registry);
+    load_plugins(plugin_paths, registry);
     const auto instance_file = resolve_data_file(instance, "instance file");
     std::string name = problem_name;
     if (name.empty()) {
@@ -105,7 +101,15 @@ int verify_solution(const std::string& instance, const std::string& solution,
     build.registry = &registry;
     auto problem = registry.create<Problem>(params, build);
     const auto solution_file = resolve_data_file(solution, "solution file");
-    const auto encoded = problem->read_solution(solution_file);
+    // NOTE: readers reject files that cannot encode a solution of this instance (wrong size,
+    // repeated or unknown ids); for verify that is an infeasible solution, not a failure.
+    std::vector<std::int32_t> encoded;
+    try {
+        encoded = problem->read_solution(solution_file);
+    } catch (const InstanceError& e) {
+        std::printf("infeasible: %s\n", e.what());
+        return kInfeasible;
+    }
     const Verdict verdict = problem->verify(encoded);
     if (!verdict.feasible) {
         std::printf("infeasible: %s\n", verdict.message.c_str());

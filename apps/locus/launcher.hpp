@@ -7,6 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "locus/plugin_loader.hpp"
+
+namespace locus {
+class Registry;
+}
+
 namespace locus::app {
 
 /// Options of `locus run` (and `locus validate`, which uses the first four).
@@ -32,9 +38,17 @@ enum ExitCode : int {
     kInterrupted = 130
 };
 
+/// Registers the job schema and loads every plugin of the search path (`extra_dirs`, then
+/// $LOCUS_PLUGIN_PATH, then the executable's directory) into `registry`. Throws PluginError
+/// naming the directories searched when no plugin is found, or the loader's error.
+std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& extra_dirs,
+                                     Registry& registry);
+
 int run_job(const RunOptions& options);
 int validate_job(const RunOptions& options);
 int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool verbose);
+/// Exit status kOk when the solution is feasible, kInfeasible when it is infeasible or its
+/// file is not a valid solution of the instance (wrong size, repeated or unknown ids).
 int verify_solution(const std::string& instance, const std::string& solution,
                     const std::string& problem, const std::vector<std::filesystem::path>& plugin_paths);
 

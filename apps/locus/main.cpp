@@ -15,6 +15,10 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("locus ") + LOCUS_VERSION + " (" +
                                           LOCUS_GIT_REVISION + ", build " + LOCUS_BUILD_ID + ")");
     app.require_subcommand(1);
+    // Command-line errors read like every other error of the launcher: one line on stderr.
+    app.failure_message([](const CLI::App*, const CLI::Error& e) {
+        return std::string("locus: error: ") + e.what() + " (see 'locus --help')\n";
+    });
 
     RunOptions run;
     auto* run_cmd = app.add_subcommand("run", "Run a job (default: the embedded demo job)");
@@ -22,9 +26,10 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--set", run.overrides, "Override a config value: key.path=value")
         ->take_all();
     run_cmd->add_option("--instance", run.instance, "Instance file or generator spec (problem.instance)");
-    run_cmd->add_option("--time-limit", run.time_limit, "Wall-clock limit per run in seconds")
-        ->check(CLI::NonNegativeNumber);
-    run_cmd->add_option("--seed", run.seed, "Job seed")->check(CLI::NonNegativeNumber);
+    // NOTE: --time-limit and --seed are range-checked by the config validation (as the
+    // overrides termination.time_limit and seed), which gives the same message as in a file.
+    run_cmd->add_option("--time-limit", run.time_limit, "Wall-clock limit per run in seconds");
+    run_cmd->add_option("--seed", run.seed, "Job seed");
     run_cmd->add_option("--backend", run.backend, "auto, cpu or cuda")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     run_cmd->add_option("--initial", run.initial, "Start from this solution file");

@@ -53,18 +53,6 @@ Params compose(const RunOptions& options, Registry& registry) {
     return load_config(options.config, overrides, registry);
 }
 
-void load_plugins(const std::vector<std::filesystem::path>& paths, Registry& registry) {
-    register_job_schema(registry);
-    PluginLoader loader(paths);
-    const auto loaded = loader.load_all(registry);
-    if (loaded.empty()) {
-        std::string dirs;
-        for (const auto& dir : loader.search_path()) dirs += (dirs.empty() ? "" : ", ") + dir.string();
-        throw PluginError("no locus plugins found (searched: " + dirs +
-                          "); set LOCUS_PLUGIN_PATH or pass --plugin-path");
-    }
-}
-
 std::string cpu_description(int threads) {
     std::ifstream in("/proc/cpuinfo");
     std::string line, model = "unknown CPU";
@@ -144,6 +132,20 @@ Termination termination_of(const Params& limits) {
 
 } // namespace
 
+std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& extra_dirs,
+                                     Registry& registry) {
+    register_job_schema(registry);
+    PluginLoader loader(extra_dirs);
+    auto loaded = loader.load_all(registry);
+    if (loaded.empty()) {
+        std::string dirs;
+        for (const auto& dir : loader.search_path()) dirs += (dirs.empty() ? "" : ", ") + dir.string();
+        throw PluginError("no locus plugins found (searched: " + dirs +
+                          "); set LOCUS_PLUGIN_PATH or pass --plugin-path");
+    }
+    return loaded;
+}
+
 int validate_job(const RunOptions& options) {
     Registry registry;
     load_plugins(options.plugin_paths, registry);
@@ -216,7 +218,12 @@ int run_job(const RunOptions& options) {
     SolutionBatch batch(facts.batch, problem->solution_width());
     if (options.initial) {
         const auto file = resolve_data_file(*options.initial, "solution file");
-        const auto solution = problem->read_solution(file);
+        std::vector<std::int32_t> solution;
+        try {
+            solution = problem->read_solution(file);
+        } catch (const InstanceError& e) {
+            throw InstanceError(std::string("--initial: ") + e.what());
+        }
         const Verdict verdict = problem->verify(solution);
         if (!verdict.feasible)
             throw InstanceError(fmt::format("initial solution '{}' is not feasible: {}", file.string(),

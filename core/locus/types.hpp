@@ -2,6 +2,7 @@
 /// \file
 /// Plain data shared by every layer: objectives, backends, solution batches and move choices.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -46,17 +47,38 @@ public:
     std::span<std::int32_t> data() { return data_; }
     std::span<const std::int32_t> data() const { return data_; }
 
-    /// Copies solution `from` of `other` into slot `to` (objective included).
+    /// Copies solution `from` of `other` into slot `to` (objective and focus included).
     void copy_from(std::size_t to, const SolutionBatch& other, std::size_t from) {
         const auto src = other[from];
         std::copy(src.begin(), src.end(), (*this)[to].begin());
         objective_[to] = other.objective_[from];
+        if (has_focus() && other.has_focus()) {
+            const auto f = other.focus(from);
+            std::copy(f.begin(), f.end(), focus(to).begin());
+        }
     }
+
+    /// Focus: optionally, one byte per element (city, item, ...) of each solution marking where
+    /// the solution changed since it was last locally optimal. Perturbations that know what they
+    /// changed set it; neighborhoods that support it evaluate only moves anchored at focused
+    /// elements and add the elements touched by each move they apply (don't-look bits in a
+    /// form that is deterministic on every backend). Without focus, neighborhoods are complete.
+    bool has_focus() const { return !focus_.empty(); }
+    /// Enables focus with every element unfocused, or disables it.
+    void set_focus_enabled(bool enabled) {
+        focus_.assign(enabled ? data_.size() : 0, std::uint8_t{0});
+    }
+    std::span<std::uint8_t> focus(std::size_t i) { return {focus_.data() + i * width_, width_}; }
+    std::span<const std::uint8_t> focus(std::size_t i) const {
+        return {focus_.data() + i * width_, width_};
+    }
+    std::span<std::uint8_t> focus_data() { return focus_; }
 
 private:
     std::size_t width_ = 0;
     std::vector<std::int32_t> data_;
     std::vector<Objective> objective_;
+    std::vector<std::uint8_t> focus_;
 };
 
 /// Index meaning "no move selected".

@@ -1,6 +1,7 @@
 // Iterated local search: perturbation + local search + acceptance, on every solution of the
 // batch in lock step (each solution is an independent chain).
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -22,7 +23,8 @@ public:
         : local_search_(build.registry->create<Algorithm>(params.get_component("local_search"), build)),
           perturbation_(build.registry->create<Perturbation>(params.get_component("perturbation"), build)),
           acceptance_(build.registry->create<Acceptance>(params.get_component("acceptance"), build)),
-          restart_after_(static_cast<std::uint64_t>(params.get_int("restart_after"))) {}
+          restart_after_(static_cast<std::uint64_t>(params.get_int("restart_after"))),
+          focused_(params.get_bool("focused")) {}
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
         ctx.offer(batch);
@@ -33,9 +35,12 @@ public:
         ctx.offer(batch);
         SolutionBatch best = batch;   // best of each chain
         SolutionBatch trial = batch;
+        trial.set_focus_enabled(focused_);
         std::vector<std::uint64_t> since_best(batch.count(), 0);
         for (std::uint64_t iteration = 1; !ctx.should_stop(); ++iteration) {
-            trial = batch;
+            for (std::size_t i = 0; i < batch.count(); ++i) trial.copy_from(i, batch, i);
+            // NOTE: everything is in focus unless the perturbation narrows it to what it changed.
+            if (focused_) std::fill(trial.focus_data().begin(), trial.focus_data().end(), std::uint8_t{1});
             perturbation_->perturb(trial, derive_key(ctx.seed(), iteration, 0x70657274ull));
             {
                 NestedScope nested(ctx);
@@ -67,6 +72,7 @@ private:
     std::unique_ptr<Perturbation> perturbation_;
     std::unique_ptr<Acceptance> acceptance_;
     std::uint64_t restart_after_;
+    bool focused_;
 };
 
 void register_components(Registry& registry) {
@@ -81,6 +87,9 @@ void register_components(Registry& registry) {
     ils.integer("restart_after", "0",
                 "iterations without a new best after which a chain returns to its best (0 = never)",
                 0);
+    ils.boolean("focused", "true",
+                "after a perturbation, search only moves near what it changed (focus; used by "
+                "neighborhoods that support it, e.g. candidate-list TSP moves)");
     registry.add(ils, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         return std::make_unique<IteratedLocalSearch>(p, b);
     });

@@ -148,8 +148,9 @@ namespace {
 nlohmann::json run_locus(const std::string& backend, const std::filesystem::path& out,
                          const std::string& extra) {
     const auto bin = locus::test::bin_dir() / "locus";
-    const std::string command = bin.string() + " run -q --backend " + backend + " --out " + out.string() +
-                                " --set termination.iterations=150 --set termination.time_limit=0 " + extra;
+    const std::string command = bin.string() + " run " + extra + " -q --backend " + backend +
+                                " --out " + out.string() +
+                                " --set termination.iterations=150 termination.time_limit=0";
     const auto result = locus::test::run_command(command);
     INFO(result.output);
     REQUIRE(result.exit_code == 0);

@@ -34,7 +34,7 @@ template <class T>
 class DeviceBuffer {
     static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable data");
 
-  public:
+public:
     DeviceBuffer() = default;
     /// Allocates `count` elements; `what` names the data in error messages.
     explicit DeviceBuffer(std::size_t count, const std::string& what = "device buffer") {
@@ -118,7 +118,7 @@ class DeviceBuffer {
     std::size_t bytes() const { return size_ * sizeof(T); }
     bool empty() const { return size_ == 0; }
 
-  private:
+private:
     T* data_ = nullptr;
     std::size_t size_ = 0;
 };
@@ -129,7 +129,7 @@ template <class T>
 class PinnedBuffer {
     static_assert(std::is_trivially_copyable_v<T>, "pinned buffers hold trivially copyable data");
 
-  public:
+public:
     PinnedBuffer() = default;
     /// Allocates `count` uninitialised elements; throws CudaError naming `what` on failure.
     explicit PinnedBuffer(std::size_t count, const std::string& what = "pinned host buffer") {
@@ -172,7 +172,7 @@ class PinnedBuffer {
     T& operator[](std::size_t i) { return data_[i]; }
     const T& operator[](std::size_t i) const { return data_[i]; }
 
-  private:
+private:
     T* data_ = nullptr;
     std::size_t size_ = 0;
 };

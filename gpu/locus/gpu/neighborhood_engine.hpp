@@ -100,7 +100,7 @@ concept MoveEvaluator = std::is_trivially_copyable_v<E> && EngineDelta<typename 
 /// A workspace belongs to the device that is current at its first use, and serves one stream
 /// at a time: launches sharing a workspace must be ordered (same stream, or events).
 class EngineWorkspace {
-  public:
+public:
     EngineWorkspace() = default;
     EngineWorkspace(const EngineWorkspace&) = delete;
     EngineWorkspace& operator=(const EngineWorkspace&) = delete;
@@ -141,7 +141,7 @@ class EngineWorkspace {
     /// Scratch memory (256-byte aligned), valid after prepare().
     void* scratch() const { return scratch_; }
 
-  private:
+private:
     std::size_t control_bytes() const { return static_cast<std::size_t>(control_capacity_) * 12; }
     cudaError_t allocate(void** pointer, std::size_t bytes, cudaStream_t stream) noexcept;
     void free_async(void* pointer, cudaStream_t stream) noexcept;

@@ -13,7 +13,7 @@ namespace locus::gpu {
 /// An owned, non-blocking CUDA stream (it does not synchronize with the legacy default stream).
 /// Move-only; the destructor destroys the stream (pending work still completes).
 class Stream {
-  public:
+public:
     /// Creates a stream on the current device.
     Stream() { LOCUS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
     Stream(const Stream&) = delete;
@@ -40,13 +40,13 @@ class Stream {
     /// asynchronous error of that work.
     void synchronize() const { LOCUS_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
-  private:
+private:
     cudaStream_t stream_ = nullptr;
 };
 
 /// An owned CUDA event with timing enabled. Move-only.
 class Event {
-  public:
+public:
     Event() { LOCUS_CUDA_CHECK(cudaEventCreate(&event_)); }
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
@@ -81,7 +81,7 @@ class Event {
         return ms;
     }
 
-  private:
+private:
     cudaEvent_t event_ = nullptr;
 };
 

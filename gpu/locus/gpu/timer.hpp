@@ -9,7 +9,7 @@ namespace locus::gpu {
 /// Measures the device time of the work issued on a stream between start() and stop().
 /// Usage: timer.start(s); launches...; timer.stop(s); float ms = timer.elapsed_ms();
 class EventTimer {
-  public:
+public:
     /// Records the start event on `stream`.
     void start(cudaStream_t stream) { start_.record(stream); }
     /// Records the stop event on `stream`.
@@ -20,7 +20,7 @@ class EventTimer {
         return stop_.elapsed_ms_since(start_);
     }
 
-  private:
+private:
     Event start_;
     Event stop_;
 };

@@ -61,14 +61,13 @@ public:
     DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
                          const std::function<bool()>& stop) override {
         DescentStats stats;
-        const std::uint64_t cells_per_solution = cells();
         for (std::uint64_t step = 0; max_steps == 0 || step < max_steps; ++step) {
             if (stop && stop()) {
                 stats.stopped = true;
                 break;
             }
             select(batch, pivot);
-            stats.evaluations += cells_per_solution * batch.count();
+            stats.evaluations += cells() * batch.count();
             std::uint64_t applied = 0;
             for (std::size_t s = 0; s < batch.count(); ++s) {
                 if (!results_[s].found() || results_[s].delta >= 0) continue;
@@ -117,6 +116,25 @@ private:
         view_.P = P_.data();
         view_.D = D_.data();
         view_.pos = uses_pos_ ? pos_.data() : nullptr;
+        view_.focus_list = nullptr;
+        view_.focus_count = nullptr;
+        if (uses_pos_ && batch.has_focus()) {
+            // Focused cities of each solution in increasing order (the row order of both backends).
+            focus_list_.resize(count * n);
+            focus_count_.assign(count, 0);
+            std::int32_t rows = 0;
+            for (std::size_t s = 0; s < count; ++s) {
+                const auto focus = batch.focus(s);
+                std::int32_t m = 0;
+                for (std::int32_t c = 0; c < n_; ++c)
+                    if (focus[static_cast<std::size_t>(c)] != 0) focus_list_[s * n + static_cast<std::size_t>(m++)] = c;
+                focus_count_[s] = m;
+                rows = std::max(rows, m);
+            }
+            view_.focus_list = focus_list_.data();
+            view_.focus_count = focus_count_.data();
+            view_.focus_rows = rows;
+        }
     }
 
     void select(const SolutionBatch& batch, Pivot pivot) {
@@ -129,6 +147,11 @@ private:
     void apply_one(SolutionBatch& batch, std::size_t s, std::uint64_t index, Objective delta) {
         const TourMove move = Eval{view_}.decode(static_cast<std::uint32_t>(s), index);
         if (!move.valid) throw Error(fmt::format("move index {} is not a valid move", index));
+        if (batch.has_focus()) {
+            std::int32_t touched[6];
+            const int count = touched_cities(move, batch[s].data(), n_, touched);
+            for (int k = 0; k < count; ++k) batch.focus(s)[static_cast<std::size_t>(touched[k])] = 1;
+        }
         apply_move(batch[s].data(), n_, move);
         batch.objective(s) += delta;
         if (options_.check_moves) check_objective(problem_, batch[s], batch.objective(s), move, s);
@@ -142,6 +165,8 @@ private:
     std::vector<Point> P_;
     std::vector<std::int32_t> D_;
     std::vector<std::int32_t> pos_;
+    std::vector<std::int32_t> focus_list_;
+    std::vector<std::int32_t> focus_count_;
     std::vector<gpu::MoveResult<std::int64_t>> results_;
 };
 

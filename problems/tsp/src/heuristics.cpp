@@ -78,7 +78,8 @@ void NearestNeighborTour::construct(SolutionBatch& batch, std::uint64_t seed) {
 }
 
 std::int64_t double_bridge(const Instance& instance, std::span<std::int32_t> tour, std::int32_t s,
-                           std::int32_t o1, std::int32_t o2, std::int32_t o3) {
+                           std::int32_t o1, std::int32_t o2, std::int32_t o3,
+                           std::span<std::uint8_t> focus) {
     const auto n = as_i32(tour.size());
     auto at = [&](std::int32_t offset) -> std::int32_t& {
         return tour[static_cast<std::size_t>((s + offset) % n)];
@@ -91,6 +92,11 @@ std::int64_t double_bridge(const Instance& instance, std::span<std::int32_t> tou
         instance.distance(c_last, b_first) + instance.distance(b_last, y_first) -
         instance.distance(x_last, b_first) - instance.distance(b_last, c_first) -
         instance.distance(c_last, y_first);
+    if (!focus.empty()) {
+        std::fill(focus.begin(), focus.end(), std::uint8_t{0});
+        for (std::int32_t city : {x_last, b_first, b_last, c_first, c_last, y_first})
+            focus[static_cast<std::size_t>(city)] = 1;
+    }
     std::vector<std::int32_t> middle;
     middle.reserve(static_cast<std::size_t>(o3 - o1));
     for (std::int32_t o = o2; o < o3; ++o) middle.push_back(at(o));
@@ -122,7 +128,8 @@ void DoubleBridge::perturb(SolutionBatch& batch, std::uint64_t seed) {
         }
         std::sort(o, o + 3);
         batch.objective(i) += static_cast<Objective>(
-            double_bridge(problem_.instance(), batch[i], s, o[0], o[1], o[2]));
+            double_bridge(problem_.instance(), batch[i], s, o[0], o[1], o[2],
+                          batch.has_focus() ? batch.focus(i) : std::span<std::uint8_t>{}));
     }
 }
 

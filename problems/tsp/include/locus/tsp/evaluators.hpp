@@ -12,8 +12,11 @@
 /// - SwapFull: rows n, cols n (positions i < j).
 /// - TwoOptCandidates: rows n (position i), cols 2K: new edge (t[i], c) for the k-th candidate
 ///   c of t[i], with successors (col 2k) or predecessors (col 2k+1) reconnected.
+///   With focus, row r is the r-th focused city instead of position r (rows focus_rows).
 /// - OrOptCandidates: rows 3n as OrOptFull, cols 4K: the segment's first (cols 4k, 4k+1) or
-///   last city (4k+2, 4k+3) placed next to its k-th candidate, on either side.
+///   last city (4k+2, 4k+3) placed next to its k-th candidate, on either side. With focus,
+///   row r = 6f + 3e + L-1: the segments of length L that start (e = 0) or end (e = 1) at the
+///   f-th focused city (rows 6 * focus_rows).
 
 #include <cstdint>
 
@@ -34,8 +37,14 @@ template <class Metric> struct TourBatchView {
     const std::int32_t* D = nullptr;
     const std::int32_t* pos = nullptr;
     const std::int32_t* candidates = nullptr; ///< n x K nearest cities
+    /// Focus (candidate spaces only; null = every city): per solution, the focused cities in
+    /// increasing order (list + s*n) and their number (focus_count[s]).
+    const std::int32_t* focus_list = nullptr;
+    const std::int32_t* focus_count = nullptr;
     std::int32_t n = 0;
     std::int32_t K = 0;
+    /// Rows reserved for focused cities (an upper bound of every focus_count; with focus).
+    std::int32_t focus_rows = 0;
 
     LOCUS_HD_INLINE const point_type* points(std::uint32_t s) const {
         return P + static_cast<std::int64_t>(s) * (n + 1);
@@ -219,17 +228,22 @@ template <class Metric> struct TwoOptCandidates {
     using point_type = typename Metric::point_type;
     struct row_type {
         std::uint32_t s;
-        std::int32_t i;
+        std::int32_t i; ///< position of the row's city, -1 for an unused focus row
         std::int32_t city;
     };
     TourBatchView<Metric> v;
 
     static constexpr MoveKind kind = MoveKind::two_opt;
     LOCUS_HD_INLINE gpu::MoveGrid grid() const {
-        return {static_cast<std::uint32_t>(v.n < 4 ? 0 : v.n), static_cast<std::uint32_t>(2 * v.K)};
+        const std::int32_t rows = v.focus_list != nullptr ? v.focus_rows : v.n;
+        return {static_cast<std::uint32_t>(v.n < 4 ? 0 : rows), static_cast<std::uint32_t>(2 * v.K)};
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
-        return {s, static_cast<std::int32_t>(r), v.tour_of(s)[r]};
+        const auto q = static_cast<std::int32_t>(r);
+        if (v.focus_list == nullptr) return {s, q, v.tour_of(s)[r]};
+        if (q >= v.focus_count[s]) return {s, -1, 0};
+        const std::int32_t city = v.focus_list[static_cast<std::int64_t>(s) * v.n + q];
+        return {s, v.pos_of(s)[city], city};
     }
     /// The normalised 2-opt (x < y) of grid cell (s, i, col).
     LOCUS_HD_INLINE TourMove move_of(std::uint32_t s, std::int32_t i, std::int32_t city,
@@ -249,14 +263,16 @@ template <class Metric> struct TwoOptCandidates {
         return m;
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
+        if (x.i < 0) return gpu::invalid_delta<delta_type>();
         const TourMove m = move_of(x.s, x.i, x.city, col);
         if (!m.valid) return gpu::invalid_delta<delta_type>();
         return two_opt_delta(v.metric, v.points(x.s), v.dists(x.s), m.i, m.j);
     }
     LOCUS_HD_INLINE TourMove decode(std::uint32_t s, std::uint64_t index) const {
         const auto cols = static_cast<std::uint64_t>(2 * v.K);
-        const auto i = static_cast<std::int32_t>(index / cols);
-        return move_of(s, i, v.tour_of(s)[i], static_cast<std::uint32_t>(index % cols));
+        const row_type x = row(s, static_cast<std::uint32_t>(index / cols));
+        if (x.i < 0) return TourMove{};
+        return move_of(s, x.i, x.city, static_cast<std::uint32_t>(index % cols));
     }
 };
 
@@ -265,19 +281,33 @@ template <class Metric> struct OrOptCandidates {
     using point_type = typename Metric::point_type;
     struct row_type {
         std::uint32_t s;
-        std::int32_t i, length, first_city, last_city;
+        std::int32_t i, length, first_city, last_city; ///< i = -1: unused focus row
     };
     TourBatchView<Metric> v;
 
     static constexpr MoveKind kind = MoveKind::or_opt;
     LOCUS_HD_INLINE gpu::MoveGrid grid() const {
-        return {static_cast<std::uint32_t>(v.n < 5 ? 0 : 3 * v.n), static_cast<std::uint32_t>(4 * v.K)};
+        const std::int32_t rows = v.focus_list != nullptr ? 6 * v.focus_rows : 3 * v.n;
+        return {static_cast<std::uint32_t>(v.n < 5 ? 0 : rows), static_cast<std::uint32_t>(4 * v.K)};
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
         row_type x;
         x.s = s;
-        x.i = static_cast<std::int32_t>(r / 3);
-        x.length = static_cast<std::int32_t>(r % 3) + 1;
+        if (v.focus_list == nullptr) {
+            x.i = static_cast<std::int32_t>(r / 3);
+            x.length = static_cast<std::int32_t>(r % 3) + 1;
+        } else {
+            const auto f = static_cast<std::int32_t>(r / 6);
+            const auto rest = static_cast<std::int32_t>(r % 6);
+            x.length = rest % 3 + 1;
+            if (f >= v.focus_count[s]) {
+                x.i = -1;
+                return x;
+            }
+            const std::int32_t city = v.focus_list[static_cast<std::int64_t>(s) * v.n + f];
+            x.i = v.pos_of(s)[city];
+            if (rest >= 3) x.i = wrap(x.i - x.length + 1, v.n);
+        }
         const std::int32_t* t = v.tour_of(s);
         x.first_city = t[x.i];
         x.last_city = t[wrap(x.i + x.length - 1, v.n)];
@@ -300,14 +330,16 @@ template <class Metric> struct OrOptCandidates {
         return m;
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
+        if (x.i < 0) return gpu::invalid_delta<delta_type>();
         const TourMove m = move_of(x, col);
         if (!m.valid) return gpu::invalid_delta<delta_type>();
         return or_opt_delta(v.metric, v.points(x.s), v.dists(x.s), v.n, m.i, m.length, m.p, m.reversed);
     }
     LOCUS_HD_INLINE TourMove decode(std::uint32_t s, std::uint64_t index) const {
         const auto cols = static_cast<std::uint64_t>(4 * v.K);
-        return move_of(row(s, static_cast<std::uint32_t>(index / cols)),
-                       static_cast<std::uint32_t>(index % cols));
+        const row_type x = row(s, static_cast<std::uint32_t>(index / cols));
+        if (x.i < 0) return TourMove{};
+        return move_of(x, static_cast<std::uint32_t>(index % cols));
     }
 };
 

@@ -51,9 +51,11 @@ private:
 /// Builds a nearest-neighbor tour from `start` into `tour` (size n).
 void nearest_neighbor_tour(const Instance& instance, std::int32_t start, std::span<std::int32_t> tour);
 
-/// Applies a double bridge with cut positions s+o1 < s+o2 < s+o3 (offsets 1 <= o1 < o2 < o3 <= n,
-/// cyclic from s) in place; returns the objective delta.
+/// Applies a double bridge with cut positions s+o1 < s+o2 < s+o3 (offsets 1 <= o1 < o2 < o3 < n,
+/// cyclic from s) in place; returns the objective delta. A non-empty `focus` (one byte per
+/// city) is reset to the six cities at the ends of the removed edges.
 std::int64_t double_bridge(const Instance& instance, std::span<std::int32_t> tour, std::int32_t s,
-                           std::int32_t o1, std::int32_t o2, std::int32_t o3);
+                           std::int32_t o1, std::int32_t o2, std::int32_t o3,
+                           std::span<std::uint8_t> focus = {});
 
 } // namespace locus::tsp

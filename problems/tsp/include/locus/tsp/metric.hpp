@@ -62,11 +62,11 @@ LOCUS_HD_INLINE std::int64_t squared_distance(IntPoint a, IntPoint b) {
 }
 
 /// floor(sqrt(s)) exactly, for 0 <= s < 2^61.
-/// NOTE: the float square root is only a first guess (it may be off by a few units, and host
+/// NOTE: the double square root is only a first guess (it may be off by a few units, and host
 /// and device may even guess differently); the two correction loops make the result the unique
 /// r with r*r <= s < (r+1)*(r+1), so it is exact and identical everywhere.
 LOCUS_HD_INLINE std::int64_t floor_sqrt(std::int64_t s) {
-    auto r = static_cast<std::int64_t>(sqrtf(static_cast<float>(s)));
+    auto r = static_cast<std::int64_t>(sqrt(static_cast<double>(s)));
     while (r * r > s)
         --r;
     while ((r + 1) * (r + 1) <= s)
@@ -86,6 +86,54 @@ LOCUS_HD_INLINE std::int32_t ceil_sqrt(std::int64_t s) {
     const std::int64_t r = floor_sqrt(s);
     return static_cast<std::int32_t>(r * r == s ? r : r + 1);
 }
+
+#if defined(__CUDA_ARCH__)
+/// Device fast path of nint_sqrt(squared_distance(a, b)) for the integer evaluators, whose
+/// coordinates span at most 2^23 per axis (Instance::metric): 32-bit differences, a float
+/// square root as first guess, and exact correction with 32x32->64-bit products.
+/// NOTE: the result is the unique d with d^2 - d < s <= d^2 + d, i.e. exactly nint_sqrt(s), so
+/// host and device agree although they compute differently.
+__device__ __forceinline__ std::int32_t device_nint_distance(IntPoint a, IntPoint b) {
+    const int dx = a.x - b.x;
+    const int dy = a.y - b.y;
+    const std::uint64_t s = static_cast<std::uint64_t>(static_cast<std::int64_t>(dx) * dx +
+                                                       static_cast<std::int64_t>(dy) * dy);
+    const float fx = static_cast<float>(dx);
+    const float fy = static_cast<float>(dy);
+    auto d = static_cast<std::uint32_t>(sqrtf(__fmaf_rn(fx, fx, __fmul_rn(fy, fy))) + 0.5f);
+    std::uint64_t dd = static_cast<std::uint64_t>(d) * d;
+    while (s > dd + d) {
+        dd += 2ull * d + 1;
+        ++d;
+    }
+    while (d > 0 && s <= dd - d) {
+        dd -= 2ull * d - 1;
+        --d;
+    }
+    return static_cast<std::int32_t>(d);
+}
+
+/// Device fast path of ceil_sqrt(squared_distance(a, b)): the smallest d with d^2 >= s.
+__device__ __forceinline__ std::int32_t device_ceil_distance(IntPoint a, IntPoint b) {
+    const int dx = a.x - b.x;
+    const int dy = a.y - b.y;
+    const std::uint64_t s = static_cast<std::uint64_t>(static_cast<std::int64_t>(dx) * dx +
+                                                       static_cast<std::int64_t>(dy) * dy);
+    const float fx = static_cast<float>(dx);
+    const float fy = static_cast<float>(dy);
+    auto d = static_cast<std::uint32_t>(ceilf(sqrtf(__fmaf_rn(fx, fx, __fmul_rn(fy, fy)))));
+    std::uint64_t dd = static_cast<std::uint64_t>(d) * d;
+    while (dd < s) {
+        dd += 2ull * d + 1;
+        ++d;
+    }
+    while (d > 0 && dd - 2ull * d + 1 >= s) {
+        dd -= 2ull * d - 1;
+        --d;
+    }
+    return static_cast<std::int32_t>(d);
+}
+#endif
 
 /// sqrt(dx*dx + dy*dy) in double, evaluated in the same order on host and device.
 LOCUS_HD_INLINE double euclidean(RealPoint a, RealPoint b) {
@@ -117,7 +165,11 @@ struct EucIntMetric {
     LOCUS_HD_INLINE static EucIntMetric bind(const MetricArrays& a) { return {a.xi, a.yi, a.n}; }
     LOCUS_HD_INLINE point_type point(std::int32_t city) const { return {x[city], y[city]}; }
     LOCUS_HD_INLINE std::int32_t operator()(point_type a, point_type b) const {
+#if defined(__CUDA_ARCH__)
+        return device_nint_distance(a, b);
+#else
         return nint_sqrt(squared_distance(a, b));
+#endif
     }
     LOCUS_HD_INLINE std::int32_t distance(std::int32_t a, std::int32_t b) const {
         return (*this)(point(a), point(b));
@@ -135,7 +187,11 @@ struct CeilIntMetric {
     LOCUS_HD_INLINE static CeilIntMetric bind(const MetricArrays& a) { return {a.xi, a.yi, a.n}; }
     LOCUS_HD_INLINE point_type point(std::int32_t city) const { return {x[city], y[city]}; }
     LOCUS_HD_INLINE std::int32_t operator()(point_type a, point_type b) const {
+#if defined(__CUDA_ARCH__)
+        return device_ceil_distance(a, b);
+#else
         return ceil_sqrt(squared_distance(a, b));
+#endif
     }
     LOCUS_HD_INLINE std::int32_t distance(std::int32_t a, std::int32_t b) const {
         return (*this)(point(a), point(b));

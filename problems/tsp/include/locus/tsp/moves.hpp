@@ -105,6 +105,35 @@ template <class T> LOCUS_HD_INLINE void apply_move(T* tour, std::int32_t n, cons
     for (int r = 0; r < plan.count; ++r) reverse_range(tour, n, plan.first[r], plan.length[r]);
 }
 
+/// The cities at the ends of the edges a valid move removes (up to 6, duplicates possible);
+/// read from the tour before the move. Returns how many were written to `out`.
+LOCUS_HD_INLINE int touched_cities(const TourMove& m, const std::int32_t* tour, std::int32_t n,
+                                   std::int32_t* out) {
+    if (m.kind == MoveKind::two_opt) {
+        out[0] = tour[m.i];
+        out[1] = tour[wrap(m.i + 1, n)];
+        out[2] = tour[m.j];
+        out[3] = tour[wrap(m.j + 1, n)];
+        return 4;
+    }
+    if (m.kind == MoveKind::or_opt) {
+        out[0] = tour[wrap(m.i - 1, n)];
+        out[1] = tour[m.i];
+        out[2] = tour[wrap(m.i + m.length - 1, n)];
+        out[3] = tour[wrap(m.i + m.length, n)];
+        out[4] = tour[m.p];
+        out[5] = tour[wrap(m.p + 1, n)];
+        return 6;
+    }
+    out[0] = tour[wrap(m.i - 1, n)];
+    out[1] = tour[m.i];
+    out[2] = tour[wrap(m.i + 1, n)];
+    out[3] = tour[wrap(m.j - 1, n)];
+    out[4] = tour[m.j];
+    out[5] = tour[wrap(m.j + 1, n)];
+    return 6;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Deltas of fully specified moves (shared by full and candidate-list index spaces).
 

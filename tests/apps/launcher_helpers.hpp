@@ -1,0 +1,54 @@
+#pragma once
+/// \file
+/// Helpers of the launcher tests: running build/bin/locus, reading what a run writes and
+/// writing small instance and config files.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace locus::test {
+
+/// `text` in single quotes for /bin/sh (embedded quotes escaped).
+std::string quoted(const std::string &text);
+
+/// Shell command running the launcher of this build with `args` (already quoted as needed).
+/// LOCUS_PLUGIN_PATH is cleared unless `env` sets it: `env` holds "NAME=value" assignments
+/// (quoted as needed) put before the launcher.
+std::string locus_command(const std::string &args, const std::string &env = "");
+
+/// Runs the launcher; output holds stdout and stderr together.
+CommandResult run_locus(const std::string &args, const std::string &env = "");
+
+/// Runs the launcher; output holds its stderr only (stdout is discarded).
+CommandResult run_locus_stderr(const std::string &args, const std::string &env = "");
+
+/// The lines of a text file, without their line ends; empty when the file cannot be read.
+std::vector<std::string> read_lines(const std::filesystem::path &file);
+
+/// The whole content of a file ("" when it cannot be read).
+std::string read_text(const std::filesystem::path &file);
+
+/// Parses every line of a JSON-lines file (throws nlohmann::json::parse_error on a bad line).
+std::vector<nlohmann::json> read_jsonl(const std::filesystem::path &file);
+
+/// Writes a TSPLIB EUC_2D instance named `name` with `n` cities at integer coordinates in
+/// [0, 1000) drawn from a fixed generator keyed by `seed`. Returns `file`.
+std::filesystem::path write_tsplib(const std::filesystem::path &file, const std::string &name,
+                                   std::size_t n, std::uint64_t seed);
+
+/// Writes a copy of the TSPLIB tour `tour` to `copy` in which the second city of
+/// TOUR_SECTION is replaced by the first. Returns the message the tour reader gives for it:
+/// "<copy>:<line>: city <id> appears twice (first on line <line>)".
+std::string write_tour_with_duplicate(const std::filesystem::path &tour,
+                                      const std::filesystem::path &copy);
+
+/// Root of the benchmark data (the directory holding tsplib/), or "" when absent.
+std::filesystem::path data_root();
+
+} // namespace locus::test

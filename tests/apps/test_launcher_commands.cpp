@@ -1,0 +1,285 @@
+// `locus plugins`, `locus validate`, `locus verify` and the plugin search path.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "launcher_helpers.hpp"
+
+namespace fs = std::filesystem;
+using namespace locus::test;
+
+namespace {
+
+const std::string kJob =
+    "problem: {name: tsp, instance: \"random-uniform:n=60,seed=2\"}\n"
+    "algorithm: {name: descent, neighborhood: {name: two_opt, candidates: 6}}\n"
+    "backend: cpu\n";
+
+std::string error_line(const std::string &message) { return "locus: error: " + message + "\n"; }
+
+/// The component names listed under `kind:` by `locus plugins`.
+std::vector<std::string> listed(const std::string &output, const std::string &kind) {
+    std::istringstream in(output);
+    std::string line;
+    std::vector<std::string> names;
+    bool inside = false;
+    while (std::getline(in, line)) {
+        if (line == kind + ":") {
+            inside = true;
+            continue;
+        }
+        if (!inside)
+            continue;
+        if (line.rfind("  ", 0) != 0)
+            break;
+        if (line.rfind("   ", 0) == 0)
+            continue; // documentation lines of --verbose
+        names.push_back(line.substr(2, line.find(' ', 2) - 2));
+    }
+    return names;
+}
+
+/// A copy of the launcher in a directory without plugins (its core library linked there).
+fs::path lone_launcher(const fs::path &dir) {
+    fs::create_directories(dir);
+    fs::copy_file(bin_dir() / "locus", dir / "locus");
+    for (const auto &entry : fs::directory_iterator(bin_dir())) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("lib", 0) == 0 && name.find(".so") != std::string::npos)
+            fs::create_symlink(entry.path(), dir / name);
+    }
+    return dir / "locus";
+}
+
+} // namespace
+
+TEST_CASE("locus plugins lists every plugin and component") {
+    const CommandResult r = run_locus("plugins");
+    REQUIRE(r.exit_code == 0);
+    // Plugins are listed with their canonical paths.
+    for (const char *plugin : {"ils", "local_search", "repeat", "tsp"})
+        CHECK(r.output.find(
+                  (fs::canonical(bin_dir()) / (std::string("locus_") + plugin + ".so")).string()) !=
+              std::string::npos);
+    CHECK(listed(r.output, "problem") == std::vector<std::string>{"tsp"});
+    const auto algorithms = listed(r.output, "algorithm");
+    for (const char *name : {"descent", "ils", "repeat", "vnd"})
+        CHECK(std::find(algorithms.begin(), algorithms.end(), name) != algorithms.end());
+    const auto neighborhoods = listed(r.output, "neighborhood");
+    for (const char *name : {"or_opt", "swap", "two_opt"})
+        CHECK(std::find(neighborhoods.begin(), neighborhoods.end(), name) != neighborhoods.end());
+    CHECK(r.output.find("\n  two_opt [tsp]\n") != std::string::npos);
+    CHECK(r.output.find("\n  double_bridge [tsp]\n") != std::string::npos);
+    CHECK(r.output.find("\n  nearest_neighbor [tsp]\n") != std::string::npos);
+    CHECK(r.output.find("\n  random [tsp]\n") != std::string::npos);
+    // Parameter documentation and the job schema only with --verbose.
+    CHECK(r.output.find("candidate-list size K") == std::string::npos);
+    CHECK(listed(r.output, "job").empty());
+}
+
+TEST_CASE("locus plugins --verbose documents every parameter with its type and default") {
+    const CommandResult r = run_locus("plugins --verbose");
+    REQUIRE(r.exit_code == 0);
+    for (const char *line :
+         {"\n      - candidates (integer in [0, 1024], default 0): candidate-list size K (0 = full "
+          "neighborhood)\n",
+          "\n      - runs (integer in [1, 1000000], default 10): number of runs\n",
+          "\n      - algorithm (algorithm, required): algorithm of each run\n",
+          "\n      - pivot (one of best|first, default best): pivoting rule of each descent\n",
+          "\n      - window (integer in [0, inf], default 0): cut points lie within this many "
+          "positions after a random start (local double bridge); 0 = anywhere in the tour\n"}) {
+        INFO(line);
+        CHECK(r.output.find(line) != std::string::npos);
+    }
+    CHECK(listed(r.output, "job") == std::vector<std::string>{"job"});
+}
+
+TEST_CASE("locus validate prints the config hash or the first error") {
+    const fs::path dir = temp_dir("apps-validate");
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kJob);
+    const CommandResult ok = run_locus("validate " + quoted(config.string()));
+    CHECK(ok.exit_code == 0);
+    std::smatch match;
+    REQUIRE(std::regex_match(ok.output, match,
+                             std::regex(".*: valid \\(config hash ([0-9a-f]{16})\\)\n")));
+    CHECK(ok.output.rfind(config.string() + ": valid", 0) == 0);
+    const std::string hash = match[1];
+
+    // The hash is of the validated job: key order and spelled-out defaults do not change it.
+    const fs::path reordered = dir / "reordered.yaml";
+    write_file(reordered,
+               "backend: cpu\nseed: 1\n"
+               "algorithm: {neighborhood: {candidates: 6, name: two_opt}, name: descent, "
+               "pivot: best}\n"
+               "problem: {instance: \"random-uniform:n=60,seed=2\", name: tsp}\n");
+    const CommandResult same = run_locus("validate " + quoted(reordered.string()));
+    CHECK(same.output == reordered.string() + ": valid (config hash " + hash + ")\n");
+    const CommandResult other = run_locus("validate " + quoted(config.string()) + " --set seed=2");
+    CHECK(other.exit_code == 0);
+    CHECK(other.output.find(hash) == std::string::npos);
+
+    // A run records the hash that validate prints for the same overrides.
+    const fs::path out = dir / "out";
+    const CommandResult with_out =
+        run_locus("validate " + quoted(config.string()) + " --set output=" + quoted(out.string()));
+    REQUIRE(run_locus("run " + quoted(config.string()) + " -q --out " + quoted(out.string()))
+                .exit_code == 0);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 1);
+    CHECK(with_out.output == config.string() + ": valid (config hash " +
+                                 lines[0]["config_hash"].get<std::string>() + ")\n");
+
+    const fs::path bad = dir / "bad.yaml";
+    write_file(bad, kJob + "termination: {iterations: -1}\n");
+    const CommandResult failed = run_locus_stderr("validate " + quoted(bad.string()));
+    CHECK(failed.exit_code == 2);
+    CHECK(failed.output ==
+          error_line(bad.string() + ":4:27: termination.iterations: expected an integer >= 0, "
+                                    "got '-1'"));
+}
+
+TEST_CASE("a job whose problem has no plugin lists the problems there are") {
+    const fs::path dir = temp_dir("apps-no-problem");
+    const CommandResult plugins = run_locus("plugins");
+    const std::vector<std::string> problems = listed(plugins.output, "problem");
+    REQUIRE_FALSE(problems.empty());
+    std::string valid;
+    for (const std::string &name : problems)
+        valid += (valid.empty() ? "" : ", ") + name;
+
+    const fs::path config = dir / "job.yaml";
+    write_file(config, "problem: {name: knapsack, instance: items.txt}\n"
+                       "algorithm: {name: descent, neighborhood: two_opt}\n");
+    const CommandResult r = run_locus_stderr("run " + quoted(config.string()) + " -q");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output == error_line(config.string() +
+                                 ":1:17: problem: unknown problem 'knapsack' "
+                                 "(valid: " +
+                                 valid + ")"));
+}
+
+TEST_CASE("a file that is not a plugin stops the launcher with one line naming it") {
+    const fs::path dir = temp_dir("apps-bad-plugin");
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kJob);
+    const fs::path garbage_dir = dir / "garbage";
+    const fs::path garbage = garbage_dir / "locus_bad.so";
+    write_file(garbage, "garbage\n");
+    // NOTE: the loader names plugins by canonical path.
+    const std::string file = fs::canonical(garbage).string();
+    const std::string expected =
+        error_line("cannot load plugin '" + file + "': " + file + ": file too short");
+
+    SUBCASE("through --plugin-path") {
+        const CommandResult r = run_locus_stderr(
+            "run " + quoted(config.string()) + " -q --plugin-path " + quoted(garbage_dir.string()));
+        CHECK(r.exit_code == 1);
+        CHECK(r.output == expected);
+    }
+    SUBCASE("through LOCUS_PLUGIN_PATH") {
+        const CommandResult r = run_locus_stderr(
+            "plugins",
+            "LOCUS_PLUGIN_PATH=" + quoted(dir.string() + "/nowhere::" + garbage_dir.string()));
+        CHECK(r.exit_code == 1);
+        CHECK(r.output == expected);
+    }
+}
+
+TEST_CASE("the plugin search path: --plugin-path, then LOCUS_PLUGIN_PATH, then the executable") {
+    const fs::path dir = temp_dir("apps-plugin-order");
+    const fs::path first = dir / "first";
+    const fs::path second = dir / "second";
+    // A file name found in several directories is loaded from the first one only.
+    write_file(first / "locus_tsp.so", "first\n");
+    write_file(second / "locus_tsp.so", "second\n");
+    auto message = [](const fs::path &file) {
+        const std::string name = fs::canonical(file).string();
+        return error_line("cannot load plugin '" + name + "': " + name + ": file too short");
+    };
+    const std::string env = "LOCUS_PLUGIN_PATH=" + quoted(second.string());
+    const CommandResult both =
+        run_locus_stderr("plugins --plugin-path " + quoted(first.string()), env);
+    CHECK(both.exit_code == 1);
+    CHECK(both.output == message(first / "locus_tsp.so"));
+    const CommandResult env_only = run_locus_stderr("plugins", env);
+    CHECK(env_only.exit_code == 1);
+    CHECK(env_only.output == message(second / "locus_tsp.so"));
+}
+
+TEST_CASE("a launcher without plugins next to it finds them through the search path") {
+    const fs::path dir = temp_dir("apps-lone");
+    const fs::path lone = lone_launcher(dir / "lone");
+    const fs::path lone_dir = fs::canonical(lone.parent_path());
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kJob);
+    const std::string launcher = "env -u LOCUS_PLUGIN_PATH " + quoted(lone.string());
+
+    const CommandResult none = run_command("(" + launcher + " plugins 2>&1 1>/dev/null)");
+    CHECK(none.exit_code == 1);
+    CHECK(none.output == error_line("no locus plugins found (searched: " + lone_dir.string() +
+                                    "); set LOCUS_PLUGIN_PATH or pass --plugin-path"));
+
+    const CommandResult from_env =
+        run_command("env LOCUS_PLUGIN_PATH=" +
+                    quoted(":" + (dir / "nowhere").string() + ":" + bin_dir().string()) + " " +
+                    quoted(lone.string()) + " plugins");
+    CHECK(from_env.exit_code == 0);
+    CHECK(from_env.output.find((fs::canonical(bin_dir()) / "locus_tsp.so").string()) !=
+          std::string::npos);
+
+    const fs::path out = dir / "out";
+    const CommandResult run =
+        run_command(launcher + " run " + quoted(config.string()) + " -q --out " +
+                    quoted(out.string()) + " --plugin-path " + quoted(bin_dir().string()));
+    CHECK(run.exit_code == 0);
+    CHECK(read_jsonl(out / "results.jsonl").size() == 1);
+}
+
+TEST_CASE("locus verify accepts a run's tour and rejects a tour with a repeated city") {
+    const fs::path dir = temp_dir("apps-verify");
+    const fs::path instance = write_tsplib(dir / "gen80.tsp", "gen80", 80, 11);
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kJob);
+    const fs::path out = dir / "out";
+    REQUIRE(run_locus("run " + quoted(config.string()) + " -q --out " + quoted(out.string()) +
+                      " --instance " + quoted(instance.string()))
+                .exit_code == 0);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 1);
+    const std::string tour = lines[0]["solution_file"];
+
+    const CommandResult ok =
+        run_locus("verify --instance " + quoted(instance.string()) + " --solution " + quoted(tour));
+    CHECK(ok.exit_code == 0);
+    CHECK(ok.output ==
+          "feasible: objective " + lines[0]["objective"].dump() + " (" + tour + " on gen80)\n");
+
+    const fs::path bad = dir / "bad.tour";
+    const std::string why = write_tour_with_duplicate(tour, bad);
+    const CommandResult infeasible = run_locus("verify --instance " + quoted(instance.string()) +
+                                               " --solution " + quoted(bad.string()));
+    CHECK(infeasible.exit_code == 3);
+    CHECK(infeasible.output == "infeasible: " + why + "\n");
+
+    const fs::path other = dir / "gen80.txt";
+    fs::copy_file(instance, other);
+    const CommandResult unknown = run_locus_stderr("verify --instance " + quoted(other.string()) +
+                                                   " --solution " + quoted(tour));
+    CHECK(unknown.exit_code == 2);
+    // NOTE: the list of known extensions grows with the problem plugins.
+    CHECK(unknown.output.rfind("locus: error: cannot tell the problem of '" + other.string() +
+                                   "' from its extension (known: ",
+                               0) == 0);
+    CHECK(unknown.output.find(".tsp") != std::string::npos);
+    CHECK(unknown.output.ends_with("); pass --problem\n"));
+    const CommandResult named = run_locus("verify --problem tsp --instance " +
+                                          quoted(other.string()) + " --solution " + quoted(tour));
+    CHECK(named.exit_code == 0);
+}

@@ -1,0 +1,211 @@
+// `locus` on bad input: every error is one line "locus: error: ..." on stderr with the exit
+// status of its kind (2: command line or config, 1: instance, plugin, CUDA).
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "launcher_helpers.hpp"
+
+namespace fs = std::filesystem;
+using namespace locus::test;
+
+namespace {
+
+/// A small valid job; tests break one thing at a time.
+const std::string kValidJob = "problem: {name: tsp, instance: \"random-uniform:n=50,seed=1\"}\n"
+                              "algorithm: {name: descent, neighborhood: two_opt}\n";
+
+/// `locus run <config> -q --backend cpu --out <dir>/out <extra>`, stderr only.
+CommandResult run_job(const fs::path &dir, const fs::path &config, const std::string &extra = "") {
+    return run_locus_stderr("run " + quoted(config.string()) + " -q --backend cpu --out " +
+                            quoted((dir / "out").string()) + " " + extra);
+}
+
+std::string error_line(const std::string &message) { return "locus: error: " + message + "\n"; }
+
+} // namespace
+
+TEST_CASE("config errors name the file, line, column and key path and exit with 2") {
+    const fs::path dir = temp_dir("apps-config-errors");
+
+    SUBCASE("YAML syntax error") {
+        const fs::path config = dir / "syntax.yaml";
+        write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=50,seed=1\"\n"
+                           "algorithm: [\n");
+        const CommandResult r = run_job(dir, config);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output ==
+              error_line(config.string() + ":2:1: YAML syntax error: end of map flow not found"));
+    }
+    SUBCASE("unknown top-level key, with the closest valid key suggested") {
+        const fs::path config = dir / "key.yaml";
+        write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=50,seed=1\"}\n"
+                           "algoritm: {name: descent, neighborhood: two_opt}\n");
+        const CommandResult r = run_job(dir, config);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output ==
+              error_line(config.string() +
+                         ":2:1: algoritm: unknown key 'algoritm'; did you mean 'algorithm'? "
+                         "(valid: algorithm, backend, batch, best_known, check_moves, "
+                         "construction, device, name, output, problem, seed, termination, "
+                         "threads)"));
+    }
+    SUBCASE("unknown component name, with the closest valid name suggested") {
+        const fs::path config = dir / "component.yaml";
+        write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=50,seed=1\"}\n"
+                           "algorithm: {name: descent, neighborhood: two_op}\n");
+        const CommandResult r = run_job(dir, config);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output ==
+              error_line(config.string() + ":2:42: algorithm.neighborhood: unknown neighborhood "
+                                           "'two_op' for problem 'tsp'; did you mean 'two_opt'? "
+                                           "(valid: or_opt, swap, two_opt)"));
+    }
+    SUBCASE("value out of range") {
+        const fs::path config = dir / "range.yaml";
+        write_file(config, kValidJob + "termination:\n  time_limit: -3\n");
+        const CommandResult r = run_job(dir, config);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output ==
+              error_line(config.string() + ":4:15: termination.time_limit: expected a number >= 0, "
+                                           "got '-3'"));
+    }
+    SUBCASE("value of the wrong type") {
+        const fs::path config = dir / "type.yaml";
+        write_file(config, kValidJob + "seed: many\n");
+        const CommandResult r = run_job(dir, config);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output ==
+              error_line(config.string() + ":3:7: seed: expected an integer, got 'many'"));
+    }
+    SUBCASE("malformed --set") {
+        const fs::path config = dir / "ok.yaml";
+        write_file(config, kValidJob);
+        const CommandResult r = run_job(dir, config, "--set termination");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("--set 'termination': expected key.path=value"));
+    }
+    SUBCASE("--set of an unknown key") {
+        const fs::path config = dir / "ok.yaml";
+        write_file(config, kValidJob);
+        const CommandResult r = run_job(dir, config, "--set termination.time_limt=3");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("<command line>: termination.time_limt: unknown key "
+                                     "'time_limt' for termination 'limits'; did you mean "
+                                     "'time_limit'? (valid: evaluations, iterations, stagnation, "
+                                     "target, target_gap, time_limit)"));
+    }
+    SUBCASE("negative --time-limit and --seed are checked like config values") {
+        const fs::path config = dir / "ok.yaml";
+        write_file(config, kValidJob);
+        const CommandResult time = run_job(dir, config, "--time-limit -3");
+        CHECK(time.exit_code == 2);
+        CHECK(time.output == error_line("<command line>: termination.time_limit: expected a "
+                                        "number >= 0, got '-3'"));
+        const CommandResult seed = run_job(dir, config, "--seed -1");
+        CHECK(seed.exit_code == 2);
+        CHECK(seed.output ==
+              error_line("<command line>: seed: expected an integer >= 0, got '-1'"));
+    }
+    SUBCASE("missing config file") {
+        const fs::path config = dir / "missing.yaml";
+        const CommandResult r = run_job(dir, config);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("cannot open config file '" + config.string() +
+                                     "': No such file or directory"));
+    }
+    // Nothing is written for a job that does not validate.
+    CHECK_FALSE(fs::exists(dir / "out"));
+}
+
+TEST_CASE("command-line errors are one error line with exit status 2") {
+    const CommandResult backend = run_locus_stderr("run --backend gpu");
+    CHECK(backend.exit_code == 2);
+    // NOTE: the text after the option name is CLI11's and may change between its versions.
+    CHECK(backend.output.rfind("locus: error: --backend: gpu", 0) == 0);
+    CHECK(backend.output.ends_with(" (see 'locus --help')\n"));
+    CHECK(backend.output.find('\n') == backend.output.size() - 1);
+
+    const CommandResult none = run_locus_stderr("");
+    CHECK(none.exit_code == 2);
+    CHECK(none.output.rfind("locus: error: ", 0) == 0);
+    CHECK(none.output.find('\n') == none.output.size() - 1);
+}
+
+TEST_CASE("instance errors name the file and line and exit with 1") {
+    const fs::path dir = temp_dir("apps-instance-errors");
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kValidJob);
+    auto run_on = [&](const fs::path &instance) {
+        return run_job(dir, config, "--instance " + quoted(instance.string()));
+    };
+    const std::string coords = "NODE_COORD_SECTION\n1 0 0\n2 1 0\n3 0 1\nEOF\n";
+
+    SUBCASE("missing instance file") {
+        const fs::path file = dir / "nowhere.tsp";
+        const CommandResult r = run_on(file);
+        CHECK(r.exit_code == 1);
+        CHECK(r.output == error_line("instance file '" + file.string() +
+                                     "' not found (looked in: " + file.string() + ")"));
+    }
+    SUBCASE("missing DIMENSION") {
+        const fs::path file = dir / "no_dimension.tsp";
+        write_file(file, "NAME: a\nTYPE: TSP\nEDGE_WEIGHT_TYPE: EUC_2D\n" + coords);
+        const CommandResult r = run_on(file);
+        CHECK(r.exit_code == 1);
+        CHECK(r.output == error_line(file.string() + ": missing DIMENSION"));
+    }
+    SUBCASE("fewer nodes than DIMENSION") {
+        const fs::path file = dir / "count.tsp";
+        write_file(file, "NAME: a\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EUC_2D\n" + coords);
+        const CommandResult r = run_on(file);
+        CHECK(r.exit_code == 1);
+        CHECK(r.output ==
+              error_line(file.string() + ": NODE_COORD_SECTION has 3 nodes, DIMENSION says 4"));
+    }
+    SUBCASE("non-numeric coordinate") {
+        const fs::path file = dir / "coordinate.tsp";
+        write_file(file, "NAME: a\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\n"
+                         "NODE_COORD_SECTION\n1 0 0\n2 1x 0\n3 0 1\nEOF\n");
+        const CommandResult r = run_on(file);
+        CHECK(r.exit_code == 1);
+        CHECK(r.output == error_line(file.string() + ":7: node 2: non-numeric coordinate '1x'"));
+    }
+    SUBCASE("unsupported EDGE_WEIGHT_TYPE") {
+        const fs::path file = dir / "manhattan.tsp";
+        write_file(file, "NAME: a\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: MAN_2D\n" + coords);
+        const CommandResult r = run_on(file);
+        CHECK(r.exit_code == 1);
+        CHECK(r.output ==
+              error_line(file.string() + ":4: unsupported EDGE_WEIGHT_TYPE 'MAN_2D' (supported: "
+                                         "EUC_2D, CEIL_2D, ATT, GEO, EXPLICIT)"));
+    }
+    CHECK_FALSE(fs::exists(dir / "out" / "results.jsonl"));
+}
+
+TEST_CASE("--backend cuda fails with one line without a device and runs with one") {
+    const fs::path dir = temp_dir("apps-cuda");
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kValidJob);
+    const fs::path out = dir / "out";
+    const CommandResult r = run_locus_stderr("run " + quoted(config.string()) +
+                                             " -q --backend cuda --out " + quoted(out.string()));
+    if (gpu_available()) {
+        CHECK(r.exit_code == 0);
+        const auto lines = read_jsonl(out / "results.jsonl");
+        REQUIRE(lines.size() == 1);
+        CHECK(lines[0]["backend"] == "cuda");
+        CHECK(lines[0]["feasible"] == true);
+        return;
+    }
+    CHECK(r.exit_code == 1);
+    // NOTE: the reason in parentheses is the CUDA runtime's and depends on the machine.
+    CHECK(r.output.rfind("locus: error: --backend cuda: no CUDA device is available "
+                         "(cudaGetDeviceCount: ",
+                         0) == 0);
+    CHECK(r.output.ends_with("); use --backend cpu\n"));
+    CHECK(r.output.find('\n') == r.output.size() - 1);
+    CHECK_FALSE(fs::exists(out));
+}

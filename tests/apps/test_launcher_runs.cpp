@@ -1,0 +1,290 @@
+// `locus run` end to end: the results line, trace and tour it writes, repeated runs,
+// determinism, --initial, SIGINT and move checking.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "launcher_helpers.hpp"
+
+namespace fs = std::filesystem;
+using namespace locus::test;
+
+namespace {
+
+/// ILS over candidate-list 2-opt on a generated 200-city instance, ended by iterations.
+const std::string kIlsJob = "problem: {name: tsp, instance: \"random-uniform:n=200,seed=3\"}\n"
+                            "construction: random\n"
+                            "algorithm:\n"
+                            "  name: ils\n"
+                            "  local_search: {name: descent, neighborhood: {name: two_opt, "
+                            "candidates: 8}}\n"
+                            "  perturbation: double_bridge\n"
+                            "termination: {iterations: 200}\n"
+                            "backend: cpu\n"
+                            "seed: 5\n";
+
+/// Runs `config` quietly into `out` with `extra` options; REQUIREs success and returns the
+/// results lines.
+std::vector<nlohmann::json> run_ok(const fs::path &config, const fs::path &out,
+                                   const std::string &extra = "", const std::string &env = "") {
+    const CommandResult r = run_locus(
+        "run " + quoted(config.string()) + " -q --out " + quoted(out.string()) + " " + extra, env);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    return read_jsonl(out / "results.jsonl");
+}
+
+/// `locus verify` of a tour; returns its exit status and checks the reported objective.
+int verify(const fs::path &instance, const std::string &tour, const nlohmann::json &objective) {
+    const CommandResult r =
+        run_locus("verify --instance " + quoted(instance.string()) + " --solution " + quoted(tour));
+    INFO(r.output);
+    CHECK(r.output.rfind("feasible: objective " + objective.dump() + " (", 0) == 0);
+    return r.exit_code;
+}
+
+/// Checks the trace of a run: strictly improving objectives ending at the run's objective.
+void check_trace(const nlohmann::json &line) {
+    const auto trace = read_jsonl(line["trace_file"].get<std::string>());
+    REQUIRE_FALSE(trace.empty());
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+        for (const char *key : {"time_s", "iteration", "evaluations", "objective"})
+            CHECK(trace[i].contains(key));
+        if (i == 0)
+            continue;
+        CHECK(trace[i]["objective"].get<double>() < trace[i - 1]["objective"].get<double>());
+        CHECK(trace[i]["time_s"].get<double>() >= trace[i - 1]["time_s"].get<double>());
+        CHECK(trace[i]["evaluations"].get<double>() >= trace[i - 1]["evaluations"].get<double>());
+    }
+    CHECK(trace.back()["objective"] == line["objective"]);
+    CHECK(trace.back()["time_s"].get<double>() ==
+          doctest::Approx(line["time_to_best_s"].get<double>()));
+}
+
+} // namespace
+
+TEST_CASE("a run writes one complete results line, its trace and its tour") {
+    const fs::path dir = temp_dir("apps-run");
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kIlsJob);
+    const fs::path out = dir / "out";
+    const auto lines = run_ok(config, out,
+                              "--time-limit 1 --set termination.iterations=0 "
+                              "--set construction=nearest_neighbor");
+    REQUIRE(lines.size() == 1);
+    const nlohmann::json &line = lines[0];
+    for (const char *key :
+         {"problem",        "instance",     "algorithm",  "backend",     "device",
+          "seed",           "objective",    "feasible",   "best_known",  "gap",
+          "time_to_best_s", "total_time_s", "iterations", "evaluations", "solution_file",
+          "config_hash",    "version",      "run",        "stop_reason", "trace_file",
+          "build_id"}) {
+        INFO(key);
+        CHECK(line.contains(key));
+    }
+    CHECK(line["problem"] == "tsp");
+    CHECK(line["instance"] == "random-uniform:n=200,seed=3");
+    CHECK(line["algorithm"] == "ils");
+    CHECK(line["backend"] == "cpu");
+    CHECK_FALSE(line["device"].get<std::string>().empty());
+    CHECK(line["seed"] == 5);
+    CHECK(line["run"] == 0);
+    CHECK(line["feasible"] == true);
+    CHECK(line["objective"].is_number_integer());
+    CHECK(line["best_known"].is_null());
+    CHECK(line["gap"].is_null());
+    CHECK(line["stop_reason"] == "time_limit");
+    CHECK(line["total_time_s"].get<double>() >= 1.0);
+    CHECK(line["total_time_s"].get<double>() < 5.0);
+    CHECK(line["time_to_best_s"].get<double>() <= line["total_time_s"].get<double>());
+    CHECK(line["iterations"].get<long long>() > 0);
+    CHECK(line["evaluations"].get<long long>() > 0);
+    CHECK(line["config_hash"].get<std::string>().size() == 16);
+    CHECK_FALSE(line["version"].get<std::string>().empty());
+    const fs::path tour = line["solution_file"].get<std::string>();
+    CHECK(tour.parent_path().parent_path() == out);
+    CHECK(tour.filename() == "best.tour");
+    CHECK(fs::is_regular_file(tour));
+    CHECK(fs::path(line["trace_file"].get<std::string>()) == tour.parent_path() / "trace.jsonl");
+    check_trace(line);
+
+    // A second job into the same directory appends its line.
+    CHECK(run_ok(config, out, "--set termination.iterations=5").size() == 2);
+}
+
+TEST_CASE("the tour of a run on a TSPLIB file passes locus verify") {
+    const fs::path dir = temp_dir("apps-run-verify");
+    const fs::path instance = write_tsplib(dir / "gen150.tsp", "gen150", 150, 4);
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kIlsJob);
+    const auto lines = run_ok(config, dir / "out", "--instance " + quoted(instance.string()));
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["instance"] == "gen150");
+    CHECK(lines[0]["stop_reason"] == "iterations");
+    CHECK(lines[0]["iterations"] == 200);
+    check_trace(lines[0]);
+    CHECK(verify(instance, lines[0]["solution_file"], lines[0]["objective"]) == 0);
+}
+
+TEST_CASE("ILS on kroA100 reaches 1 % of the optimum and its tour verifies") {
+    const fs::path root = data_root();
+    if (root.empty()) {
+        MESSAGE("skipped: tsplib/kroA100.tsp not found in the benchmark data");
+        return;
+    }
+    const fs::path dir = temp_dir("apps-kroA100");
+    const fs::path instance = root / "tsplib" / "kroA100.tsp";
+    // NOTE: LOCUS_DATA makes best-known.csv of the data directory visible from any directory.
+    const auto lines =
+        run_ok(source_dir() / "configs" / "tsp" / "ils.yaml", dir / "out",
+               "--instance " + quoted(instance.string()) + " --backend cpu --time-limit 10",
+               "LOCUS_DATA=" + quoted(root.string()));
+    REQUIRE(lines.size() == 1);
+    const nlohmann::json &line = lines[0];
+    CHECK(line["instance"] == "kroA100");
+    CHECK(line["feasible"] == true);
+    CHECK(line["objective"].get<double>() <= 21282 * 1.01);
+    if (fs::exists(root / "best-known.csv")) {
+        CHECK(line["best_known"] == 21282);
+        REQUIRE(line["gap"].is_number());
+        CHECK(line["gap"].get<double>() <= 1.0);
+        CHECK(line["gap"].get<double>() >= 0.0);
+    }
+    CHECK(verify(instance, line["solution_file"], line["objective"]) == 0);
+}
+
+TEST_CASE("repeat writes one results line per run with its own seed") {
+    const fs::path dir = temp_dir("apps-repeat");
+    const fs::path config = dir / "job.yaml";
+    write_file(config,
+               "problem: {name: tsp, instance: \"random-uniform:n=120,seed=3\"}\n"
+               "construction: random\n"
+               "algorithm:\n"
+               "  name: repeat\n"
+               "  runs: 3\n"
+               "  algorithm: {name: descent, neighborhood: {name: two_opt, candidates: 8}}\n"
+               "backend: cpu\n"
+               "seed: 9\n");
+    const auto lines = run_ok(config, dir / "out");
+    REQUIRE(lines.size() == 3);
+    std::set<unsigned long long> seeds;
+    std::set<std::string> tours;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        CHECK(lines[i]["run"] == i);
+        CHECK(lines[i]["algorithm"] == "repeat");
+        CHECK(lines[i]["feasible"] == true);
+        CHECK(lines[i]["stop_reason"] == "converged");
+        CHECK(fs::is_regular_file(lines[i]["solution_file"].get<std::string>()));
+        check_trace(lines[i]);
+        seeds.insert(lines[i]["seed"].get<unsigned long long>());
+        tours.insert(lines[i]["solution_file"].get<std::string>());
+    }
+    CHECK(lines[0]["seed"] == 9); // run 0 uses the job seed
+    CHECK(seeds.size() == 3);
+    CHECK(tours.size() == 3);
+}
+
+TEST_CASE("the same seeded job gives the same tour, whatever the number of threads") {
+    const fs::path dir = temp_dir("apps-determinism");
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kIlsJob);
+    const auto first = run_ok(config, dir / "first");
+    const auto second = run_ok(config, dir / "second");
+    const auto one_thread = run_ok(config, dir / "one_thread", "--set threads=1");
+    REQUIRE(first.size() == 1);
+    REQUIRE(second.size() == 1);
+    REQUIRE(one_thread.size() == 1);
+    CHECK(first[0]["stop_reason"] == "iterations");
+    CHECK(first[0]["objective"] == second[0]["objective"]);
+    CHECK(first[0]["evaluations"] == second[0]["evaluations"]);
+    CHECK(first[0]["objective"] == one_thread[0]["objective"]);
+    const std::string tour = read_text(first[0]["solution_file"].get<std::string>());
+    CHECK_FALSE(tour.empty());
+    CHECK(tour == read_text(second[0]["solution_file"].get<std::string>()));
+    CHECK(tour == read_text(one_thread[0]["solution_file"].get<std::string>()));
+}
+
+TEST_CASE("--initial continues from a tour and rejects an infeasible one") {
+    const fs::path dir = temp_dir("apps-initial");
+    const fs::path instance = write_tsplib(dir / "gen200.tsp", "gen200", 200, 7);
+    const fs::path start_config = dir / "start.yaml";
+    write_file(start_config,
+               "problem: {name: tsp, instance: gen200.tsp}\n"
+               "construction: random\n"
+               "algorithm: {name: descent, neighborhood: {name: two_opt, candidates: 8}, "
+               "max_steps: 5}\n"
+               "backend: cpu\n");
+    const std::string on_instance = "--instance " + quoted(instance.string());
+    const auto start = run_ok(start_config, dir / "start", on_instance);
+    REQUIRE(start.size() == 1);
+    const std::string initial = start[0]["solution_file"];
+    const double initial_length = start[0]["objective"].get<double>();
+
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kIlsJob);
+    const auto continued =
+        run_ok(config, dir / "continued",
+               on_instance + " --set termination.iterations=20 --initial " + quoted(initial));
+    REQUIRE(continued.size() == 1);
+    CHECK(continued[0]["objective"].get<double>() <= initial_length);
+    const auto trace = read_jsonl(continued[0]["trace_file"].get<std::string>());
+    REQUIRE_FALSE(trace.empty());
+    CHECK(trace.front()["objective"].get<double>() == initial_length);
+
+    const fs::path bad = dir / "bad.tour";
+    const std::string why = write_tour_with_duplicate(initial, bad);
+    const CommandResult rejected = run_locus_stderr(
+        "run " + quoted(config.string()) + " -q --out " + quoted((dir / "rejected").string()) +
+        " " + on_instance + " --initial " + quoted(bad.string()));
+    CHECK(rejected.exit_code == 1);
+    CHECK(rejected.output == "locus: error: --initial: " + why + "\n");
+    CHECK_FALSE(fs::exists(dir / "rejected" / "results.jsonl"));
+}
+
+TEST_CASE("SIGINT stops a run cleanly: exit 130 with results and a valid tour") {
+    const fs::path dir = temp_dir("apps-sigint");
+    const fs::path instance = write_tsplib(dir / "gen300.tsp", "gen300", 300, 5);
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kIlsJob);
+    const fs::path out = dir / "out";
+    // NOTE: timeout sends SIGINT after 2 s; --preserve-status returns the launcher's status.
+    const CommandResult r = run_command(
+        "timeout --preserve-status -s INT 2 " +
+        locus_command("run " + quoted(config.string()) + " -q --out " + quoted(out.string()) +
+                      " --instance " + quoted(instance.string()) +
+                      " --time-limit 60 --set termination.iterations=0"));
+    INFO(r.output);
+    CHECK(r.exit_code == 130);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["stop_reason"] == "interrupted");
+    CHECK(lines[0]["feasible"] == true);
+    CHECK(lines[0]["total_time_s"].get<double>() < 30.0);
+    check_trace(lines[0]);
+    CHECK(verify(instance, lines[0]["solution_file"], lines[0]["objective"]) == 0);
+}
+
+TEST_CASE("check_moves re-evaluates every applied move of a run") {
+    const fs::path dir = temp_dir("apps-check-moves");
+    const fs::path config = dir / "job.yaml";
+    write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=60,seed=2\"}\n"
+                       "algorithm:\n"
+                       "  name: ils\n"
+                       "  local_search:\n"
+                       "    name: vnd\n"
+                       "    neighborhoods: [{name: two_opt, candidates: 8}, or_opt, swap]\n"
+                       "  perturbation: double_bridge\n"
+                       "termination: {iterations: 10}\n"
+                       "check_moves: true\n"
+                       "backend: cpu\n");
+    const auto lines = run_ok(config, dir / "out");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["feasible"] == true);
+    CHECK(lines[0]["stop_reason"] == "iterations");
+    CHECK_FALSE(lines[0].contains("error"));
+}
