@@ -73,6 +73,7 @@ public:
         return {focus_.data() + i * width_, width_};
     }
     std::span<std::uint8_t> focus_data() { return focus_; }
+    std::span<const std::uint8_t> focus_data() const { return focus_; }
 
 private:
     std::size_t width_ = 0;

@@ -186,3 +186,26 @@ TEST_CASE("whole seeded ILS runs are identical on CPU and CUDA") {
         std::filesystem::remove_all(dir / "cuda");
     }
 }
+
+TEST_CASE("focused descents give identical tours, focus and evaluation counts on CPU and CUDA") {
+    TspProblem problem(generate_random_uniform(sanitizer_run() ? 120 : 900, 12, 100000));
+    const std::size_t n = problem.size();
+    for (const NeighborhoodSpec spec : {NeighborhoodSpec{MoveKind::two_opt, 8}, NeighborhoodSpec{MoveKind::or_opt, 8}}) {
+        auto cpu = make_cpu_engine(problem, spec, {});
+        auto cuda = make_cuda_engine(problem, spec, {});
+        SolutionBatch a(4, n);
+        NearestNeighborTour(problem, -1).construct(a, 21);
+        a.set_focus_enabled(true);
+        DoubleBridge(problem, 40).perturb(a, 5); // focus: the cities the kick touched
+        SolutionBatch b = a;
+        for (Pivot pivot : {Pivot::best, Pivot::first}) {
+            const DescentStats sa = cpu->descend(a, pivot, 0, {});
+            const DescentStats sb = cuda->descend(b, pivot, 0, {});
+            CHECK(sa.steps == sb.steps);
+            CHECK(sa.evaluations == sb.evaluations);
+            CHECK(sa.evaluations < cpu->cells() * 4 * (sa.steps + 1));
+            CHECK(same_tours(a, b));
+            CHECK(std::equal(a.focus_data().begin(), a.focus_data().end(), b.focus_data().begin()));
+        }
+    }
+}

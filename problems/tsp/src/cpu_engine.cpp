@@ -67,7 +67,7 @@ public:
                 break;
             }
             select(batch, pivot);
-            stats.evaluations += cells() * batch.count();
+            stats.evaluations += exploration_cells(Eval{view_}, batch.count(), focused_total_);
             std::uint64_t applied = 0;
             for (std::size_t s = 0; s < batch.count(); ++s) {
                 if (!results_[s].found() || results_[s].delta >= 0) continue;
@@ -118,6 +118,7 @@ private:
         view_.pos = uses_pos_ ? pos_.data() : nullptr;
         view_.focus_list = nullptr;
         view_.focus_count = nullptr;
+        focused_total_ = 0;
         if (uses_pos_ && batch.has_focus()) {
             // Focused cities of each solution in increasing order (the row order of both backends).
             focus_list_.resize(count * n);
@@ -129,6 +130,7 @@ private:
                 for (std::int32_t c = 0; c < n_; ++c)
                     if (focus[static_cast<std::size_t>(c)] != 0) focus_list_[s * n + static_cast<std::size_t>(m++)] = c;
                 focus_count_[s] = m;
+                focused_total_ += static_cast<std::uint64_t>(m);
                 rows = std::max(rows, m);
             }
             view_.focus_list = focus_list_.data();
@@ -167,6 +169,7 @@ private:
     std::vector<std::int32_t> pos_;
     std::vector<std::int32_t> focus_list_;
     std::vector<std::int32_t> focus_count_;
+    std::uint64_t focused_total_ = 0;
     std::vector<gpu::MoveResult<std::int64_t>> results_;
 };
 

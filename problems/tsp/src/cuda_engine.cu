@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "locus/error.hpp"
+#include <cub/block/block_scan.cuh>
+
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device.hpp"
 #include "locus/gpu/device_buffer.hpp"
@@ -34,25 +36,60 @@ __global__ void prepare_kernel(TourBatchView<Metric> v, typename Metric::point_t
     }
 }
 
+/// Block per solution: the focused cities of each solution in increasing order (a block-wide
+/// scan keeps the order deterministic) and their number; adds the moves the next exploration
+/// evaluates (count * cells_per_focus) to *cells.
+template <int kThreads>
+__global__ void focus_list_kernel(const std::uint8_t* focus, std::int32_t* list, std::int32_t* count,
+                                  std::int32_t n, unsigned long long cells_per_focus,
+                                  unsigned long long* cells) {
+    using Scan = cub::BlockScan<int, kThreads>;
+    __shared__ typename Scan::TempStorage storage;
+    __shared__ int base;
+    const std::int64_t s = blockIdx.x;
+    if (threadIdx.x == 0) base = 0;
+    __syncthreads();
+    for (std::int32_t start = 0; start < n; start += kThreads) {
+        const std::int32_t city = start + static_cast<std::int32_t>(threadIdx.x);
+        const int flag = (city < n && focus[s * n + city] != 0) ? 1 : 0;
+        int offset = 0, total = 0;
+        Scan(storage).ExclusiveSum(flag, offset, total);
+        if (flag != 0) list[s * n + base + offset] = city;
+        __syncthreads();
+        if (threadIdx.x == 0) base += total;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        count[s] = base;
+        if (cells != nullptr) atomicAdd(cells, static_cast<unsigned long long>(base) * cells_per_focus);
+    }
+}
+
 /// Block per solution: applies the selected move (only improving ones when `only_improving`),
 /// accumulates the objective change and counts applied moves. `error` is set when a selected
 /// index does not decode to a valid move.
 template <class Eval>
 __global__ void apply_kernel(Eval eval, std::int32_t* tours,
                              const gpu::MoveResult<std::int64_t>* results, bool only_improving,
-                             std::int64_t* gain, std::uint32_t* applied, std::uint32_t* error) {
+                             std::int64_t* gain, std::uint32_t* applied, std::uint32_t* error,
+                             std::uint8_t* focus) {
     const std::uint32_t s = blockIdx.x;
     const gpu::MoveResult<std::int64_t> r = results[s];
     if (!r.found() || (only_improving && r.delta >= 0)) return;
     const std::int32_t n = eval.v.n;
     // Every thread decodes (reads only) before anyone writes the tour.
     const TourMove m = eval.decode(s, r.index);
+    std::int32_t* tour = tours + static_cast<std::int64_t>(s) * n;
+    if (m.valid && focus != nullptr && threadIdx.x == 0) {
+        std::int32_t touched[6];
+        const int k = touched_cities(m, tour, n, touched);
+        for (int q = 0; q < k; ++q) focus[static_cast<std::int64_t>(s) * n + touched[q]] = 1;
+    }
     __syncthreads();
     if (!m.valid) {
         if (threadIdx.x == 0) atomicExch(error, 1u);
         return;
     }
-    std::int32_t* tour = tours + static_cast<std::int64_t>(s) * n;
     if (m.kind == MoveKind::swap) {
         if (threadIdx.x == 0) {
             const std::int32_t tmp = tour[m.i];
@@ -164,6 +201,7 @@ public:
         upload(batch);
         const std::uint32_t group = options_.check_moves ? 1u : std::max(1u, options_.sync_every);
         std::vector<std::uint32_t> applied(group);
+        std::vector<unsigned long long> cells_host(group);
         std::uint64_t explorations = 0;
         while (max_steps == 0 || explorations < max_steps) {
             if (stop && stop()) {
@@ -173,18 +211,31 @@ public:
             std::uint32_t issued = group;
             if (max_steps != 0) issued = static_cast<std::uint32_t>(std::min<std::uint64_t>(group, max_steps - explorations));
             applied_.fill_bytes_async(0, stream_.get());
+            step_cells_.fill_bytes_async(0, stream_.get());
+            std::vector<std::uint64_t> grid_cells(issued);
             for (std::uint32_t k = 0; k < issued; ++k) {
-                step(pivot);
+                grid_cells[k] = step(pivot, step_cells_.data() + k);
                 launch_apply(true, applied_.data() + k);
+                // Each solution's focus grows by at most 6 cities per applied move.
+                if (focus_on_) focus_rows_ = std::min(n_, focus_rows_ + 6);
             }
             applied_.download_async(applied.data(), issued, stream_.get());
+            step_cells_.download_async(cells_host.data(), issued, stream_.get());
             stream_.synchronize();
             check_error();
-            explorations += issued;
-            stats.evaluations += cells() * batch.count() * issued;
-            for (std::uint32_t k = 0; k < issued; ++k) stats.steps += applied[k];
+            // Explorations after the first one that applied nothing changed nothing: like the
+            // CPU backend, count up to and including that one.
+            std::uint32_t counted = 0;
+            bool converged = false;
+            while (counted < issued && !converged) {
+                converged = applied[counted] == 0;
+                stats.steps += applied[counted];
+                stats.evaluations += focus_on_ ? cells_host[counted] : grid_cells[counted] * batch.count();
+                ++counted;
+            }
+            explorations += counted;
             if (options_.check_moves) check_batch(batch);
-            if (applied[issued - 1] == 0) break;
+            if (converged) break;
         }
         download(batch);
         return stats;
@@ -223,10 +274,25 @@ private:
             results_.allocate(count, "TSP selected moves");
             gain_.allocate(count, "TSP objective changes");
             applied_.allocate(std::max<std::uint32_t>(options_.sync_every, 1), "TSP applied counters");
+            step_cells_.allocate(std::max<std::uint32_t>(options_.sync_every, 1), "TSP evaluation counters");
             workspace_.reserve_for(Eval{bound_view()}.grid(), batch_, stream_.get());
         }
         tours_.upload_async(batch.data().data(), count * n, stream_.get());
         gain_.fill_bytes_async(0, stream_.get());
+        focus_on_ = uses_pos_ && batch.has_focus();
+        if (focus_on_) {
+            if (focus_.size() < count * n) {
+                focus_.allocate(count * n, "TSP focus");
+                focus_list_.allocate(count * n, "TSP focus lists");
+                focus_count_.allocate(count, "TSP focus counts");
+            }
+            focus_.upload_async(batch.focus_data().data(), count * n, stream_.get());
+            focus_rows_ = 0;
+            for (std::size_t s = 0; s < count; ++s) {
+                const auto f = batch.focus(s);
+                focus_rows_ = std::max(focus_rows_, static_cast<std::int32_t>(std::count(f.begin(), f.end(), std::uint8_t{1})));
+            }
+        }
     }
 
     void download(SolutionBatch& batch) {
@@ -236,6 +302,7 @@ private:
         gain_.download_async(gain.data(), count, stream_.get());
         stream_.synchronize();
         check_error();
+        if (focus_on_) focus_.download(batch.focus_data().data(), count * static_cast<std::size_t>(n_));
         for (std::size_t s = 0; s < count; ++s) batch.objective(s) += static_cast<Objective>(gain[s]);
     }
 
@@ -268,27 +335,42 @@ private:
         v.P = P_.data();
         v.D = D_.data();
         v.pos = uses_pos_ ? pos_.data() : nullptr;
+        if (focus_on_) {
+            v.focus_list = focus_list_.data();
+            v.focus_count = focus_count_.data();
+            v.focus_rows = focus_rows_;
+        }
         return v;
     }
 
-    void prepare() {
+    /// Tour-ordered arrays and, with focus, the focus lists; `cells` (device, may be null)
+    /// receives the moves the next exploration evaluates under focus.
+    void prepare(unsigned long long* cells = nullptr) {
         const std::uint64_t total = static_cast<std::uint64_t>(batch_) * n_;
         const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>((total + 255) / 256, 65535));
         prepare_kernel<Metric><<<blocks, 256, 0, stream_.get()>>>(
             bound_view(), P_.data(), D_.data(), uses_pos_ ? pos_.data() : nullptr, batch_);
         LOCUS_CUDA_CHECK(cudaGetLastError());
+        if (focus_on_) {
+            const auto per_focus = static_cast<unsigned long long>(Eval::rows_per_focus) * Eval{bound_view()}.grid().cols;
+            focus_list_kernel<256><<<batch_, 256, 0, stream_.get()>>>(
+                focus_.data(), focus_list_.data(), focus_count_.data(), n_, per_focus, cells);
+            LOCUS_CUDA_CHECK(cudaGetLastError());
+        }
     }
 
-    void step(Pivot pivot) {
-        prepare();
-        LOCUS_CUDA_CHECK(gpu::select_moves(Eval{bound_view()}, batch_, pivot, results_.data(),
-                                           workspace_, stream_.get()));
+    /// One exploration; returns the grid cells per solution it covered.
+    std::uint64_t step(Pivot pivot, unsigned long long* cells = nullptr) {
+        prepare(cells);
+        const Eval eval{bound_view()};
+        LOCUS_CUDA_CHECK(gpu::select_moves(eval, batch_, pivot, results_.data(), workspace_, stream_.get()));
+        return eval.grid().size();
     }
 
     void launch_apply(bool only_improving, std::uint32_t* applied) {
         apply_kernel<Eval><<<batch_, kApplyThreads, 0, stream_.get()>>>(
             Eval{bound_view()}, tours_.data(), results_.data(), only_improving, gain_.data(),
-            applied, error_.data());
+            applied, error_.data(), focus_on_ ? focus_.data() : nullptr);
         LOCUS_CUDA_CHECK(cudaGetLastError());
     }
 
@@ -313,6 +395,11 @@ private:
     gpu::DeviceBuffer<gpu::MoveResult<std::int64_t>> results_;
     gpu::DeviceBuffer<std::int64_t> gain_;
     gpu::DeviceBuffer<std::uint32_t> applied_, error_;
+    gpu::DeviceBuffer<unsigned long long> step_cells_;
+    gpu::DeviceBuffer<std::uint8_t> focus_;
+    gpu::DeviceBuffer<std::int32_t> focus_list_, focus_count_;
+    bool focus_on_ = false;
+    std::int32_t focus_rows_ = 0;
     gpu::EngineWorkspace workspace_;
     std::vector<gpu::MoveResult<std::int64_t>> results_host_;
 };

@@ -60,6 +60,15 @@ template <class Metric> struct TourBatchView {
     }
 };
 
+/// Moves evaluated by one exploration of a batch: with focus, only the rows of focused cities
+/// count (so both backends report the same numbers); otherwise the whole grid.
+template <class Eval>
+std::uint64_t exploration_cells(const Eval& eval, std::uint64_t batch, std::uint64_t focused_total) {
+    if (Eval::rows_per_focus > 0 && eval.v.focus_list != nullptr)
+        return focused_total * static_cast<std::uint64_t>(Eval::rows_per_focus) * eval.grid().cols;
+    return eval.grid().size() * batch;
+}
+
 /// Builds P, D (and pos when `pos` is non-null) of solution s from its tour; one thread.
 template <class Metric>
 LOCUS_HD_INLINE void prepare_entry(const Metric& metric, const std::int32_t* tour,
@@ -86,6 +95,8 @@ template <class Metric> struct TwoOptFull {
     };
     TourBatchView<Metric> v;
 
+    /// Grid rows per focused city (0: the space ignores focus).
+    static constexpr std::int32_t rows_per_focus = 0;
     static constexpr MoveKind kind = MoveKind::two_opt;
     LOCUS_HD_INLINE gpu::MoveGrid grid() const {
         return {static_cast<std::uint32_t>(v.n < 4 ? 0 : (v.n - 1) / 2),
@@ -147,6 +158,8 @@ template <class Metric> struct OrOptFull {
     };
     TourBatchView<Metric> v;
 
+    /// Grid rows per focused city (0: the space ignores focus).
+    static constexpr std::int32_t rows_per_focus = 0;
     static constexpr MoveKind kind = MoveKind::or_opt;
     LOCUS_HD_INLINE gpu::MoveGrid grid() const {
         return {static_cast<std::uint32_t>(v.n < 5 ? 0 : 3 * v.n), static_cast<std::uint32_t>(2 * v.n)};
@@ -201,6 +214,8 @@ template <class Metric> struct SwapFull {
     };
     TourBatchView<Metric> v;
 
+    /// Grid rows per focused city (0: the space ignores focus).
+    static constexpr std::int32_t rows_per_focus = 0;
     static constexpr MoveKind kind = MoveKind::swap;
     LOCUS_HD_INLINE gpu::MoveGrid grid() const {
         return {static_cast<std::uint32_t>(v.n < 4 ? 0 : v.n), static_cast<std::uint32_t>(v.n)};
@@ -233,6 +248,8 @@ template <class Metric> struct TwoOptCandidates {
     };
     TourBatchView<Metric> v;
 
+    /// Grid rows per focused city (0: the space ignores focus).
+    static constexpr std::int32_t rows_per_focus = 1;
     static constexpr MoveKind kind = MoveKind::two_opt;
     LOCUS_HD_INLINE gpu::MoveGrid grid() const {
         const std::int32_t rows = v.focus_list != nullptr ? v.focus_rows : v.n;
@@ -285,6 +302,8 @@ template <class Metric> struct OrOptCandidates {
     };
     TourBatchView<Metric> v;
 
+    /// Grid rows per focused city (0: the space ignores focus).
+    static constexpr std::int32_t rows_per_focus = 6;
     static constexpr MoveKind kind = MoveKind::or_opt;
     LOCUS_HD_INLINE gpu::MoveGrid grid() const {
         const std::int32_t rows = v.focus_list != nullptr ? 6 * v.focus_rows : 3 * v.n;
