@@ -278,16 +278,31 @@ TEST_CASE("random tours are permutations, reproducible by seed") {
     for (std::size_t s = 0; s < 3; ++s) CHECK_FALSE(check_tour(a[s], 100).has_value());
 }
 
-TEST_CASE("candidate lists hold the K nearest cities in order") {
+TEST_CASE("candidate lists hold the nearest cities of each quadrant, then the nearest others") {
     TspProblem problem(generate_random_uniform(80, 6, 1000));
-    const auto& lists = problem.candidates(5);
+    const std::int32_t k = 6;
+    const auto& lists = problem.candidates(k);
     const Instance& inst = problem.instance();
     for (std::int32_t a = 0; a < 80; ++a) {
-        std::vector<std::pair<std::int32_t, std::int32_t>> all;
-        for (std::int32_t b = 0; b < 80; ++b)
-            if (b != a) all.push_back({inst.distance(a, b), b});
+        std::vector<std::pair<std::int32_t, std::int32_t>> quadrant[4], all;
+        for (std::int32_t b = 0; b < 80; ++b) {
+            if (b == a) continue;
+            const double dx = inst.x[b] - inst.x[a], dy = inst.y[b] - inst.y[a];
+            const int q = dx >= 0 ? (dy > 0 ? 0 : 1) : (dy < 0 ? 2 : 3);
+            quadrant[q].push_back({inst.distance(a, b), b});
+            all.push_back({inst.distance(a, b), b});
+        }
+        std::set<std::int32_t> expected;
+        for (auto& q : quadrant) {
+            std::sort(q.begin(), q.end());
+            if (!q.empty()) expected.insert(q[0].second); // k/4 = 1 per quadrant
+        }
         std::sort(all.begin(), all.end());
-        for (std::int32_t k = 0; k < 5; ++k) CHECK(lists[a * 5 + k] == all[k].second);
+        for (std::size_t r = 0; expected.size() < static_cast<std::size_t>(k); ++r) expected.insert(all[r].second);
+        const std::set<std::int32_t> got(lists.begin() + a * k, lists.begin() + (a + 1) * k);
+        CHECK(got == expected);
+        for (std::int32_t c = 1; c < k; ++c)
+            CHECK(inst.distance(a, lists[a * k + c - 1]) <= inst.distance(a, lists[a * k + c]));
     }
     CHECK_THROWS_WITH_AS(problem.candidates(80), "candidates: 80 is out of range for 80 cities (1..79)",
                          ConfigError);

@@ -37,8 +37,10 @@ public:
 
     const Instance& instance() const { return instance_; }
 
-    /// The k nearest other cities of every city (row-major n x k, ordered by distance then
-    /// index). Built once per k (thread safe) with all cores.
+    /// Candidate lists: k other cities per city (row-major n x k, ordered by distance, then
+    /// index). With coordinates, quadrant lists: the k/4 nearest cities of each of the four
+    /// quadrants around a city, completed with its nearest others; without, the k nearest.
+    /// Built once per k (thread safe) with all cores.
     const std::vector<std::int32_t>& candidates(std::int32_t k) const;
 
 private:
