@@ -30,6 +30,7 @@ template <class Eval> class CpuTourEngine final : public TourEngine {
 public:
     using Metric = decltype(Eval{}.v.metric);
     using Point = typename Metric::point_type;
+    using Delta = typename Eval::delta_type;
 
     CpuTourEngine(const TspProblem& problem, NeighborhoodSpec spec, EngineOptions options)
         : problem_(problem), options_(options), n_(static_cast<std::int32_t>(problem.size())) {
@@ -170,19 +171,16 @@ private:
     std::vector<std::int32_t> focus_list_;
     std::vector<std::int32_t> focus_count_;
     std::uint64_t focused_total_ = 0;
-    std::vector<gpu::MoveResult<std::int64_t>> results_;
+    std::vector<gpu::MoveResult<Delta>> results_;
 };
 
 } // namespace
 
 std::unique_ptr<TourEngine> make_cpu_engine(const TspProblem& problem, NeighborhoodSpec spec,
                                             EngineOptions options) {
-    return visit_metric(problem.instance().metric, [&](auto metric_tag) -> std::unique_ptr<TourEngine> {
-        using Metric = typename decltype(metric_tag)::type;
-        return visit_space<Metric>(spec, [&](auto space_tag) -> std::unique_ptr<TourEngine> {
-            using Eval = typename decltype(space_tag)::type;
-            return std::make_unique<CpuTourEngine<Eval>>(problem, spec, options);
-        });
+    return visit_evaluator(problem, spec, [&](auto space_tag) -> std::unique_ptr<TourEngine> {
+        using Eval = typename decltype(space_tag)::type;
+        return std::make_unique<CpuTourEngine<Eval>>(problem, spec, options);
     });
 }
 

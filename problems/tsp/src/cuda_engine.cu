@@ -70,11 +70,11 @@ __global__ void focus_list_kernel(const std::uint8_t* focus, std::int32_t* list,
 /// index does not decode to a valid move.
 template <class Eval>
 __global__ void apply_kernel(Eval eval, std::int32_t* tours,
-                             const gpu::MoveResult<std::int64_t>* results, bool only_improving,
+                             const gpu::MoveResult<typename Eval::delta_type>* results, bool only_improving,
                              std::int64_t* gain, std::uint32_t* applied, std::uint32_t* error,
                              std::uint8_t* focus) {
     const std::uint32_t s = blockIdx.x;
-    const gpu::MoveResult<std::int64_t> r = results[s];
+    const gpu::MoveResult<typename Eval::delta_type> r = results[s];
     if (!r.found() || (only_improving && r.delta >= 0)) return;
     const std::int32_t n = eval.v.n;
     // Every thread decodes (reads only) before anyone writes the tour.
@@ -129,6 +129,7 @@ template <class Eval> class CudaTourEngine final : public TourEngine {
 public:
     using Metric = decltype(Eval{}.v.metric);
     using Point = typename Metric::point_type;
+    using Delta = typename Eval::delta_type;
 
     CudaTourEngine(const TspProblem& problem, NeighborhoodSpec spec, EngineOptions options)
         : problem_(problem), options_(options), n_(static_cast<std::int32_t>(problem.size())),
@@ -189,7 +190,7 @@ public:
         prepare();
         results_host_.resize(batch.count());
         for (std::size_t s = 0; s < batch.count(); ++s)
-            results_host_[s] = {static_cast<std::int64_t>(moves[s].delta), moves[s].index};
+            results_host_[s] = {static_cast<Delta>(moves[s].delta), moves[s].index};
         results_.upload_async(results_host_.data(), batch.count(), stream_.get());
         launch_apply(false, applied_.data());
         download(batch);
@@ -392,7 +393,7 @@ private:
     gpu::DeviceBuffer<double> x_, y_;
     gpu::DeviceBuffer<std::int32_t> tours_, D_, pos_;
     gpu::DeviceBuffer<Point> P_;
-    gpu::DeviceBuffer<gpu::MoveResult<std::int64_t>> results_;
+    gpu::DeviceBuffer<gpu::MoveResult<Delta>> results_;
     gpu::DeviceBuffer<std::int64_t> gain_;
     gpu::DeviceBuffer<std::uint32_t> applied_, error_;
     gpu::DeviceBuffer<unsigned long long> step_cells_;
@@ -401,19 +402,16 @@ private:
     bool focus_on_ = false;
     std::int32_t focus_rows_ = 0;
     gpu::EngineWorkspace workspace_;
-    std::vector<gpu::MoveResult<std::int64_t>> results_host_;
+    std::vector<gpu::MoveResult<Delta>> results_host_;
 };
 
 } // namespace
 
 std::unique_ptr<TourEngine> make_cuda_engine(const TspProblem& problem, NeighborhoodSpec spec,
                                              EngineOptions options) {
-    return visit_metric(problem.instance().metric, [&](auto metric_tag) -> std::unique_ptr<TourEngine> {
-        using Metric = typename decltype(metric_tag)::type;
-        return visit_space<Metric>(spec, [&](auto space_tag) -> std::unique_ptr<TourEngine> {
-            using Eval = typename decltype(space_tag)::type;
-            return std::make_unique<CudaTourEngine<Eval>>(problem, spec, options);
-        });
+    return visit_evaluator(problem, spec, [&](auto space_tag) -> std::unique_ptr<TourEngine> {
+        using Eval = typename decltype(space_tag)::type;
+        return std::make_unique<CudaTourEngine<Eval>>(problem, spec, options);
     });
 }
 

@@ -1,6 +1,7 @@
 #include "locus/tsp/tsp_problem.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -13,7 +14,19 @@
 
 namespace locus::tsp {
 
-TspProblem::TspProblem(Instance instance) : instance_(std::move(instance)) {}
+TspProblem::TspProblem(Instance instance) : instance_(std::move(instance)) {
+    double bound = 0.0;
+    if (!instance_.matrix.empty()) {
+        for (std::int32_t w : instance_.matrix) bound = std::max(bound, std::abs(static_cast<double>(w)));
+    } else if (!instance_.x.empty()) {
+        const auto [xmin, xmax] = std::minmax_element(instance_.x.begin(), instance_.x.end());
+        const auto [ymin, ymax] = std::minmax_element(instance_.y.begin(), instance_.y.end());
+        const double dx = *xmax - *xmin, dy = *ymax - *ymin;
+        // Euclidean bound; ATT distances are smaller, CEIL adds at most 1.
+        bound = std::sqrt(dx * dx + dy * dy) + 2.0;
+    }
+    narrow_deltas_ = !instance_.x.empty() || !instance_.matrix.empty() ? 4.0 * bound < 2147483647.0 : false;
+}
 
 std::unique_ptr<TspProblem> TspProblem::load(const std::string& spec) {
     if (is_generator_spec(spec)) return std::make_unique<TspProblem>(generate_from_spec(spec));

@@ -83,8 +83,8 @@ LOCUS_HD_INLINE void prepare_entry(const Metric& metric, const std::int32_t* tou
     if (pos != nullptr) pos[tour[k]] = k;
 }
 
-template <class Metric> struct TwoOptFull {
-    using delta_type = std::int64_t;
+template <class Metric, class Delta = std::int64_t> struct TwoOptFull {
+    using delta_type = Delta;
     using point_type = typename Metric::point_type;
     struct row_type {
         const point_type* P;
@@ -146,14 +146,14 @@ template <class Metric> struct TwoOptFull {
     }
 };
 
-template <class Metric> struct OrOptFull {
-    using delta_type = std::int64_t;
+template <class Metric, class Delta = std::int64_t> struct OrOptFull {
+    using delta_type = Delta;
     using point_type = typename Metric::point_type;
     struct row_type {
         const point_type* P;
         const std::int32_t* D;
         point_type s0, sl;
-        std::int64_t base; ///< d(before, after) - d(before, s0) - d(sl, after)
+        Delta base; ///< d(before, after) - d(before, s0) - d(sl, after)
         std::int32_t i, length;
     };
     TourBatchView<Metric> v;
@@ -174,7 +174,7 @@ template <class Metric> struct OrOptFull {
         const std::int32_t last = wrap(x.i + x.length - 1, v.n);
         x.s0 = x.P[x.i];
         x.sl = x.P[last];
-        x.base = static_cast<std::int64_t>(v.metric(x.P[prev], x.P[last + 1])) - x.D[prev] - x.D[last];
+        x.base = static_cast<Delta>(v.metric(x.P[prev], x.P[last + 1])) - x.D[prev] - x.D[last];
         return x;
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
@@ -184,9 +184,8 @@ template <class Metric> struct OrOptFull {
             return gpu::invalid_delta<delta_type>();
         const point_type tp = x.P[p];
         const point_type tq = x.P[p + 1];
-        const std::int64_t added = reversed
-                                       ? static_cast<std::int64_t>(v.metric(tp, x.sl)) + v.metric(x.s0, tq)
-                                       : static_cast<std::int64_t>(v.metric(tp, x.s0)) + v.metric(x.sl, tq);
+        const Delta added = reversed ? static_cast<Delta>(v.metric(tp, x.sl)) + v.metric(x.s0, tq)
+                                     : static_cast<Delta>(v.metric(tp, x.s0)) + v.metric(x.sl, tq);
         return x.base - x.D[p] + added;
     }
     LOCUS_HD_INLINE TourMove decode(std::uint32_t, std::uint64_t index) const {
@@ -204,8 +203,8 @@ template <class Metric> struct OrOptFull {
     }
 };
 
-template <class Metric> struct SwapFull {
-    using delta_type = std::int64_t;
+template <class Metric, class Delta = std::int64_t> struct SwapFull {
+    using delta_type = Delta;
     using point_type = typename Metric::point_type;
     struct row_type {
         const point_type* P;
@@ -226,7 +225,7 @@ template <class Metric> struct SwapFull {
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
         const auto j = static_cast<std::int32_t>(col);
         if (j <= x.i) return gpu::invalid_delta<delta_type>();
-        return swap_delta(v.metric, x.P, x.D, v.n, x.i, j);
+        return swap_delta<Delta>(v.metric, x.P, x.D, v.n, x.i, j);
     }
     LOCUS_HD_INLINE TourMove decode(std::uint32_t, std::uint64_t index) const {
         TourMove m;
@@ -238,8 +237,8 @@ template <class Metric> struct SwapFull {
     }
 };
 
-template <class Metric> struct TwoOptCandidates {
-    using delta_type = std::int64_t;
+template <class Metric, class Delta = std::int64_t> struct TwoOptCandidates {
+    using delta_type = Delta;
     using point_type = typename Metric::point_type;
     struct row_type {
         std::uint32_t s;
@@ -283,7 +282,7 @@ template <class Metric> struct TwoOptCandidates {
         if (x.i < 0) return gpu::invalid_delta<delta_type>();
         const TourMove m = move_of(x.s, x.i, x.city, col);
         if (!m.valid) return gpu::invalid_delta<delta_type>();
-        return two_opt_delta(v.metric, v.points(x.s), v.dists(x.s), m.i, m.j);
+        return two_opt_delta<Delta>(v.metric, v.points(x.s), v.dists(x.s), m.i, m.j);
     }
     LOCUS_HD_INLINE TourMove decode(std::uint32_t s, std::uint64_t index) const {
         const auto cols = static_cast<std::uint64_t>(2 * v.K);
@@ -293,8 +292,8 @@ template <class Metric> struct TwoOptCandidates {
     }
 };
 
-template <class Metric> struct OrOptCandidates {
-    using delta_type = std::int64_t;
+template <class Metric, class Delta = std::int64_t> struct OrOptCandidates {
+    using delta_type = Delta;
     using point_type = typename Metric::point_type;
     struct row_type {
         std::uint32_t s;
@@ -352,7 +351,7 @@ template <class Metric> struct OrOptCandidates {
         if (x.i < 0) return gpu::invalid_delta<delta_type>();
         const TourMove m = move_of(x, col);
         if (!m.valid) return gpu::invalid_delta<delta_type>();
-        return or_opt_delta(v.metric, v.points(x.s), v.dists(x.s), v.n, m.i, m.length, m.p, m.reversed);
+        return or_opt_delta<Delta>(v.metric, v.points(x.s), v.dists(x.s), v.n, m.i, m.length, m.p, m.reversed);
     }
     LOCUS_HD_INLINE TourMove decode(std::uint32_t s, std::uint64_t index) const {
         const auto cols = static_cast<std::uint64_t>(4 * v.K);

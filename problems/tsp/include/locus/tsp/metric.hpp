@@ -96,11 +96,22 @@ LOCUS_HD_INLINE std::int32_t ceil_sqrt(std::int64_t s) {
 __device__ __forceinline__ std::int32_t device_nint_distance(IntPoint a, IntPoint b) {
     const int dx = a.x - b.x;
     const int dy = a.y - b.y;
-    const std::uint64_t s = static_cast<std::uint64_t>(static_cast<std::int64_t>(dx) * dx +
-                                                       static_cast<std::int64_t>(dy) * dy);
     const float fx = static_cast<float>(dx);
     const float fy = static_cast<float>(dy);
-    auto d = static_cast<std::uint32_t>(sqrtf(__fmaf_rn(fx, fx, __fmul_rn(fy, fy))) + 0.5f);
+    const float fs = fmaxf(__fmaf_rn(fx, fx, __fmul_rn(fy, fy)), 1.0e-30f);
+    // First guess from the fast reciprocal square root (relative error ~2^-22).
+    auto d = static_cast<std::uint32_t>(__float2uint_rn(__fmul_rn(fs, rsqrtf(fs))));
+    // e = s - d^2 is small (|e| < 2^31) whenever d is within a few units of sqrt(s), so it is
+    // exact in wrap-around 32-bit arithmetic although s and d^2 need 48 bits.
+    const int e = static_cast<int>(static_cast<unsigned>(dx) * static_cast<unsigned>(dx) +
+                                   static_cast<unsigned>(dy) * static_cast<unsigned>(dy) - d * d);
+    const int di = static_cast<int>(d);
+    if (e > di && e <= 3 * di + 2) return di + 1;   // (d+1)^2 - (d+1) < s <= (d+1)^2 + (d+1)
+    if (e <= -di && e > -3 * di + 2) return di - 1; // (d-1)^2 - (d-1) < s <= (d-1)^2 + (d-1)
+    if (e > -di && e <= di) return di;              // d^2 - d < s <= d^2 + d
+    // Rare (distances beyond ~2^22): exact correction in 64 bits.
+    const std::uint64_t s = static_cast<std::uint64_t>(static_cast<std::int64_t>(dx) * dx +
+                                                       static_cast<std::int64_t>(dy) * dy);
     std::uint64_t dd = static_cast<std::uint64_t>(d) * d;
     while (s > dd + d) {
         dd += 2ull * d + 1;

@@ -137,17 +137,20 @@ LOCUS_HD_INLINE int touched_cities(const TourMove& m, const std::int32_t* tour, 
 // ---------------------------------------------------------------------------------------------
 // Deltas of fully specified moves (shared by full and candidate-list index spaces).
 
+/// Deltas are computed in Delta: std::int32_t when 4 * (largest distance) < 2^31 (always for
+/// TSPLIB instances; TspProblem::narrow_deltas), else std::int64_t.
+
 /// Delta of 2-opt (i, j), 0 <= i < j < n, j >= i + 2: replaces edges (i,i+1), (j,j+1) by
 /// (i,j), (i+1,j+1).
-template <class Metric, class Point>
-LOCUS_HD_INLINE std::int64_t two_opt_delta(const Metric& d, const Point* P, const std::int32_t* D,
-                                           std::int32_t i, std::int32_t j) {
-    return static_cast<std::int64_t>(d(P[i], P[j])) + d(P[i + 1], P[j + 1]) - D[i] - D[j];
+template <class Delta, class Metric, class Point>
+LOCUS_HD_INLINE Delta two_opt_delta(const Metric& d, const Point* P, const std::int32_t* D,
+                                    std::int32_t i, std::int32_t j) {
+    return static_cast<Delta>(d(P[i], P[j])) + d(P[i + 1], P[j + 1]) - D[i] - D[j];
 }
 
 /// Delta of moving segment t[i..i+L-1] between t[p] and t[p+1] (p outside [i-1, i+L-1]).
-template <class Metric, class Point>
-LOCUS_HD_INLINE std::int64_t or_opt_delta(const Metric& d, const Point* P, const std::int32_t* D,
+template <class Delta, class Metric, class Point>
+LOCUS_HD_INLINE Delta or_opt_delta(const Metric& d, const Point* P, const std::int32_t* D,
                                           std::int32_t n, std::int32_t i, std::int32_t length,
                                           std::int32_t p, bool reversed) {
     const std::int32_t prev = wrap(i - 1, n);
@@ -158,10 +161,10 @@ LOCUS_HD_INLINE std::int64_t or_opt_delta(const Metric& d, const Point* P, const
     const Point after = P[last + 1]; // P has n+1 entries
     const Point tp = P[p];
     const Point tq = P[p + 1];
-    const std::int64_t removed = static_cast<std::int64_t>(D[prev]) + D[last] + D[p];
-    const std::int64_t added = static_cast<std::int64_t>(d(before, after)) +
-                               (reversed ? static_cast<std::int64_t>(d(tp, sl)) + d(s0, tq)
-                                         : static_cast<std::int64_t>(d(tp, s0)) + d(sl, tq));
+    const Delta removed = static_cast<Delta>(D[prev]) + D[last] + D[p];
+    const Delta added = static_cast<Delta>(d(before, after)) +
+                        (reversed ? static_cast<Delta>(d(tp, sl)) + d(s0, tq)
+                                  : static_cast<Delta>(d(tp, s0)) + d(sl, tq));
     return added - removed;
 }
 
@@ -173,8 +176,8 @@ LOCUS_HD_INLINE bool or_opt_insertion_ok(std::int32_t n, std::int32_t i, std::in
 }
 
 /// Delta of swapping the cities at positions i < j.
-template <class Metric, class Point>
-LOCUS_HD_INLINE std::int64_t swap_delta(const Metric& d, const Point* P, const std::int32_t* D,
+template <class Delta, class Metric, class Point>
+LOCUS_HD_INLINE Delta swap_delta(const Metric& d, const Point* P, const std::int32_t* D,
                                         std::int32_t n, std::int32_t i, std::int32_t j) {
     if (j == i + 1 || (i == 0 && j == n - 1)) {
         // Adjacent: a is directly followed by b.
@@ -183,12 +186,12 @@ LOCUS_HD_INLINE std::int64_t swap_delta(const Metric& d, const Point* P, const s
         const std::int32_t pa = wrap(a - 1, n);
         const Point before = P[pa];
         const Point after = P[b + 1];
-        return static_cast<std::int64_t>(d(before, P[b])) + d(P[a], after) - D[pa] - D[b];
+        return static_cast<Delta>(d(before, P[b])) + d(P[a], after) - D[pa] - D[b];
     }
     const std::int32_t pi = wrap(i - 1, n);
     const std::int32_t pj = j - 1;
-    const std::int64_t removed = static_cast<std::int64_t>(D[pi]) + D[i] + D[pj] + D[j];
-    const std::int64_t added = static_cast<std::int64_t>(d(P[pi], P[j])) + d(P[j], P[i + 1]) +
+    const Delta removed = static_cast<Delta>(D[pi]) + D[i] + D[pj] + D[j];
+    const Delta added = static_cast<Delta>(d(P[pi], P[j])) + d(P[j], P[i + 1]) +
                                d(P[pj], P[i]) + d(P[i], P[j + 1]);
     return added - removed;
 }

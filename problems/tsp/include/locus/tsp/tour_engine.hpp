@@ -56,19 +56,29 @@ template <class Eval> struct SpaceTag {
     using type = Eval;
 };
 
-/// Calls f(SpaceTag<Evaluator<Metric>>{}) for the evaluator of `spec`.
-template <class Metric, class F> decltype(auto) visit_space(NeighborhoodSpec spec, F&& f) {
+/// Calls f(SpaceTag<Evaluator<Metric, Delta>>{}) for the evaluator of `spec`.
+template <class Metric, class Delta, class F> decltype(auto) visit_space(NeighborhoodSpec spec, F&& f) {
     switch (spec.kind) {
     case MoveKind::two_opt:
-        if (spec.candidates > 0) return f(SpaceTag<TwoOptCandidates<Metric>>{});
-        return f(SpaceTag<TwoOptFull<Metric>>{});
+        if (spec.candidates > 0) return f(SpaceTag<TwoOptCandidates<Metric, Delta>>{});
+        return f(SpaceTag<TwoOptFull<Metric, Delta>>{});
     case MoveKind::or_opt:
-        if (spec.candidates > 0) return f(SpaceTag<OrOptCandidates<Metric>>{});
-        return f(SpaceTag<OrOptFull<Metric>>{});
+        if (spec.candidates > 0) return f(SpaceTag<OrOptCandidates<Metric, Delta>>{});
+        return f(SpaceTag<OrOptFull<Metric, Delta>>{});
     case MoveKind::swap:
         break;
     }
-    return f(SpaceTag<SwapFull<Metric>>{});
+    return f(SpaceTag<SwapFull<Metric, Delta>>{});
+}
+
+/// Calls f(SpaceTag<Evaluator>{}) for the evaluator of `spec` over `problem`'s metric, with
+/// 32-bit deltas when they cannot overflow (TspProblem::narrow_deltas).
+template <class F> decltype(auto) visit_evaluator(const TspProblem& problem, NeighborhoodSpec spec, F&& f) {
+    return visit_metric(problem.instance().metric, [&](auto metric_tag) {
+        using Metric = typename decltype(metric_tag)::type;
+        if (problem.narrow_deltas()) return visit_space<Metric, std::int32_t>(spec, f);
+        return visit_space<Metric, std::int64_t>(spec, f);
+    });
 }
 
 /// Throws locus::Error naming the move when a tour's objective disagrees with a full

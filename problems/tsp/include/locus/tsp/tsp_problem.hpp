@@ -37,6 +37,10 @@ public:
 
     const Instance& instance() const { return instance_; }
 
+    /// True when every move delta fits in 32 bits: 4 * (an upper bound of every distance) is
+    /// below 2^31 (swap, the widest move, adds and removes four edges).
+    bool narrow_deltas() const { return narrow_deltas_; }
+
     /// Candidate lists: k other cities per city (row-major n x k, ordered by distance, then
     /// index). With coordinates, quadrant lists: the k/4 nearest cities of each of the four
     /// quadrants around a city, completed with its nearest others; without, the k nearest.
@@ -45,6 +49,7 @@ public:
 
 private:
     Instance instance_;
+    bool narrow_deltas_ = false;
     mutable std::mutex candidates_mutex_;
     mutable std::map<std::int32_t, std::unique_ptr<std::vector<std::int32_t>>> candidates_;
 };
