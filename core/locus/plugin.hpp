@@ -10,7 +10,7 @@
 ///
 /// The loader checks the ABI version and the build id of the descriptor before it calls anything
 /// in the plugin, and the registration callback runs inside a try/catch so that no exception
-/// crosses the library boundary. See docs/plugins-abi.md.
+/// crosses the library boundary. See docs/writing-a-plugin.md (ABI details).
 
 #include <cstddef>
 #include <cstdint>

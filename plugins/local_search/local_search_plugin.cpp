@@ -87,7 +87,7 @@ void register_components(Registry& registry) {
     descent.component("neighborhood", "neighborhood", "", "neighborhood to descend in").required();
     descent.choice("pivot", "best", {"best", "first"},
                    "best: minimal delta (ties: lowest index); first: lowest-index improving move");
-    descent.integer("max_steps", "0", "maximum number of applied moves (0 = to a local optimum)", 0);
+    descent.integer("max_steps", "0", "maximum number of explorations, each applying at most one move per solution (0 = to a local optimum)", 0);
     registry.add(descent, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         return std::make_unique<Descent>(p, b);
     });

@@ -176,6 +176,14 @@ inline int resolve_threads(int threads) {
 #endif
 }
 
+/// Threads worth starting for `cells` evaluations: at most one per 16384 cells, so that small
+/// explorations (focused or candidate-list neighborhoods) do not pay for a parallel region.
+/// Results do not depend on the team size.
+inline int team_for(int threads, std::uint64_t cells) {
+    const std::uint64_t useful = std::max<std::uint64_t>(1, cells / 16384);
+    return static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), useful));
+}
+
 /// True when (da, ia) comes before (db, ib) under Pivot::best: smaller delta, then lower index.
 template <class D>
 LOCUS_HD_INLINE bool precedes_best(D da, std::uint64_t ia, D db, std::uint64_t ib) {
@@ -281,7 +289,7 @@ void select_moves_cpu(const E& eval, std::uint32_t batch, Pivot pivot,
     if (batch == 0)
         return;
     const MoveGrid grid = eval.grid();
-    const int team = detail::resolve_threads(threads);
+    const int team = detail::team_for(detail::resolve_threads(threads), grid.size() * batch);
     const detail::CpuChunks split = detail::cpu_chunks(grid.rows, batch, team);
     const std::int64_t items = static_cast<std::int64_t>(batch) * split.chunks;
     std::vector<MoveResult<D>> partial(static_cast<std::size_t>(items));
@@ -336,7 +344,7 @@ void improving_moves_cpu(const E& eval, std::uint32_t batch, std::uint32_t capac
     if (batch == 0)
         return;
     const MoveGrid grid = eval.grid();
-    const int team = detail::resolve_threads(threads);
+    const int team = detail::team_for(detail::resolve_threads(threads), grid.size() * batch);
     const detail::CpuChunks split = detail::cpu_chunks(grid.rows, batch, team);
     const std::int64_t items = static_cast<std::int64_t>(batch) * split.chunks;
     const auto rows_of = [&](std::int64_t item, std::uint32_t& row_begin, std::uint32_t& row_end) {
