@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <ctime>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
@@ -29,11 +30,25 @@ namespace locus::app {
 
 namespace {
 
+std::atomic<long long> g_first_signal_ns{0};
+
+long long monotonic_ns() {
+    timespec ts{};
+    ::clock_gettime(CLOCK_MONOTONIC, &ts); // async-signal-safe
+    return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
 extern "C" void on_signal(int) {
-    request_interrupt();
-    // A second signal terminates immediately.
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+    // NOTE: the first SIGINT/SIGTERM asks the search to stop and write its results. Signals in
+    // the next second are the same request (timeout(1) and process groups deliver duplicates);
+    // a later one means "stop now" and exits without waiting.
+    const long long now = monotonic_ns();
+    long long expected = 0;
+    if (g_first_signal_ns.compare_exchange_strong(expected, now)) {
+        request_interrupt();
+        return;
+    }
+    if (now - expected > 1000000000LL) ::_exit(130);
 }
 
 std::vector<std::string> all_overrides(const RunOptions& options) {
@@ -237,6 +252,7 @@ int run_job(const RunOptions& options) {
     }
 
     clear_interrupt();
+    g_first_signal_ns.store(0);
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     std::exception_ptr failure;
