@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "locus/rng.hpp"
+#include "locus/tsp/chain_runner.hpp"
 #include "locus/tsp/generator.hpp"
 #include "locus/tsp/heuristics.hpp"
 #include "locus/tsp/tour_engine.hpp"
@@ -206,6 +207,42 @@ TEST_CASE("focused descents give identical tours, focus and evaluation counts on
             CHECK(sa.evaluations < cpu->cells() * 4 * (sa.steps + 1));
             CHECK(same_tours(a, b));
             CHECK(std::equal(a.focus_data().begin(), a.focus_data().end(), b.focus_data().begin()));
+        }
+    }
+}
+
+TEST_CASE("resident ILS chains give identical tours on CPU and CUDA") {
+    for (const Instance& inst : instances()) {
+        if (inst.n < 8) continue;
+        CAPTURE(inst.name);
+        TspProblem problem(inst);
+        ResidentIlsOptions options;
+        options.candidates = 8;
+        options.window = 40;
+        options.epoch = sanitizer_run() ? 2 : 8;
+        const std::uint32_t chains = sanitizer_run() ? 3 : 24;
+        auto cpu = make_cpu_chain_runner(problem, options, chains, 0);
+        auto cuda = make_cuda_chain_runner(problem, options, chains, 0);
+        SolutionBatch batch(chains, inst.n);
+        NearestNeighborTour(problem, -1).construct(batch, 7);
+        cpu->start(batch);
+        cuda->start(batch);
+        CHECK(cpu->best_objectives() == cuda->best_objectives());
+        for (int e = 0; e < 2; ++e) {
+            const auto values = cpu->best_objectives();
+            const auto leader = static_cast<std::uint32_t>(std::min_element(values.begin(), values.end()) - values.begin());
+            cpu->share(leader);
+            cuda->share(leader);
+            cpu->epoch(5, static_cast<std::uint64_t>(e) * options.epoch, options.epoch);
+            cuda->epoch(5, static_cast<std::uint64_t>(e) * options.epoch, options.epoch);
+        }
+        CHECK(cpu->best_objectives() == cuda->best_objectives());
+        CHECK(cpu->evaluations() == cuda->evaluations());
+        std::vector<std::int32_t> a(inst.n), b(inst.n);
+        for (std::uint32_t c = 0; c < chains; ++c) {
+            cpu->best_tour(c, a);
+            cuda->best_tour(c, b);
+            CHECK(a == b);
         }
     }
 }

@@ -71,7 +71,10 @@ Factory neighborhood_factory(MoveKind kind) {
 
 } // namespace
 
+void register_resident_ils(Registry& registry);
+
 void register_tsp_components(Registry& registry) {
+    register_resident_ils(registry);
     ComponentSchema problem{"problem", "tsp", "",
                             "Symmetric travelling salesman problem: TSPLIB files (EUC_2D, CEIL_2D, "
                             "ATT, GEO, EXPLICIT) or generated instances; solutions are tours."};

@@ -1,0 +1,255 @@
+// CUDA backend of the resident ILS: one block per chain runs the shared chain routine with the
+// block as its team; one launch per epoch.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "locus/error.hpp"
+#include "locus/gpu/cuda_check.hpp"
+#include "locus/gpu/device.hpp"
+#include "locus/gpu/device_buffer.hpp"
+#include "locus/gpu/stream.hpp"
+#include "locus/tsp/chain_runner.hpp"
+
+namespace locus::tsp {
+namespace {
+
+constexpr int kChainThreads = 128;
+
+/// A CUDA block as the team of one chain. Methods are host-device so that the shared chain
+/// routine compiles for both sides; only the device versions are ever called.
+struct BlockTeam {
+    LOCUS_HD_INLINE int rank() const {
+#if defined(__CUDA_ARCH__)
+        return static_cast<int>(threadIdx.x);
+#else
+        return 0;
+#endif
+    }
+    LOCUS_HD_INLINE int size() const {
+#if defined(__CUDA_ARCH__)
+        return static_cast<int>(blockDim.x);
+#else
+        return 1;
+#endif
+    }
+    LOCUS_HD_INLINE void sync() const {
+#if defined(__CUDA_ARCH__)
+        __syncthreads();
+#endif
+    }
+    /// (delta, index) minimum over the block, broadcast to every thread.
+    template <class D> LOCUS_HD_INLINE gpu::MoveResult<D> reduce(gpu::MoveResult<D> r) const {
+#if defined(__CUDA_ARCH__)
+        __shared__ D s_delta[kChainThreads / 32];
+        __shared__ std::uint64_t s_index[kChainThreads / 32];
+        for (int offset = 16; offset > 0; offset >>= 1) {
+            const D od = __shfl_down_sync(0xFFFFFFFFu, r.delta, offset);
+            const std::uint64_t oi = __shfl_down_sync(0xFFFFFFFFu, r.index, offset);
+            if (od < r.delta || (od == r.delta && oi < r.index)) r = {od, oi};
+        }
+        const int warp = static_cast<int>(threadIdx.x) / 32;
+        if ((threadIdx.x & 31u) == 0) {
+            s_delta[warp] = r.delta;
+            s_index[warp] = r.index;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int w = 1; w < kChainThreads / 32; ++w)
+                if (s_delta[w] < s_delta[0] || (s_delta[w] == s_delta[0] && s_index[w] < s_index[0])) {
+                    s_delta[0] = s_delta[w];
+                    s_index[0] = s_index[w];
+                }
+        }
+        __syncthreads();
+        const gpu::MoveResult<D> result{s_delta[0], s_index[0]};
+        __syncthreads();
+        return result;
+#else
+        return r;
+#endif
+    }
+};
+
+template <class Delta, class Metric>
+__global__ void __launch_bounds__(kChainThreads)
+    chain_kernel(ChainArrays<Metric> a, std::uint64_t seed, std::uint64_t first, std::uint32_t iterations,
+                 bool initialize) {
+    run_chain<Delta>(BlockTeam{}, a, blockIdx.x, seed, first, iterations, initialize);
+}
+
+/// Thread per (chain, position): every chain's current tour becomes `source`'s best tour.
+template <class Metric>
+__global__ void share_kernel(ChainArrays<Metric> a, std::uint32_t chains, std::uint32_t source) {
+    const std::uint64_t total = static_cast<std::uint64_t>(chains) * a.n;
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < total;
+         i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+        const auto c = static_cast<std::uint32_t>(i / a.n);
+        const auto k = static_cast<std::int64_t>(i % a.n);
+        a.current[a.at(c) + k] = a.best[a.at(source) + k];
+        if (k == 0) a.current_objective[c] = a.best_objective[source];
+    }
+}
+
+int select_device(int ordinal) {
+    gpu::require_device(ordinal);
+    return ordinal;
+}
+
+template <class Metric, class Delta> class CudaChainRunner final : public ChainRunner {
+public:
+    using Point = typename Metric::point_type;
+
+    CudaChainRunner(const TspProblem& problem, const ResidentIlsOptions& options, std::uint32_t chains,
+                    int device)
+        : device_(select_device(device)), chains_(chains), n_(problem.size()) {
+        const Instance& inst = problem.instance();
+        const std::size_t total = n_ * chains;
+        std::size_t free_bytes = 0, total_bytes = 0;
+        gpu::memory_info(free_bytes, total_bytes);
+        const std::size_t need = total * (7 * sizeof(std::int32_t) + 1) + (n_ + 1) * chains * sizeof(Point);
+        if (need > free_bytes)
+            throw CudaError("GPU out of memory: " + std::to_string(chains) + " chains of " + std::to_string(n_) +
+                            " cities need " + std::to_string(need >> 20) + " MiB, " +
+                            std::to_string(free_bytes >> 20) + " MiB are free; use fewer chains (batch)");
+        MetricArrays arrays;
+        arrays.n = static_cast<std::int32_t>(n_);
+        if (!inst.xi.empty()) {
+            upload(xi_, inst.xi, "TSP integer x coordinates");
+            upload(yi_, inst.yi, "TSP integer y coordinates");
+            arrays.xi = xi_.data();
+            arrays.yi = yi_.data();
+        }
+        if (!inst.x.empty()) {
+            upload(x_, inst.x, "TSP x coordinates");
+            upload(y_, inst.y, "TSP y coordinates");
+            arrays.x = x_.data();
+            arrays.y = y_.data();
+        }
+        if (!inst.matrix.empty()) {
+            upload(matrix_, inst.matrix, "TSP distance matrix");
+            arrays.matrix = matrix_.data();
+        }
+        upload(candidates_, problem.candidates(options.candidates), "TSP candidate lists");
+        current_.allocate(total, "resident ILS current tours");
+        trial_.allocate(total, "resident ILS trial tours");
+        best_.allocate(total, "resident ILS best tours");
+        pos_.allocate(total, "resident ILS positions");
+        D_.allocate(total, "resident ILS edge lengths");
+        focus_list_.allocate(total, "resident ILS focus lists");
+        scratch_.allocate(total, "resident ILS scratch");
+        focus_bits_.allocate(total, "resident ILS focus");
+        P_.allocate((n_ + 1) * chains, "resident ILS points");
+        focus_count_.allocate(chains, "resident ILS focus counts");
+        current_objective_.allocate(chains, "resident ILS objectives");
+        trial_objective_.allocate(chains, "resident ILS objectives");
+        best_objective_.allocate(chains, "resident ILS objectives");
+        evaluations_.allocate(chains, "resident ILS counters");
+        focus_bits_.fill_bytes_async(0, stream_.get());
+        focus_count_.fill_bytes_async(0, stream_.get());
+        evaluations_.fill_bytes_async(0, stream_.get());
+        a_.metric = Metric::bind(arrays);
+        a_.candidates = candidates_.data();
+        a_.n = static_cast<std::int32_t>(n_);
+        a_.K = options.candidates;
+        a_.window = options.window;
+        a_.current = current_.data();
+        a_.trial = trial_.data();
+        a_.best = best_.data();
+        a_.pos = pos_.data();
+        a_.P = P_.data();
+        a_.D = D_.data();
+        a_.focus_bits = focus_bits_.data();
+        a_.focus_list = focus_list_.data();
+        a_.focus_count = focus_count_.data();
+        a_.scratch = scratch_.data();
+        a_.current_objective = current_objective_.data();
+        a_.trial_objective = trial_objective_.data();
+        a_.best_objective = best_objective_.data();
+        a_.evaluations = evaluations_.data();
+    }
+
+    void start(const SolutionBatch& batch) override {
+        trial_.upload_async(batch.data().data(), n_ * chains_, stream_.get());
+        std::vector<std::int64_t> objective(chains_);
+        for (std::uint32_t c = 0; c < chains_; ++c) objective[c] = static_cast<std::int64_t>(batch.objective(c));
+        trial_objective_.upload_async(objective.data(), chains_, stream_.get());
+        launch(0, 0, 0, true);
+        stream_.synchronize();
+    }
+
+    void epoch(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations) override {
+        launch(seed, first, iterations, false);
+        stream_.synchronize();
+    }
+
+    std::vector<std::int64_t> best_objectives() override {
+        std::vector<std::int64_t> values(chains_);
+        best_objective_.download_async(values.data(), chains_, stream_.get());
+        stream_.synchronize();
+        return values;
+    }
+
+    void best_tour(std::uint32_t chain, std::span<std::int32_t> out) override {
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(out.data(), best_.data() + chain * n_, n_ * sizeof(std::int32_t),
+                                         cudaMemcpyDeviceToHost, stream_.get()));
+        stream_.synchronize();
+    }
+
+    void share(std::uint32_t chain) override {
+        const std::uint64_t total = static_cast<std::uint64_t>(chains_) * n_;
+        const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>((total + 255) / 256, 65535));
+        share_kernel<Metric><<<blocks, 256, 0, stream_.get()>>>(a_, chains_, chain);
+        LOCUS_CUDA_CHECK(cudaGetLastError());
+    }
+
+    std::uint64_t evaluations() override {
+        std::vector<unsigned long long> values(chains_);
+        evaluations_.download_async(values.data(), chains_, stream_.get());
+        stream_.synchronize();
+        std::uint64_t sum = 0;
+        for (auto v : values) sum += v;
+        return sum;
+    }
+
+private:
+    template <class T>
+    void upload(gpu::DeviceBuffer<T>& buffer, const std::vector<T>& data, const char* what) {
+        buffer.allocate(data.size(), what);
+        buffer.upload(data.data(), data.size());
+    }
+
+    void launch(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations, bool initialize) {
+        chain_kernel<Delta, Metric><<<chains_, kChainThreads, 0, stream_.get()>>>(a_, seed, first, iterations,
+                                                                                  initialize);
+        LOCUS_CUDA_CHECK(cudaGetLastError());
+    }
+
+    int device_;
+    std::uint32_t chains_;
+    std::size_t n_;
+    gpu::Stream stream_;
+    ChainArrays<Metric> a_{};
+    gpu::DeviceBuffer<std::int32_t> xi_, yi_, matrix_, candidates_;
+    gpu::DeviceBuffer<double> x_, y_;
+    gpu::DeviceBuffer<std::int32_t> current_, trial_, best_, pos_, D_, focus_list_, scratch_, focus_count_;
+    gpu::DeviceBuffer<std::uint8_t> focus_bits_;
+    gpu::DeviceBuffer<Point> P_;
+    gpu::DeviceBuffer<std::int64_t> current_objective_, trial_objective_, best_objective_;
+    gpu::DeviceBuffer<unsigned long long> evaluations_;
+};
+
+} // namespace
+
+std::unique_ptr<ChainRunner> make_cuda_chain_runner(const TspProblem& problem, const ResidentIlsOptions& options,
+                                                    std::uint32_t chains, int device) {
+    return visit_metric(problem.instance().metric, [&](auto tag) -> std::unique_ptr<ChainRunner> {
+        using Metric = typename decltype(tag)::type;
+        if (problem.narrow_deltas())
+            return std::make_unique<CudaChainRunner<Metric, std::int32_t>>(problem, options, chains, device);
+        return std::make_unique<CudaChainRunner<Metric, std::int64_t>>(problem, options, chains, device);
+    });
+}
+
+} // namespace locus::tsp
