@@ -53,9 +53,9 @@ int main(int argc, char** argv) {
             const double moves = static_cast<double>(n) * static_cast<double>(n - 3) / 2.0;
             for (const auto& backend : backends) {
                 const bool cuda = backend == "cuda";
-                // Enough solutions per launch to fill the GPU (>= 2^28 moves), one on the CPU.
+                // Enough solutions per launch to fill the GPU (>= 2^30 moves), one on the CPU.
                 std::size_t batch = 1;
-                if (cuda) batch = std::clamp<std::size_t>(static_cast<std::size_t>((1u << 28) / moves), 1, 1024);
+                if (cuda) batch = std::clamp<std::size_t>(static_cast<std::size_t>((1u << 30) / moves), 1, 4096);
                 SolutionBatch tours(batch, n);
                 RandomTour(problem).construct(tours, 17);
                 auto engine = cuda ? make_cuda_engine(problem, {MoveKind::two_opt, 0}, {})
