@@ -265,6 +265,20 @@ TEST_CASE("nearest neighbor on a line visits cities in order") {
     CHECK(tour == std::vector<std::int32_t>{0, 3, 2, 4, 1, 5});
 }
 
+TEST_CASE("nearest-neighbor tours are the same with and without neighbor lists") {
+    for (std::size_t n : {10u, 57u, 400u}) {
+        TspProblem problem(generate_random_uniform(n, n, 50));  // small range: many equal distances
+        const std::int32_t k = std::min<std::int32_t>(5, static_cast<std::int32_t>(n) - 1);
+        for (std::int32_t start : {0, 3, static_cast<std::int32_t>(n) - 1}) {
+            std::vector<std::int32_t> plain(n), listed(n);
+            nearest_neighbor_tour(problem.instance(), start, plain);
+            nearest_neighbor_tour(problem.instance(), start, listed, problem.nearest(k).data(), k);
+            CHECK(plain == listed);
+            CHECK_FALSE(check_tour(plain, n).has_value());
+        }
+    }
+}
+
 TEST_CASE("random tours are permutations, reproducible by seed") {
     TspProblem problem(generate_random_uniform(100, 4, 1000));
     SolutionBatch a(3, 100), b(3, 100), c(3, 100);

@@ -26,7 +26,7 @@ Outcome run_chains(const TspProblem& problem, std::uint32_t chains, int threads,
     auto runner = make_cpu_chain_runner(problem, options, chains, threads);
     SolutionBatch batch(chains, problem.size());
     NearestNeighborTour(problem, -1).construct(batch, 3);
-    runner->start(batch);
+    runner->start(batch, {});
     const auto start = runner->best_objectives();
     for (std::uint32_t c = 0; c < chains; ++c) CHECK(start[c] <= static_cast<std::int64_t>(batch.objective(c)));
     for (int e = 0; e < 3; ++e) {
@@ -34,7 +34,7 @@ Outcome run_chains(const TspProblem& problem, std::uint32_t chains, int threads,
             const auto values = runner->best_objectives();
             runner->share(static_cast<std::uint32_t>(std::min_element(values.begin(), values.end()) - values.begin()));
         }
-        runner->epoch(17, static_cast<std::uint64_t>(e) * options.epoch, options.epoch);
+        runner->epoch(17, static_cast<std::uint64_t>(e) * options.epoch, options.epoch, {});
     }
     Outcome out{runner->best_objectives(), {}, runner->evaluations()};
     for (std::uint32_t c = 0; c < chains; ++c) {

@@ -225,16 +225,16 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA") {
         auto cuda = make_cuda_chain_runner(problem, options, chains, 0);
         SolutionBatch batch(chains, inst.n);
         NearestNeighborTour(problem, -1).construct(batch, 7);
-        cpu->start(batch);
-        cuda->start(batch);
+        cpu->start(batch, {});
+        cuda->start(batch, {});
         CHECK(cpu->best_objectives() == cuda->best_objectives());
         for (int e = 0; e < 2; ++e) {
             const auto values = cpu->best_objectives();
             const auto leader = static_cast<std::uint32_t>(std::min_element(values.begin(), values.end()) - values.begin());
             cpu->share(leader);
             cuda->share(leader);
-            cpu->epoch(5, static_cast<std::uint64_t>(e) * options.epoch, options.epoch);
-            cuda->epoch(5, static_cast<std::uint64_t>(e) * options.epoch, options.epoch);
+            cpu->epoch(5, static_cast<std::uint64_t>(e) * options.epoch, options.epoch, {});
+            cuda->epoch(5, static_cast<std::uint64_t>(e) * options.epoch, options.epoch, {});
         }
         CHECK(cpu->best_objectives() == cuda->best_objectives());
         CHECK(cpu->evaluations() == cuda->evaluations());

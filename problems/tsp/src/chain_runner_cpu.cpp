@@ -1,6 +1,7 @@
 // CPU twin of the resident ILS: every chain runs the shared chain routine on one thread.
 
 #include <algorithm>
+#include <atomic>
 
 #include <omp.h>
 
@@ -26,6 +27,10 @@ public:
         focus_list_.resize(total);
         scratch_.resize(total);
         focus_bits_.assign(total, 0);
+        active_list_.resize(total);
+        active_bits_.assign(total, 0);
+        improving_.assign(total, 0);
+        active_count_.assign(chains, 0);
         P_.resize((n + 1) * chains);
         focus_count_.assign(chains, 0);
         current_objective_.assign(chains, 0);
@@ -47,21 +52,31 @@ public:
         a_.focus_list = focus_list_.data();
         a_.focus_count = focus_count_.data();
         a_.scratch = scratch_.data();
+        a_.active_list = active_list_.data();
+        a_.active_count = active_count_.data();
+        a_.active_bits = active_bits_.data();
+        a_.improving = improving_.data();
         a_.current_objective = current_objective_.data();
         a_.trial_objective = trial_objective_.data();
         a_.best_objective = best_objective_.data();
         a_.evaluations = evaluations_.data();
     }
 
-    void start(const SolutionBatch& batch) override {
+    void start(const SolutionBatch& batch, const std::function<bool()>& stop, std::int64_t only) override {
         std::copy(batch.data().begin(), batch.data().end(), trial_.begin());
-        for (std::uint32_t c = 0; c < chains_; ++c)
+        // A chain whose initial descent is skipped (stop) starts from its constructed tour.
+        std::copy(trial_.begin(), trial_.end(), current_.begin());
+        std::copy(trial_.begin(), trial_.end(), best_.begin());
+        for (std::uint32_t c = 0; c < chains_; ++c) {
             trial_objective_[c] = static_cast<std::int64_t>(batch.objective(c));
-        run(0, 0, 0, true);
+            current_objective_[c] = best_objective_[c] = trial_objective_[c];
+        }
+        run(0, 0, 0, true, stop, only);
     }
 
-    void epoch(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations) override {
-        run(seed, first, iterations, false);
+    void epoch(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations,
+               const std::function<bool()>& stop) override {
+        run(seed, first, iterations, false, stop, -1);
     }
 
     std::vector<std::int64_t> best_objectives() override { return best_objective_; }
@@ -89,20 +104,30 @@ public:
     }
 
 private:
-    void run(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations, bool initialize) {
+    void run(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations, bool initialize,
+             const std::function<bool()>& stop, std::int64_t only) {
         const auto count = static_cast<std::int64_t>(chains_);
-        const int team = threads_ > 0 ? threads_ : 0;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(team > 0 ? team : omp_get_max_threads())
-        for (std::int64_t c = 0; c < count; ++c)
+        const int team = threads_ > 0 ? threads_ : omp_get_max_threads();
+        std::atomic<bool> stopped{false};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+        for (std::int64_t c = 0; c < count; ++c) {
+            if (stopped.load(std::memory_order_relaxed) || (only >= 0 && c != only)) continue;
+            // NOTE: the stop callback (SearchContext) is not thread safe: only thread 0 polls it.
+            if (stop && omp_get_thread_num() == 0 && stop()) {
+                stopped.store(true, std::memory_order_relaxed);
+                continue;
+            }
             run_chain<Delta>(SerialTeam{}, a_, static_cast<std::uint32_t>(c), seed, first, iterations,
                              initialize);
+        }
     }
 
     std::uint32_t chains_;
     int threads_;
     ChainArrays<Metric> a_{};
     std::vector<std::int32_t> current_, trial_, best_, pos_, D_, focus_list_, scratch_, focus_count_;
-    std::vector<std::uint8_t> focus_bits_;
+    std::vector<std::int32_t> active_list_, active_count_;
+    std::vector<std::uint8_t> focus_bits_, active_bits_, improving_;
     std::vector<Point> P_;
     std::vector<std::int64_t> current_objective_, trial_objective_, best_objective_;
     std::vector<unsigned long long> evaluations_;

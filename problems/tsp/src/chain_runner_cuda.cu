@@ -75,7 +75,8 @@ struct BlockTeam {
 template <class Delta, class Metric>
 __global__ void __launch_bounds__(kChainThreads)
     chain_kernel(ChainArrays<Metric> a, std::uint64_t seed, std::uint64_t first, std::uint32_t iterations,
-                 bool initialize) {
+                 bool initialize, long long only) {
+    if (only >= 0 && static_cast<long long>(blockIdx.x) != only) return;
     run_chain<Delta>(BlockTeam{}, a, blockIdx.x, seed, first, iterations, initialize);
 }
 
@@ -108,7 +109,7 @@ public:
         const std::size_t total = n_ * chains;
         std::size_t free_bytes = 0, total_bytes = 0;
         gpu::memory_info(free_bytes, total_bytes);
-        const std::size_t need = total * (7 * sizeof(std::int32_t) + 1) + (n_ + 1) * chains * sizeof(Point);
+        const std::size_t need = total * (8 * sizeof(std::int32_t) + 3) + (n_ + 1) * chains * sizeof(Point);
         if (need > free_bytes)
             throw CudaError("GPU out of memory: " + std::to_string(chains) + " chains of " + std::to_string(n_) +
                             " cities need " + std::to_string(need >> 20) + " MiB, " +
@@ -140,6 +141,10 @@ public:
         focus_list_.allocate(total, "resident ILS focus lists");
         scratch_.allocate(total, "resident ILS scratch");
         focus_bits_.allocate(total, "resident ILS focus");
+        active_list_.allocate(total, "resident ILS active lists");
+        active_bits_.allocate(total, "resident ILS active flags");
+        improving_.allocate(total, "resident ILS improvement flags");
+        active_count_.allocate(chains, "resident ILS active counts");
         P_.allocate((n_ + 1) * chains, "resident ILS points");
         focus_count_.allocate(chains, "resident ILS focus counts");
         current_objective_.allocate(chains, "resident ILS objectives");
@@ -147,6 +152,9 @@ public:
         best_objective_.allocate(chains, "resident ILS objectives");
         evaluations_.allocate(chains, "resident ILS counters");
         focus_bits_.fill_bytes_async(0, stream_.get());
+        active_bits_.fill_bytes_async(0, stream_.get());
+        improving_.fill_bytes_async(0, stream_.get());
+        active_count_.fill_bytes_async(0, stream_.get());
         focus_count_.fill_bytes_async(0, stream_.get());
         evaluations_.fill_bytes_async(0, stream_.get());
         a_.metric = Metric::bind(arrays);
@@ -164,23 +172,33 @@ public:
         a_.focus_list = focus_list_.data();
         a_.focus_count = focus_count_.data();
         a_.scratch = scratch_.data();
+        a_.active_list = active_list_.data();
+        a_.active_count = active_count_.data();
+        a_.active_bits = active_bits_.data();
+        a_.improving = improving_.data();
         a_.current_objective = current_objective_.data();
         a_.trial_objective = trial_objective_.data();
         a_.best_objective = best_objective_.data();
         a_.evaluations = evaluations_.data();
     }
 
-    void start(const SolutionBatch& batch) override {
+    void start(const SolutionBatch& batch, const std::function<bool()>&, std::int64_t only) override {
         trial_.upload_async(batch.data().data(), n_ * chains_, stream_.get());
+        // Chains that do not descend (only >= 0) start from their constructed tour.
+        current_.upload_async(batch.data().data(), n_ * chains_, stream_.get());
+        best_.upload_async(batch.data().data(), n_ * chains_, stream_.get());
         std::vector<std::int64_t> objective(chains_);
         for (std::uint32_t c = 0; c < chains_; ++c) objective[c] = static_cast<std::int64_t>(batch.objective(c));
         trial_objective_.upload_async(objective.data(), chains_, stream_.get());
-        launch(0, 0, 0, true);
+        current_objective_.upload_async(objective.data(), chains_, stream_.get());
+        best_objective_.upload_async(objective.data(), chains_, stream_.get());
+        launch(0, 0, 0, true, only);
         stream_.synchronize();
     }
 
-    void epoch(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations) override {
-        launch(seed, first, iterations, false);
+    void epoch(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations,
+               const std::function<bool()>&) override {
+        launch(seed, first, iterations, false, -1);
         stream_.synchronize();
     }
 
@@ -220,9 +238,10 @@ private:
         buffer.upload(data.data(), data.size());
     }
 
-    void launch(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations, bool initialize) {
+    void launch(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations, bool initialize,
+                std::int64_t only) {
         chain_kernel<Delta, Metric><<<chains_, kChainThreads, 0, stream_.get()>>>(a_, seed, first, iterations,
-                                                                                  initialize);
+                                                                                  initialize, static_cast<long long>(only));
         LOCUS_CUDA_CHECK(cudaGetLastError());
     }
 
@@ -234,7 +253,8 @@ private:
     gpu::DeviceBuffer<std::int32_t> xi_, yi_, matrix_, candidates_;
     gpu::DeviceBuffer<double> x_, y_;
     gpu::DeviceBuffer<std::int32_t> current_, trial_, best_, pos_, D_, focus_list_, scratch_, focus_count_;
-    gpu::DeviceBuffer<std::uint8_t> focus_bits_;
+    gpu::DeviceBuffer<std::int32_t> active_list_, active_count_;
+    gpu::DeviceBuffer<std::uint8_t> focus_bits_, active_bits_, improving_;
     gpu::DeviceBuffer<Point> P_;
     gpu::DeviceBuffer<std::int64_t> current_objective_, trial_objective_, best_objective_;
     gpu::DeviceBuffer<unsigned long long> evaluations_;

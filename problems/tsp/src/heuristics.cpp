@@ -30,39 +30,54 @@ void RandomTour::construct(SolutionBatch& batch, std::uint64_t seed) {
     }
 }
 
-void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
-                           std::span<std::int32_t> tour) {
+void nearest_neighbor_tour(const Instance& instance, std::int32_t start, std::span<std::int32_t> tour,
+                           const std::int32_t* nearest, std::int32_t k) {
     const auto n = as_i32(instance.n);
-    // Unvisited cities kept in a compact array: O(n^2 / 2) distance evaluations.
-    std::vector<std::int32_t> unvisited(static_cast<std::size_t>(n));
+    // Unvisited cities in a compact array with each city's slot, for O(1) removal.
+    std::vector<std::int32_t> unvisited(static_cast<std::size_t>(n)), slot(static_cast<std::size_t>(n));
     std::iota(unvisited.begin(), unvisited.end(), 0);
-    std::swap(unvisited[static_cast<std::size_t>(start)], unvisited.back());
-    unvisited.pop_back();
+    std::iota(slot.begin(), slot.end(), 0);
+    std::vector<std::uint8_t> visited(static_cast<std::size_t>(n), 0);
+    auto visit = [&](std::int32_t city) {
+        visited[static_cast<std::size_t>(city)] = 1;
+        const std::int32_t last = unvisited.back();
+        const std::int32_t at = slot[static_cast<std::size_t>(city)];
+        unvisited[static_cast<std::size_t>(at)] = last;
+        slot[static_cast<std::size_t>(last)] = at;
+        unvisited.pop_back();
+    };
     std::int32_t current = start;
     tour[0] = start;
-    for (std::int32_t k = 1; k < n; ++k) {
-        std::size_t best = 0;
-        std::int32_t best_d = std::numeric_limits<std::int32_t>::max();
-        std::int32_t best_city = std::numeric_limits<std::int32_t>::max();
-        for (std::size_t u = 0; u < unvisited.size(); ++u) {
-            const std::int32_t city = unvisited[u];
-            const std::int32_t d = instance.distance(current, city);
-            // Ties go to the lowest city index so the result does not depend on array order.
-            if (d < best_d || (d == best_d && city < best_city)) {
-                best_d = d;
-                best_city = city;
-                best = u;
+    visit(start);
+    for (std::int32_t step = 1; step < n; ++step) {
+        std::int32_t next = -1;
+        // NOTE: the lists are ordered by (distance, city), so their first unvisited entry is the
+        // nearest unvisited city with ties to the lowest index, as the full scan below finds.
+        if (nearest != nullptr)
+            for (std::int32_t c = 0; c < k && next < 0; ++c) {
+                const std::int32_t city = nearest[static_cast<std::size_t>(current) * static_cast<std::size_t>(k) + static_cast<std::size_t>(c)];
+                if (visited[static_cast<std::size_t>(city)] == 0) next = city;
+            }
+        if (next < 0) {
+            std::int32_t best_d = std::numeric_limits<std::int32_t>::max();
+            for (const std::int32_t city : unvisited) {
+                const std::int32_t d = instance.distance(current, city);
+                if (d < best_d || (d == best_d && city < next)) {
+                    best_d = d;
+                    next = city;
+                }
             }
         }
-        current = best_city;
-        tour[static_cast<std::size_t>(k)] = current;
-        unvisited[best] = unvisited.back();
-        unvisited.pop_back();
+        current = next;
+        tour[static_cast<std::size_t>(step)] = current;
+        visit(current);
     }
 }
 
 void NearestNeighborTour::construct(SolutionBatch& batch, std::uint64_t seed) {
     const auto n = as_i32(problem_.size());
+    const std::int32_t k = std::min<std::int32_t>(16, n - 1);
+    const std::int32_t* lists = problem_.nearest(k).data();
     const auto count = static_cast<std::int64_t>(batch.count());
 #pragma omp parallel for schedule(dynamic)
     for (std::int64_t s = 0; s < count; ++s) {
@@ -72,7 +87,7 @@ void NearestNeighborTour::construct(SolutionBatch& batch, std::uint64_t seed) {
             Rng rng(derive_key(seed, i), 0);
             start = static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(n)));
         }
-        nearest_neighbor_tour(problem_.instance(), start % n, batch[i]);
+        nearest_neighbor_tour(problem_.instance(), start % n, batch[i], lists, k);
         batch.objective(i) = problem_.evaluate(batch[i]);
     }
 }

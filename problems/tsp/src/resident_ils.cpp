@@ -25,7 +25,15 @@ public:
                           ? make_cuda_chain_runner(problem_, options_, chains, device_)
                           : make_cpu_chain_runner(problem_, options_, chains, threads_);
         ctx.offer(batch);
-        runner->start(batch);
+        const std::function<bool()> stop = [&ctx] { return ctx.should_stop(); };
+        // NOTE: with share_best every chain continues from the best tour after the first epoch,
+        // so only the best constructed tour is worth a descent.
+        std::int64_t only = -1;
+        if (options_.share_best)
+            for (std::size_t c = 0; c < batch.count(); ++c)
+                if (only < 0 || batch.objective(c) < batch.objective(static_cast<std::size_t>(only)))
+                    only = static_cast<std::int64_t>(c);
+        runner->start(batch, stop, only);
         std::uint64_t counted = 0;
         auto report = [&]() -> std::uint32_t {
             const std::uint64_t evaluations = runner->evaluations();
@@ -44,7 +52,7 @@ public:
         std::uint32_t leader = report();
         for (std::uint64_t first = 0; !ctx.should_stop(); first += options_.epoch) {
             if (options_.share_best) runner->share(leader);
-            runner->epoch(ctx.seed(), first, options_.epoch);
+            runner->epoch(ctx.seed(), first, options_.epoch, stop);
             ctx.add_iterations(options_.epoch);
             leader = report();
         }

@@ -51,16 +51,16 @@ std::vector<std::int32_t> TspProblem::read_solution(const std::filesystem::path&
     return read_tour(path, instance_.n);
 }
 
-const std::vector<std::int32_t>& TspProblem::candidates(std::int32_t k) const {
+const std::vector<std::int32_t>& TspProblem::lists(std::int32_t k, bool quadrant) const {
     std::lock_guard lock(candidates_mutex_);
-    auto& slot = candidates_[k];
+    auto& slot = candidates_[{k, quadrant}];
     if (slot) return *slot;
     const auto n = static_cast<std::int32_t>(instance_.n);
     if (k < 1 || k > n - 1)
         throw ConfigError(fmt::format("candidates: {} is out of range for {} cities (1..{})", k,
                                       n, n - 1));
     auto lists = std::make_unique<std::vector<std::int32_t>>(static_cast<std::size_t>(n) * k);
-    const bool geometric = !instance_.x.empty();
+    const bool geometric = quadrant && !instance_.x.empty();
     // NOTE: quadrant candidate lists (Johnson & McGeoch): for instances with coordinates, the
     // k/4 nearest cities of each quadrant around a city come first, the rest are its nearest
     // others. Plain nearest-neighbor lists fail on instances whose cities lie on lines (drilling
@@ -69,12 +69,12 @@ const std::vector<std::int32_t>& TspProblem::candidates(std::int32_t k) const {
     {
         using Entry = std::pair<std::int32_t, std::int32_t>; // (distance, city)
         std::vector<Entry> row(static_cast<std::size_t>(n - 1));
-        std::vector<Entry> quadrant[4];
+        std::vector<Entry> quadrants[4];
         std::vector<std::uint8_t> taken(static_cast<std::size_t>(n));
 #pragma omp for schedule(dynamic, 64)
         for (std::int32_t a = 0; a < n; ++a) {
             std::size_t m = 0;
-            for (auto& q : quadrant) q.clear();
+            for (auto& q : quadrants) q.clear();
             for (std::int32_t b = 0; b < n; ++b) {
                 if (b == a) continue;
                 const Entry e{instance_.distance(a, b), b};
@@ -83,13 +83,13 @@ const std::vector<std::int32_t>& TspProblem::candidates(std::int32_t k) const {
                     const double dx = instance_.x[static_cast<std::size_t>(b)] - instance_.x[static_cast<std::size_t>(a)];
                     const double dy = instance_.y[static_cast<std::size_t>(b)] - instance_.y[static_cast<std::size_t>(a)];
                     const int q = dx >= 0 ? (dy > 0 ? 0 : 1) : (dy < 0 ? 2 : 3);
-                    quadrant[q].push_back(e);
+                    quadrants[q].push_back(e);
                 }
             }
             std::vector<Entry> chosen;
             if (geometric) {
                 const std::size_t per = static_cast<std::size_t>(k) / 4;
-                for (auto& q : quadrant) {
+                for (auto& q : quadrants) {
                     const std::size_t take = std::min(per, q.size());
                     std::partial_sort(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(take), q.end());
                     chosen.insert(chosen.end(), q.begin(), q.begin() + static_cast<std::ptrdiff_t>(take));

@@ -4,6 +4,7 @@
 /// per chain, all cores) or on a CUDA device (one block per chain, one launch per epoch).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -19,9 +20,15 @@ public:
     virtual ~ChainRunner() = default;
     /// Takes the batch's tours (one chain per solution), descends from each, and makes the
     /// results the chains' current and best tours.
-    virtual void start(const SolutionBatch& batch) = 0;
+    /// `stop` (may be empty) is polled between chains on the CPU: chains not started when it
+    /// returns true keep their tour as it is (start) or skip the epoch, so that a time limit is
+    /// honoured promptly; results then differ from an uninterrupted run.
+    /// With `only` >= 0, only that chain descends (the others keep their tour until share()).
+    virtual void start(const SolutionBatch& batch, const std::function<bool()>& stop,
+                       std::int64_t only = -1) = 0;
     /// Runs `iterations` ILS iterations of every chain, numbered from `first`.
-    virtual void epoch(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations) = 0;
+    virtual void epoch(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations,
+                       const std::function<bool()>& stop) = 0;
     /// Best objective of every chain.
     virtual std::vector<std::int64_t> best_objectives() = 0;
     /// Best tour of one chain.

@@ -48,8 +48,11 @@ private:
     std::int32_t window_;
 };
 
-/// Builds a nearest-neighbor tour from `start` into `tour` (size n).
-void nearest_neighbor_tour(const Instance& instance, std::int32_t start, std::span<std::int32_t> tour);
+/// Builds a nearest-neighbor tour from `start` into `tour` (size n): the nearest unvisited city
+/// next, ties to the lowest index. `nearest` (optional, n x k lists ordered by distance then
+/// index, TspProblem::nearest) only speeds the search up; the tour is the same.
+void nearest_neighbor_tour(const Instance& instance, std::int32_t start, std::span<std::int32_t> tour,
+                           const std::int32_t* nearest = nullptr, std::int32_t k = 0);
 
 /// Applies a double bridge with cut positions s+o1 < s+o2 < s+o3 (offsets 1 <= o1 < o2 < o3 < n,
 /// cyclic from s) in place; returns the objective delta. A non-empty `focus` (one byte per

@@ -42,6 +42,10 @@ template <class Metric> struct ChainArrays {
     std::int32_t* focus_list = nullptr; ///< focused cities in insertion order
     std::int32_t* focus_count = nullptr;
     std::int32_t* scratch = nullptr;
+    std::int32_t* active_list = nullptr;   ///< cities a descent still searches from (don't-look bits)
+    std::int32_t* active_count = nullptr;
+    std::uint8_t* active_bits = nullptr;
+    std::uint8_t* improving = nullptr;     ///< per active entry: an improving move was seen
     std::int64_t* current_objective = nullptr;
     std::int64_t* trial_objective = nullptr;
     std::int64_t* best_objective = nullptr;
@@ -104,12 +108,27 @@ LOCUS_HD_INLINE void clear_focus(const ChainArrays<Metric>& a, std::uint32_t cha
     a.focus_count[chain] = 0;
 }
 
-/// Descends in one candidate neighborhood (Eval) over the focused cities until no focused move
-/// improves; returns true if a move was applied. The best move is the minimal delta, ties to the
-/// lowest index, exactly as the neighborhood engine selects.
+/// Descends in one candidate neighborhood (Eval) from the focused cities until no active city
+/// has an improving move; returns true if a move was applied. Don't-look bits: a city stays
+/// active while one of its rows held an improving move in the last exploration, and the cities
+/// at the ends of every applied move's edges become active (and join the chain's focus). The
+/// best move is the minimal delta, ties to the lowest index, exactly as the neighborhood engine
+/// selects.
 template <template <class, class> class Space, class Delta, class Team, class Metric>
 LOCUS_HD bool descend(const Team& team, const ChainArrays<Metric>& a, std::uint32_t chain) {
     using Eval = Space<Metric, Delta>;
+    std::int32_t* active = a.active_list + a.at(chain);
+    std::uint8_t* active_bits = a.active_bits + a.at(chain);
+    std::uint8_t* improving = a.improving + a.at(chain);
+    const std::int32_t* focus = a.focus_list + a.at(chain);
+    const std::int32_t focused = a.focus_count[chain];
+    for (std::int32_t f = team.rank(); f < focused; f += team.size()) {
+        active[f] = focus[f];
+        active_bits[focus[f]] = 1;
+        improving[f] = 0;
+    }
+    if (team.rank() == 0) a.active_count[chain] = focused;
+    team.sync();
     TourBatchView<Metric> v;
     v.metric = a.metric;
     v.tour = a.trial + a.at(chain);
@@ -117,36 +136,58 @@ LOCUS_HD bool descend(const Team& team, const ChainArrays<Metric>& a, std::uint3
     v.D = a.D + a.at(chain);
     v.pos = a.pos + a.at(chain);
     v.candidates = a.candidates;
-    v.focus_list = a.focus_list + a.at(chain);
-    v.focus_count = a.focus_count + chain;
+    v.focus_list = active;
+    v.focus_count = a.active_count + chain;
     v.n = a.n;
     v.K = a.K;
     bool improved = false;
     for (;;) {
-        v.focus_rows = a.focus_count[chain];
+        v.focus_rows = a.active_count[chain];
         const Eval eval{v};
         const gpu::MoveGrid grid = eval.grid();
         const std::uint64_t total = grid.size();
         gpu::MoveResult<Delta> best{gpu::invalid_delta<Delta>(), kNoMove};
         for (std::uint64_t index = static_cast<std::uint64_t>(team.rank()); index < total;
              index += static_cast<std::uint64_t>(team.size())) {
-            const auto row = eval.row(0, static_cast<std::uint32_t>(index / grid.cols));
-            const Delta d = eval(row, static_cast<std::uint32_t>(index % grid.cols));
+            const auto r = static_cast<std::uint32_t>(index / grid.cols);
+            const Delta d = eval(eval.row(0, r), static_cast<std::uint32_t>(index % grid.cols));
+            if (d < Delta(0)) improving[r / static_cast<std::uint32_t>(Eval::rows_per_focus)] = 1;
             if (d < best.delta) best = {d, index};
         }
-        best = team.reduce(best);
-        if (team.rank() == 0) a.evaluations[chain] += total;
-        if (!best.found() || best.delta >= 0) break;
-        const TourMove m = eval.decode(0, best.index);
+        best = team.reduce(best); // includes a barrier: the improving flags are visible
+        const bool apply = best.found() && best.delta < 0;
+        TourMove m;
+        if (apply) m = eval.decode(0, best.index);
         std::int32_t* tour = a.trial + a.at(chain);
-        team.sync(); // every rank decoded before the focus and the tour change
+        team.sync(); // every rank decoded before the lists and the tour change
         if (team.rank() == 0) {
-            std::int32_t touched[6];
-            const int count = touched_cities(m, tour, a.n, touched);
-            for (int k = 0; k < count; ++k) focus_city(a, chain, touched[k]);
-            a.trial_objective[chain] += best.delta;
+            a.evaluations[chain] += total;
+            // Keep the active cities that still have an improving move, in order.
+            std::int32_t kept = 0;
+            const std::int32_t count = a.active_count[chain];
+            for (std::int32_t f = 0; f < count; ++f) {
+                const std::int32_t city = active[f];
+                if (improving[f] != 0) active[kept++] = city;
+                else active_bits[city] = 0;
+                improving[f] = 0;
+            }
+            if (apply) {
+                std::int32_t touched[6];
+                const int n_touched = touched_cities(m, tour, a.n, touched);
+                for (int k = 0; k < n_touched; ++k) {
+                    focus_city(a, chain, touched[k]);
+                    if (active_bits[touched[k]] == 0) {
+                        active_bits[touched[k]] = 1;
+                        improving[kept] = 0;
+                        active[kept++] = touched[k];
+                    }
+                }
+                a.trial_objective[chain] += best.delta;
+            }
+            a.active_count[chain] = kept;
         }
         team.sync();
+        if (!apply) break;
         const ReversalPlan plan = plan_reversals(m, a.n);
         for (int q = 0; q < plan.count; ++q) {
             for (std::int32_t k = team.rank(); k < plan.length[q] / 2; k += team.size()) {
@@ -161,6 +202,10 @@ LOCUS_HD bool descend(const Team& team, const ChainArrays<Metric>& a, std::uint3
         rebuild(team, a, chain);
         improved = true;
     }
+    // Leave every active bit clear for the next descent.
+    const std::int32_t left = a.active_count[chain];
+    for (std::int32_t f = team.rank(); f < left; f += team.size()) active_bits[active[f]] = 0;
+    team.sync();
     return improved;
 }
 

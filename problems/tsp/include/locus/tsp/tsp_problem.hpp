@@ -45,13 +45,17 @@ public:
     /// index). With coordinates, quadrant lists: the k/4 nearest cities of each of the four
     /// quadrants around a city, completed with its nearest others; without, the k nearest.
     /// Built once per k (thread safe) with all cores.
-    const std::vector<std::int32_t>& candidates(std::int32_t k) const;
+    const std::vector<std::int32_t>& candidates(std::int32_t k) const { return lists(k, true); }
+    /// The k nearest other cities of every city (n x k, ordered by distance, then index).
+    const std::vector<std::int32_t>& nearest(std::int32_t k) const { return lists(k, false); }
 
 private:
+    const std::vector<std::int32_t>& lists(std::int32_t k, bool quadrant) const;
+
     Instance instance_;
     bool narrow_deltas_ = false;
     mutable std::mutex candidates_mutex_;
-    mutable std::map<std::int32_t, std::unique_ptr<std::vector<std::int32_t>>> candidates_;
+    mutable std::map<std::pair<std::int32_t, bool>, std::unique_ptr<std::vector<std::int32_t>>> candidates_;
 };
 
 /// Registers the TSP problem and its components (constructions, perturbation, neighborhoods).
