@@ -8,6 +8,7 @@
 #include <set>
 
 #include "locus/rng.hpp"
+#include "tsp_test_instances.hpp"
 #include "locus/tsp/evaluators.hpp"
 #include "locus/tsp/generator.hpp"
 #include "locus/tsp/heuristics.hpp"
@@ -16,6 +17,8 @@
 
 using namespace locus;
 using namespace locus::tsp;
+using locus::tsp::test::matrix_instance;
+using locus::tsp::test::real_instance;
 
 namespace {
 
@@ -28,37 +31,6 @@ std::vector<std::int32_t> random_tour(std::size_t n, std::uint64_t seed) {
     return tour;
 }
 
-/// An instance with non-integral coordinates (real metric).
-Instance real_instance(std::size_t n, std::uint64_t seed) {
-    Instance inst;
-    inst.name = "real";
-    inst.n = n;
-    inst.type = EdgeWeightType::euc_2d;
-    Rng rng(seed, 2);
-    for (std::size_t i = 0; i < n; ++i) {
-        inst.x.push_back(rng.uniform() * 1000.0);
-        inst.y.push_back(rng.uniform() * 1000.0);
-    }
-    prepare_metric(inst, "real");
-    return inst;
-}
-
-/// An explicit (matrix) instance with random symmetric weights.
-Instance matrix_instance(std::size_t n, std::uint64_t seed) {
-    Instance inst;
-    inst.name = "matrix";
-    inst.n = n;
-    inst.type = EdgeWeightType::explicit_matrix;
-    inst.matrix.assign(n * n, 0);
-    Rng rng(seed, 3);
-    for (std::size_t a = 0; a < n; ++a)
-        for (std::size_t b = a + 1; b < n; ++b) {
-            const auto w = static_cast<std::int32_t>(1 + rng.below(1000));
-            inst.matrix[a * n + b] = inst.matrix[b * n + a] = w;
-        }
-    prepare_metric(inst, "matrix");
-    return inst;
-}
 
 /// Checks every cell of the evaluator for solution 0 of `tour`: valid cells decode to valid
 /// moves whose application changes the length by exactly the delta and keeps a permutation.

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "locus/rng.hpp"
+#include "../tsp/tsp_test_instances.hpp"
 #include "locus/tsp/chain_runner.hpp"
 #include "locus/tsp/generator.hpp"
 #include "locus/tsp/heuristics.hpp"
@@ -19,36 +20,11 @@
 
 using namespace locus;
 using namespace locus::tsp;
+using locus::tsp::test::matrix_instance;
+using locus::tsp::test::real_instance;
 
 namespace {
 
-Instance real_instance(std::size_t n, std::uint64_t seed) {
-    Instance inst;
-    inst.name = "real";
-    inst.n = n;
-    inst.type = EdgeWeightType::euc_2d;
-    Rng rng(seed, 2);
-    for (std::size_t i = 0; i < n; ++i) {
-        inst.x.push_back(rng.uniform() * 1000.0);
-        inst.y.push_back(rng.uniform() * 1000.0);
-    }
-    prepare_metric(inst, "real");
-    return inst;
-}
-
-Instance matrix_instance(std::size_t n, std::uint64_t seed) {
-    Instance inst;
-    inst.name = "matrix";
-    inst.n = n;
-    inst.type = EdgeWeightType::explicit_matrix;
-    inst.matrix.assign(n * n, 0);
-    Rng rng(seed, 3);
-    for (std::size_t a = 0; a < n; ++a)
-        for (std::size_t b = a + 1; b < n; ++b)
-            inst.matrix[a * n + b] = inst.matrix[b * n + a] = static_cast<std::int32_t>(1 + rng.below(5000));
-    prepare_metric(inst, "matrix");
-    return inst;
-}
 
 /// Under compute-sanitizer (LOCUS_SANITIZER_RUN set) only the small instances run.
 bool sanitizer_run() { return std::getenv("LOCUS_SANITIZER_RUN") != nullptr; }

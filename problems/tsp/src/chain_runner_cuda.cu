@@ -11,6 +11,7 @@
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/stream.hpp"
 #include "locus/tsp/chain_runner.hpp"
+#include "locus/tsp/device_instance.hpp"
 
 namespace locus::tsp {
 namespace {
@@ -104,8 +105,7 @@ public:
 
     CudaChainRunner(const TspProblem& problem, const ResidentIlsOptions& options, std::uint32_t chains,
                     int device)
-        : device_(select_device(device)), chains_(chains), n_(problem.size()) {
-        const Instance& inst = problem.instance();
+        : device_(select_device(device)), chains_(chains), n_(problem.size()), instance_(problem.instance()) {
         const std::size_t total = n_ * chains;
         std::size_t free_bytes = 0, total_bytes = 0;
         gpu::memory_info(free_bytes, total_bytes);
@@ -114,25 +114,7 @@ public:
             throw CudaError("GPU out of memory: " + std::to_string(chains) + " chains of " + std::to_string(n_) +
                             " cities need " + std::to_string(need >> 20) + " MiB, " +
                             std::to_string(free_bytes >> 20) + " MiB are free; use fewer chains (batch)");
-        MetricArrays arrays;
-        arrays.n = static_cast<std::int32_t>(n_);
-        if (!inst.xi.empty()) {
-            upload(xi_, inst.xi, "TSP integer x coordinates");
-            upload(yi_, inst.yi, "TSP integer y coordinates");
-            arrays.xi = xi_.data();
-            arrays.yi = yi_.data();
-        }
-        if (!inst.x.empty()) {
-            upload(x_, inst.x, "TSP x coordinates");
-            upload(y_, inst.y, "TSP y coordinates");
-            arrays.x = x_.data();
-            arrays.y = y_.data();
-        }
-        if (!inst.matrix.empty()) {
-            upload(matrix_, inst.matrix, "TSP distance matrix");
-            arrays.matrix = matrix_.data();
-        }
-        upload(candidates_, problem.candidates(options.candidates), "TSP candidate lists");
+        DeviceInstance::upload(candidates_, problem.candidates(options.candidates), "TSP candidate lists");
         current_.allocate(total, "resident ILS current tours");
         trial_.allocate(total, "resident ILS trial tours");
         best_.allocate(total, "resident ILS best tours");
@@ -157,7 +139,7 @@ public:
         active_count_.fill_bytes_async(0, stream_.get());
         focus_count_.fill_bytes_async(0, stream_.get());
         evaluations_.fill_bytes_async(0, stream_.get());
-        a_.metric = Metric::bind(arrays);
+        a_.metric = Metric::bind(instance_.arrays());
         a_.candidates = candidates_.data();
         a_.n = static_cast<std::int32_t>(n_);
         a_.K = options.candidates;
@@ -232,12 +214,6 @@ public:
     }
 
 private:
-    template <class T>
-    void upload(gpu::DeviceBuffer<T>& buffer, const std::vector<T>& data, const char* what) {
-        buffer.allocate(data.size(), what);
-        buffer.upload(data.data(), data.size());
-    }
-
     void launch(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations, bool initialize,
                 std::int64_t only) {
         chain_kernel<Delta, Metric><<<chains_, kChainThreads, 0, stream_.get()>>>(a_, seed, first, iterations,
@@ -248,10 +224,10 @@ private:
     int device_;
     std::uint32_t chains_;
     std::size_t n_;
+    DeviceInstance instance_;
     gpu::Stream stream_;
     ChainArrays<Metric> a_{};
-    gpu::DeviceBuffer<std::int32_t> xi_, yi_, matrix_, candidates_;
-    gpu::DeviceBuffer<double> x_, y_;
+    gpu::DeviceBuffer<std::int32_t> candidates_;
     gpu::DeviceBuffer<std::int32_t> current_, trial_, best_, pos_, D_, focus_list_, scratch_, focus_count_;
     gpu::DeviceBuffer<std::int32_t> active_list_, active_count_;
     gpu::DeviceBuffer<std::uint8_t> focus_bits_, active_bits_, improving_;

@@ -14,6 +14,7 @@
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/neighborhood_engine.cuh"
 #include "locus/gpu/stream.hpp"
+#include "locus/tsp/device_instance.hpp"
 #include "locus/tsp/tour_engine.hpp"
 
 namespace locus::tsp {
@@ -133,32 +134,9 @@ public:
 
     CudaTourEngine(const TspProblem& problem, NeighborhoodSpec spec, EngineOptions options)
         : problem_(problem), options_(options), n_(static_cast<std::int32_t>(problem.size())),
-          uses_pos_(spec.candidates > 0), device_(select_device(options.device)) {
-        const Instance& inst = problem.instance();
-        MetricArrays arrays;
-        arrays.n = n_;
-        if (!inst.xi.empty()) {
-            xi_.allocate(inst.xi.size(), "TSP integer x coordinates");
-            yi_.allocate(inst.yi.size(), "TSP integer y coordinates");
-            xi_.upload(inst.xi.data(), inst.xi.size());
-            yi_.upload(inst.yi.data(), inst.yi.size());
-            arrays.xi = xi_.data();
-            arrays.yi = yi_.data();
-        }
-        if (!inst.x.empty()) {
-            x_.allocate(inst.x.size(), "TSP x coordinates");
-            y_.allocate(inst.y.size(), "TSP y coordinates");
-            x_.upload(inst.x.data(), inst.x.size());
-            y_.upload(inst.y.data(), inst.y.size());
-            arrays.x = x_.data();
-            arrays.y = y_.data();
-        }
-        if (!inst.matrix.empty()) {
-            matrix_.allocate(inst.matrix.size(), "TSP distance matrix");
-            matrix_.upload(inst.matrix.data(), inst.matrix.size());
-            arrays.matrix = matrix_.data();
-        }
-        view_.metric = Metric::bind(arrays);
+          uses_pos_(spec.candidates > 0), device_(select_device(options.device)),
+          instance_(problem.instance()) {
+        view_.metric = Metric::bind(instance_.arrays());
         view_.n = n_;
         if (uses_pos_) {
             const auto& lists = problem.candidates(spec.candidates);
@@ -387,10 +365,10 @@ private:
     bool uses_pos_;
     std::uint32_t batch_ = 0;
     int device_; ///< selected before any other CUDA call, so a missing GPU gets a clear error
+    DeviceInstance instance_;
     gpu::Stream stream_;
     TourBatchView<Metric> view_{};
-    gpu::DeviceBuffer<std::int32_t> xi_, yi_, matrix_, candidates_;
-    gpu::DeviceBuffer<double> x_, y_;
+    gpu::DeviceBuffer<std::int32_t> candidates_;
     gpu::DeviceBuffer<std::int32_t> tours_, D_, pos_;
     gpu::DeviceBuffer<Point> P_;
     gpu::DeviceBuffer<gpu::MoveResult<Delta>> results_;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "locus/rng.hpp"
+#include "locus/tsp/double_bridge.hpp"
 
 namespace locus::tsp {
 
@@ -92,59 +93,26 @@ void NearestNeighborTour::construct(SolutionBatch& batch, std::uint64_t seed) {
     }
 }
 
-std::int64_t double_bridge(const Instance& instance, std::span<std::int32_t> tour, std::int32_t s,
-                           std::int32_t o1, std::int32_t o2, std::int32_t o3,
-                           std::span<std::uint8_t> focus) {
-    const auto n = as_i32(tour.size());
-    auto at = [&](std::int32_t offset) -> std::int32_t& {
-        return tour[static_cast<std::size_t>((s + offset) % n)];
-    };
-    // Cyclic view from s: [X = offsets 0..o1-1][B = o1..o2-1][C = o2..o3-1][Y = o3..].
-    const std::int32_t x_last = at(o1 - 1), b_first = at(o1), b_last = at(o2 - 1);
-    const std::int32_t c_first = at(o2), c_last = at(o3 - 1), y_first = at(o3 % n);
-    const std::int64_t delta =
-        static_cast<std::int64_t>(instance.distance(x_last, c_first)) +
-        instance.distance(c_last, b_first) + instance.distance(b_last, y_first) -
-        instance.distance(x_last, b_first) - instance.distance(b_last, c_first) -
-        instance.distance(c_last, y_first);
-    if (!focus.empty()) {
-        std::fill(focus.begin(), focus.end(), std::uint8_t{0});
-        for (std::int32_t city : {x_last, b_first, b_last, c_first, c_last, y_first})
-            focus[static_cast<std::size_t>(city)] = 1;
-    }
-    std::vector<std::int32_t> middle;
-    middle.reserve(static_cast<std::size_t>(o3 - o1));
-    for (std::int32_t o = o2; o < o3; ++o) middle.push_back(at(o));
-    for (std::int32_t o = o1; o < o2; ++o) middle.push_back(at(o));
-    for (std::int32_t o = o1; o < o3; ++o) at(o) = middle[static_cast<std::size_t>(o - o1)];
-    return delta;
-}
-
 void DoubleBridge::perturb(SolutionBatch& batch, std::uint64_t seed) {
     const auto n = as_i32(problem_.size());
     if (n < 8) return; // too small for three distinct non-trivial cuts
-    const std::int32_t span = (window_ <= 0 || window_ >= n) ? n - 1 : window_;
+    const Instance& instance = problem_.instance();
+    const auto distance = [&instance](std::int32_t a, std::int32_t b) { return instance.distance(a, b); };
     const auto count = static_cast<std::int64_t>(batch.count());
 #pragma omp parallel for schedule(static) if (count > 16)
     for (std::int64_t b = 0; b < count; ++b) {
         const auto i = static_cast<std::size_t>(b);
         Rng rng(derive_key(seed, i), 0);
-        const std::int32_t s =
-            span == n - 1 ? 0 : static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(n)));
-        // Three distinct offsets in 1..span, sorted.
-        std::int32_t o[3];
-        for (int k = 0; k < 3; ++k) {
-            bool fresh = false;
-            while (!fresh) {
-                o[k] = 1 + static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(span)));
-                fresh = true;
-                for (int q = 0; q < k; ++q) fresh = fresh && o[q] != o[k];
-            }
-        }
-        std::sort(o, o + 3);
+        const BridgeCut cut = draw_bridge(rng, n, window_);
+        std::vector<std::int32_t> scratch(static_cast<std::size_t>(cut.o3 - cut.o1));
+        std::int32_t ends[6];
         batch.objective(i) += static_cast<Objective>(
-            double_bridge(problem_.instance(), batch[i], s, o[0], o[1], o[2],
-                          batch.has_focus() ? batch.focus(i) : std::span<std::uint8_t>{}));
+            apply_bridge(batch[i].data(), n, cut, distance, scratch.data(), ends));
+        if (batch.has_focus()) {
+            auto focus = batch.focus(i);
+            std::fill(focus.begin(), focus.end(), std::uint8_t{0});
+            for (std::int32_t city : ends) focus[static_cast<std::size_t>(city)] = 1;
+        }
     }
 }
 

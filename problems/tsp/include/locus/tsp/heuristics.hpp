@@ -54,11 +54,4 @@ private:
 void nearest_neighbor_tour(const Instance& instance, std::int32_t start, std::span<std::int32_t> tour,
                            const std::int32_t* nearest = nullptr, std::int32_t k = 0);
 
-/// Applies a double bridge with cut positions s+o1 < s+o2 < s+o3 (offsets 1 <= o1 < o2 < o3 < n,
-/// cyclic from s) in place; returns the objective delta. A non-empty `focus` (one byte per
-/// city) is reset to the six cities at the ends of the removed edges.
-std::int64_t double_bridge(const Instance& instance, std::span<std::int32_t> tour, std::int32_t s,
-                           std::int32_t o1, std::int32_t o2, std::int32_t o3,
-                           std::span<std::uint8_t> focus = {});
-
 } // namespace locus::tsp

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "locus/rng.hpp"
+#include "locus/tsp/double_bridge.hpp"
 #include "locus/tsp/evaluators.hpp"
 #include "locus/tsp/moves.hpp"
 
@@ -228,39 +229,13 @@ LOCUS_HD void perturb(const ChainArrays<Metric>& a, std::uint32_t chain, std::ui
     const std::int32_t n = a.n;
     clear_focus(a, chain);
     if (n < 8) return;
-    std::int32_t* tour = a.trial + a.at(chain);
     Rng rng(derive_key(seed, chain, iteration), 0);
-    const std::int32_t span = (a.window <= 0 || a.window >= n) ? n - 1 : a.window;
-    const std::int32_t s = span == n - 1 ? 0 : static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(n)));
-    std::int32_t o[3];
-    for (int k = 0; k < 3; ++k) {
-        bool fresh = false;
-        while (!fresh) {
-            o[k] = 1 + static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(span)));
-            fresh = true;
-            for (int q = 0; q < k; ++q) fresh = fresh && o[q] != o[k];
-        }
-    }
-    for (int x = 0; x < 3; ++x) // sort three values
-        for (int y = x + 1; y < 3; ++y)
-            if (o[y] < o[x]) {
-                const std::int32_t t = o[x];
-                o[x] = o[y];
-                o[y] = t;
-            }
-    auto at = [&](std::int32_t offset) -> std::int32_t& { return tour[(s + offset) % n]; };
-    const std::int32_t x_last = at(o[0] - 1), b_first = at(o[0]), b_last = at(o[1] - 1);
-    const std::int32_t c_first = at(o[1]), c_last = at(o[2] - 1), y_first = at(o[2] % n);
+    const BridgeCut cut = draw_bridge(rng, n, a.window);
+    std::int32_t ends[6];
+    const Metric& metric = a.metric;
+    const auto distance = [&metric](std::int32_t x, std::int32_t y) { return metric.distance(x, y); };
     a.trial_objective[chain] +=
-        static_cast<std::int64_t>(a.metric.distance(x_last, c_first)) + a.metric.distance(c_last, b_first) +
-        a.metric.distance(b_last, y_first) - a.metric.distance(x_last, b_first) -
-        a.metric.distance(b_last, c_first) - a.metric.distance(c_last, y_first);
-    std::int32_t* middle = a.scratch + a.at(chain);
-    std::int32_t m = 0;
-    for (std::int32_t q = o[1]; q < o[2]; ++q) middle[m++] = at(q);
-    for (std::int32_t q = o[0]; q < o[1]; ++q) middle[m++] = at(q);
-    for (std::int32_t q = o[0]; q < o[2]; ++q) at(q) = middle[q - o[0]];
-    const std::int32_t ends[6] = {x_last, b_first, b_last, c_first, c_last, y_first};
+        apply_bridge(a.trial + a.at(chain), n, cut, distance, a.scratch + a.at(chain), ends);
     for (std::int32_t city : ends) focus_city(a, chain, city);
 }
 
