@@ -147,7 +147,7 @@ std::string slurp(const std::string& path) {
 
 TEST_CASE("whole seeded ILS runs are identical on CPU and CUDA") {
     const auto dir = locus::test::temp_dir("tsp-cuda-runs");
-    const std::string config = (locus::test::source_dir() / "configs/demo.yaml").string();
+    const std::string config = (locus::test::source_dir() / "configs/tsp/ils.yaml").string();
     for (const std::string& extra :
          {config + " --instance random-uniform:n=700,seed=4 --seed 3",
           config + " --instance random-uniform:n=300,seed=5 --set batch=4 --set algorithm.local_search.neighborhoods=[two_opt,or_opt]"}) {
