@@ -1,0 +1,549 @@
+#pragma once
+/// \file
+/// The successor engine (FANG successor generation): types, the per-state assignment routine
+/// shared by both backends, and the CPU twin (g++-compilable; the CUDA kernels and the device
+/// engine are in successor_engine.cuh).
+///
+/// A state is a slot of int32 words: the problem's own words, then the active-variable bitset
+/// (one bit per variable, uint32 words), then the 64-bit successor value (the state's random
+/// seed). Generating successors clones every source state k times, gives every clone its own
+/// successor value, then assigns every active variable of every clone: the possibilities of the
+/// variable are rated by the problem's local heuristic, the ratings are aggregated and mapped to
+/// integer weights (0 forbids), and one possibility is drawn with probability proportional to its
+/// weight through 64-bit prefix sums and a segment lookup (one right boundary per 32
+/// possibilities). The routine is written once over a Team (a group of threads serving one
+/// state); the CUDA kernel runs it over a thread block, the CPU twin over a single thread, and
+/// both take the same decisions, so that successors are bit-identical.
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "locus/error.hpp"
+#include "locus/hd.hpp"
+#include "locus/rng.hpp"
+
+#if defined(_OPENMP)
+#include <omp.h>
+#define LOCUS_SUCCESSOR_OMP(directive) _Pragma(#directive)
+#else
+#define LOCUS_SUCCESSOR_OMP(directive)
+#endif
+
+// NOTE: the shared routine is host-device code instantiated with a host-only team (CPU twin)
+// and a device-only team (kernel); each instantiation only runs on its own side, so nvcc's
+// cross-space call check is disabled for those templates.
+#if defined(__CUDACC__)
+#define LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
+#else
+#define LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+#endif
+
+namespace locus::gpu {
+
+/// Possibilities per segment of the segment lookup (the warp size).
+inline constexpr std::uint32_t kSegmentWidth = 32;
+/// "No variable" / "no segment".
+inline constexpr std::uint32_t kNoIndex = 0xFFFFFFFFu;
+
+/// Settings of the successor engine (both backends).
+struct SuccessorConfig {
+    std::uint32_t group_threads = 256;  ///< device threads per state (multiple of 32, 32..1024)
+    std::size_t lookup_bytes = 24576;   ///< shared memory for the segment lookup (bytes, <= 48 KiB)
+    bool random_order = false;          ///< visit active variables in random order (FANG §3.5)
+};
+
+/// Word layout of a state slot: [user words | active bitset | successor value (2 words)].
+struct SuccessorLayout {
+    std::uint32_t user_words; ///< the problem's state_words()
+    std::uint32_t mask_words; ///< ceil(variables / 32)
+    std::uint32_t slot_words; ///< user_words + mask_words + 2
+
+    /// The layout for `state_words` problem words and `variables` variables.
+    static constexpr SuccessorLayout of(std::uint32_t state_words, std::uint32_t variables) {
+        const std::uint32_t mask = (variables + 31) / 32;
+        return {state_words, mask, state_words + mask + 2};
+    }
+    /// The active-variable bitset of `slot` (bit v % 32 of word v / 32 = variable v active).
+    LOCUS_HD_INLINE std::uint32_t* mask(std::int32_t* slot) const {
+        return reinterpret_cast<std::uint32_t*>(slot + user_words);
+    }
+    LOCUS_HD_INLINE const std::uint32_t* mask(const std::int32_t* slot) const {
+        return reinterpret_cast<const std::uint32_t*>(slot + user_words);
+    }
+    /// The successor value (random seed) of `slot`.
+    LOCUS_HD_INLINE std::uint64_t seed(const std::int32_t* slot) const {
+        const auto* words = reinterpret_cast<const std::uint32_t*>(slot + user_words + mask_words);
+        return static_cast<std::uint64_t>(words[0]) | (static_cast<std::uint64_t>(words[1]) << 32);
+    }
+    LOCUS_HD_INLINE void set_seed(std::int32_t* slot, std::uint64_t value) const {
+        auto* words = reinterpret_cast<std::uint32_t*>(slot + user_words + mask_words);
+        words[0] = static_cast<std::uint32_t>(value);
+        words[1] = static_cast<std::uint32_t>(value >> 32);
+    }
+    /// Marks variable `var` of `slot` active (or inactive).
+    LOCUS_HD_INLINE void set_active(std::int32_t* slot, std::uint32_t var, bool active) const {
+        std::uint32_t& word = mask(slot)[var / 32];
+        const std::uint32_t bit = 1u << (var % 32);
+        word = active ? (word | bit) : (word & ~bit);
+    }
+    LOCUS_HD_INLINE bool is_active(const std::int32_t* slot, std::uint32_t var) const {
+        return (mask(slot)[var / 32] >> (var % 32)) & 1u;
+    }
+};
+
+/// A problem of the successor engine: a trivially copyable functor, passed by value to kernels
+/// and called on the host by the CPU twin (its pointers must then be host pointers). `state`
+/// points at the problem's own words of a slot.
+///   rating_type, aggregator_type   trivially copyable; `aggregator_type{}` is the neutral
+///                                  aggregator, `a.add(rating)` accumulates a rating and
+///                                  `a.combine(b)` merges another aggregator; both must be
+///                                  associative and commutative (e.g. integer sum, min, max),
+///                                  since the device merges per-thread aggregators in a tree
+///   kVariableTypes                 number of variable types (static constexpr int, >= 1)
+///   state_words()                  problem words per state
+///   variables()                    number of variables (<= 2^31)
+///   max_possibilities()            upper bound of possibilities() (sizes the buffers)
+///   variable_type(var)             the type of variable var, in [0, kVariableTypes)
+/// and, per variable type T (member templates `template <int T>`):
+///   possibilities<T>(state, var)   number of possibilities of var now (clamped to the bound)
+///   rate<T>(state, var, l)         rating of possibility l (pure; state is read only)
+///   map<T>(rating, aggregator)     uint32 weight of a rating; 0 forbids the possibility
+///   assign<T>(state, var, l)       applies possibility l to var
+///   could_not_assign<T>(state, var) called when every weight of var is 0
+/// All members are LOCUS_HD, const, do not throw, and return the same values on host and device.
+/// The engine deactivates a variable after assign / could_not_assign.
+template <class P>
+concept SuccessorProblem =
+    std::is_trivially_copyable_v<P> && std::is_trivially_copyable_v<typename P::rating_type> &&
+    std::is_trivially_copyable_v<typename P::aggregator_type> && (P::kVariableTypes >= 1) &&
+    requires(const P& p, std::uint32_t u, typename P::aggregator_type a,
+             const typename P::rating_type& r) {
+    { p.state_words() } -> std::convertible_to<std::uint32_t>;
+    { p.variables() } -> std::convertible_to<std::uint32_t>;
+    { p.max_possibilities() } -> std::convertible_to<std::uint32_t>;
+    { p.variable_type(u) } -> std::convertible_to<int>;
+    a.add(r);
+    a.combine(a);
+};
+
+/// The layout of `problem`'s state slots.
+template <class P>
+SuccessorLayout successor_layout(const P& problem) {
+    return SuccessorLayout::of(problem.state_words(), problem.variables());
+}
+
+/// xorshift64* (Vigna): the per-state random stream of the engine, seeded by the successor value.
+struct XorShift64Star {
+    std::uint64_t state;
+
+    /// A generator for `seed` (0, a fixed point of xorshift, is replaced by a constant).
+    LOCUS_HD_INLINE static XorShift64Star from(std::uint64_t seed) {
+        return {seed != 0 ? seed : 0x9E3779B97F4A7C15ull};
+    }
+    /// Next 64 random bits.
+    LOCUS_HD_INLINE std::uint64_t next() {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        return state * 0x2545F4914F6CDD1Dull;
+    }
+    /// A number in [0, bound) (multiply-high; bound >= 1).
+    LOCUS_HD_INLINE std::uint64_t below(std::uint64_t bound) { return mul_high(next(), bound); }
+
+    /// High 64 bits of a * b (the same arithmetic on host and device).
+    LOCUS_HD_INLINE static std::uint64_t mul_high(std::uint64_t a, std::uint64_t b) {
+        const std::uint64_t a_lo = a & 0xFFFFFFFFull;
+        const std::uint64_t a_hi = a >> 32;
+        const std::uint64_t b_lo = b & 0xFFFFFFFFull;
+        const std::uint64_t b_hi = b >> 32;
+        const std::uint64_t lo_lo = a_lo * b_lo;
+        const std::uint64_t hi_lo = a_hi * b_lo;
+        const std::uint64_t lo_hi = a_lo * b_hi;
+        const std::uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFull) + lo_hi;
+        return a_hi * b_hi + (hi_lo >> 32) + (cross >> 32);
+    }
+};
+
+/// The successor value of clone `target` of a generation step keyed by `seed` (never 0).
+LOCUS_HD_INLINE std::uint64_t successor_value(std::uint64_t seed, std::uint64_t target) {
+    const std::uint64_t value = derive_key(seed, target);
+    return value != 0 ? value : 1;
+}
+
+/// Number of segment-lookup entries for `max_possibilities` possibilities.
+constexpr std::uint32_t segment_count(std::uint32_t max_possibilities) {
+    return (max_possibilities + kSegmentWidth - 1) / kSegmentWidth;
+}
+
+/// Validates `config` for problems of up to `max_possibilities` possibilities per variable.
+/// Throws locus::Error naming the limit that is exceeded.
+inline void check_successor_config(const SuccessorConfig& config,
+                                   std::uint32_t max_possibilities) {
+    if (config.group_threads < 32 || config.group_threads > 1024 ||
+        config.group_threads % 32 != 0)
+        throw Error("successor engine: group_threads is " + std::to_string(config.group_threads) +
+                    "; it must be a multiple of 32 between 32 and 1024");
+    if (config.lookup_bytes > 48 * 1024)
+        throw Error("successor engine: lookup_bytes is " + std::to_string(config.lookup_bytes) +
+                    "; at most 49152 bytes (48 KiB) of shared memory are supported");
+    const std::uint64_t needed = 8ull * segment_count(max_possibilities);
+    if (needed > config.lookup_bytes)
+        throw Error("successor engine: " + std::to_string(max_possibilities) +
+                    " possibilities per variable need " + std::to_string(needed) +
+                    " bytes of shared memory for the segment lookup (8 bytes per 32 "
+                    "possibilities), but lookup_bytes is " + std::to_string(config.lookup_bytes) +
+                    " (it holds " + std::to_string(config.lookup_bytes / 8 * kSegmentWidth) +
+                    " possibilities); raise SuccessorConfig::lookup_bytes or bound the "
+                    "possibilities");
+}
+
+/// Device bytes of an engine holding up to `capacity` states per buffer (FANG Eq. 1 plus the
+/// double-buffered states): 2 * capacity * slot_words * 4 + capacity * max_possibilities *
+/// (sizeof(rating_type) + 8).
+template <class P>
+std::size_t successor_bytes_needed(const P& problem, std::uint32_t capacity) {
+    const std::size_t slot = successor_layout(problem).slot_words * sizeof(std::int32_t);
+    const std::size_t entry = sizeof(typename P::rating_type) + sizeof(std::uint64_t);
+    return 2 * static_cast<std::size_t>(capacity) * slot +
+           static_cast<std::size_t>(capacity) * problem.max_possibilities() * entry;
+}
+
+namespace detail {
+
+/// A team of one thread (the CPU twin): every collective is the identity.
+struct SerialTeam {
+    static constexpr std::uint32_t rank() { return 0; }
+    static constexpr std::uint32_t size() { return 1; }
+    static void sync() {}
+    template <class A>
+    static A reduce(const A& value) {
+        return value;
+    }
+    /// Inclusive prefix sum of `value` over the team; `total` receives the team's sum.
+    static std::uint64_t inclusive_scan(std::uint64_t value, std::uint64_t& total) {
+        total = value;
+        return value;
+    }
+    static std::uint32_t min(std::uint32_t value) { return value; }
+};
+
+/// Index of the lowest set bit (both backends; value != 0).
+LOCUS_HD_INLINE std::uint32_t lowest_bit(std::uint32_t value) {
+#if defined(__CUDA_ARCH__)
+    return static_cast<std::uint32_t>(__ffs(static_cast<int>(value)) - 1);
+#else
+    return static_cast<std::uint32_t>(__builtin_ctz(value));
+#endif
+}
+
+LOCUS_HD_INLINE std::uint32_t bit_count(std::uint32_t value) {
+#if defined(__CUDA_ARCH__)
+    return static_cast<std::uint32_t>(__popc(value));
+#else
+    return static_cast<std::uint32_t>(__builtin_popcount(value));
+#endif
+}
+
+/// The next active variable: the lowest one, or (random order) the r-th of the n active ones
+/// with r drawn uniformly from `rng`. kNoIndex when none is active.
+LOCUS_HD_INLINE std::uint32_t next_active(const std::uint32_t* mask, std::uint32_t words,
+                                          bool random_order, XorShift64Star& rng) {
+    if (!random_order) {
+        for (std::uint32_t w = 0; w < words; ++w)
+            if (mask[w] != 0)
+                return w * 32 + lowest_bit(mask[w]);
+        return kNoIndex;
+    }
+    std::uint32_t active = 0;
+    for (std::uint32_t w = 0; w < words; ++w)
+        active += bit_count(mask[w]);
+    if (active == 0)
+        return kNoIndex;
+    auto rank = static_cast<std::uint32_t>(rng.below(active));
+    for (std::uint32_t w = 0;; ++w) {
+        const std::uint32_t in_word = bit_count(mask[w]);
+        if (rank < in_word) {
+            std::uint32_t bits = mask[w];
+            for (; rank > 0; --rank)
+                bits &= bits - 1;
+            return w * 32 + lowest_bit(bits);
+        }
+        rank -= in_word;
+    }
+}
+
+/// Per-state scratch: ratings and inclusive prefix sums (max_possibilities each, global memory
+/// on the device) and the segment lookup (shared memory on the device).
+template <class R>
+struct Scratch {
+    R* ratings;
+    std::uint64_t* prefix;
+    std::uint64_t* segments;
+};
+
+/// The segment s with segments[s-1] <= v < segments[s] (segments[-1] = 0); group-stride over
+/// the segments with a team minimum per round (loop bounds padded so every thread takes part).
+LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+template <class Team>
+LOCUS_HD std::uint32_t find_segment(const Team& team, const std::uint64_t* segments,
+                                    std::uint32_t count, std::uint64_t v) {
+    const std::uint32_t size = team.size();
+    const std::uint32_t padded = (count + size - 1) / size * size;
+    for (std::uint32_t base = 0; base < padded; base += size) {
+        const std::uint32_t s = base + team.rank();
+        const bool match =
+            s < count && (s == 0 ? 0 : segments[s - 1]) <= v && v < segments[s];
+        const std::uint32_t found = team.min(match ? s : kNoIndex);
+        if (found != kNoIndex)
+            return found;
+    }
+    return kNoIndex;
+}
+
+/// Assigns variable `var` (of type T) of one state (FANG Algorithms 1-4). Every thread of the
+/// team calls it with the same arguments and the same `rng`; it returns with `var` inactive
+/// and the team synchronised.
+LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+template <int T, class Team, class P>
+LOCUS_HD void assign_variable(const Team& team, const P& problem, std::int32_t* state,
+                              std::uint32_t* mask, std::uint32_t var, std::uint32_t bound,
+                              const Scratch<typename P::rating_type>& scratch,
+                              XorShift64Star& rng) {
+    using R = typename P::rating_type;
+    using A = typename P::aggregator_type;
+    const std::uint32_t size = team.size();
+    const std::uint32_t rank = team.rank();
+    const std::uint32_t wanted = problem.template possibilities<T>(state, var);
+    const std::uint32_t count = wanted < bound ? wanted : bound;
+
+    // Rate every possibility (Algorithm 2).
+    A aggregator{};
+    for (std::uint32_t i = rank; i < count; i += size) {
+        const R rating = problem.template rate<T>(state, var, i);
+        scratch.ratings[i] = rating;
+        aggregator.add(rating);
+    }
+    aggregator = team.reduce(aggregator);
+
+    // Map, prefix-sum and fill the segment lookup (Algorithm 3).
+    std::uint64_t lower = 0;
+    const std::uint32_t padded = (count + size - 1) / size * size;
+    for (std::uint32_t base = 0; base < padded; base += size) {
+        const std::uint32_t i = base + rank;
+        const std::uint64_t weight =
+            i < count ? problem.template map<T>(scratch.ratings[i], aggregator) : 0u;
+        std::uint64_t round_total = 0;
+        const std::uint64_t prefix = lower + team.inclusive_scan(weight, round_total);
+        if (i < count) {
+            scratch.prefix[i] = prefix;
+            if (i % kSegmentWidth == kSegmentWidth - 1 || i == count - 1)
+                scratch.segments[i / kSegmentWidth] = prefix;
+        }
+        lower += round_total;
+    }
+    team.sync();
+
+    const std::uint32_t bit = 1u << (var % 32);
+    if (lower == 0) {
+        if (rank == 0) {
+            problem.template could_not_assign<T>(state, var);
+            mask[var / 32] &= ~bit;
+        }
+        team.sync();
+        return;
+    }
+
+    // Draw v, find its segment (Algorithm 4), then the possibility within the segment.
+    const std::uint64_t v = rng.below(lower);
+    const std::uint32_t segment = find_segment(team, scratch.segments, segment_count(count), v);
+    for (std::uint32_t k = rank; k < kSegmentWidth; k += size) {
+        const std::uint32_t p = segment * kSegmentWidth + k;
+        if (p < count) {
+            const std::uint64_t left = p == 0 ? 0 : scratch.prefix[p - 1];
+            if (left <= v && v < scratch.prefix[p]) {
+                problem.template assign<T>(state, var, p);
+                mask[var / 32] &= ~bit;
+            }
+        }
+    }
+    team.sync();
+}
+
+/// Calls assign_variable<type> for the run-time `type` in [First, First + Count).
+LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+template <int First, int Count, class Team, class P>
+LOCUS_HD_INLINE void dispatch_variable(int type, const Team& team, const P& problem,
+                                       std::int32_t* state, std::uint32_t* mask,
+                                       std::uint32_t var, std::uint32_t bound,
+                                       const Scratch<typename P::rating_type>& scratch,
+                                       XorShift64Star& rng) {
+    if constexpr (Count > 0) {
+        if (type == First)
+            assign_variable<First>(team, problem, state, mask, var, bound, scratch, rng);
+        else
+            dispatch_variable<First + 1, Count - 1>(type, team, problem, state, mask, var, bound,
+                                                    scratch, rng);
+    }
+}
+
+/// Assigns every active variable of `slot` (FANG Algorithm 1), then stores the advanced seed.
+/// A variable of a type outside [0, kVariableTypes) is deactivated without a call.
+LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+template <class Team, class P>
+LOCUS_HD void assign_state(const Team& team, const P& problem, const SuccessorLayout& layout,
+                           std::int32_t* slot, std::uint32_t bound,
+                           const Scratch<typename P::rating_type>& scratch, bool random_order) {
+    std::uint32_t* mask = layout.mask(slot);
+    XorShift64Star rng = XorShift64Star::from(layout.seed(slot));
+    team.sync();
+    for (;;) {
+        const std::uint32_t var = next_active(mask, layout.mask_words, random_order, rng);
+        if (var == kNoIndex)
+            break;
+        const int type = problem.variable_type(var);
+        if (type < 0 || type >= P::kVariableTypes) {
+            team.sync();
+            if (team.rank() == 0)
+                mask[var / 32] &= ~(1u << (var % 32));
+            team.sync();
+            continue;
+        }
+        dispatch_variable<0, P::kVariableTypes>(type, team, problem, slot, mask, var, bound,
+                                                scratch, rng);
+    }
+    team.sync();
+    if (team.rank() == 0)
+        layout.set_seed(slot, rng.state);
+}
+
+/// OpenMP threads for a `threads` argument (0 = all cores).
+inline int successor_threads(int threads) {
+#if defined(_OPENMP)
+    return threads > 0 ? threads : omp_get_max_threads();
+#else
+    (void)threads;
+    return 1;
+#endif
+}
+
+} // namespace detail
+
+/// CPU twin of the clone step: target slot t (t < sources * k) = source slot t / k with its
+/// successor value set to successor_value(seed, t). Runs on `threads` OpenMP threads (0 = all).
+inline void clone_states_cpu(const SuccessorLayout& layout, const std::int32_t* source,
+                             std::uint32_t sources, std::uint32_t k, std::uint64_t seed,
+                             std::int32_t* target, int threads) {
+    const auto targets = static_cast<std::int64_t>(sources) * k;
+    [[maybe_unused]] const int team = detail::successor_threads(threads);
+    LOCUS_SUCCESSOR_OMP(omp parallel for schedule(static) num_threads(team))
+    for (std::int64_t t = 0; t < targets; ++t) {
+        std::int32_t* to = target + static_cast<std::size_t>(t) * layout.slot_words;
+        std::memcpy(to, source + static_cast<std::size_t>(t / k) * layout.slot_words,
+                    layout.slot_words * sizeof(std::int32_t));
+        layout.set_seed(to, successor_value(seed, static_cast<std::uint64_t>(t)));
+    }
+}
+
+/// CPU twin of the assignment step: assigns every active variable of the `count` slots at
+/// `slots` (each slot's seed advances). States run in parallel on `threads` OpenMP threads
+/// (0 = all cores); results do not depend on it. Throws locus::Error for an invalid `config`.
+template <class P>
+void assign_states_cpu(const P& problem, const SuccessorConfig& config, std::int32_t* slots,
+                       std::uint32_t count, int threads) {
+    static_assert(SuccessorProblem<P>, "P does not model locus::gpu::SuccessorProblem");
+    using R = typename P::rating_type;
+    const std::uint32_t bound = problem.max_possibilities();
+    check_successor_config(config, bound);
+    const SuccessorLayout layout = successor_layout(problem);
+    [[maybe_unused]] const int team = detail::successor_threads(threads);
+    LOCUS_SUCCESSOR_OMP(omp parallel num_threads(team))
+    {
+        std::vector<R> ratings(bound);
+        std::vector<std::uint64_t> prefix(bound);
+        std::vector<std::uint64_t> segments(segment_count(bound));
+        const detail::Scratch<R> scratch{ratings.data(), prefix.data(), segments.data()};
+        LOCUS_SUCCESSOR_OMP(omp for schedule(dynamic, 4))
+        for (std::int64_t s = 0; s < static_cast<std::int64_t>(count); ++s)
+            detail::assign_state(detail::SerialTeam{}, problem, layout,
+                                 slots + static_cast<std::size_t>(s) * layout.slot_words, bound,
+                                 scratch, config.random_order);
+    }
+}
+
+/// Successor generation on the CPU with double buffering (FANG §3.3). Holds up to `capacity`
+/// states per buffer.
+template <class P>
+class CpuSuccessorEngine {
+    static_assert(SuccessorProblem<P>, "P does not model locus::gpu::SuccessorProblem");
+
+public:
+    /// Validates `config` (throws locus::Error) and allocates both buffers.
+    CpuSuccessorEngine(const P& problem, std::uint32_t capacity, SuccessorConfig config = {},
+                       int threads = 0)
+        : problem_(problem), layout_(successor_layout(problem)), config_(config),
+          capacity_(capacity), threads_(threads) {
+        check_successor_config(config_, problem_.max_possibilities());
+        source_.assign(static_cast<std::size_t>(capacity) * layout_.slot_words, 0);
+        target_.assign(source_.size(), 0);
+    }
+
+    /// Host bytes of the two state buffers (the per-thread scratch is small).
+    static std::size_t bytes_needed(const P& problem, std::uint32_t capacity) {
+        return 2 * static_cast<std::size_t>(capacity) * successor_layout(problem).slot_words *
+               sizeof(std::int32_t);
+    }
+
+    /// Replaces the current states by `count` slots (layout() words each) copied from `slots`.
+    void load(const std::int32_t* slots, std::uint32_t count) {
+        check_count(count);
+        std::copy_n(slots, static_cast<std::size_t>(count) * layout_.slot_words, source_.data());
+        size_ = count;
+    }
+
+    /// Replaces the current states by their successors: each is cloned `k` times, clone t gets
+    /// successor_value(seed, t), all active variables of every clone are assigned. Throws
+    /// locus::Error when size() * k exceeds the capacity.
+    void generate(std::uint32_t k, std::uint64_t seed) {
+        const std::uint64_t targets = static_cast<std::uint64_t>(size_) * k;
+        check_count(targets);
+        clone_states_cpu(layout_, source_.data(), size_, k, seed, target_.data(), threads_);
+        assign_states_cpu(problem_, config_, target_.data(), static_cast<std::uint32_t>(targets),
+                          threads_);
+        source_.swap(target_);
+        size_ = static_cast<std::uint32_t>(targets);
+    }
+
+    /// Number of current states.
+    std::uint32_t size() const { return size_; }
+    /// The current states (size() slots).
+    const std::int32_t* slots() const { return source_.data(); }
+    const SuccessorLayout& layout() const { return layout_; }
+
+private:
+    void check_count(std::uint64_t count) const {
+        if (count > capacity_)
+            throw Error("successor engine: " + std::to_string(count) +
+                        " states exceed the capacity of " + std::to_string(capacity_) +
+                        " states; construct the engine with a larger capacity");
+    }
+
+    P problem_;
+    SuccessorLayout layout_;
+    SuccessorConfig config_;
+    std::uint32_t capacity_;
+    int threads_;
+    std::uint32_t size_ = 0;
+    std::vector<std::int32_t> source_;
+    std::vector<std::int32_t> target_;
+};
+
+} // namespace locus::gpu
+
+#undef LOCUS_SUCCESSOR_OMP
+#undef LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
