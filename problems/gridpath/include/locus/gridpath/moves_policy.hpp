@@ -1,0 +1,113 @@
+#pragma once
+/// \file
+/// Multi-agent grid movement as a problem of the successor engine (FANG, Köster et al. §4):
+/// every agent is a variable; in one step it may move to any of the j*j-1 other cells of the
+/// j x j window around it. The local heuristic rates a target by its Manhattan distance to the
+/// agent's goal; cells outside the grid, blocked cells and cells held by another agent are
+/// forbidden (weight 0). The same functor runs in the CPU twin (host pointers) and in kernels.
+///
+/// State words: x and y of every agent (2A words), then the total Manhattan length of all moves
+/// made so far (one word).
+
+#include <cstdint>
+
+#include "locus/hd.hpp"
+
+namespace locus::gridpath {
+
+/// Rating of a target cell: its Manhattan distance to the goal, or -1 when forbidden.
+using MoveRating = std::int32_t;
+
+/// Aggregator of the ratings of one agent: the largest allowed distance.
+struct MaxDistance {
+    std::int32_t max = -1;
+    LOCUS_HD_INLINE void add(MoveRating r) { max = r > max ? r : max; }
+    LOCUS_HD_INLINE void combine(const MaxDistance& other) { max = other.max > max ? other.max : max; }
+};
+
+struct GridMovesPolicy {
+    using rating_type = MoveRating;
+    using aggregator_type = MaxDistance;
+    static constexpr int kVariableTypes = 1;
+
+    const std::uint8_t* blocked = nullptr; ///< row-major grid, 1 = blocked
+    const std::int32_t* goals = nullptr;   ///< goal x, y of every agent (2A)
+    std::int32_t width = 0;
+    std::int32_t height = 0;
+    std::int32_t agents = 0;
+    std::int32_t window = 3;    ///< j (odd, >= 3)
+    std::int32_t load = 1;      ///< distance evaluations per rating (FANG's load factor)
+    std::int32_t greed = 2;     ///< weight = (max - d + 1)^greed among allowed cells (0 = uniform)
+    std::int32_t never = 0x7FFFFFFF; ///< threshold no distance reaches (keeps load work alive)
+
+    LOCUS_HD_INLINE std::uint32_t state_words() const { return static_cast<std::uint32_t>(2 * agents + 1); }
+    LOCUS_HD_INLINE std::uint32_t variables() const { return static_cast<std::uint32_t>(agents); }
+    LOCUS_HD_INLINE std::uint32_t max_possibilities() const {
+        return static_cast<std::uint32_t>(window * window - 1);
+    }
+    LOCUS_HD_INLINE int variable_type(std::uint32_t) const { return 0; }
+
+    /// Offset of possibility l (the window's cells in row-major order, centre skipped).
+    LOCUS_HD_INLINE void offset(std::uint32_t l, std::int32_t& dx, std::int32_t& dy) const {
+        const auto half = static_cast<std::uint32_t>(window * window - 1) / 2;
+        const auto cell = static_cast<std::int32_t>(l < half ? l : l + 1);
+        dx = cell % window - window / 2;
+        dy = cell / window - window / 2;
+    }
+
+    template <int T>
+    LOCUS_HD_INLINE std::uint32_t possibilities(const std::int32_t*, std::uint32_t) const {
+        return max_possibilities();
+    }
+
+    template <int T>
+    LOCUS_HD MoveRating rate(const std::int32_t* state, std::uint32_t var, std::uint32_t l) const {
+        std::int32_t dx = 0, dy = 0;
+        offset(l, dx, dy);
+        const std::int32_t x = state[2 * var] + dx;
+        const std::int32_t y = state[2 * var + 1] + dy;
+        if (x < 0 || y < 0 || x >= width || y >= height) return -1;
+        if (blocked[static_cast<std::int64_t>(y) * width + x] != 0) return -1;
+        // NOTE: every other agent's current cell is forbidden: agents assigned earlier in this
+        // step hold their new cell, later ones still their old one (no two agents ever share a
+        // cell after a step).
+        for (std::int32_t a = 0; a < agents; ++a)
+            if (a != static_cast<std::int32_t>(var) && state[2 * a] == x && state[2 * a + 1] == y) return -1;
+        const std::int32_t gx = goals[2 * var], gy = goals[2 * var + 1];
+        const std::int32_t d = (x > gx ? x - gx : gx - x) + (y > gy ? y - gy : gy - y);
+        // Load > 1: as many further distance evaluations against other agents' goals; their
+        // result cannot change the rating (no distance reaches `never`), but the work is done.
+        std::int32_t extra = 0;
+        for (std::int32_t k = 1; k < load; ++k) {
+            const std::int32_t other = (static_cast<std::int32_t>(var) + k) % agents;
+            const std::int32_t ox = goals[2 * other], oy = goals[2 * other + 1];
+            const std::int32_t e = (x > ox ? x - ox : ox - x) + (y > oy ? y - oy : oy - y);
+            extra = e > extra ? e : extra;
+        }
+        return extra >= never ? d + 1 : d;
+    }
+
+    template <int T>
+    LOCUS_HD_INLINE std::uint32_t map(MoveRating r, const MaxDistance& a) const {
+        if (r < 0) return 0;
+        const auto base = static_cast<std::uint32_t>(a.max - r + 1);
+        std::uint32_t w = 1;
+        for (std::int32_t g = 0; g < greed; ++g) w *= base;
+        return w;
+    }
+
+    template <int T>
+    LOCUS_HD_INLINE void assign(std::int32_t* state, std::uint32_t var, std::uint32_t l) const {
+        std::int32_t dx = 0, dy = 0;
+        offset(l, dx, dy);
+        state[2 * var] += dx;
+        state[2 * var + 1] += dy;
+        state[2 * agents] += (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
+    }
+
+    /// No allowed cell: the agent stays.
+    template <int T>
+    LOCUS_HD_INLINE void could_not_assign(std::int32_t*, std::uint32_t) const {}
+};
+
+} // namespace locus::gridpath
