@@ -96,8 +96,10 @@ TEST_CASE("beam search rejects bad options with clear messages") {
     const Instance inst = generate(16, 2, 0.0, 1);
     BeamOptions options;
     options.window = 4;
-    CHECK_THROWS_WITH_AS(beam_search_cpu(inst, options), "beam search: window 4 must be odd and >= 3", Error);
+    CHECK_THROWS_WITH_AS(beam_search_cpu(inst, options),
+                         "beam search: window 4 must be odd and >= 3", Error);
     options.window = 5;
     options.greed = 7;
-    CHECK_THROWS_WITH_AS(beam_search_cpu(inst, options), "beam search: greed 7 must be in 0..4", Error);
+    CHECK_THROWS_WITH_AS(beam_search_cpu(inst, options), "beam search: greed 7 must be in 0..4",
+                         Error);
 }

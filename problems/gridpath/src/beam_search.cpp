@@ -60,8 +60,10 @@ BeamResult beam_search_cpu(const Instance& instance, const BeamOptions& options)
     // The beam: slots of the layout; every agent not on its goal is active.
     std::vector<std::int32_t> beam(layout.slot_words, 0);
     for (std::int32_t a = 0; a < agents; ++a) {
-        beam[static_cast<std::size_t>(2 * a)] = instance.agents[static_cast<std::size_t>(a)].start_x;
-        beam[static_cast<std::size_t>(2 * a + 1)] = instance.agents[static_cast<std::size_t>(a)].start_y;
+        beam[static_cast<std::size_t>(2 * a)] =
+            instance.agents[static_cast<std::size_t>(a)].start_x;
+        beam[static_cast<std::size_t>(2 * a + 1)] =
+            instance.agents[static_cast<std::size_t>(a)].start_y;
     }
     std::uint32_t size = 1;
     auto activate = [&](std::int32_t* slot) {
@@ -89,12 +91,16 @@ BeamResult beam_search_cpu(const Instance& instance, const BeamOptions& options)
         order.resize(count);
         std::iota(order.begin(), order.end(), 0u);
         const std::uint32_t keep = std::min(count, width);
-        std::partial_sort(order.begin(), order.begin() + keep, order.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return score[a] != score[b] ? score[a] < score[b] : (moves[a] != moves[b] ? moves[a] < moves[b] : a < b);
-        });
+        std::partial_sort(order.begin(), order.begin() + keep, order.end(),
+                          [&](std::uint32_t a, std::uint32_t b) {
+                              return score[a] != score[b]
+                                         ? score[a] < score[b]
+                                         : (moves[a] != moves[b] ? moves[a] < moves[b] : a < b);
+                          });
         beam.resize(static_cast<std::size_t>(keep) * layout.slot_words);
         for (std::uint32_t i = 0; i < keep; ++i) {
-            std::copy_n(slots + static_cast<std::size_t>(order[i]) * layout.slot_words, layout.slot_words,
+            std::copy_n(slots + static_cast<std::size_t>(order[i]) * layout.slot_words,
+                        layout.slot_words,
                         beam.begin() + static_cast<std::ptrdiff_t>(i) * layout.slot_words);
             activate(beam.data() + static_cast<std::size_t>(i) * layout.slot_words);
         }

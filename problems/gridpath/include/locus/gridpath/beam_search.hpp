@@ -14,22 +14,22 @@
 namespace locus::gridpath {
 
 struct BeamOptions {
-    std::int32_t width = 64;      ///< states kept per step (|X|)
-    std::int32_t successors = 8;  ///< successors generated per state
-    std::int32_t window = 5;      ///< j: an agent moves within the j x j window around it
-    std::int32_t load = 1;        ///< distance evaluations per rating
-    std::int32_t greed = 2;       ///< weight exponent (0 = uniform over allowed cells, <= 4)
+    std::int32_t width = 64;     ///< states kept per step (|X|)
+    std::int32_t successors = 8; ///< successors generated per state
+    std::int32_t window = 5;     ///< j: an agent moves within the j x j window around it
+    std::int32_t load = 1;       ///< distance evaluations per rating
+    std::int32_t greed = 2;      ///< weight exponent (0 = uniform over allowed cells, <= 4)
     std::int32_t max_steps = 100000;
     std::uint64_t seed = 1;
-    int threads = 0;              ///< CPU threads (0 = all cores)
+    int threads = 0; ///< CPU threads (0 = all cores)
 };
 
 struct BeamResult {
     bool solved = false;
-    std::int32_t steps = 0;            ///< beam steps made
-    std::int64_t total_moves = 0;      ///< Manhattan length of all moves of the best state
-    std::int64_t remaining = 0;        ///< remaining Manhattan distance of the best state
-    std::int64_t lower_bound = 0;      ///< sum of the agents' start-goal Manhattan distances
+    std::int32_t steps = 0;              ///< beam steps made
+    std::int64_t total_moves = 0;        ///< Manhattan length of all moves of the best state
+    std::int64_t remaining = 0;          ///< remaining Manhattan distance of the best state
+    std::int64_t lower_bound = 0;        ///< sum of the agents' start-goal Manhattan distances
     std::vector<std::int32_t> positions; ///< x, y of every agent in the best state
 };
 

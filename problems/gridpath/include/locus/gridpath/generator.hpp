@@ -23,8 +23,8 @@ inline constexpr std::int32_t kMaxGeneratorSize = 4096;
 /// Throws InstanceError "<spec>: <reason>" when size is
 /// outside 2..kMaxGeneratorSize, agents < 1, the density is outside [0, 1), or
 /// the regions of free cells have room for fewer agents.
-Instance generate(std::int32_t size, std::int32_t agents,
-                  double obstacle_density, std::uint64_t seed);
+Instance generate(std::int32_t size, std::int32_t agents, double obstacle_density,
+                  std::uint64_t seed);
 
 /// True when `text` names a generator rather than a file: "<generator>:"
 /// followed by "key=value" pairs (also for unknown generator names of that

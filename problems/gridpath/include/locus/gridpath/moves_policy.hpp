@@ -22,7 +22,9 @@ using MoveRating = std::int32_t;
 struct MaxDistance {
     std::int32_t max = -1;
     LOCUS_HD_INLINE void add(MoveRating r) { max = r > max ? r : max; }
-    LOCUS_HD_INLINE void combine(const MaxDistance& other) { max = other.max > max ? other.max : max; }
+    LOCUS_HD_INLINE void combine(const MaxDistance& other) {
+        max = other.max > max ? other.max : max;
+    }
 };
 
 struct GridMovesPolicy {
@@ -35,12 +37,14 @@ struct GridMovesPolicy {
     std::int32_t width = 0;
     std::int32_t height = 0;
     std::int32_t agents = 0;
-    std::int32_t window = 3;    ///< j (odd, >= 3)
-    std::int32_t load = 1;      ///< distance evaluations per rating (FANG's load factor)
-    std::int32_t greed = 2;     ///< weight = (max - d + 1)^greed among allowed cells (0 = uniform)
+    std::int32_t window = 3; ///< j (odd, >= 3)
+    std::int32_t load = 1;   ///< distance evaluations per rating (FANG's load factor)
+    std::int32_t greed = 2;  ///< weight = (max - d + 1)^greed among allowed cells (0 = uniform)
     std::int32_t never = 0x7FFFFFFF; ///< threshold no distance reaches (keeps load work alive)
 
-    LOCUS_HD_INLINE std::uint32_t state_words() const { return static_cast<std::uint32_t>(2 * agents + 1); }
+    LOCUS_HD_INLINE std::uint32_t state_words() const {
+        return static_cast<std::uint32_t>(2 * agents + 1);
+    }
     LOCUS_HD_INLINE std::uint32_t variables() const { return static_cast<std::uint32_t>(agents); }
     LOCUS_HD_INLINE std::uint32_t max_possibilities() const {
         return static_cast<std::uint32_t>(window * window - 1);
@@ -72,7 +76,8 @@ struct GridMovesPolicy {
         // step hold their new cell, later ones still their old one (no two agents ever share a
         // cell after a step).
         for (std::int32_t a = 0; a < agents; ++a)
-            if (a != static_cast<std::int32_t>(var) && state[2 * a] == x && state[2 * a + 1] == y) return -1;
+            if (a != static_cast<std::int32_t>(var) && state[2 * a] == x && state[2 * a + 1] == y)
+                return -1;
         const std::int32_t gx = goals[2 * var], gy = goals[2 * var + 1];
         const std::int32_t d = (x > gx ? x - gx : gx - x) + (y > gy ? y - gy : gy - y);
         // Load > 1: as many further distance evaluations against other agents' goals; their
@@ -87,12 +92,12 @@ struct GridMovesPolicy {
         return extra >= never ? d + 1 : d;
     }
 
-    template <int T>
-    LOCUS_HD_INLINE std::uint32_t map(MoveRating r, const MaxDistance& a) const {
+    template <int T> LOCUS_HD_INLINE std::uint32_t map(MoveRating r, const MaxDistance& a) const {
         if (r < 0) return 0;
         const auto base = static_cast<std::uint32_t>(a.max - r + 1);
         std::uint32_t w = 1;
-        for (std::int32_t g = 0; g < greed; ++g) w *= base;
+        for (std::int32_t g = 0; g < greed; ++g)
+            w *= base;
         return w;
     }
 
@@ -106,8 +111,7 @@ struct GridMovesPolicy {
     }
 
     /// No allowed cell: the agent stays.
-    template <int T>
-    LOCUS_HD_INLINE void could_not_assign(std::int32_t*, std::uint32_t) const {}
+    template <int T> LOCUS_HD_INLINE void could_not_assign(std::int32_t*, std::uint32_t) const {}
 };
 
 } // namespace locus::gridpath

@@ -40,7 +40,7 @@ inline constexpr std::size_t kMaxMapCells = std::size_t{1} << 28;
 /// Reads a `.map` file. Throws InstanceError "cannot open map file '<path>':
 /// <reason>" when the file cannot be read and the errors of parse_map
 /// otherwise.
-Grid read_map(const std::filesystem::path &path);
+Grid read_map(const std::filesystem::path& path);
 
 /// Parses `.map` text; `source` names it in error messages. Throws
 /// InstanceError
@@ -48,12 +48,12 @@ Grid read_map(const std::filesystem::path &path);
 /// width that is not an integer in 1..kMaxMapSide (or a grid of more than
 /// kMaxMapCells cells), a row of the wrong width, an unknown cell character,
 /// too few or too many rows.
-Grid parse_map(std::string_view text, const std::string &source);
+Grid parse_map(std::string_view text, const std::string& source);
 
 /// Reads a `.scen` file for `grid` (see parse_scenario). Throws InstanceError
 /// "cannot open scenario file '<path>': <reason>" when the file cannot be read.
-std::vector<Agent> read_scenario(const std::filesystem::path &path,
-                                 const Grid &grid, std::size_t max_agents = 0);
+std::vector<Agent> read_scenario(const std::filesystem::path& path, const Grid& grid,
+                                 std::size_t max_agents = 0);
 
 /// Parses `.scen` text: the agents of its first `max_agents` rows (all rows
 /// when 0). Throws InstanceError "<source>:<line>: <message>" for a missing
@@ -62,17 +62,15 @@ std::vector<Agent> read_scenario(const std::filesystem::path &path,
 /// blocked cell, a start (goal) shared with an earlier agent, a goal not
 /// reachable from its start by 4-connected moves; and "<source>: no agents" for
 /// a scenario without rows.
-std::vector<Agent> parse_scenario(std::string_view text,
-                                  const std::string &source, const Grid &grid,
-                                  std::size_t max_agents = 0);
+std::vector<Agent> parse_scenario(std::string_view text, const std::string& source,
+                                  const Grid& grid, std::size_t max_agents = 0);
 
 /// Reads a map and the first `agents` agents of a scenario on it (all when 0).
 /// Throws the errors of read_map and read_scenario, and InstanceError "<scen>:
 /// <agents> agents requested, the scenario has only <n>" when it has fewer
 /// rows. The name is
 /// "<scenario file name>, <n> agents" ("1 agent" for one).
-Instance load_instance(const std::filesystem::path &map_path,
-                       const std::filesystem::path &scen_path,
-                       std::size_t agents = 0);
+Instance load_instance(const std::filesystem::path& map_path,
+                       const std::filesystem::path& scen_path, std::size_t agents = 0);
 
 } // namespace locus::gridpath
