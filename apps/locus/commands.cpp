@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include "launcher.hpp"
 #include "locus/config.hpp"
@@ -73,7 +74,15 @@ int verify_solution(const std::string& instance, const std::string& solution,
                     const std::string& problem_name, const std::vector<std::filesystem::path>& plugin_paths) {
     Registry registry;
     load_plugins(plugin_paths, registry);
-    const auto instance_file = resolve_data_file(instance, "instance file");
+    // A generated instance (a generator spec, not a file) needs --problem.
+    std::string instance_arg = instance;
+    std::filesystem::path instance_file;
+    try {
+        instance_file = resolve_data_file(instance, "instance file");
+        instance_arg = instance_file.string();
+    } catch (const InstanceError&) {
+        if (problem_name.empty()) throw;
+    }
     std::string name = problem_name;
     if (name.empty()) {
         const std::string extension = instance_file.extension().string();
@@ -96,7 +105,20 @@ int verify_solution(const std::string& instance, const std::string& solution,
         throw ConfigError(fmt::format("unknown problem '{}' (valid: {})", name, fmt::join(names, ", ")));
     }
     Params params("problem", name, "problem", {});
-    params.set("instance", instance_file.string());
+    params.set("instance", instance_arg);
+    // The problem's other parameters take their documented defaults.
+    for (const ParamSpec& spec : entry->schema.params) {
+        if (spec.name == "instance" || spec.default_yaml.empty()) continue;
+        const YAML::Node value = YAML::Load(spec.default_yaml);
+        switch (spec.type) {
+        case ParamType::integer: params.set(spec.name, value.as<std::int64_t>()); break;
+        case ParamType::real: params.set(spec.name, value.as<double>()); break;
+        case ParamType::boolean: params.set(spec.name, value.as<bool>()); break;
+        case ParamType::string:
+        case ParamType::choice: params.set(spec.name, value.as<std::string>()); break;
+        default: break;
+        }
+    }
     BuildContext build;
     build.registry = &registry;
     auto problem = registry.create<Problem>(params, build);

@@ -7,6 +7,7 @@
 /// state has every agent on its goal or after `max_steps` steps.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "locus/gridpath/instance.hpp"
@@ -33,8 +34,15 @@ struct BeamResult {
     std::vector<std::int32_t> positions; ///< x, y of every agent in the best state
 };
 
-/// Runs the beam search with the CPU twin of the successor engine. Throws locus::Error for
-/// options out of range (window even or < 3, greed > 4, width or successors < 1).
-BeamResult beam_search_cpu(const Instance& instance, const BeamOptions& options);
+/// Runs the beam search with the CPU twin of the successor engine. `on_step` (may be empty)
+/// sees the result after every step and returns true to stop. Throws locus::Error for options
+/// out of range (window even or < 3, greed > 4, width or successors < 1).
+BeamResult beam_search_cpu(const Instance& instance, const BeamOptions& options,
+                           const std::function<bool(const BeamResult&)>& on_step = {});
+
+/// The same search with the CUDA successor engine: identical results for the same options.
+/// Throws CudaError when no device is usable.
+BeamResult beam_search_cuda(const Instance& instance, const BeamOptions& options,
+                            const std::function<bool(const BeamResult&)>& on_step = {});
 
 } // namespace locus::gridpath

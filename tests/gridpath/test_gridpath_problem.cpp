@@ -1,0 +1,97 @@
+// The grid-path Problem: objective, verification, solution files, and a launcher run.
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "locus/error.hpp"
+#include "locus/gridpath/generator.hpp"
+#include "locus/gridpath/gridpath_problem.hpp"
+#include "test_support.hpp"
+
+using namespace locus;
+using namespace locus::gridpath;
+
+namespace {
+GridpathProblem small_problem() { return GridpathProblem(generate(12, 3, 0.1, 4)); }
+} // namespace
+
+TEST_CASE("grid-path objective: moves plus a penalty per unit of remaining distance") {
+    const GridpathProblem problem = small_problem();
+    auto state = problem.start_state();
+    REQUIRE(state.size() == 7);
+    std::int64_t bound = 0;
+    for (const Agent& a : problem.instance().agents) bound += manhattan(a);
+    CHECK(problem.remaining(state) == bound);
+    CHECK(problem.evaluate(state) == kRemainingPenalty * static_cast<double>(bound));
+    for (std::size_t a = 0; a < 3; ++a) {
+        state[2 * a] = problem.instance().agents[a].goal_x;
+        state[2 * a + 1] = problem.instance().agents[a].goal_y;
+    }
+    state[6] = 40;
+    CHECK(problem.evaluate(state) == 40.0);
+    const Verdict v = problem.verify(state);
+    CHECK(v.feasible);
+    CHECK(v.objective == 40.0);
+}
+
+TEST_CASE("grid-path verification names what is wrong") {
+    const GridpathProblem problem = small_problem();
+    auto state = problem.start_state();
+    auto twin = state;
+    twin[2] = twin[0];
+    twin[3] = twin[1];
+    CHECK(problem.verify(twin).message == "agent 1 shares cell (" + std::to_string(twin[0]) + ", " +
+                                              std::to_string(twin[1]) + ") with another agent");
+    auto outside = state;
+    outside[0] = -1;
+    CHECK(problem.verify(outside).message ==
+          "agent 0 is on (-1, " + std::to_string(outside[1]) + "), not a free cell");
+    CHECK(problem.verify(std::vector<std::int32_t>(5, 0)).message ==
+          "5 values, expected 7 (x, y of 3 agents and the moves)");
+}
+
+TEST_CASE("grid-path solution files round-trip and malformed ones are rejected") {
+    const GridpathProblem problem = small_problem();
+    const auto dir = locus::test::temp_dir("gridpath-solution");
+    auto state = problem.start_state();
+    state[6] = 17;
+    problem.write_solution(dir / "s.agents", state, problem.evaluate(state));
+    CHECK(problem.read_solution(dir / "s.agents") == state);
+    locus::test::write_file(dir / "bad.agents", "agents 3\nmoves 2\n1 2\n");
+    const std::string short_file = (dir / "bad.agents").string() + ": 1 of 3 agent positions";
+    CHECK_THROWS_WITH_AS(problem.read_solution(dir / "bad.agents"), short_file.c_str(), InstanceError);
+    locus::test::write_file(dir / "wrong.agents", "agents 4\n");
+    const std::string wrong = (dir / "wrong.agents").string() +
+                              ":1: the solution has a different number of agents than the instance (3)";
+    CHECK_THROWS_WITH_AS(problem.read_solution(dir / "wrong.agents"), wrong.c_str(), InstanceError);
+}
+
+TEST_CASE("a map instance without a scenario is a config error") {
+    CHECK_THROWS_WITH_AS(GridpathProblem::load("maps/den312d.map", "", 0),
+                         "problem.scenario: the map 'maps/den312d.map' needs a Moving AI scenario "
+                         "file (.scen) with the agents",
+                         ConfigError);
+}
+
+TEST_CASE("locus runs the beam search and its final state verifies") {
+    const auto dir = locus::test::temp_dir("gridpath-run");
+    const auto bin = (locus::test::bin_dir() / "locus").string();
+    const std::string spec = "random-grid:size=64,agents=8,obstacles=0.15,seed=2";
+    const auto run = locus::test::run_command(
+        bin + " run " + (locus::test::source_dir() / "configs/gridpath/beam.yaml").string() +
+        " -q --backend cpu --instance " + spec + " --out " + (dir / "out").string());
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    std::ifstream results(dir / "out" / "results.jsonl");
+    std::string line;
+    REQUIRE(std::getline(results, line));
+    CHECK(line.find("\"stop_reason\":\"converged\"") != std::string::npos);
+    CHECK(line.find("\"feasible\":true") != std::string::npos);
+    const auto begin = line.find("\"solution_file\":\"") + 17;
+    const std::string tour = line.substr(begin, line.find('"', begin) - begin);
+    const auto verify = locus::test::run_command(bin + " verify --problem gridpath --instance " +
+                                                 spec + " --solution " + tour);
+    CHECK(verify.exit_code == 0);
+    CHECK(verify.output.rfind("feasible: objective ", 0) == 0);
+}
