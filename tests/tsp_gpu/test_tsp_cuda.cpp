@@ -12,6 +12,7 @@
 #include "locus/rng.hpp"
 #include "../tsp/tsp_test_instances.hpp"
 #include "locus/tsp/chain_runner.hpp"
+#include "locus/tsp/fang_construction.hpp"
 #include "locus/tsp/generator.hpp"
 #include "locus/tsp/heuristics.hpp"
 #include "locus/tsp/tour_engine.hpp"
@@ -218,6 +219,22 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA") {
         for (std::uint32_t c = 0; c < chains; ++c) {
             cpu->best_tour(c, a);
             cuda->best_tour(c, b);
+            CHECK(a == b);
+        }
+    }
+}
+
+TEST_CASE("FANG tour construction gives identical tours on CPU and CUDA") {
+    for (const Instance& inst : instances()) {
+        CAPTURE(inst.name);
+        TspProblem problem(inst);
+        const std::uint32_t count = sanitizer_run() ? 2 : 16;
+        std::vector<std::int32_t> starts(count);
+        for (std::uint32_t s = 0; s < count; ++s) starts[s] = static_cast<std::int32_t>((7 * s) % inst.n);
+        for (std::int32_t greed : {0, 3}) {
+            std::vector<std::int32_t> a(count * inst.n), b(count * inst.n);
+            fang_tours_cpu(problem, greed, starts.data(), count, 11, 0, a.data());
+            fang_tours_cuda(problem, greed, starts.data(), count, 11, b.data());
             CHECK(a == b);
         }
     }

@@ -8,6 +8,7 @@
 #include "locus/error.hpp"
 #include "locus/params.hpp"
 #include "locus/registry.hpp"
+#include "locus/tsp/fang_construction.hpp"
 #include "locus/tsp/heuristics.hpp"
 #include "locus/tsp/tour_engine.hpp"
 #include "locus/tsp/tsp_problem.hpp"
@@ -102,6 +103,21 @@ void register_tsp_components(Registry& registry) {
             throw ConfigError(fmt::format("{}.start: city {} does not exist ({} cities)",
                                           p.path(), start, tsp.size()));
         return std::make_unique<NearestNeighborTour>(tsp, static_cast<std::int32_t>(start));
+    });
+
+    ComponentSchema fang{"construction", "fang", "tsp",
+                         "Randomized tours by FANG successor generation: position after position, "
+                         "the next city is drawn with weight (254 (dmin+1)/(d+1) + 1)^greed from "
+                         "its distance d to the previous city (dmin: the nearest unvisited city's; "
+                         "visited cities forbidden)."};
+    fang.integer("greed", "3", "0 = uniformly random tours ... 4 = nearly nearest-neighbor tours", 0, 4);
+    registry.add(fang, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        const TspProblem& tsp = tsp_of(b);
+        if (tsp.size() > 98304)
+            throw ConfigError(p.path() + ": the fang construction handles at most 98304 cities (" +
+                              std::to_string(tsp.size()) + " given): the segment lookup is full");
+        return std::make_unique<FangTour>(tsp, static_cast<std::int32_t>(p.get_int("greed")),
+                                          b.backend, b.threads);
     });
 
     ComponentSchema bridge{"perturbation", "double_bridge", "tsp",
