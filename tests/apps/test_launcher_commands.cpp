@@ -63,7 +63,7 @@ TEST_CASE("locus plugins lists every plugin and component") {
     const CommandResult r = run_locus("plugins");
     REQUIRE(r.exit_code == 0);
     // Plugins are listed with their canonical paths.
-    for (const char *plugin : {"gridpath", "ils", "local_search", "repeat", "tsp"})
+    for (const char *plugin : {"beam_search", "gridpath", "ils", "local_search", "repeat", "tsp"})
         CHECK(r.output.find(
                   (fs::canonical(bin_dir()) / (std::string("locus_") + plugin + ".so")).string()) !=
               std::string::npos);
@@ -78,7 +78,8 @@ TEST_CASE("locus plugins lists every plugin and component") {
     CHECK(r.output.find("\n  double_bridge [tsp]\n") != std::string::npos);
     CHECK(r.output.find("\n  nearest_neighbor [tsp]\n") != std::string::npos);
     CHECK(r.output.find("\n  random [tsp]\n") != std::string::npos);
-    CHECK(r.output.find("\n  beam_search [gridpath]\n") != std::string::npos);
+    CHECK(r.output.find("\n  beam_search\n") != std::string::npos);
+    CHECK(r.output.find("\n  window_moves [gridpath]\n") != std::string::npos);
     CHECK(r.output.find("\n  resident_ils [tsp]\n") != std::string::npos);
     // Parameter documentation and the job schema only with --verbose.
     CHECK(r.output.find("candidate-list size K") == std::string::npos);

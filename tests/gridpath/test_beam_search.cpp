@@ -2,11 +2,15 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <set>
+
+#include "test_support.hpp"
 
 #include "locus/error.hpp"
 #include "locus/gpu/successor_engine.hpp"
-#include "locus/gridpath/beam_search.hpp"
+#include "locus/gridpath/gridpath_problem.hpp"
+#include "locus/gridpath/window_moves.hpp"
 #include "locus/gridpath/generator.hpp"
 #include "locus/gridpath/moves_policy.hpp"
 
@@ -59,47 +63,84 @@ TEST_CASE("one FANG step moves every active agent to a legal free cell within it
     CHECK(after < before); // the heuristic pulls agents towards their goals
 }
 
+namespace {
+/// Runs `locus run configs/gridpath/beam.yaml` on `spec` with extra options; returns the results line.
+std::string run_beam(const std::string& spec, const std::string& extra, const std::string& tag) {
+    const auto dir = locus::test::temp_dir(tag);
+    const auto bin = (locus::test::bin_dir() / "locus").string();
+    const auto r = locus::test::run_command(
+        bin + " run " + (locus::test::source_dir() / "configs/gridpath/beam.yaml").string() +
+        " -q --backend cpu --instance " + spec + " --out " + (dir / "out").string() + " " + extra);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    std::ifstream in(dir / "out" / "results.jsonl");
+    std::string line;
+    REQUIRE(std::getline(in, line));
+    return line;
+}
+std::string field(const std::string& line, const std::string& key) {
+    const auto at = line.find("\"" + key + "\":") + key.size() + 3;
+    return line.substr(at, line.find_first_of(",}", at) - at);
+}
+} // namespace
+
 TEST_CASE("beam search brings every agent to its goal, deterministically") {
-    const Instance inst = generate(64, 8, 0.15, 5);
-    BeamOptions options;
-    options.width = 32;
-    options.successors = 4;
-    options.window = 5;
-    const BeamResult a = beam_search_cpu(inst, options);
-    CHECK(a.solved);
-    CHECK(a.remaining == 0);
-    CHECK(a.total_moves >= a.lower_bound);
-    CHECK(a.steps > 0);
-    for (std::size_t i = 0; i < inst.agents.size(); ++i) {
-        CHECK(a.positions[2 * i] == inst.agents[i].goal_x);
-        CHECK(a.positions[2 * i + 1] == inst.agents[i].goal_y);
-    }
-    options.threads = 1;
-    const BeamResult b = beam_search_cpu(inst, options);
-    CHECK(b.steps == a.steps);
-    CHECK(b.total_moves == a.total_moves);
+    const std::string spec = "random-grid:size=64,agents=8,obstacles=0.15,seed=5";
+    const std::string a = run_beam(spec, "--set algorithm.width=32 algorithm.successors=4", "beam-a");
+    const std::string b =
+        run_beam(spec, "--set algorithm.width=32 algorithm.successors=4 threads=1", "beam-b");
+    CHECK(field(a, "stop_reason") == "\"converged\"");
+    CHECK(field(a, "feasible") == "true");
+    // Solved: the objective is the moves alone (no remaining-distance penalty).
+    CHECK(std::stoll(field(a, "objective")) < 1000000);
+    CHECK(field(a, "objective") == field(b, "objective"));
+    CHECK(field(a, "iterations") == field(b, "iterations"));
 }
 
 TEST_CASE("beam search solves a generated 256 x 256 instance with 32 agents and 20 % obstacles") {
-    const Instance inst = generate(256, 32, 0.2, 1);
-    BeamOptions options;
-    options.width = 16;
-    options.successors = 4;
-    options.window = 7;
-    const BeamResult r = beam_search_cpu(inst, options);
-    CHECK(r.solved);
-    MESSAGE("256x256, 32 agents, 20 % obstacles: ", r.steps, " steps, ", r.total_moves,
-            " moves, Manhattan lower bound ", r.lower_bound);
+    const std::string line = run_beam("random-grid:size=256,agents=32,obstacles=0.2,seed=1",
+                                      "--set algorithm.width=16 algorithm.successors=4", "beam-256");
+    CHECK(field(line, "stop_reason") == "\"converged\"");
+    const long long moves = std::stoll(field(line, "objective"));
+    CHECK(moves < 1000000);
+    const GridpathProblem problem(generate(256, 32, 0.2, 1));
+    MESSAGE("256x256, 32 agents, 20 % obstacles: ", field(line, "iterations"), " steps, ", moves,
+            " moves, Manhattan lower bound ", problem.remaining(problem.start_state()));
+    CHECK(moves >= problem.remaining(problem.start_state()));
 }
 
-TEST_CASE("beam search rejects bad options with clear messages") {
-    const Instance inst = generate(16, 2, 0.0, 1);
-    BeamOptions options;
+TEST_CASE("window_moves expansions are exact states of the problem, reproducible by seed") {
+    const GridpathProblem problem(generate(48, 6, 0.1, 3));
+    WindowMovesOptions options;
+    WindowMoves moves(problem, options, Backend::cpu);
+    SolutionBatch start(2, problem.solution_width());
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto s = problem.start_state();
+        std::copy(s.begin(), s.end(), start[i].begin());
+        start.objective(i) = problem.evaluate(start[i]);
+    }
+    SolutionBatch a, b, c;
+    moves.expand(start, 5, 77, a);
+    moves.expand(start, 5, 77, b);
+    moves.expand(start, 5, 78, c);
+    REQUIRE(a.count() == 10);
+    CHECK(std::equal(a.data().begin(), a.data().end(), b.data().begin()));
+    CHECK_FALSE(std::equal(a.data().begin(), a.data().end(), c.data().begin()));
+    for (std::size_t t = 0; t < a.count(); ++t) {
+        const Verdict v = problem.verify(a[t]);
+        CHECK(v.feasible);
+        CHECK(a.objective(t) == v.objective);
+        CHECK(a.objective(t) < start.objective(0)); // the heuristic pulls towards the goals
+    }
+    CHECK_FALSE(moves.is_goal(start[0]));
+}
+
+TEST_CASE("window_moves rejects an even window with a clear message") {
+    const GridpathProblem problem(generate(16, 2, 0.0, 1));
+    WindowMovesOptions options;
     options.window = 4;
-    CHECK_THROWS_WITH_AS(beam_search_cpu(inst, options),
-                         "beam search: window 4 must be odd and >= 3", Error);
-    options.window = 5;
-    options.greed = 7;
-    CHECK_THROWS_WITH_AS(beam_search_cpu(inst, options), "beam search: greed 7 must be in 0..4",
-                         Error);
+    CHECK_THROWS_WITH_AS(WindowMoves(problem, options, Backend::cpu),
+                         "window_moves: window 4 must be odd and >= 3 (the agent sits in the "
+                         "middle of the window)",
+                         ConfigError);
 }

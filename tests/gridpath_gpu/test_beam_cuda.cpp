@@ -1,28 +1,34 @@
-// The beam search on the CUDA successor engine makes the same decisions as on the CPU twin.
+// The grid-path successor generator on the CUDA engine makes the same decisions as on the CPU twin.
 
 #include <doctest/doctest.h>
 
-#include "locus/gridpath/beam_search.hpp"
 #include "locus/gridpath/generator.hpp"
+#include "locus/gridpath/gridpath_problem.hpp"
+#include "locus/gridpath/window_moves.hpp"
 
+using namespace locus;
 using namespace locus::gridpath;
 
-TEST_CASE("CUDA and CPU beam searches are identical") {
+TEST_CASE("CUDA and CPU window_moves expansions are identical over several steps") {
     struct Case { std::int32_t size, agents; double obstacles; std::int32_t window, load, greed; };
     for (const Case& c : {Case{48, 6, 0.1, 5, 1, 2}, Case{96, 16, 0.2, 7, 4, 1}, Case{64, 8, 0.0, 35, 1, 2}}) {
-        const Instance inst = generate(c.size, c.agents, c.obstacles, 7);
-        BeamOptions options;
-        options.width = 16;
-        options.successors = 4;
+        const GridpathProblem problem(generate(c.size, c.agents, c.obstacles, 7));
+        WindowMovesOptions options;
         options.window = c.window;
         options.load = c.load;
         options.greed = c.greed;
-        options.max_steps = 40;
-        const BeamResult cpu = beam_search_cpu(inst, options);
-        const BeamResult cuda = beam_search_cuda(inst, options);
-        CHECK(cpu.steps == cuda.steps);
-        CHECK(cpu.total_moves == cuda.total_moves);
-        CHECK(cpu.remaining == cuda.remaining);
-        CHECK(cpu.positions == cuda.positions);
+        WindowMoves cpu(problem, options, Backend::cpu);
+        WindowMoves cuda(problem, options, Backend::cuda);
+        SolutionBatch beam(1, problem.solution_width());
+        const auto s = problem.start_state();
+        std::copy(s.begin(), s.end(), beam[0].begin());
+        for (std::uint64_t step = 0; step < 4; ++step) {
+            SolutionBatch a, b;
+            cpu.expand(beam, 6, step, a);
+            cuda.expand(beam, 6, step, b);
+            REQUIRE(a.count() == b.count());
+            CHECK(std::equal(a.data().begin(), a.data().end(), b.data().begin()));
+            beam = a;
+        }
     }
 }

@@ -1,14 +1,12 @@
-// The grid-path components: problem, start construction and the FANG beam search.
+// The grid-path components: problem, start construction and the FANG successor generator.
 
 #include <memory>
 
-#include "locus/algorithm.hpp"
 #include "locus/error.hpp"
-#include "locus/gridpath/beam_search.hpp"
+#include "locus/gridpath/window_moves.hpp"
 #include "locus/gridpath/gridpath_problem.hpp"
 #include "locus/params.hpp"
 #include "locus/registry.hpp"
-#include "locus/search_context.hpp"
 
 namespace locus::gridpath {
 namespace {
@@ -36,41 +34,6 @@ private:
     const GridpathProblem& problem_;
 };
 
-/// Beam search over FANG successors from the start state (the batch's first solution is
-/// replaced by the best state found).
-class BeamSearch final : public Algorithm {
-public:
-    BeamSearch(const GridpathProblem& problem, BeamOptions options, Backend backend)
-        : problem_(problem), options_(options), backend_(backend) {}
-
-    void run(SolutionBatch& batch, SearchContext& ctx) override {
-        ctx.offer(batch);
-        BeamOptions options = options_;
-        options.seed = ctx.seed();
-        const auto on_step = [&](const BeamResult& r) {
-            ctx.add_iterations(1);
-            std::vector<std::int32_t> state = r.positions;
-            state.push_back(static_cast<std::int32_t>(r.total_moves));
-            ctx.offer(state, problem_.evaluate(state));
-            return ctx.should_stop();
-        };
-        const BeamResult result = backend_ == Backend::cuda
-                                      ? beam_search_cuda(problem_.instance(), options, on_step)
-                                      : beam_search_cpu(problem_.instance(), options, on_step);
-        if (result.solved) ctx.set_converged();
-        if (ctx.has_best()) {
-            const auto best = ctx.best_solution();
-            std::copy(best.begin(), best.end(), batch[0].begin());
-            batch.objective(0) = ctx.best_objective();
-        }
-    }
-
-private:
-    const GridpathProblem& problem_;
-    BeamOptions options_;
-    Backend backend_;
-};
-
 } // namespace
 
 void register_gridpath_components(Registry& registry) {
@@ -93,30 +56,24 @@ void register_gridpath_components(Registry& registry) {
         return std::make_unique<StartState>(gridpath_of(b));
     });
 
-    ComponentSchema beam{"algorithm", "beam_search", "gridpath",
-                         "Beam search over FANG successors: every state is expanded into "
-                         "`successors` states by the successor engine, the best `width` (least "
-                         "remaining distance, then fewest moves) are kept; stops when all agents "
-                         "are on their goals. Iterations count beam steps."};
-    beam.integer("width", "64", "states kept per step (|X|)", 1, 65536);
-    beam.integer("successors", "8", "successors per state", 1, 4096);
-    beam.integer("window", "5", "j: agents move within the j x j window (odd, |R| = j*j-1)", 3, 181);
-    beam.integer("load", "1", "distance evaluations per rating (FANG's load factor)", 1, 1024);
-    beam.integer("greed", "2", "weight = (max - d + 1)^greed over allowed cells (0 = uniform)", 0, 4);
-    beam.integer("max_steps", "100000", "most beam steps", 1);
-    registry.add(beam, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
-        BeamOptions o;
-        o.width = static_cast<std::int32_t>(p.get_int("width"));
-        o.successors = static_cast<std::int32_t>(p.get_int("successors"));
+    ComponentSchema moves{"successor_generator", "window_moves", "gridpath",
+                          "FANG successor generation: every agent not on its goal moves to one of "
+                          "the j*j-1 cells of the j x j window around it, drawn by Manhattan "
+                          "distance to its goal (cells outside the grid, blocked or held by another "
+                          "agent are forbidden); CPU twin or CUDA engine by backend."};
+    moves.integer("window", "5", "j: agents move within the j x j window (odd, |R| = j*j-1)", 3, 181);
+    moves.integer("load", "1", "distance evaluations per rating (FANG's load factor)", 1, 1024);
+    moves.integer("greed", "2", "weight = (max - d + 1)^greed over allowed cells (0 = uniform)", 0, 4);
+    registry.add(moves, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        WindowMovesOptions o;
         o.window = static_cast<std::int32_t>(p.get_int("window"));
         if (o.window % 2 == 0)
             throw ConfigError(p.path() + ".window: " + std::to_string(o.window) +
                               " must be odd (the agent sits in the middle of the window)");
         o.load = static_cast<std::int32_t>(p.get_int("load"));
         o.greed = static_cast<std::int32_t>(p.get_int("greed"));
-        o.max_steps = static_cast<std::int32_t>(p.get_int("max_steps"));
         o.threads = b.threads;
-        return std::make_unique<BeamSearch>(gridpath_of(b), o, b.backend);
+        return std::make_unique<WindowMoves>(gridpath_of(b), o, b.backend);
     });
 }
 

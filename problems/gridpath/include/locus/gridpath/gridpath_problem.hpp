@@ -46,7 +46,7 @@ private:
     Instance instance_;
 };
 
-/// Registers the grid-path problem, its start construction and the beam search.
+/// Registers the grid-path problem, its start construction and its successor generator.
 void register_gridpath_components(class Registry& registry);
 
 } // namespace locus::gridpath

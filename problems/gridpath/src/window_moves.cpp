@@ -1,0 +1,104 @@
+#include "locus/gridpath/window_moves.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "locus/error.hpp"
+
+namespace locus::gridpath {
+
+GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& options,
+                            const std::uint8_t* blocked, const std::int32_t* goals) {
+    if (options.window < 3 || options.window % 2 == 0)
+        throw ConfigError("window_moves: window " + std::to_string(options.window) +
+                          " must be odd and >= 3 (the agent sits in the middle of the window)");
+    GridMovesPolicy policy;
+    policy.blocked = blocked;
+    policy.goals = goals;
+    policy.width = instance.grid.width;
+    policy.height = instance.grid.height;
+    policy.agents = static_cast<std::int32_t>(instance.agents.size());
+    policy.window = options.window;
+    policy.load = options.load;
+    policy.greed = options.greed;
+    return policy;
+}
+
+namespace {
+
+std::vector<std::int32_t> goal_words(const Instance& instance) {
+    std::vector<std::int32_t> goals;
+    for (const Agent& a : instance.agents) {
+        goals.push_back(a.goal_x);
+        goals.push_back(a.goal_y);
+    }
+    return goals;
+}
+
+class CpuExpander final : public MoveExpander {
+public:
+    CpuExpander(const Instance& instance, const WindowMovesOptions& options)
+        : goals_(goal_words(instance)),
+          policy_(make_policy(instance, options, instance.grid.blocked.data(), goals_.data())),
+          threads_(options.threads) {}
+
+    const std::int32_t* expand(const std::int32_t* slots, std::uint32_t count, std::uint32_t k,
+                               std::uint64_t seed) override {
+        const std::uint32_t needed = count * k;
+        if (!engine_ || capacity_ < needed) {
+            capacity_ = std::max(needed, capacity_ * 2);
+            engine_ = std::make_unique<gpu::CpuSuccessorEngine<GridMovesPolicy>>(policy_, capacity_,
+                                                                                 gpu::SuccessorConfig{}, threads_);
+        }
+        engine_->load(slots, count);
+        engine_->generate(k, seed);
+        return engine_->slots();
+    }
+
+private:
+    std::vector<std::int32_t> goals_;
+    GridMovesPolicy policy_;
+    int threads_;
+    std::uint32_t capacity_ = 0;
+    std::unique_ptr<gpu::CpuSuccessorEngine<GridMovesPolicy>> engine_;
+};
+
+} // namespace
+
+std::unique_ptr<MoveExpander> make_cpu_expander(const Instance& instance, const WindowMovesOptions& options) {
+    return std::make_unique<CpuExpander>(instance, options);
+}
+
+WindowMoves::WindowMoves(const GridpathProblem& problem, const WindowMovesOptions& options, Backend backend)
+    : problem_(problem),
+      expander_(backend == Backend::cuda ? make_cuda_expander(problem.instance(), options)
+                                         : make_cpu_expander(problem.instance(), options)),
+      layout_(gpu::successor_layout(make_policy(problem.instance(), options, nullptr, nullptr))) {}
+
+void WindowMoves::expand(const SolutionBatch& sources, std::uint32_t per_source, std::uint64_t seed,
+                         SolutionBatch& out) {
+    const auto agents = static_cast<std::int32_t>(problem_.size());
+    const auto count = static_cast<std::uint32_t>(sources.count());
+    // State slots: agent cells and moves (the solution encoding), then every agent not on its
+    // goal active.
+    std::vector<std::int32_t> slots(static_cast<std::size_t>(count) * layout_.slot_words, 0);
+    for (std::uint32_t s = 0; s < count; ++s) {
+        std::int32_t* slot = slots.data() + static_cast<std::size_t>(s) * layout_.slot_words;
+        const auto source = sources[s];
+        std::copy(source.begin(), source.end(), slot);
+        for (std::int32_t a = 0; a < agents; ++a) {
+            const Agent& agent = problem_.instance().agents[static_cast<std::size_t>(a)];
+            const bool home = slot[2 * a] == agent.goal_x && slot[2 * a + 1] == agent.goal_y;
+            layout_.set_active(slot, static_cast<std::uint32_t>(a), !home);
+        }
+    }
+    const std::int32_t* next = expander_->expand(slots.data(), count, per_source, seed);
+    const std::size_t total = static_cast<std::size_t>(count) * per_source;
+    out = SolutionBatch(total, sources.width());
+    for (std::size_t t = 0; t < total; ++t) {
+        std::copy_n(next + t * layout_.slot_words, sources.width(), out[t].begin());
+        out.objective(t) = problem_.evaluate(out[t]);
+    }
+}
+
+} // namespace locus::gridpath

@@ -1,0 +1,65 @@
+// The grid-path successor generator on the CUDA successor engine.
+
+#include <algorithm>
+#include <vector>
+
+#include "locus/gpu/device.hpp"
+#include "locus/gpu/device_buffer.hpp"
+#include "locus/gpu/successor_engine.cuh"
+#include "locus/gridpath/window_moves.hpp"
+
+namespace locus::gridpath {
+namespace {
+
+int select_device() {
+    gpu::require_device(0);
+    return 0;
+}
+
+class CudaExpander final : public MoveExpander {
+public:
+    CudaExpander(const Instance& instance, const WindowMovesOptions& options)
+        : device_(select_device()), blocked_(instance.grid.blocked.size(), "grid cells") {
+        blocked_.upload(instance.grid.blocked.data(), instance.grid.blocked.size());
+        std::vector<std::int32_t> goals;
+        for (const Agent& a : instance.agents) {
+            goals.push_back(a.goal_x);
+            goals.push_back(a.goal_y);
+        }
+        goals_.allocate(goals.size(), "agent goals");
+        goals_.upload(goals.data(), goals.size());
+        policy_ = make_policy(instance, options, blocked_.data(), goals_.data());
+    }
+
+    const std::int32_t* expand(const std::int32_t* slots, std::uint32_t count, std::uint32_t k,
+                               std::uint64_t seed) override {
+        const std::uint32_t needed = count * k;
+        if (!engine_ || capacity_ < needed) {
+            capacity_ = std::max(needed, capacity_ * 2);
+            engine_ = std::make_unique<gpu::SuccessorEngine<GridMovesPolicy>>(policy_, capacity_,
+                                                                              gpu::SuccessorConfig{});
+        }
+        engine_->load(slots, count);
+        engine_->generate(k, seed);
+        result_.resize(static_cast<std::size_t>(needed) * engine_->layout().slot_words);
+        engine_->download(result_.data());
+        return result_.data();
+    }
+
+private:
+    int device_;
+    gpu::DeviceBuffer<std::uint8_t> blocked_;
+    gpu::DeviceBuffer<std::int32_t> goals_;
+    GridMovesPolicy policy_{};
+    std::uint32_t capacity_ = 0;
+    std::unique_ptr<gpu::SuccessorEngine<GridMovesPolicy>> engine_;
+    std::vector<std::int32_t> result_;
+};
+
+} // namespace
+
+std::unique_ptr<MoveExpander> make_cuda_expander(const Instance& instance, const WindowMovesOptions& options) {
+    return std::make_unique<CudaExpander>(instance, options);
+}
+
+} // namespace locus::gridpath
