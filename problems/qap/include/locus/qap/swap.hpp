@@ -1,0 +1,88 @@
+#pragma once
+/// \file
+/// The swap neighborhood of the QAP: exchanging the locations of two facilities r < s.
+///
+/// The raw-pointer functions are LOCUS_HD so that device kernels can call them on device
+/// copies of the matrices; the Instance overloads are host conveniences. All formulas hold
+/// for general (asymmetric, non-zero diagonal) matrices (Taillard 1991 and 1995).
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "locus/hd.hpp"
+#include "locus/qap/instance.hpp"
+
+namespace locus::qap {
+
+/// Change of the objective when facilities r and s (r != s, both < n) exchange locations in
+/// permutation p: objective(p with p[r], p[s] swapped) - objective(p). O(n). a, b are n*n
+/// row-major; p holds n entries.
+LOCUS_HD_INLINE std::int64_t swap_delta(const std::int64_t* a, const std::int64_t* b,
+                                        std::int32_t n, const std::int32_t* p, std::int32_t r,
+                                        std::int32_t s) {
+    const std::int64_t nn = n;
+    const std::int64_t pr = p[r];
+    const std::int64_t ps = p[s];
+    // Diagonal and the (r,s)/(s,r) pair.
+    std::int64_t delta = (a[r * nn + r] - a[s * nn + s]) * (b[ps * nn + ps] - b[pr * nn + pr]) +
+                         (a[r * nn + s] - a[s * nn + r]) * (b[ps * nn + pr] - b[pr * nn + ps]);
+    for (std::int32_t k = 0; k < n; ++k) {
+        if (k == r || k == s) continue;
+        const std::int64_t pk = p[k];
+        delta += (a[k * nn + r] - a[k * nn + s]) * (b[pk * nn + ps] - b[pk * nn + pr]) +
+                 (a[r * nn + k] - a[s * nn + k]) * (b[ps * nn + pk] - b[pr * nn + pk]);
+    }
+    return delta;
+}
+
+/// The swap delta of pair (r, s) after the pair (u, v) was swapped, from its value `before`
+/// the (u, v) swap, in O(1). Preconditions: {r, s} and {u, v} are disjoint; p_after is the
+/// permutation after the (u, v) swap; `before` = swap_delta(..., p_before, r, s). Valid for
+/// asymmetric matrices and non-zero diagonals: only the k = u and k = v terms of the sum in
+/// swap_delta change, and they combine into the two products below.
+LOCUS_HD_INLINE std::int64_t updated_swap_delta(const std::int64_t* a, const std::int64_t* b,
+                                                std::int32_t n, const std::int32_t* p_after,
+                                                std::int64_t before, std::int32_t r, std::int32_t s,
+                                                std::int32_t u, std::int32_t v) {
+    const std::int64_t nn = n;
+    const std::int64_t pr = p_after[r];
+    const std::int64_t ps = p_after[s];
+    const std::int64_t pu = p_after[u];
+    const std::int64_t pv = p_after[v];
+    const std::int64_t rows = a[r * nn + u] - a[r * nn + v] + a[s * nn + v] - a[s * nn + u];
+    const std::int64_t cols = a[u * nn + r] - a[v * nn + r] + a[v * nn + s] - a[u * nn + s];
+    return before + rows * (b[ps * nn + pu] - b[ps * nn + pv] + b[pr * nn + pv] - b[pr * nn + pu]) +
+           cols * (b[pu * nn + ps] - b[pv * nn + ps] + b[pv * nn + pr] - b[pu * nn + pr]);
+}
+
+/// swap_delta on a host instance. Preconditions as above.
+std::int64_t swap_delta(const Instance& instance, std::span<const std::int32_t> p, std::int32_t r,
+                        std::int32_t s);
+
+/// The swap deltas of one solution: d[r*n+s] = swap_delta(p, r, s) for r < s; the other
+/// entries are 0 and unused.
+struct DeltaTable {
+    std::int32_t n = 0;          ///< size of the instance the table belongs to
+    std::vector<std::int64_t> d; ///< n*n entries, row-major, upper triangle used
+
+    /// Delta of swapping r and s, in either order (precondition: r != s, both < n).
+    std::int64_t at(std::int32_t r, std::int32_t s) const {
+        return r < s ? d[static_cast<std::size_t>(r) * static_cast<std::size_t>(n) +
+                         static_cast<std::size_t>(s)]
+                     : d[static_cast<std::size_t>(s) * static_cast<std::size_t>(n) +
+                         static_cast<std::size_t>(r)];
+    }
+};
+
+/// Fills `table` for permutation p: n(n-1)/2 swap deltas, O(n^3).
+void init_delta_table(const Instance& instance, std::span<const std::int32_t> p, DeltaTable& table);
+
+/// Updates `table` after facilities u != v were swapped; p_after is the permutation after
+/// the swap and `table` held the deltas of the permutation before it. Entries (r, s)
+/// disjoint from {u, v} take O(1) each (updated_swap_delta, general matrices); the 2n - 3
+/// entries involving u or v are recomputed with swap_delta in O(n) each. Total O(n^2).
+void update_delta_table(const Instance& instance, std::span<const std::int32_t> p_after,
+                        std::int32_t u, std::int32_t v, DeltaTable& table);
+
+} // namespace locus::qap
