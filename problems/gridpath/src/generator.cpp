@@ -1,7 +1,6 @@
 #include "locus/gridpath/generator.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <numeric>
 #include <optional>
@@ -11,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
+#include "locus/generator_spec.hpp"
 #include "locus/rng.hpp"
 
 namespace locus::gridpath {
@@ -22,24 +22,6 @@ constexpr std::string_view kRandomGrid = "random-grid";
 // NOTE: the generator draws from its own stream key so that an instance and a
 // search run with the same seed do not share random numbers.
 constexpr std::uint64_t kGeneratorStream = 0x677269642D67656Eull; // "grid-gen"
-
-bool is_name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; }
-
-std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
-    std::uint64_t value = 0;
-    const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
-    return value;
-}
-
-std::optional<double> parse_real(std::string_view text) {
-    double value = 0;
-    const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
-    return value;
-}
 
 /// Why (size, agents, density) cannot be generated, or "" when they are in
 /// range.
@@ -149,60 +131,18 @@ Instance generate(std::int32_t size, std::int32_t agents, double obstacle_densit
 }
 
 bool is_generator_spec(std::string_view text) {
-    const std::size_t colon = text.find(':');
-    if (colon == std::string_view::npos || colon == 0) return false;
-    const std::string_view name = text.substr(0, colon);
-    for (const char c : name)
-        if (!is_name_char(c)) return false;
-    if (name == kRandomGrid) return true;
-    const std::string_view rest = text.substr(colon + 1);
-    const std::size_t eq = rest.find('=');
-    if (eq == std::string_view::npos || eq == 0) return false;
-    for (const char c : rest.substr(0, eq))
-        if (!is_name_char(c)) return false;
-    return true;
+    return locus::is_generator_spec(text, kRandomGrid);
 }
 
 Instance generate_from_spec(std::string_view spec) {
-    auto fail = [&](const std::string& reason) {
-        return InstanceError(fmt::format("invalid instance generator spec '{}': {}", spec, reason));
-    };
-    const std::size_t colon = spec.find(':');
-    const std::string_view generator = spec.substr(0, colon);
-    if (generator != kRandomGrid)
-        throw fail(fmt::format("unknown generator '{}' (available: {})", generator, kRandomGrid));
-    std::optional<std::uint64_t> size, agents, seed;
-    std::optional<double> obstacles;
-    std::string_view rest = colon == std::string_view::npos ? "" : spec.substr(colon + 1);
-    while (!rest.empty()) {
-        const std::size_t comma = rest.find(',');
-        const std::string_view item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? "" : rest.substr(comma + 1);
-        const std::size_t eq = item.find('=');
-        if (eq == std::string_view::npos)
-            throw fail(fmt::format("expected 'key=value', found '{}'", item));
-        const std::string_view key = item.substr(0, eq);
-        const std::string_view text = item.substr(eq + 1);
-        if (key == "obstacles") {
-            if (obstacles) throw fail("parameter 'obstacles' given twice");
-            obstacles = parse_real(text);
-            if (!obstacles)
-                throw fail(fmt::format("parameter 'obstacles': expected a number, got '{}'", text));
-            continue;
-        }
-        std::optional<std::uint64_t>* slot = key == "size"     ? &size
-                                             : key == "agents" ? &agents
-                                             : key == "seed"   ? &seed
-                                                               : nullptr;
-        if (slot == nullptr)
-            throw fail(fmt::format(
-                "unknown parameter '{}' (parameters: size, agents, obstacles, seed)", key));
-        if (slot->has_value()) throw fail(fmt::format("parameter '{}' given twice", key));
-        *slot = parse_unsigned(text);
-        if (!slot->has_value())
-            throw fail(fmt::format("parameter '{}': expected a non-negative integer, got '{}'", key,
-                                   text));
-    }
+    const GeneratorSpec parsed(
+        spec, kRandomGrid,
+        {{"size"}, {"agents"}, {"obstacles", GeneratorSpec::Kind::real}, {"seed"}});
+    auto fail = [&](const std::string& reason) { return parsed.error(reason); };
+    const auto size = parsed.integer("size");
+    const auto agents = parsed.integer("agents");
+    const auto obstacles = parsed.real("obstacles");
+    const auto seed = parsed.integer("seed");
     if (!size) throw fail("missing parameter 'size' (side of the square grid)");
     if (!agents) throw fail("missing parameter 'agents' (number of agents)");
     const std::string problem = range_problem(*size, *agents, obstacles.value_or(0.0));
