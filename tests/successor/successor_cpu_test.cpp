@@ -235,11 +235,42 @@ TEST_CASE("assignment order: sequential is biased, random order is not (FANG 3.5
     }
 }
 
-TEST_CASE("memory need follows FANG Eq. 1 plus the double-buffered states") {
+TEST_CASE("memory need: double-buffered states, ratings per group unless kept on chip") {
     const ColouringProblem problem{40, 1000, 0, 1};
-    // slot: 40 words + 2 mask words + 2 seed words; entry: 8-byte rating + 8-byte prefix.
-    CHECK(locus::gpu::successor_bytes_needed(problem, 100) == 2 * 100 * 44 * 4 + 100 * 1000 * 16);
+    // slot: 40 words + 2 mask words + 2 seed words; ratings: 8 bytes per possibility per group.
+    CHECK(locus::gpu::successor_bytes_needed(problem, 100, 7, false) ==
+          2 * 100 * 44 * 4 + 7 * 1000 * 8);
+    CHECK(locus::gpu::successor_bytes_needed(problem, 100, 7, true) == 2 * 100 * 44 * 4);
     CHECK(CpuSuccessorEngine<ColouringProblem>::bytes_needed(problem, 100) == 2 * 100 * 44 * 4);
+}
+
+TEST_CASE("shared-memory plan: lookup, then ratings, then the state slot, as they fit") {
+    const ColouringProblem problem{40, 1000, 0, 1};
+    SuccessorConfig config;
+    // lookup: 32 segments = 256 bytes; ratings 8000 bytes; slot 44 words = 176 bytes.
+    config.chip_bytes = 8000 + 176;
+    auto plan = locus::gpu::successor_plan(problem, config);
+    CHECK(plan.lookup_bytes == 256);
+    CHECK(plan.ratings_on_chip);
+    CHECK(plan.ratings_offset == 256);
+    CHECK(plan.state_on_chip);
+    CHECK(plan.state_offset == 256 + 8000);
+    CHECK(plan.shared_bytes == 256 + 8000 + 176);
+    config.chip_bytes = 8000 + 175;
+    plan = locus::gpu::successor_plan(problem, config);
+    CHECK(plan.ratings_on_chip);
+    CHECK_FALSE(plan.state_on_chip);
+    CHECK(plan.shared_bytes == 256 + 8000);
+    config.chip_bytes = 7999;
+    plan = locus::gpu::successor_plan(problem, config);
+    CHECK_FALSE(plan.ratings_on_chip);
+    CHECK(plan.state_on_chip);
+    CHECK(plan.state_offset == 256);
+    config.chip_bytes = 0;
+    plan = locus::gpu::successor_plan(problem, config);
+    CHECK_FALSE(plan.ratings_on_chip);
+    CHECK_FALSE(plan.state_on_chip);
+    CHECK(plan.shared_bytes == 256);
 }
 
 TEST_CASE("configuration and capacity errors") {

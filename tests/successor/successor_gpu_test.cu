@@ -77,6 +77,9 @@ TEST_CASE("CUDA successors equal CPU successors: colouring over random sizes") {
         SuccessorConfig config;
         config.group_threads = kGroups[random() % 4];
         config.random_order = random() % 2 == 0;
+        // Ratings and states in global memory, states only on chip, or both on chip.
+        static constexpr std::size_t kChip[] = {0, 1024, 96 * 1024};
+        config.chip_bytes = kChip[random() % 3];
         const auto sources = static_cast<std::uint32_t>(1 + random() % 8);
         const auto k1 = static_cast<std::uint32_t>(1 + random() % 16);
         const auto k2 = static_cast<std::uint32_t>(1 + random() % 4);
@@ -85,6 +88,7 @@ TEST_CASE("CUDA successors equal CPU successors: colouring over random sizes") {
         CAPTURE(problem.colours);
         CAPTURE(config.group_threads);
         CAPTURE(config.random_order);
+        CAPTURE(config.chip_bytes);
         check_backends(problem, sources, k1, k2, config, random);
     }
 }
@@ -97,6 +101,20 @@ TEST_CASE("CUDA successors equal CPU successors: many states, exclusive token") 
         config.group_threads = 32;
         check_backends(ExclusiveProblem{9}, 3, 700, 2, config, random);
     }
+}
+
+TEST_CASE("CUDA engine plans per device: ratings on chip by default, global scratch otherwise") {
+    const ColouringProblem problem{40, 1000, 0, 1};
+    SuccessorEngine<ColouringProblem> chip(problem, 64);
+    CHECK(chip.launch().plan.ratings_on_chip);
+    CHECK(chip.launch().groups > 0);
+    CHECK(chip.device_bytes() == locus::gpu::successor_bytes_needed(problem, 64, 0, true));
+    SuccessorConfig config;
+    config.chip_bytes = 0;
+    SuccessorEngine<ColouringProblem> global(problem, 64, config);
+    CHECK_FALSE(global.launch().plan.ratings_on_chip);
+    CHECK(global.device_bytes() ==
+          locus::gpu::successor_bytes_needed(problem, 64, global.launch().groups, false));
 }
 
 TEST_CASE("CUDA engine rejects a lookup larger than the configured shared memory") {

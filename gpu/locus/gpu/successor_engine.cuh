@@ -5,13 +5,17 @@
 /// bit-identical successors.
 ///
 /// Thread mapping: one thread block (a team of `group_threads` threads, a multiple of the warp
-/// size) per state. Possibilities are rated and mapped in block-stride loops; aggregators are
-/// merged with warp shuffles then across warps in shared memory; weights are prefix-summed in
-/// 64-bit integers with warp shuffles then across warps; the segment lookup (one 64-bit right
-/// boundary per 32 possibilities) lives in dynamic shared memory; the segment search is a
-/// block-stride loop with a block minimum per round; the in-segment match runs on the first
-/// warp. Launchers enqueue work on `stream` and return without synchronizing; launch errors
-/// come back as cudaError_t.
+/// size) serves one state at a time; a grid of as many blocks as fit on the device at once
+/// walks over the states (grid-stride), so per-group scratch is sized by the device, not by the
+/// number of states. Possibilities are rated in block-stride loops into the ratings array
+/// (shared memory when the plan keeps it on chip, else the group's global scratch); aggregators
+/// are merged with warp shuffles then across warps; every warp maps and sums whole segments of
+/// 32 possibilities with shuffles; the segment sums are prefix-summed in place into the lookup
+/// in shared memory; every thread binary-searches the lookup for the drawn value; the first
+/// warp recomputes the 32 weights of the found segment and prefix-sums them with shuffles to
+/// find the possibility. The state slot is staged in shared memory when the plan allows.
+/// Launchers enqueue work on `stream` and return without synchronizing; launch errors come
+/// back as cudaError_t.
 
 #include <cuda_runtime.h>
 
@@ -45,15 +49,19 @@ __device__ __forceinline__ V shuffle_down_any(const V& value, unsigned offset) {
 }
 
 /// The team of a thread block: collectives over all its threads (every thread must call them;
-/// each starts and ends with no pending shared-memory reads of its own storage).
+/// each starts and ends with no pending shared-memory reads of its own storage). Its groups are
+/// its warps.
 template <class A>
 struct BlockTeam {
-    std::uint64_t* scan;   ///< shared, one word per warp
-    std::uint32_t* minima; ///< shared, one word per warp
-    A* aggregators;        ///< shared, one per warp
+    std::uint64_t* scan; ///< shared, one word per warp
+    A* aggregators;      ///< shared, one per warp
 
     __device__ std::uint32_t rank() const { return threadIdx.x; }
     __device__ std::uint32_t size() const { return blockDim.x; }
+    __device__ std::uint32_t lane() const { return threadIdx.x % 32; }
+    __device__ static constexpr std::uint32_t lanes() { return 32; }
+    __device__ std::uint32_t group() const { return threadIdx.x / 32; }
+    __device__ std::uint32_t groups() const { return blockDim.x / 32; }
     __device__ void sync() const { __syncthreads(); }
 
     /// The merge of every thread's aggregator (the same value in every thread): a tree over the
@@ -72,17 +80,32 @@ struct BlockTeam {
         return total;
     }
 
-    /// Inclusive prefix sum of `value` over the block (thread order); `total` = block sum.
-    __device__ std::uint64_t inclusive_scan(std::uint64_t value, std::uint64_t& total) const {
+    /// Sum of `value` over the lanes of the warp (every lane gets it).
+    __device__ static std::uint64_t group_sum(std::uint64_t value) {
+        for (unsigned offset = 16; offset > 0; offset >>= 1)
+            value += __shfl_xor_sync(kSuccessorFullMask, value, offset);
+        return value;
+    }
+
+    /// Inclusive prefix sum of `value` over the lanes of the warp; `total` = the warp's sum.
+    __device__ static std::uint64_t group_scan(std::uint64_t value, std::uint64_t& total) {
         const unsigned lane = threadIdx.x % 32;
-        const unsigned warp = threadIdx.x / 32;
         for (unsigned offset = 1; offset < 32; offset <<= 1) {
             const std::uint64_t other = __shfl_up_sync(kSuccessorFullMask, value, offset);
             if (lane >= offset)
                 value += other;
         }
-        if (lane == 31)
-            scan[warp] = value;
+        total = __shfl_sync(kSuccessorFullMask, value, 31);
+        return value;
+    }
+
+    /// Inclusive prefix sum of `value` over the block (thread order); `total` = block sum.
+    __device__ std::uint64_t inclusive_scan(std::uint64_t value, std::uint64_t& total) const {
+        const unsigned warp = threadIdx.x / 32;
+        std::uint64_t warp_total = 0;
+        value = group_scan(value, warp_total);
+        if (threadIdx.x % 32 == 31)
+            scan[warp] = warp_total;
         __syncthreads();
         std::uint64_t before = 0;
         std::uint64_t sum = 0;
@@ -96,20 +119,23 @@ struct BlockTeam {
         return before + value;
     }
 
-    /// The minimum of `value` over the block (the same in every thread).
-    __device__ std::uint32_t min(std::uint32_t value) const {
-        for (unsigned offset = 16; offset > 0; offset >>= 1) {
-            const std::uint32_t other = __shfl_down_sync(kSuccessorFullMask, value, offset);
-            value = other < value ? other : value;
+    /// Replaces data[0, count) (shared memory) by its inclusive prefix sums: every thread sums a
+    /// contiguous chunk, the chunk sums are scanned over the block, the chunks are rewritten.
+    /// Ends synchronised.
+    __device__ void scan_in_place(std::uint64_t* data, std::uint32_t count) const {
+        const std::uint32_t per = (count + blockDim.x - 1) / blockDim.x;
+        const std::uint32_t begin = min(threadIdx.x * per, count);
+        const std::uint32_t end = min(begin + per, count);
+        std::uint64_t local = 0;
+        for (std::uint32_t i = begin; i < end; ++i)
+            local += data[i];
+        std::uint64_t total = 0;
+        std::uint64_t running = inclusive_scan(local, total) - local;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            running += data[i];
+            data[i] = running;
         }
-        if (threadIdx.x % 32 == 0)
-            minima[threadIdx.x / 32] = value;
         __syncthreads();
-        std::uint32_t result = kNoIndex;
-        for (unsigned w = 0; w < blockDim.x / 32; ++w)
-            result = minima[w] < result ? minima[w] : result;
-        __syncthreads();
-        return result;
     }
 };
 
@@ -136,24 +162,43 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-/// Assignment kernel: block s assigns every active variable of slot s (FANG Algorithm 1).
-/// Dynamic shared memory: segment_count(bound) 64-bit words.
+/// Assignment kernel: block b assigns every active variable of slots b, b + gridDim.x, ...
+/// (FANG Algorithm 1). Dynamic shared memory: plan.shared_bytes (the segment lookup, then the
+/// ratings and the staged slot when the plan keeps them on chip). `ratings` (global) holds
+/// gridDim.x * bound entries when the ratings are not on chip.
 template <class P>
 __global__ void assign_states_kernel(const P problem, SuccessorLayout layout, std::int32_t* slots,
-                                     std::uint32_t bound, typename P::rating_type* ratings,
-                                     std::uint64_t* prefix, bool random_order) {
+                                     std::uint32_t count, std::uint32_t bound,
+                                     typename P::rating_type* ratings, SuccessorPlan plan,
+                                     bool random_order) {
     using A = typename P::aggregator_type;
+    using R = typename P::rating_type;
     static_assert(alignof(A) <= 16, "aggregator_type must not need more than 16-byte alignment");
-    extern __shared__ std::uint64_t s_segments[];
+    static_assert(alignof(R) <= 16, "rating_type must not need more than 16-byte alignment");
+    extern __shared__ __align__(16) unsigned char s_dynamic[];
     __shared__ std::uint64_t s_scan[32];
-    __shared__ std::uint32_t s_min[32];
     __shared__ __align__(16) unsigned char s_agg[32 * sizeof(A)];
-    const BlockTeam<A> team{s_scan, s_min, reinterpret_cast<A*>(s_agg)};
-    const std::uint64_t state = blockIdx.x;
-    const Scratch<typename P::rating_type> scratch{ratings + state * bound, prefix + state * bound,
-                                                   s_segments};
-    assign_state(team, problem, layout, slots + state * layout.slot_words, bound, scratch,
-                 random_order);
+    const BlockTeam<A> team{s_scan, reinterpret_cast<A*>(s_agg)};
+    const Scratch<R> scratch{
+        plan.ratings_on_chip ? reinterpret_cast<R*>(s_dynamic + plan.ratings_offset)
+                             : ratings + static_cast<std::uint64_t>(blockIdx.x) * bound,
+        reinterpret_cast<std::uint64_t*>(s_dynamic)};
+    auto* staged = reinterpret_cast<std::int32_t*>(s_dynamic + plan.state_offset);
+    for (std::uint64_t state = blockIdx.x; state < count; state += gridDim.x) {
+        std::int32_t* slot = slots + state * layout.slot_words;
+        if (plan.state_on_chip) {
+            for (std::uint32_t w = threadIdx.x; w < layout.slot_words; w += blockDim.x)
+                staged[w] = slot[w];
+            __syncthreads();
+            assign_state(team, problem, layout, staged, bound, scratch, random_order);
+            __syncthreads();
+            for (std::uint32_t w = threadIdx.x; w < layout.slot_words; w += blockDim.x)
+                slot[w] = staged[w];
+            __syncthreads();
+        } else {
+            assign_state(team, problem, layout, slot, bound, scratch, random_order);
+        }
+    }
 }
 
 } // namespace detail
@@ -174,68 +219,106 @@ inline cudaError_t clone_states(const SuccessorLayout& layout, const std::int32_
     return cudaGetLastError();
 }
 
-/// Enqueues the assignment step on `stream` for the `count` device slots at `slots`.
-/// `ratings` and `prefix` hold count * max_possibilities() elements each. One block of
-/// config.group_threads threads per state (fewer, in multiples of 32, when the kernel's
-/// register use does not allow that many; results are the same). Precondition:
-/// check_successor_config(config, problem.max_possibilities()) passed.
+/// How the assignment kernel of P runs on the current device under `config`: the shared-memory
+/// plan (chip_bytes lowered to what the device allows), the threads per block and the number
+/// of blocks that fit on the device at once.
+struct SuccessorLaunch {
+    SuccessorPlan plan;
+    unsigned threads = 0;
+    std::uint32_t groups = 0;
+};
+
+/// Plans the assignment kernel of `problem` for the current device. Throws locus::Error when
+/// the segment lookup and the kernel's static shared memory exceed the device's limit, and
+/// CudaError on a CUDA failure. Precondition: check_successor_config(config, bound) passed.
 template <class P>
-cudaError_t assign_states(const P& problem, const SuccessorConfig& config, std::int32_t* slots,
-                          std::uint32_t count, typename P::rating_type* ratings,
-                          std::uint64_t* prefix, cudaStream_t stream) {
+SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& config) {
+    const auto kernel = detail::assign_states_kernel<P>;
+    int device = 0;
+    LOCUS_CUDA_CHECK(cudaGetDevice(&device));
+    int optin = 0;
+    int processors = 0;
+    LOCUS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    LOCUS_CUDA_CHECK(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device));
+    cudaFuncAttributes attributes{};
+    LOCUS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    const std::size_t lookup = align16(8ull * segment_count(problem.max_possibilities()));
+    const std::size_t available = static_cast<std::size_t>(optin) - attributes.sharedSizeBytes;
+    if (lookup > available)
+        throw Error("successor engine: the segment lookup needs " + std::to_string(lookup) +
+                    " bytes of shared memory, but the device allows " +
+                    std::to_string(available) + " per block; bound the possibilities");
+    SuccessorConfig adjusted = config;
+    adjusted.chip_bytes = std::min(config.chip_bytes, available - lookup);
+    SuccessorLaunch launch;
+    launch.plan = successor_plan(problem, adjusted);
+    // NOTE: decisions do not depend on the team size, so a group smaller than requested
+    // (when the kernel's register use does not allow group_threads) gives the same successors.
+    const unsigned most = static_cast<unsigned>(attributes.maxThreadsPerBlock) / 32 * 32;
+    launch.threads = config.group_threads < most ? config.group_threads : most;
+    if (launch.plan.shared_bytes > 48 * 1024)
+        LOCUS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(launch.plan.shared_bytes)));
+    int per_processor = 0;
+    LOCUS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_processor, kernel, static_cast<int>(launch.threads), launch.plan.shared_bytes));
+    if (per_processor < 1)
+        throw Error("successor engine: a group of " + std::to_string(launch.threads) +
+                    " threads with " + std::to_string(launch.plan.shared_bytes) +
+                    " bytes of shared memory does not fit on the device; lower "
+                    "SuccessorConfig::group_threads or chip_bytes");
+    launch.groups = static_cast<std::uint32_t>(per_processor) * static_cast<std::uint32_t>(processors);
+    return launch;
+}
+
+/// Enqueues the assignment step on `stream` for the `count` device slots at `slots`, planned by
+/// plan_successor_launch. When the ratings are not on chip, `ratings` holds launch.groups *
+/// max_possibilities() elements.
+template <class P>
+cudaError_t assign_states(const P& problem, const SuccessorConfig& config,
+                          const SuccessorLaunch& launch, std::int32_t* slots, std::uint32_t count,
+                          typename P::rating_type* ratings, cudaStream_t stream) {
     static_assert(SuccessorProblem<P>, "P does not model locus::gpu::SuccessorProblem");
     if (count == 0)
         return cudaSuccess;
-    const std::uint32_t bound = problem.max_possibilities();
-    const std::size_t shared = 8 * static_cast<std::size_t>(segment_count(bound));
-    // NOTE: a lookup beyond the default 48 KiB of shared memory per block (static included)
-    // needs the kernel's opt-in.
-    if (shared > 32 * 1024) {
-        const cudaError_t status =
-            cudaFuncSetAttribute(detail::assign_states_kernel<P>,
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(shared));
-        if (status != cudaSuccess)
-            return status;
-    }
-    // NOTE: decisions do not depend on the team size, so a group smaller than requested
-    // (when the kernel's register use does not allow group_threads) gives the same successors.
-    cudaFuncAttributes attributes{};
-    const cudaError_t status = cudaFuncGetAttributes(&attributes, detail::assign_states_kernel<P>);
-    if (status != cudaSuccess)
-        return status;
-    const unsigned most = static_cast<unsigned>(attributes.maxThreadsPerBlock) / 32 * 32;
-    const unsigned threads = config.group_threads < most ? config.group_threads : most;
-    detail::assign_states_kernel<P><<<count, threads, shared, stream>>>(
-        problem, successor_layout(problem), slots, bound, ratings, prefix, config.random_order);
+    const std::uint32_t blocks = std::min(count, launch.groups);
+    detail::assign_states_kernel<P><<<blocks, launch.threads, launch.plan.shared_bytes, stream>>>(
+        problem, successor_layout(problem), slots, count, problem.max_possibilities(), ratings,
+        launch.plan, config.random_order);
     return cudaGetLastError();
 }
 
 /// Successor generation on the device with double buffering (FANG §3.3): every buffer is
-/// allocated at construction for up to `capacity` states (bytes_needed()).
+/// allocated at construction for up to `capacity` states (device_bytes()).
 template <class P>
 class SuccessorEngine {
     static_assert(SuccessorProblem<P>, "P does not model locus::gpu::SuccessorProblem");
 
 public:
-    /// Validates `config` (throws locus::Error) and allocates every buffer (throws CudaError
-    /// naming the buffer when the device is out of memory).
+    /// Validates `config` (throws locus::Error), plans the kernel for the current device and
+    /// allocates every buffer (throws CudaError naming the buffer when the device is out of
+    /// memory).
     SuccessorEngine(const P& problem, std::uint32_t capacity, SuccessorConfig config = {})
         : problem_(problem), layout_(successor_layout(problem)), config_(config),
           capacity_(capacity) {
         check_successor_config(config_, problem_.max_possibilities());
+        launch_ = plan_successor_launch(problem_, config_);
         const std::size_t slots = static_cast<std::size_t>(capacity) * layout_.slot_words;
-        const std::size_t entries = static_cast<std::size_t>(capacity) * problem_.max_possibilities();
         source_.allocate(slots, "successor source states");
         target_.allocate(slots, "successor target states");
-        ratings_.allocate(entries, "successor rating storage");
-        prefix_.allocate(entries, "successor prefix-sum storage");
+        if (!launch_.plan.ratings_on_chip)
+            ratings_.allocate(static_cast<std::size_t>(launch_.groups) *
+                                  problem_.max_possibilities(),
+                              "successor rating scratch");
     }
 
-    /// Device bytes of an engine for `capacity` states (successor_bytes_needed).
-    static std::size_t bytes_needed(const P& problem, std::uint32_t capacity) {
-        return successor_bytes_needed(problem, capacity);
+    /// Device bytes allocated (successor_bytes_needed for this device's plan).
+    std::size_t device_bytes() const {
+        return successor_bytes_needed(problem_, capacity_, launch_.groups,
+                                      launch_.plan.ratings_on_chip);
     }
+    /// The kernel's plan on this device.
+    const SuccessorLaunch& launch() const { return launch_; }
 
     /// Replaces the current states by `count` host slots copied from `slots`. Blocking: waits
     /// for the device first, so that no generation in flight still uses the buffer.
@@ -254,9 +337,9 @@ public:
         check_count(targets);
         LOCUS_CUDA_CHECK(
             clone_states(layout_, source_.data(), size_, k, seed, target_.data(), stream));
-        LOCUS_CUDA_CHECK(assign_states(problem_, config_, target_.data(),
+        LOCUS_CUDA_CHECK(assign_states(problem_, config_, launch_, target_.data(),
                                        static_cast<std::uint32_t>(targets), ratings_.data(),
-                                       prefix_.data(), stream));
+                                       stream));
         std::swap(source_, target_);
         size_ = static_cast<std::uint32_t>(targets);
     }
@@ -285,11 +368,11 @@ private:
     SuccessorLayout layout_;
     SuccessorConfig config_;
     std::uint32_t capacity_;
+    SuccessorLaunch launch_;
     std::uint32_t size_ = 0;
     DeviceBuffer<std::int32_t> source_;
     DeviceBuffer<std::int32_t> target_;
     DeviceBuffer<typename P::rating_type> ratings_;
-    DeviceBuffer<std::uint64_t> prefix_;
 };
 
 } // namespace locus::gpu

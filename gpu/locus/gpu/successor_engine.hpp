@@ -10,10 +10,13 @@
 /// successor value, then assigns every active variable of every clone: the possibilities of the
 /// variable are rated by the problem's local heuristic, the ratings are aggregated and mapped to
 /// integer weights (0 forbids), and one possibility is drawn with probability proportional to its
-/// weight through 64-bit prefix sums and a segment lookup (one right boundary per 32
-/// possibilities). The routine is written once over a Team (a group of threads serving one
-/// state); the CUDA kernel runs it over a thread block, the CPU twin over a single thread, and
-/// both take the same decisions, so that successors are bit-identical.
+/// weight through a segment lookup: the 64-bit prefix sums of the weights at every 32nd
+/// possibility (one right boundary per segment of 32). The drawn value is located by a binary
+/// search over the lookup, then within its segment by a prefix sum over the segment's 32
+/// weights recomputed from the ratings, so no per-possibility prefix sums are stored. The
+/// routine is written once over a Team (a group of threads serving one state); the CUDA kernel
+/// runs it over a thread block, the CPU twin over a single thread, and both take the same
+/// decisions, so that successors are bit-identical.
 
 #include <algorithm>
 #include <concepts>
@@ -56,6 +59,23 @@ struct SuccessorConfig {
     std::uint32_t group_threads = 256;  ///< device threads per state (multiple of 32, 32..1024)
     std::size_t lookup_bytes = 24576;   ///< shared memory for the segment lookup (bytes, <= 48 KiB)
     bool random_order = false;          ///< visit active variables in random order (FANG §3.5)
+    /// Further shared memory per group (bytes) for keeping the ratings of the current variable
+    /// and then the state slot on chip; what does not fit stays in global memory (0: ratings
+    /// and states in global memory, FANG's layout). The device engine lowers it to what the
+    /// device allows.
+    std::size_t chip_bytes = 96 * 1024;
+};
+
+/// Where one group of the device engine keeps its data (successor_plan): dynamic shared memory
+/// holds the segment lookup at offset 0, then the ratings (when on chip), then the state slot
+/// (when on chip).
+struct SuccessorPlan {
+    std::uint32_t lookup_bytes = 0;    ///< 8 bytes per 32 possibilities
+    bool ratings_on_chip = false;      ///< ratings in shared memory (else per-group global scratch)
+    std::uint32_t ratings_offset = 0;  ///< byte offset of the ratings in shared memory
+    bool state_on_chip = false;        ///< the state slot is staged in shared memory
+    std::uint32_t state_offset = 0;    ///< byte offset of the staged slot
+    std::uint32_t shared_bytes = 0;    ///< dynamic shared memory per group
 };
 
 /// Word layout of a state slot: [user words | active bitset | successor value (2 words)].
@@ -113,6 +133,10 @@ struct SuccessorLayout {
 /// and, per variable type T (member templates `template <int T>`):
 ///   possibilities<T>(state, var)   number of possibilities of var now (clamped to the bound)
 ///   rate<T>(state, var, l)         rating of possibility l (pure; state is read only)
+/// optionally, per variable type, a per-variable context computed once per assignment by every
+/// thread (in registers) and handed to every rating:
+///   prepare<T>(state, var)         returns a trivially copyable context c
+///   rate<T>(state, var, l, c)      used instead of rate<T>(state, var, l)
 ///   map<T>(rating, aggregator)     uint32 weight of a rating; 0 forbids the possibility
 ///   assign<T>(state, var, l)       applies possibility l to var
 ///   could_not_assign<T>(state, var) called when every weight of var is 0
@@ -203,35 +227,114 @@ inline void check_successor_config(const SuccessorConfig& config,
                     "possibilities");
 }
 
-/// Device bytes of an engine holding up to `capacity` states per buffer (FANG Eq. 1 plus the
-/// double-buffered states): 2 * capacity * slot_words * 4 + capacity * max_possibilities *
-/// (sizeof(rating_type) + 8).
+/// Rounds `bytes` up to a multiple of 16.
+constexpr std::uint32_t align16(std::uint64_t bytes) {
+    return static_cast<std::uint32_t>((bytes + 15) / 16 * 16);
+}
+
+/// The shared-memory plan of `problem` under `config`: the segment lookup always; the ratings
+/// of one variable when they fit config.chip_bytes; then the state slot when it fits what is
+/// left.
 template <class P>
-std::size_t successor_bytes_needed(const P& problem, std::uint32_t capacity) {
+SuccessorPlan successor_plan(const P& problem, const SuccessorConfig& config) {
+    SuccessorPlan plan;
+    const std::uint32_t bound = problem.max_possibilities();
+    plan.lookup_bytes = 8 * segment_count(bound);
+    std::uint64_t used = align16(plan.lookup_bytes);
+    std::uint64_t left = config.chip_bytes;
+    const std::uint64_t ratings = align16(static_cast<std::uint64_t>(bound) *
+                                          sizeof(typename P::rating_type));
+    if (ratings <= left) {
+        plan.ratings_on_chip = true;
+        plan.ratings_offset = static_cast<std::uint32_t>(used);
+        used += ratings;
+        left -= ratings;
+    }
+    const std::uint64_t slot = align16(4ull * successor_layout(problem).slot_words);
+    if (slot <= left) {
+        plan.state_on_chip = true;
+        plan.state_offset = static_cast<std::uint32_t>(used);
+        used += slot;
+    }
+    plan.shared_bytes = static_cast<std::uint32_t>(used);
+    return plan;
+}
+
+/// Device bytes of an engine holding up to `capacity` states per buffer and running `groups`
+/// groups at once: the double-buffered states (2 * capacity * slot_words * 4) plus, when the
+/// ratings are not kept on chip, one rating array per group (groups * max_possibilities *
+/// sizeof(rating_type)). FANG's Eq. 1 has one rating and one prefix sum per possibility of
+/// every state; the engine stores no per-possibility prefix sums and reuses rating storage
+/// across the states a group serves.
+template <class P>
+std::size_t successor_bytes_needed(const P& problem, std::uint32_t capacity, std::uint32_t groups,
+                                   bool ratings_on_chip) {
     const std::size_t slot = successor_layout(problem).slot_words * sizeof(std::int32_t);
-    const std::size_t entry = sizeof(typename P::rating_type) + sizeof(std::uint64_t);
-    return 2 * static_cast<std::size_t>(capacity) * slot +
-           static_cast<std::size_t>(capacity) * problem.max_possibilities() * entry;
+    const std::size_t ratings =
+        ratings_on_chip ? 0
+                        : static_cast<std::size_t>(groups) * problem.max_possibilities() *
+                              sizeof(typename P::rating_type);
+    return 2 * static_cast<std::size_t>(capacity) * slot + ratings;
 }
 
 namespace detail {
 
-/// A team of one thread (the CPU twin): every collective is the identity.
+/// A team of one thread (the CPU twin): every collective is the identity, and the thread is
+/// the only lane of the only group (so it visits the 32 possibilities of a segment itself).
 struct SerialTeam {
     static constexpr std::uint32_t rank() { return 0; }
     static constexpr std::uint32_t size() { return 1; }
+    static constexpr std::uint32_t lane() { return 0; }
+    static constexpr std::uint32_t lanes() { return 1; }
+    static constexpr std::uint32_t group() { return 0; }
+    static constexpr std::uint32_t groups() { return 1; }
     static void sync() {}
     template <class A>
     static A reduce(const A& value) {
         return value;
     }
-    /// Inclusive prefix sum of `value` over the team; `total` receives the team's sum.
-    static std::uint64_t inclusive_scan(std::uint64_t value, std::uint64_t& total) {
+    /// Sum of `value` over the lanes of the caller's group.
+    static std::uint64_t group_sum(std::uint64_t value) { return value; }
+    /// Inclusive prefix sum over the lanes of the caller's group; `total` = the group's sum.
+    static std::uint64_t group_scan(std::uint64_t value, std::uint64_t& total) {
         total = value;
         return value;
     }
-    static std::uint32_t min(std::uint32_t value) { return value; }
+    /// Replaces data[0, count) by its inclusive prefix sums.
+    static void scan_in_place(std::uint64_t* data, std::uint32_t count) {
+        std::uint64_t sum = 0;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            sum += data[i];
+            data[i] = sum;
+        }
+    }
 };
+
+/// The context of variable `var` (P::prepare<T> when P has it, else an empty one).
+struct NoContext {};
+
+LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+template <int T, class P>
+LOCUS_HD_INLINE auto variable_context(const P& problem, const std::int32_t* state,
+                                      std::uint32_t var) {
+    if constexpr (requires { problem.template prepare<T>(state, var); })
+        return problem.template prepare<T>(state, var);
+    else
+        return NoContext{};
+}
+
+/// Rating of possibility `l` of `var`, with the variable's context when P takes one.
+LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+template <int T, class P, class C>
+LOCUS_HD_INLINE typename P::rating_type rate_possibility(const P& problem,
+                                                         const std::int32_t* state,
+                                                         std::uint32_t var, std::uint32_t l,
+                                                         const C& context) {
+    if constexpr (requires { problem.template rate<T>(state, var, l, context); })
+        return problem.template rate<T>(state, var, l, context);
+    else
+        return problem.template rate<T>(state, var, l);
+}
 
 /// Index of the lowest set bit (both backends; value != 0).
 LOCUS_HD_INLINE std::uint32_t lowest_bit(std::uint32_t value) {
@@ -278,32 +381,29 @@ LOCUS_HD_INLINE std::uint32_t next_active(const std::uint32_t* mask, std::uint32
     }
 }
 
-/// Per-state scratch: ratings and inclusive prefix sums (max_possibilities each, global memory
-/// on the device) and the segment lookup (shared memory on the device).
+/// Per-group scratch: the ratings of the current variable (max_possibilities entries) and the
+/// segment lookup (segment_count(max_possibilities) entries); shared or global memory on the
+/// device.
 template <class R>
 struct Scratch {
     R* ratings;
-    std::uint64_t* prefix;
     std::uint64_t* segments;
 };
 
-/// The segment s with segments[s-1] <= v < segments[s] (segments[-1] = 0); group-stride over
-/// the segments with a team minimum per round (loop bounds padded so every thread takes part).
-LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
-template <class Team>
-LOCUS_HD std::uint32_t find_segment(const Team& team, const std::uint64_t* segments,
-                                    std::uint32_t count, std::uint64_t v) {
-    const std::uint32_t size = team.size();
-    const std::uint32_t padded = (count + size - 1) / size * size;
-    for (std::uint32_t base = 0; base < padded; base += size) {
-        const std::uint32_t s = base + team.rank();
-        const bool match =
-            s < count && (s == 0 ? 0 : segments[s - 1]) <= v && v < segments[s];
-        const std::uint32_t found = team.min(match ? s : kNoIndex);
-        if (found != kNoIndex)
-            return found;
+/// The segment s with segments[s-1] <= v < segments[s] (segments[-1] = 0; v <
+/// segments[count-1]): a binary search, run by every thread alike (no synchronisation).
+LOCUS_HD_INLINE std::uint32_t find_segment(const std::uint64_t* segments, std::uint32_t count,
+                                           std::uint64_t v) {
+    std::uint32_t low = 0;
+    std::uint32_t high = count - 1;
+    while (low < high) {
+        const std::uint32_t middle = low + (high - low) / 2;
+        if (segments[middle] > v)
+            high = middle;
+        else
+            low = middle + 1;
     }
-    return kNoIndex;
+    return low;
 }
 
 /// Assigns variable `var` (of type T) of one state (FANG Algorithms 1-4). Every thread of the
@@ -317,41 +417,40 @@ LOCUS_HD void assign_variable(const Team& team, const P& problem, std::int32_t* 
                               XorShift64Star& rng) {
     using R = typename P::rating_type;
     using A = typename P::aggregator_type;
-    const std::uint32_t size = team.size();
-    const std::uint32_t rank = team.rank();
     const std::uint32_t wanted = problem.template possibilities<T>(state, var);
     const std::uint32_t count = wanted < bound ? wanted : bound;
+    const auto context = variable_context<T>(problem, state, var);
 
-    // Rate every possibility (Algorithm 2).
+    // Rate every possibility and aggregate the ratings (Algorithm 2).
     A aggregator{};
-    for (std::uint32_t i = rank; i < count; i += size) {
-        const R rating = problem.template rate<T>(state, var, i);
+    for (std::uint32_t i = team.rank(); i < count; i += team.size()) {
+        const R rating = rate_possibility<T>(problem, state, var, i, context);
         scratch.ratings[i] = rating;
         aggregator.add(rating);
     }
     aggregator = team.reduce(aggregator);
 
-    // Map, prefix-sum and fill the segment lookup (Algorithm 3).
-    std::uint64_t lower = 0;
-    const std::uint32_t padded = (count + size - 1) / size * size;
-    for (std::uint32_t base = 0; base < padded; base += size) {
-        const std::uint32_t i = base + rank;
-        const std::uint64_t weight =
-            i < count ? problem.template map<T>(scratch.ratings[i], aggregator) : 0u;
-        std::uint64_t round_total = 0;
-        const std::uint64_t prefix = lower + team.inclusive_scan(weight, round_total);
-        if (i < count) {
-            scratch.prefix[i] = prefix;
-            if (i % kSegmentWidth == kSegmentWidth - 1 || i == count - 1)
-                scratch.segments[i / kSegmentWidth] = prefix;
+    // Map to weights, sum every segment of 32 and prefix-sum the segment sums into the lookup
+    // (Algorithm 3).
+    const std::uint32_t segments = segment_count(count);
+    for (std::uint32_t s = team.group(); s < segments; s += team.groups()) {
+        std::uint64_t sum = 0;
+        for (std::uint32_t k = team.lane(); k < kSegmentWidth; k += team.lanes()) {
+            const std::uint32_t i = s * kSegmentWidth + k;
+            if (i < count)
+                sum += problem.template map<T>(scratch.ratings[i], aggregator);
         }
-        lower += round_total;
+        sum = team.group_sum(sum);
+        if (team.lane() == 0)
+            scratch.segments[s] = sum;
     }
     team.sync();
+    team.scan_in_place(scratch.segments, segments);
+    const std::uint64_t total = segments == 0 ? 0 : scratch.segments[segments - 1];
 
     const std::uint32_t bit = 1u << (var % 32);
-    if (lower == 0) {
-        if (rank == 0) {
+    if (total == 0) {
+        if (team.rank() == 0) {
             problem.template could_not_assign<T>(state, var);
             mask[var / 32] &= ~bit;
         }
@@ -359,17 +458,23 @@ LOCUS_HD void assign_variable(const Team& team, const P& problem, std::int32_t* 
         return;
     }
 
-    // Draw v, find its segment (Algorithm 4), then the possibility within the segment.
-    const std::uint64_t v = rng.below(lower);
-    const std::uint32_t segment = find_segment(team, scratch.segments, segment_count(count), v);
-    for (std::uint32_t k = rank; k < kSegmentWidth; k += size) {
-        const std::uint32_t p = segment * kSegmentWidth + k;
-        if (p < count) {
-            const std::uint64_t left = p == 0 ? 0 : scratch.prefix[p - 1];
-            if (left <= v && v < scratch.prefix[p]) {
-                problem.template assign<T>(state, var, p);
+    // Draw v, find its segment (Algorithm 4), then the possibility within the segment: the
+    // first group recomputes the segment's weights and prefix-sums them.
+    const std::uint64_t v = rng.below(total);
+    const std::uint32_t segment = find_segment(scratch.segments, segments, v);
+    if (team.group() == 0) {
+        std::uint64_t before = segment == 0 ? 0 : scratch.segments[segment - 1];
+        for (std::uint32_t base = 0; base < kSegmentWidth; base += team.lanes()) {
+            const std::uint32_t i = segment * kSegmentWidth + base + team.lane();
+            const std::uint64_t weight =
+                i < count ? problem.template map<T>(scratch.ratings[i], aggregator) : 0u;
+            std::uint64_t round = 0;
+            const std::uint64_t right = before + team.group_scan(weight, round);
+            if (weight != 0 && right - weight <= v && v < right) {
+                problem.template assign<T>(state, var, i);
                 mask[var / 32] &= ~bit;
             }
+            before += round;
         }
     }
     team.sync();
@@ -465,9 +570,8 @@ void assign_states_cpu(const P& problem, const SuccessorConfig& config, std::int
     LOCUS_SUCCESSOR_OMP(omp parallel num_threads(team))
     {
         std::vector<R> ratings(bound);
-        std::vector<std::uint64_t> prefix(bound);
         std::vector<std::uint64_t> segments(segment_count(bound));
-        const detail::Scratch<R> scratch{ratings.data(), prefix.data(), segments.data()};
+        const detail::Scratch<R> scratch{ratings.data(), segments.data()};
         LOCUS_SUCCESSOR_OMP(omp for schedule(dynamic, 4))
         for (std::int64_t s = 0; s < static_cast<std::int64_t>(count); ++s)
             detail::assign_state(detail::SerialTeam{}, problem, layout,

@@ -124,17 +124,24 @@ int main(int argc, char** argv) {
                 cpu.generate(1, 1234);
                 cpu_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
             }
-            const bool identical = std::equal(from_gpu.begin(), from_gpu.end(), cpu.slots());
+            const auto mismatch = std::mismatch(from_gpu.begin(), from_gpu.end(), cpu.slots());
+            const bool identical = mismatch.first == from_gpu.end();
+            if (!identical) {
+                const auto word = static_cast<std::size_t>(mismatch.first - from_gpu.begin());
+                std::fprintf(stderr, "first difference: state %zu word %zu: CUDA %d, CPU %d\n",
+                             word / layout.slot_words, word % layout.slot_words, *mismatch.first,
+                             *mismatch.second);
+            }
             const double g = median(gpu_ms), p = median(cpu_ms);
             std::printf("{\"benchmark\":\"fang_successor_generation\",\"table\":%d,\"load\":%d,\"states\":%d,"
                         "\"variables\":%d,\"possibilities\":%d,\"cuda_ms\":%.4f,\"cpu_ms\":%.3f,"
                         "\"cpu_over_cuda\":%.2f,\"cuda_reps\":%zu,\"cpu_reps\":%zu,\"device_bytes\":%zu,"
-                        "\"identical\":%s,\"paper_1080ti_ms\":%.2f,\"paper_i9_ms\":%.2f,"
+                        "\"identical\":%s,\"ratings_on_chip\":%s,\"paper_1080ti_ms\":%.2f,\"paper_i9_ms\":%.2f,"
                         "\"paper_gpu_over_ours\":%.2f,\"device\":\"%s\"}\n",
                         c.table, c.load, c.states, c.vars, c.window * c.window - 1, g, p, p / g,
                         gpu_ms.size(), cpu_ms.size(),
-                        gpu::SuccessorEngine<GridMovesPolicy>::bytes_needed(dev, capacity),
-                        identical ? "true" : "false", c.paper_gpu_ms, c.paper_cpu_ms,
+                        cuda.device_bytes(),
+                        identical ? "true" : "false", cuda.launch().plan.ratings_on_chip ? "true" : "false", c.paper_gpu_ms, c.paper_cpu_ms,
                         c.paper_gpu_ms / g, device.c_str());
             std::fflush(stdout);
         }

@@ -51,12 +51,32 @@ struct GridMovesPolicy {
     }
     LOCUS_HD_INLINE int variable_type(std::uint32_t) const { return 0; }
 
+    /// Other agents a rating must check against, found once per variable (prepare): those
+    /// inside the agent's window. More than kNearby of them: every agent is checked.
+    static constexpr int kNearby = 8;
+
+    /// Per-variable context (prepare): the agent's cell and goal, the divisor of the window
+    /// offsets as a multiply-shift, and the cells of the other agents inside its window.
+    struct Context {
+        std::int32_t x, y, goal_x, goal_y;
+        std::uint32_t magic;  ///< 2^32 / window rounded up: floor(c / window) = c * magic >> 32
+        std::int32_t nearby;  ///< agents in the window; > kNearby: check all of them
+        std::int32_t cells[kNearby];
+    };
+
     /// Offset of possibility l (the window's cells in row-major order, centre skipped).
-    LOCUS_HD_INLINE void offset(std::uint32_t l, std::int32_t& dx, std::int32_t& dy) const {
+    /// NOTE: c * ceil(2^32 / j) >> 32 = floor(c / j) exactly while c * j < 2^32; here c < j*j
+    /// and j <= 1023.
+    LOCUS_HD_INLINE void offset(std::uint32_t l, std::uint32_t magic, std::int32_t& dx,
+                                std::int32_t& dy) const {
         const auto half = static_cast<std::uint32_t>(window * window - 1) / 2;
-        const auto cell = static_cast<std::int32_t>(l < half ? l : l + 1);
-        dx = cell % window - window / 2;
-        dy = cell / window - window / 2;
+        const std::uint32_t cell = l < half ? l : l + 1;
+        const auto row = static_cast<std::uint32_t>((static_cast<std::uint64_t>(cell) * magic) >> 32);
+        dx = static_cast<std::int32_t>(cell - row * static_cast<std::uint32_t>(window)) - window / 2;
+        dy = static_cast<std::int32_t>(row) - window / 2;
+    }
+    LOCUS_HD_INLINE std::uint32_t magic() const {
+        return static_cast<std::uint32_t>(0xFFFFFFFFu / static_cast<std::uint32_t>(window) + 1);
     }
 
     template <int T>
@@ -65,26 +85,57 @@ struct GridMovesPolicy {
     }
 
     template <int T>
-    LOCUS_HD MoveRating rate(const std::int32_t* state, std::uint32_t var, std::uint32_t l) const {
+    LOCUS_HD Context prepare(const std::int32_t* state, std::uint32_t var) const {
+        Context c{};
+        c.x = state[2 * var];
+        c.y = state[2 * var + 1];
+        c.goal_x = goals[2 * var];
+        c.goal_y = goals[2 * var + 1];
+        c.magic = magic();
+        const std::int32_t half = window / 2;
+        for (std::int32_t a = 0; a < agents; ++a) {
+            const std::int32_t ax = state[2 * a], ay = state[2 * a + 1];
+            const std::int32_t dx = ax - c.x, dy = ay - c.y;
+            if (a == static_cast<std::int32_t>(var) || dx < -half || dx > half || dy < -half ||
+                dy > half)
+                continue;
+            if (c.nearby < kNearby)
+                c.cells[c.nearby] = ay * width + ax;
+            ++c.nearby;
+        }
+        return c;
+    }
+
+    template <int T>
+    LOCUS_HD MoveRating rate(const std::int32_t* state, std::uint32_t var, std::uint32_t l,
+                             const Context& c) const {
         std::int32_t dx = 0, dy = 0;
-        offset(l, dx, dy);
-        const std::int32_t x = state[2 * var] + dx;
-        const std::int32_t y = state[2 * var + 1] + dy;
+        offset(l, c.magic, dx, dy);
+        const std::int32_t x = c.x + dx;
+        const std::int32_t y = c.y + dy;
         if (x < 0 || y < 0 || x >= width || y >= height) return -1;
-        if (blocked[static_cast<std::int64_t>(y) * width + x] != 0) return -1;
+        const std::int32_t cell = y * width + x;
+        if (blocked[cell] != 0) return -1;
         // NOTE: every other agent's current cell is forbidden: agents assigned earlier in this
         // step hold their new cell, later ones still their old one (no two agents ever share a
-        // cell after a step).
-        for (std::int32_t a = 0; a < agents; ++a)
-            if (a != static_cast<std::int32_t>(var) && state[2 * a] == x && state[2 * a + 1] == y)
-                return -1;
-        const std::int32_t gx = goals[2 * var], gy = goals[2 * var + 1];
-        const std::int32_t d = (x > gx ? x - gx : gx - x) + (y > gy ? y - gy : gy - y);
+        // cell after a step). Only agents inside the window can hold a target cell.
+        if (c.nearby <= kNearby) {
+            for (std::int32_t k = 0; k < c.nearby; ++k)
+                if (c.cells[k] == cell) return -1;
+        } else {
+            for (std::int32_t a = 0; a < agents; ++a)
+                if (a != static_cast<std::int32_t>(var) && state[2 * a] == x &&
+                    state[2 * a + 1] == y)
+                    return -1;
+        }
+        const std::int32_t d = (x > c.goal_x ? x - c.goal_x : c.goal_x - x) +
+                               (y > c.goal_y ? y - c.goal_y : c.goal_y - y);
         // Load > 1: as many further distance evaluations against other agents' goals; their
         // result cannot change the rating (no distance reaches `never`), but the work is done.
         std::int32_t extra = 0;
+        std::int32_t other = static_cast<std::int32_t>(var);
         for (std::int32_t k = 1; k < load; ++k) {
-            const std::int32_t other = (static_cast<std::int32_t>(var) + k) % agents;
+            other = other + 1 == agents ? 0 : other + 1;
             const std::int32_t ox = goals[2 * other], oy = goals[2 * other + 1];
             const std::int32_t e = (x > ox ? x - ox : ox - x) + (y > oy ? y - oy : oy - y);
             extra = e > extra ? e : extra;
@@ -104,7 +155,7 @@ struct GridMovesPolicy {
     template <int T>
     LOCUS_HD_INLINE void assign(std::int32_t* state, std::uint32_t var, std::uint32_t l) const {
         std::int32_t dx = 0, dy = 0;
-        offset(l, dx, dy);
+        offset(l, magic(), dx, dy);
         state[2 * var] += dx;
         state[2 * var + 1] += dy;
         state[2 * agents] += (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
