@@ -12,5 +12,12 @@
 #define LOCUS_HD_INLINE inline
 #endif
 
+#if defined(__CUDA_ARCH__)
+/// Asks nvcc to unroll the next loop (fixed trip count) in device code; nothing on the host.
+#define LOCUS_UNROLL _Pragma("unroll")
+#else
+#define LOCUS_UNROLL
+#endif
+
 /// Marks a symbol as exported from a shared object (everything else is hidden).
 #define LOCUS_EXPORT __attribute__((visibility("default")))

@@ -144,3 +144,56 @@ TEST_CASE("window_moves rejects an even window with a clear message") {
                          "middle of the window)",
                          ConfigError);
 }
+
+TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load path") {
+    // Dense agents make windows hold more than kNearby other agents (the fallback path); loads
+    // up to 40 cover the register-held and the array-read extra goals.
+    for (const std::int32_t agents : {5, 60}) {
+        const Instance inst = generate(24, agents, 0.15, static_cast<std::uint64_t>(agents));
+        std::vector<std::int32_t> goals;
+        std::vector<std::int32_t> state;
+        for (const Agent& a : inst.agents) {
+            goals.push_back(a.goal_x);
+            goals.push_back(a.goal_y);
+            state.push_back(a.start_x);
+            state.push_back(a.start_y);
+        }
+        state.push_back(0);
+        std::int32_t overflowed = 0;
+        for (const std::int32_t window : {3, 7, 13}) {
+            for (const std::int32_t load : {1, 2, 17, 18, 40}) {
+                GridMovesPolicy policy;
+                policy.blocked = inst.grid.blocked.data();
+                policy.goals = goals.data();
+                policy.width = inst.grid.width;
+                policy.height = inst.grid.height;
+                policy.agents = agents;
+                policy.window = window;
+                policy.load = load;
+                for (std::int32_t var = 0; var < agents; ++var) {
+                    const auto v = static_cast<std::uint32_t>(var);
+                    const auto context = policy.prepare<0>(state.data(), v);
+                    overflowed += context.nearby > GridMovesPolicy::kNearby;
+                    for (std::uint32_t l = 0; l < policy.max_possibilities(); ++l) {
+                        const std::int32_t cell = static_cast<std::int32_t>(l < policy.max_possibilities() / 2 ? l : l + 1);
+                        const std::int32_t x = state[2 * var] + cell % window - window / 2;
+                        const std::int32_t y = state[2 * var + 1] + cell / window - window / 2;
+                        std::int32_t expected = -1;
+                        if (inst.grid.passable(x, y)) {
+                            bool taken = false;
+                            for (std::int32_t a = 0; a < agents; ++a)
+                                taken |= a != var && state[2 * a] == x && state[2 * a + 1] == y;
+                            if (!taken)
+                                expected = std::abs(x - goals[2 * var]) + std::abs(y - goals[2 * var + 1]);
+                        }
+                        CAPTURE(window);
+                        CAPTURE(load);
+                        REQUIRE(policy.rate<0>(state.data(), v, l, context) == expected);
+                    }
+                }
+            }
+        }
+        if (agents == 60)
+            CHECK(overflowed > 0);
+    }
+}

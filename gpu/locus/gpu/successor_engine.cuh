@@ -9,8 +9,8 @@
 /// walks over the states (grid-stride), so per-group scratch is sized by the device, not by the
 /// number of states. Possibilities are rated in block-stride loops into the ratings array
 /// (shared memory when the plan keeps it on chip, else the group's global scratch); aggregators
-/// are merged with warp shuffles then across warps; every warp maps and sums whole segments of
-/// 32 possibilities with shuffles; the segment sums are prefix-summed in place into the lookup
+/// are merged with warp shuffles then across warps; every thread maps and sums a whole segment
+/// of 32 possibilities (skewed start, no bank conflicts); the segment sums are prefix-summed in place into the lookup
 /// in shared memory; every thread binary-searches the lookup for the drawn value; the first
 /// warp recomputes the 32 weights of the found segment and prefix-sums them with shuffles to
 /// find the possibility. The state slot is staged in shared memory when the plan allows.
@@ -78,13 +78,6 @@ struct BlockTeam {
             total.combine(aggregators[w]);
         __syncthreads();
         return total;
-    }
-
-    /// Sum of `value` over the lanes of the warp (every lane gets it).
-    __device__ static std::uint64_t group_sum(std::uint64_t value) {
-        for (unsigned offset = 16; offset > 0; offset >>= 1)
-            value += __shfl_xor_sync(kSuccessorFullMask, value, offset);
-        return value;
     }
 
     /// Inclusive prefix sum of `value` over the lanes of the warp; `total` = the warp's sum.

@@ -293,8 +293,6 @@ struct SerialTeam {
     static A reduce(const A& value) {
         return value;
     }
-    /// Sum of `value` over the lanes of the caller's group.
-    static std::uint64_t group_sum(std::uint64_t value) { return value; }
     /// Inclusive prefix sum over the lanes of the caller's group; `total` = the group's sum.
     static std::uint64_t group_scan(std::uint64_t value, std::uint64_t& total) {
         total = value;
@@ -431,18 +429,18 @@ LOCUS_HD void assign_variable(const Team& team, const P& problem, std::int32_t* 
     aggregator = team.reduce(aggregator);
 
     // Map to weights, sum every segment of 32 and prefix-sum the segment sums into the lookup
-    // (Algorithm 3).
+    // (Algorithm 3). A thread sums a whole segment, starting at a different possibility than
+    // its neighbours (skewed), so that the threads of a warp read distinct shared-memory banks.
     const std::uint32_t segments = segment_count(count);
-    for (std::uint32_t s = team.group(); s < segments; s += team.groups()) {
+    for (std::uint32_t s = team.rank(); s < segments; s += team.size()) {
         std::uint64_t sum = 0;
-        for (std::uint32_t k = team.lane(); k < kSegmentWidth; k += team.lanes()) {
-            const std::uint32_t i = s * kSegmentWidth + k;
+        const std::uint32_t first = s * kSegmentWidth;
+        for (std::uint32_t k = 0; k < kSegmentWidth; ++k) {
+            const std::uint32_t i = first + ((k + s) & (kSegmentWidth - 1));
             if (i < count)
                 sum += problem.template map<T>(scratch.ratings[i], aggregator);
         }
-        sum = team.group_sum(sum);
-        if (team.lane() == 0)
-            scratch.segments[s] = sum;
+        scratch.segments[s] = sum;
     }
     team.sync();
     team.scan_in_place(scratch.segments, segments);

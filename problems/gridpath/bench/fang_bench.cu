@@ -128,20 +128,27 @@ int main(int argc, char** argv) {
             const bool identical = mismatch.first == from_gpu.end();
             if (!identical) {
                 const auto word = static_cast<std::size_t>(mismatch.first - from_gpu.begin());
+                const std::size_t state = word / layout.slot_words;
                 std::fprintf(stderr, "first difference: state %zu word %zu: CUDA %d, CPU %d\n",
-                             word / layout.slot_words, word % layout.slot_words, *mismatch.first,
-                             *mismatch.second);
+                             state, word % layout.slot_words, *mismatch.first, *mismatch.second);
+                for (const auto* name : {"source", "cuda", "cpu"}) {
+                    const std::int32_t* words = name[1] == 'o' ? slots.data() : name[1] == 'u' ? from_gpu.data() : cpu.slots();
+                    std::fprintf(stderr, "%s:", name);
+                    for (std::uint32_t w = 0; w < layout.slot_words; ++w)
+                        std::fprintf(stderr, " %d", words[state * layout.slot_words + w]);
+                    std::fprintf(stderr, "\n");
+                }
             }
             const double g = median(gpu_ms), p = median(cpu_ms);
             std::printf("{\"benchmark\":\"fang_successor_generation\",\"table\":%d,\"load\":%d,\"states\":%d,"
                         "\"variables\":%d,\"possibilities\":%d,\"cuda_ms\":%.4f,\"cpu_ms\":%.3f,"
                         "\"cpu_over_cuda\":%.2f,\"cuda_reps\":%zu,\"cpu_reps\":%zu,\"device_bytes\":%zu,"
-                        "\"identical\":%s,\"ratings_on_chip\":%s,\"paper_1080ti_ms\":%.2f,\"paper_i9_ms\":%.2f,"
+                        "\"identical\":%s,\"ratings_on_chip\":%s,\"groups\":%u,\"threads\":%u,\"paper_1080ti_ms\":%.2f,\"paper_i9_ms\":%.2f,"
                         "\"paper_gpu_over_ours\":%.2f,\"device\":\"%s\"}\n",
                         c.table, c.load, c.states, c.vars, c.window * c.window - 1, g, p, p / g,
                         gpu_ms.size(), cpu_ms.size(),
                         cuda.device_bytes(),
-                        identical ? "true" : "false", cuda.launch().plan.ratings_on_chip ? "true" : "false", c.paper_gpu_ms, c.paper_cpu_ms,
+                        identical ? "true" : "false", cuda.launch().plan.ratings_on_chip ? "true" : "false", cuda.launch().groups, cuda.launch().threads, c.paper_gpu_ms, c.paper_cpu_ms,
                         c.paper_gpu_ms / g, device.c_str());
             std::fflush(stdout);
         }

@@ -12,6 +12,12 @@ GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& 
     if (options.window < 3 || options.window % 2 == 0)
         throw ConfigError("window_moves: window " + std::to_string(options.window) +
                           " must be odd and >= 3 (the agent sits in the middle of the window)");
+    // NOTE: the policy packs cells as x | y << 16 and indexes cells with 32-bit integers.
+    if (instance.grid.width > 65535 || instance.grid.height > 65535 ||
+        static_cast<std::int64_t>(instance.grid.width) * instance.grid.height > 0x7FFFFFFF)
+        throw ConfigError("window_moves: grid " + std::to_string(instance.grid.width) + " x " +
+                          std::to_string(instance.grid.height) +
+                          " is too large (at most 65535 cells per side and 2^31 - 1 cells)");
     GridMovesPolicy policy;
     policy.blocked = blocked;
     policy.goals = goals;

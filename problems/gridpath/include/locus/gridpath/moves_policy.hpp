@@ -53,16 +53,38 @@ struct GridMovesPolicy {
 
     /// Other agents a rating must check against, found once per variable (prepare): those
     /// inside the agent's window. More than kNearby of them: every agent is checked.
-    static constexpr int kNearby = 8;
+    static constexpr int kNearby = 6;
+    /// Goals of the load factor's extra distance evaluations held in registers; beyond, they
+    /// are read from the goal array.
+    static constexpr int kLoadGoals = 16;
 
-    /// Per-variable context (prepare): the agent's cell and goal, the divisor of the window
-    /// offsets as a multiply-shift, and the cells of the other agents inside its window.
+    /// Per-variable context (prepare): the agent's cell, its goal and the goals of the load
+    /// evaluations packed as x | y << 16, the divisor of the window offsets as a multiply-shift,
+    /// and the cells of the other agents inside the window.
     struct Context {
-        std::int32_t x, y, goal_x, goal_y;
+        std::int32_t x, y;
+        std::uint32_t goal;   ///< packed
         std::uint32_t magic;  ///< 2^32 / window rounded up: floor(c / window) = c * magic >> 32
         std::int32_t nearby;  ///< agents in the window; > kNearby: check all of them
         std::int32_t cells[kNearby];
+        std::uint32_t load_goals[kLoadGoals]; ///< packed goals of agents var + 1, var + 2, ...
     };
+
+    /// x | y << 16 (coordinates below 2^16, checked by make_policy).
+    LOCUS_HD_INLINE static std::uint32_t pack(std::int32_t x, std::int32_t y) {
+        return static_cast<std::uint32_t>(x) | (static_cast<std::uint32_t>(y) << 16);
+    }
+    /// Manhattan distance of two packed cells (one SIMD absolute difference on the device).
+    LOCUS_HD_INLINE static std::int32_t manhattan(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+        const unsigned d = __vabsdiffu2(a, b);
+        return static_cast<std::int32_t>((d & 0xFFFFu) + (d >> 16));
+#else
+        const auto ax = static_cast<std::int32_t>(a & 0xFFFFu), bx = static_cast<std::int32_t>(b & 0xFFFFu);
+        const auto ay = static_cast<std::int32_t>(a >> 16), by = static_cast<std::int32_t>(b >> 16);
+        return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
+#endif
+    }
 
     /// Offset of possibility l (the window's cells in row-major order, centre skipped).
     /// NOTE: c * ceil(2^32 / j) >> 32 = floor(c / j) exactly while c * j < 2^32; here c < j*j
@@ -89,8 +111,7 @@ struct GridMovesPolicy {
         Context c{};
         c.x = state[2 * var];
         c.y = state[2 * var + 1];
-        c.goal_x = goals[2 * var];
-        c.goal_y = goals[2 * var + 1];
+        c.goal = pack(goals[2 * var], goals[2 * var + 1]);
         c.magic = magic();
         const std::int32_t half = window / 2;
         for (std::int32_t a = 0; a < agents; ++a) {
@@ -102,6 +123,11 @@ struct GridMovesPolicy {
             if (c.nearby < kNearby)
                 c.cells[c.nearby] = ay * width + ax;
             ++c.nearby;
+        }
+        std::int32_t other = static_cast<std::int32_t>(var);
+        for (std::int32_t k = 0; k < kLoadGoals && k + 1 < load; ++k) {
+            other = other + 1 == agents ? 0 : other + 1;
+            c.load_goals[k] = pack(goals[2 * other], goals[2 * other + 1]);
         }
         return c;
     }
@@ -128,17 +154,25 @@ struct GridMovesPolicy {
                     state[2 * a + 1] == y)
                     return -1;
         }
-        const std::int32_t d = (x > c.goal_x ? x - c.goal_x : c.goal_x - x) +
-                               (y > c.goal_y ? y - c.goal_y : c.goal_y - y);
+        const std::uint32_t target = pack(x, y);
+        const std::int32_t d = manhattan(target, c.goal);
         // Load > 1: as many further distance evaluations against other agents' goals; their
         // result cannot change the rating (no distance reaches `never`), but the work is done.
         std::int32_t extra = 0;
-        std::int32_t other = static_cast<std::int32_t>(var);
-        for (std::int32_t k = 1; k < load; ++k) {
-            other = other + 1 == agents ? 0 : other + 1;
-            const std::int32_t ox = goals[2 * other], oy = goals[2 * other + 1];
-            const std::int32_t e = (x > ox ? x - ox : ox - x) + (y > oy ? y - oy : oy - y);
-            extra = e > extra ? e : extra;
+        LOCUS_UNROLL
+        for (std::int32_t k = 0; k < kLoadGoals; ++k) {
+            if (k + 1 < load) {
+                const std::int32_t e = manhattan(target, c.load_goals[k]);
+                extra = e > extra ? e : extra;
+            }
+        }
+        if (load > kLoadGoals + 1) {
+            std::int32_t other = static_cast<std::int32_t>((var + kLoadGoals) % static_cast<std::uint32_t>(agents));
+            for (std::int32_t k = kLoadGoals + 1; k < load; ++k) {
+                other = other + 1 == agents ? 0 : other + 1;
+                const std::int32_t e = manhattan(target, pack(goals[2 * other], goals[2 * other + 1]));
+                extra = e > extra ? e : extra;
+            }
         }
         return extra >= never ? d + 1 : d;
     }
