@@ -82,10 +82,14 @@ public:
     // NOTE: the blocking copies run on the legacy default stream, which is not ordered with
     // non-blocking streams (Stream): after work on such a stream, use the *_async variants.
 
-    /// Copies `count` elements from host memory into elements [0, count). Blocking.
-    /// Precondition: count <= size().
+    /// Copies `count` elements from host memory into elements [0, count). Blocking: returns
+    /// when the data is in device memory. Precondition: count <= size().
     void upload(const T* host, std::size_t count) {
         LOCUS_CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
+        // NOTE: from pageable memory, cudaMemcpy may return once the data is staged, before the
+        // DMA has reached device memory; work on a non-blocking stream is not ordered after
+        // it, so wait for the legacy stream here.
+        LOCUS_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
     }
     /// Copies elements [0, count) into host memory. Blocking. Precondition: count <= size().
     void download(T* host, std::size_t count) const {

@@ -218,7 +218,8 @@ inline cudaError_t clone_states(const SuccessorLayout& layout, const std::int32_
 struct SuccessorLaunch {
     SuccessorPlan plan;
     unsigned threads = 0;
-    std::uint32_t groups = 0;
+    std::uint32_t groups = 0;    ///< blocks resident on the device at once (the grid size)
+    int registers = 0;           ///< registers per thread of the kernel
 };
 
 /// Plans the assignment kernel of `problem` for the current device. Throws locus::Error when
@@ -245,6 +246,7 @@ SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& c
     adjusted.chip_bytes = std::min(config.chip_bytes, available - lookup);
     SuccessorLaunch launch;
     launch.plan = successor_plan(problem, adjusted);
+    launch.registers = attributes.numRegs;
     // NOTE: decisions do not depend on the team size, so a group smaller than requested
     // (when the kernel's register use does not allow group_threads) gives the same successors.
     const unsigned most = static_cast<unsigned>(attributes.maxThreadsPerBlock) / 32 * 32;

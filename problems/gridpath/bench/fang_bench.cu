@@ -60,10 +60,15 @@ int main(int argc, char** argv) {
     int table = 0; // all
     int reps = 100;
     double cpu_seconds = 20.0;
+    gpu::SuccessorConfig config;
+    std::string only; // comma-separated configuration indices (0-19), empty = all
     for (int i = 1; i + 1 < argc; i += 2) {
         if (std::strcmp(argv[i], "--table") == 0) table = std::strcmp(argv[i + 1], "all") == 0 ? 0 : std::atoi(argv[i + 1]);
         else if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[i + 1]);
         else if (std::strcmp(argv[i], "--cpu-seconds") == 0) cpu_seconds = std::atof(argv[i + 1]);
+        else if (std::strcmp(argv[i], "--group-threads") == 0) config.group_threads = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
+        else if (std::strcmp(argv[i], "--chip-bytes") == 0) config.chip_bytes = static_cast<std::size_t>(std::atoll(argv[i + 1]));
+        else if (std::strcmp(argv[i], "--only") == 0) only = "," + std::string(argv[i + 1]) + ",";
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
             return 2;
@@ -75,8 +80,10 @@ int main(int argc, char** argv) {
         std::vector<std::uint8_t> blocked(static_cast<std::size_t>(kGrid) * kGrid, 0);
         gpu::DeviceBuffer<std::uint8_t> d_blocked(blocked.size(), "bench grid");
         d_blocked.upload(blocked.data(), blocked.size());
-        for (const Config& c : kConfigs) {
+        for (std::size_t index = 0; index < std::size(kConfigs); ++index) {
+            const Config& c = kConfigs[index];
             if (table != 0 && c.table != table) continue;
+            if (!only.empty() && only.find("," + std::to_string(index) + ",") == std::string::npos) continue;
             Rng rng(static_cast<std::uint64_t>(c.states * 100 + c.vars), 0);
             std::vector<std::int32_t> goals(2 * static_cast<std::size_t>(c.vars));
             for (auto& g : goals) g = 50 + static_cast<std::int32_t>(rng.below(kGrid - 100));
@@ -98,7 +105,7 @@ int main(int argc, char** argv) {
                 }
             }
             const auto capacity = static_cast<std::uint32_t>(c.states);
-            gpu::SuccessorEngine<GridMovesPolicy> cuda(dev, capacity, {});
+            gpu::SuccessorEngine<GridMovesPolicy> cuda(dev, capacity, config);
             gpu::Stream stream;
             gpu::Event start, stop;
             std::vector<double> gpu_ms;
@@ -115,10 +122,11 @@ int main(int argc, char** argv) {
             std::vector<std::int32_t> from_gpu(slots.size());
             cuda.download(from_gpu.data());
 
-            gpu::CpuSuccessorEngine<GridMovesPolicy> cpu(host, capacity, {}, 0);
+            gpu::CpuSuccessorEngine<GridMovesPolicy> cpu(host, capacity, config, 0);
             std::vector<double> cpu_ms;
             const auto budget = std::chrono::steady_clock::now() + std::chrono::duration<double>(cpu_seconds);
-            for (int r = 0; r < reps && (r < 3 || std::chrono::steady_clock::now() < budget); ++r) {
+            // --cpu-seconds 0: one CPU generation, for the identical-successor check only.
+            for (int r = 0; r < reps && (r < (cpu_seconds > 0 ? 3 : 1) || std::chrono::steady_clock::now() < budget); ++r) {
                 cpu.load(slots.data(), capacity);
                 const auto t0 = std::chrono::steady_clock::now();
                 cpu.generate(1, 1234);
@@ -143,12 +151,12 @@ int main(int argc, char** argv) {
             std::printf("{\"benchmark\":\"fang_successor_generation\",\"table\":%d,\"load\":%d,\"states\":%d,"
                         "\"variables\":%d,\"possibilities\":%d,\"cuda_ms\":%.4f,\"cpu_ms\":%.3f,"
                         "\"cpu_over_cuda\":%.2f,\"cuda_reps\":%zu,\"cpu_reps\":%zu,\"device_bytes\":%zu,"
-                        "\"identical\":%s,\"ratings_on_chip\":%s,\"groups\":%u,\"threads\":%u,\"paper_1080ti_ms\":%.2f,\"paper_i9_ms\":%.2f,"
+                        "\"identical\":%s,\"ratings_on_chip\":%s,\"groups\":%u,\"threads\":%u,\"registers\":%d,\"paper_1080ti_ms\":%.2f,\"paper_i9_ms\":%.2f,"
                         "\"paper_gpu_over_ours\":%.2f,\"device\":\"%s\"}\n",
                         c.table, c.load, c.states, c.vars, c.window * c.window - 1, g, p, p / g,
                         gpu_ms.size(), cpu_ms.size(),
                         cuda.device_bytes(),
-                        identical ? "true" : "false", cuda.launch().plan.ratings_on_chip ? "true" : "false", cuda.launch().groups, cuda.launch().threads, c.paper_gpu_ms, c.paper_cpu_ms,
+                        identical ? "true" : "false", cuda.launch().plan.ratings_on_chip ? "true" : "false", cuda.launch().groups, cuda.launch().threads, cuda.launch().registers, c.paper_gpu_ms, c.paper_cpu_ms,
                         c.paper_gpu_ms / g, device.c_str());
             std::fflush(stdout);
         }
