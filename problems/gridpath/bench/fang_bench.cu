@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -61,14 +62,21 @@ int main(int argc, char** argv) {
     int reps = 100;
     double cpu_seconds = 20.0;
     gpu::SuccessorConfig config;
-    std::string only; // comma-separated configuration indices (0-19), empty = all
+    std::vector<int> only; // configuration indices (0-19) from a comma-separated list; empty = all
     for (int i = 1; i + 1 < argc; i += 2) {
         if (std::strcmp(argv[i], "--table") == 0) table = std::strcmp(argv[i + 1], "all") == 0 ? 0 : std::atoi(argv[i + 1]);
         else if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[i + 1]);
         else if (std::strcmp(argv[i], "--cpu-seconds") == 0) cpu_seconds = std::atof(argv[i + 1]);
         else if (std::strcmp(argv[i], "--group-threads") == 0) config.group_threads = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
         else if (std::strcmp(argv[i], "--chip-bytes") == 0) config.chip_bytes = static_cast<std::size_t>(std::atoll(argv[i + 1]));
-        else if (std::strcmp(argv[i], "--only") == 0) only = "," + std::string(argv[i + 1]) + ",";
+        else if (std::strcmp(argv[i], "--only") == 0) {
+            for (const char* p = argv[i + 1]; *p != '\0';) {
+                char* end = nullptr;
+                only.push_back(static_cast<int>(std::strtol(p, &end, 10)));
+                p = *end == ',' ? end + 1 : end;
+                if (end == p && *p != '\0') break;
+            }
+        }
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
             return 2;
@@ -83,7 +91,7 @@ int main(int argc, char** argv) {
         for (std::size_t index = 0; index < std::size(kConfigs); ++index) {
             const Config& c = kConfigs[index];
             if (table != 0 && c.table != table) continue;
-            if (!only.empty() && only.find("," + std::to_string(index) + ",") == std::string::npos) continue;
+            if (!only.empty() && std::find(only.begin(), only.end(), static_cast<int>(index)) == only.end()) continue;
             Rng rng(static_cast<std::uint64_t>(c.states * 100 + c.vars), 0);
             std::vector<std::int32_t> goals(2 * static_cast<std::size_t>(c.vars));
             for (auto& g : goals) g = 50 + static_cast<std::int32_t>(rng.below(kGrid - 100));
