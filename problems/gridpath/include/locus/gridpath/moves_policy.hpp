@@ -54,37 +54,25 @@ struct GridMovesPolicy {
     /// Other agents a rating must check against, found once per variable (prepare): those
     /// inside the agent's window. More than kNearby of them: every agent is checked.
     static constexpr int kNearby = 6;
-    /// Goals of the load factor's extra distance evaluations held in registers; beyond, they
-    /// are read from the goal array.
-    static constexpr int kLoadGoals = 16;
 
-    /// Per-variable context (prepare): the agent's cell, its goal and the goals of the load
-    /// evaluations packed as x | y << 16, the divisor of the window offsets as a multiply-shift,
-    /// and the cells of the other agents inside the window.
+    /// Per-variable context (prepare): the agent's cell and goal, the divisor of the window
+    /// offsets as a multiply-shift, and the cells of the other agents inside the window.
     struct Context {
-        std::int32_t x, y;
-        std::uint32_t goal;   ///< packed
+        std::int32_t x, y, goal_x, goal_y;
         std::uint32_t magic;  ///< 2^32 / window rounded up: floor(c / window) = c * magic >> 32
         std::int32_t nearby;  ///< agents in the window; > kNearby: check all of them
         std::int32_t cells[kNearby];
-        std::uint32_t load_goals[kLoadGoals]; ///< packed goals of agents var + 1, var + 2, ...
     };
 
-    /// x | y << 16 (coordinates below 2^16, checked by make_policy).
-    LOCUS_HD_INLINE static std::uint32_t pack(std::int32_t x, std::int32_t y) {
-        return static_cast<std::uint32_t>(x) | (static_cast<std::uint32_t>(y) << 16);
-    }
-    /// Manhattan distance of two packed cells (one SIMD absolute difference on the device).
-    LOCUS_HD_INLINE static std::int32_t manhattan(std::uint32_t a, std::uint32_t b) {
+    /// High 32 bits of a * b.
+    LOCUS_HD_INLINE static std::uint32_t mul_high(std::uint32_t a, std::uint32_t b) {
 #if defined(__CUDA_ARCH__)
-        const unsigned d = __vabsdiffu2(a, b);
-        return static_cast<std::int32_t>((d & 0xFFFFu) + (d >> 16));
+        return __umulhi(a, b);
 #else
-        const auto ax = static_cast<std::int32_t>(a & 0xFFFFu), bx = static_cast<std::int32_t>(b & 0xFFFFu);
-        const auto ay = static_cast<std::int32_t>(a >> 16), by = static_cast<std::int32_t>(b >> 16);
-        return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
+        return static_cast<std::uint32_t>((static_cast<std::uint64_t>(a) * b) >> 32);
 #endif
     }
+    LOCUS_HD_INLINE static std::int32_t absolute(std::int32_t v) { return v < 0 ? -v : v; }
 
     /// Offset of possibility l (the window's cells in row-major order, centre skipped).
     /// NOTE: c * ceil(2^32 / j) >> 32 = floor(c / j) exactly while c * j < 2^32; here c < j*j
@@ -93,7 +81,7 @@ struct GridMovesPolicy {
                                 std::int32_t& dy) const {
         const auto half = static_cast<std::uint32_t>(window * window - 1) / 2;
         const std::uint32_t cell = l < half ? l : l + 1;
-        const auto row = static_cast<std::uint32_t>((static_cast<std::uint64_t>(cell) * magic) >> 32);
+        const std::uint32_t row = mul_high(cell, magic);
         dx = static_cast<std::int32_t>(cell - row * static_cast<std::uint32_t>(window)) - window / 2;
         dy = static_cast<std::int32_t>(row) - window / 2;
     }
@@ -111,23 +99,21 @@ struct GridMovesPolicy {
         Context c{};
         c.x = state[2 * var];
         c.y = state[2 * var + 1];
-        c.goal = pack(goals[2 * var], goals[2 * var + 1]);
+        c.goal_x = goals[2 * var];
+        c.goal_y = goals[2 * var + 1];
         c.magic = magic();
+        const auto span = static_cast<std::uint32_t>(window - 1);
         const std::int32_t half = window / 2;
         for (std::int32_t a = 0; a < agents; ++a) {
             const std::int32_t ax = state[2 * a], ay = state[2 * a + 1];
-            const std::int32_t dx = ax - c.x, dy = ay - c.y;
-            if (a == static_cast<std::int32_t>(var) || dx < -half || dx > half || dy < -half ||
-                dy > half)
+            // inside the window: 0 <= ax - x + half <= j - 1, likewise for y
+            if (static_cast<std::uint32_t>(ax - c.x + half) > span ||
+                static_cast<std::uint32_t>(ay - c.y + half) > span ||
+                a == static_cast<std::int32_t>(var))
                 continue;
             if (c.nearby < kNearby)
                 c.cells[c.nearby] = ay * width + ax;
             ++c.nearby;
-        }
-        std::int32_t other = static_cast<std::int32_t>(var);
-        for (std::int32_t k = 0; k < kLoadGoals && k + 1 < load; ++k) {
-            other = other + 1 == agents ? 0 : other + 1;
-            c.load_goals[k] = pack(goals[2 * other], goals[2 * other + 1]);
         }
         return c;
     }
@@ -139,40 +125,35 @@ struct GridMovesPolicy {
         offset(l, c.magic, dx, dy);
         const std::int32_t x = c.x + dx;
         const std::int32_t y = c.y + dy;
-        if (x < 0 || y < 0 || x >= width || y >= height) return -1;
+        if (static_cast<std::uint32_t>(x) >= static_cast<std::uint32_t>(width) ||
+            static_cast<std::uint32_t>(y) >= static_cast<std::uint32_t>(height))
+            return -1;
         const std::int32_t cell = y * width + x;
         if (blocked[cell] != 0) return -1;
         // NOTE: every other agent's current cell is forbidden: agents assigned earlier in this
         // step hold their new cell, later ones still their old one (no two agents ever share a
         // cell after a step). Only agents inside the window can hold a target cell.
-        if (c.nearby <= kNearby) {
-            for (std::int32_t k = 0; k < c.nearby; ++k)
-                if (c.cells[k] == cell) return -1;
-        } else {
-            for (std::int32_t a = 0; a < agents; ++a)
-                if (a != static_cast<std::int32_t>(var) && state[2 * a] == x &&
-                    state[2 * a + 1] == y)
-                    return -1;
+        if (c.nearby != 0) {
+            if (c.nearby <= kNearby) {
+                for (std::int32_t k = 0; k < c.nearby; ++k)
+                    if (c.cells[k] == cell) return -1;
+            } else {
+                for (std::int32_t a = 0; a < agents; ++a)
+                    if (a != static_cast<std::int32_t>(var) && state[2 * a] == x &&
+                        state[2 * a + 1] == y)
+                        return -1;
+            }
         }
-        const std::uint32_t target = pack(x, y);
-        const std::int32_t d = manhattan(target, c.goal);
+        const std::int32_t d = absolute(x - c.goal_x) + absolute(y - c.goal_y);
+        if (load <= 1) return d;
         // Load > 1: as many further distance evaluations against other agents' goals; their
         // result cannot change the rating (no distance reaches `never`), but the work is done.
         std::int32_t extra = 0;
-        LOCUS_UNROLL
-        for (std::int32_t k = 0; k < kLoadGoals; ++k) {
-            if (k + 1 < load) {
-                const std::int32_t e = manhattan(target, c.load_goals[k]);
-                extra = e > extra ? e : extra;
-            }
-        }
-        if (load > kLoadGoals + 1) {
-            std::int32_t other = static_cast<std::int32_t>((var + kLoadGoals) % static_cast<std::uint32_t>(agents));
-            for (std::int32_t k = kLoadGoals + 1; k < load; ++k) {
-                other = other + 1 == agents ? 0 : other + 1;
-                const std::int32_t e = manhattan(target, pack(goals[2 * other], goals[2 * other + 1]));
-                extra = e > extra ? e : extra;
-            }
+        std::int32_t other = static_cast<std::int32_t>(var);
+        for (std::int32_t k = 1; k < load; ++k) {
+            other = other + 1 == agents ? 0 : other + 1;
+            const std::int32_t e = absolute(x - goals[2 * other]) + absolute(y - goals[2 * other + 1]);
+            extra = e > extra ? e : extra;
         }
         return extra >= never ? d + 1 : d;
     }
@@ -180,10 +161,13 @@ struct GridMovesPolicy {
     template <int T> LOCUS_HD_INLINE std::uint32_t map(MoveRating r, const MaxDistance& a) const {
         if (r < 0) return 0;
         const auto base = static_cast<std::uint32_t>(a.max - r + 1);
-        std::uint32_t w = 1;
-        for (std::int32_t g = 0; g < greed; ++g)
-            w *= base;
-        return w;
+        switch (greed) {
+        case 0: return 1;
+        case 1: return base;
+        case 2: return base * base;
+        case 3: return base * base * base;
+        default: return (base * base) * (base * base);
+        }
     }
 
     template <int T>
