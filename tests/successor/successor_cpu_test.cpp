@@ -284,8 +284,8 @@ TEST_CASE("configuration and capacity errors") {
     SuccessorConfig odd;
     odd.group_threads = 48;
     CHECK_THROWS_WITH_AS(CpuSuccessorEngine<ColouringProblem>(ColouringProblem{4, 8, 0, 1}, 1, odd),
-                         "successor engine: group_threads is 48; it must be a multiple of 32 "
-                         "between 32 and 1024",
+                         "successor engine: group_threads is 48; it must be 0 (automatic) or a "
+                         "multiple of 32 between 32 and 1024",
                          locus::Error);
     CpuSuccessorEngine<ColouringProblem> engine(ColouringProblem{4, 8, 0, 1}, 5);
     const auto slot = make_slot(engine.layout(), {-1, -1, -1, -1}, all_variables(4));

@@ -5,9 +5,9 @@
 /// bit-identical successors.
 ///
 /// Thread mapping: one thread block (a team of `group_threads` threads, a multiple of the warp
-/// size) serves one state at a time; a grid of as many blocks as fit on the device at once
-/// walks over the states (grid-stride), so per-group scratch is sized by the device, not by the
-/// number of states. Possibilities are rated in block-stride loops into the ratings array
+/// size, by default 128 or 256 by the number of possibilities) serves one state at a time; a
+/// grid of as many blocks as fit on the device at once walks over the states (grid-stride), so
+/// per-group scratch is sized by the device, not by the number of states. Possibilities are rated in block-stride loops into the ratings array
 /// (shared memory when the plan keeps it on chip, else the group's global scratch); aggregators
 /// are merged with warp shuffles then across warps; every thread maps and sums a whole segment
 /// of 32 possibilities (skewed start, no bank conflicts); the segment sums are prefix-summed in place into the lookup
@@ -250,7 +250,10 @@ SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& c
     // NOTE: decisions do not depend on the team size, so a group smaller than requested
     // (when the kernel's register use does not allow group_threads) gives the same successors.
     const unsigned most = static_cast<unsigned>(attributes.maxThreadsPerBlock) / 32 * 32;
-    launch.threads = config.group_threads < most ? config.group_threads : most;
+    const unsigned wanted = config.group_threads != 0             ? config.group_threads
+                            : problem.max_possibilities() <= 4608 ? 128u
+                                                                  : 256u;
+    launch.threads = wanted < most ? wanted : most;
     if (launch.plan.shared_bytes > 48 * 1024)
         LOCUS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(launch.plan.shared_bytes)));

@@ -56,7 +56,9 @@ inline constexpr std::uint32_t kNoIndex = 0xFFFFFFFFu;
 
 /// Settings of the successor engine (both backends).
 struct SuccessorConfig {
-    std::uint32_t group_threads = 256;  ///< device threads per state (multiple of 32, 32..1024)
+    /// Device threads per state: a multiple of 32 in 32..1024, or 0 for automatic (128 up to
+    /// 4608 possibilities per variable, 256 beyond; measured on an H200, docs/benchmarks.md).
+    std::uint32_t group_threads = 0;
     std::size_t lookup_bytes = 24576;   ///< shared memory for the segment lookup (bytes, <= 48 KiB)
     bool random_order = false;          ///< visit active variables in random order (FANG §3.5)
     /// Further shared memory per group (bytes) for keeping the ratings of the current variable
@@ -209,10 +211,10 @@ constexpr std::uint32_t segment_count(std::uint32_t max_possibilities) {
 /// Throws locus::Error naming the limit that is exceeded.
 inline void check_successor_config(const SuccessorConfig& config,
                                    std::uint32_t max_possibilities) {
-    if (config.group_threads < 32 || config.group_threads > 1024 ||
-        config.group_threads % 32 != 0)
+    if (config.group_threads != 0 && (config.group_threads < 32 || config.group_threads > 1024 ||
+                                      config.group_threads % 32 != 0))
         throw Error("successor engine: group_threads is " + std::to_string(config.group_threads) +
-                    "; it must be a multiple of 32 between 32 and 1024");
+                    "; it must be 0 (automatic) or a multiple of 32 between 32 and 1024");
     if (config.lookup_bytes > 48 * 1024)
         throw Error("successor engine: lookup_bytes is " + std::to_string(config.lookup_bytes) +
                     "; at most 49152 bytes (48 KiB) of shared memory are supported");
