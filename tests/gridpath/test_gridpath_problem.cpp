@@ -58,6 +58,10 @@ TEST_CASE("grid-path solution files round-trip and malformed ones are rejected")
     state[6] = 17;
     problem.write_solution(dir / "s.agents", state, problem.evaluate(state));
     CHECK(problem.read_solution(dir / "s.agents") == state);
+    std::ifstream in(dir / "s.agents");
+    const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(written.find("\nlower_bound " + std::to_string(manhattan_lower_bound(problem.instance())) + "\n") !=
+          std::string::npos);
     locus::test::write_file(dir / "bad.agents", "agents 3\nmoves 2\n1 2\n");
     const std::string short_file = (dir / "bad.agents").string() + ": 1 of 3 agent positions";
     CHECK_THROWS_WITH_AS(problem.read_solution(dir / "bad.agents"), short_file.c_str(), InstanceError);

@@ -84,6 +84,7 @@ void GridpathProblem::write_solution(const std::filesystem::path& path,
         << "instance " << instance_.name << "\n"
         << "agents " << agents << "\n"
         << "moves " << s[2 * agents] << "\n"
+        << "lower_bound " << manhattan_lower_bound(instance_) << "\n"
         << "remaining " << remaining(s) << "\n"
         << "objective " << fmt::format("{}", objective) << "\n";
     for (std::size_t a = 0; a < agents; ++a) out << s[2 * a] << ' ' << s[2 * a + 1] << '\n';
@@ -104,7 +105,8 @@ std::vector<std::int32_t> GridpathProblem::read_solution(const std::filesystem::
         std::istringstream ss(line);
         std::string key;
         ss >> key;
-        if (key == "instance" || key == "remaining" || key == "objective") continue;
+        if (key == "instance" || key == "remaining" || key == "objective" || key == "lower_bound")
+            continue;
         if (key == "agents") {
             std::size_t n = 0;
             if (!(ss >> n) || n != agents)
