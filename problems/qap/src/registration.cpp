@@ -6,6 +6,7 @@
 
 #include "locus/error.hpp"
 #include "locus/params.hpp"
+#include "locus/qap/multistart.hpp"
 #include "locus/registry.hpp"
 #include "locus/rng.hpp"
 #include "locus/qap/qap_problem.hpp"
@@ -86,6 +87,8 @@ void register_qap_components(Registry& registry) {
     registry.add(swaps, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         return std::make_unique<RandomSwaps>(qap_of(b), static_cast<std::int32_t>(p.get_int("count")));
     });
+
+    register_multistart(registry);
 
     ComponentSchema swap{"neighborhood", "swap", "qap",
                          "Exchange the locations of two facilities: n(n-1)/2 moves, O(n) delta each."};

@@ -17,21 +17,24 @@ namespace locus::qap {
 
 /// Change of the objective when facilities r and s (r != s, both < n) exchange locations in
 /// permutation p: objective(p with p[r], p[s] swapped) - objective(p). O(n). a, b are n*n
-/// row-major; p holds n entries.
-LOCUS_HD_INLINE std::int64_t swap_delta(const std::int64_t* a, const std::int64_t* b,
-                                        std::int32_t n, const std::int32_t* p, std::int32_t r,
-                                        std::int32_t s) {
+/// row-major: pointers to any integer type or accessors with operator[] (arithmetic in 64
+/// bits); p holds n entries.
+template <class M>
+LOCUS_HD_INLINE std::int64_t swap_delta(const M& a, const M& b, std::int32_t n,
+                                        const std::int32_t* p, std::int32_t r, std::int32_t s) {
     const std::int64_t nn = n;
     const std::int64_t pr = p[r];
     const std::int64_t ps = p[s];
+    const auto A = [&](std::int64_t i, std::int64_t j) { return static_cast<std::int64_t>(a[i * nn + j]); };
+    const auto B = [&](std::int64_t i, std::int64_t j) { return static_cast<std::int64_t>(b[i * nn + j]); };
     // Diagonal and the (r,s)/(s,r) pair.
-    std::int64_t delta = (a[r * nn + r] - a[s * nn + s]) * (b[ps * nn + ps] - b[pr * nn + pr]) +
-                         (a[r * nn + s] - a[s * nn + r]) * (b[ps * nn + pr] - b[pr * nn + ps]);
+    std::int64_t delta = (A(r, r) - A(s, s)) * (B(ps, ps) - B(pr, pr)) +
+                         (A(r, s) - A(s, r)) * (B(ps, pr) - B(pr, ps));
     for (std::int32_t k = 0; k < n; ++k) {
         if (k == r || k == s) continue;
         const std::int64_t pk = p[k];
-        delta += (a[k * nn + r] - a[k * nn + s]) * (b[pk * nn + ps] - b[pk * nn + pr]) +
-                 (a[r * nn + k] - a[s * nn + k]) * (b[ps * nn + pk] - b[pr * nn + pk]);
+        delta += (A(k, r) - A(k, s)) * (B(pk, ps) - B(pk, pr)) +
+                 (A(r, k) - A(s, k)) * (B(ps, pk) - B(pr, pk));
     }
     return delta;
 }
@@ -41,19 +44,22 @@ LOCUS_HD_INLINE std::int64_t swap_delta(const std::int64_t* a, const std::int64_
 /// permutation after the (u, v) swap; `before` = swap_delta(..., p_before, r, s). Valid for
 /// asymmetric matrices and non-zero diagonals: only the k = u and k = v terms of the sum in
 /// swap_delta change, and they combine into the two products below.
-LOCUS_HD_INLINE std::int64_t updated_swap_delta(const std::int64_t* a, const std::int64_t* b,
-                                                std::int32_t n, const std::int32_t* p_after,
-                                                std::int64_t before, std::int32_t r, std::int32_t s,
-                                                std::int32_t u, std::int32_t v) {
+template <class M>
+LOCUS_HD_INLINE std::int64_t updated_swap_delta(const M& a, const M& b, std::int32_t n,
+                                                const std::int32_t* p_after, std::int64_t before,
+                                                std::int32_t r, std::int32_t s, std::int32_t u,
+                                                std::int32_t v) {
     const std::int64_t nn = n;
     const std::int64_t pr = p_after[r];
     const std::int64_t ps = p_after[s];
     const std::int64_t pu = p_after[u];
     const std::int64_t pv = p_after[v];
-    const std::int64_t rows = a[r * nn + u] - a[r * nn + v] + a[s * nn + v] - a[s * nn + u];
-    const std::int64_t cols = a[u * nn + r] - a[v * nn + r] + a[v * nn + s] - a[u * nn + s];
-    return before + rows * (b[ps * nn + pu] - b[ps * nn + pv] + b[pr * nn + pv] - b[pr * nn + pu]) +
-           cols * (b[pu * nn + ps] - b[pv * nn + ps] + b[pv * nn + pr] - b[pu * nn + pr]);
+    const auto A = [&](std::int64_t i, std::int64_t j) { return static_cast<std::int64_t>(a[i * nn + j]); };
+    const auto B = [&](std::int64_t i, std::int64_t j) { return static_cast<std::int64_t>(b[i * nn + j]); };
+    const std::int64_t rows = A(r, u) - A(r, v) + A(s, v) - A(s, u);
+    const std::int64_t cols = A(u, r) - A(v, r) + A(v, s) - A(u, s);
+    return before + rows * (B(ps, pu) - B(ps, pv) + B(pr, pv) - B(pr, pu)) +
+           cols * (B(pu, ps) - B(pv, ps) + B(pv, pr) - B(pu, pr));
 }
 
 /// swap_delta on a host instance. Preconditions as above.

@@ -1,0 +1,317 @@
+#pragma once
+/// \file
+/// Kernels and the device engine of the multi-start engine (nvcc only); the shared search
+/// routine, the plan and the CPU twin are in multistart.hpp. Every mapping gives the same
+/// searches as the CPU twin.
+///
+/// Mappings (Mapping): one thread per search (Luong et al.; the search's best permutation, swap
+/// deltas and tabu matrix are interleaved across searches, element i of search s at
+/// i * searches + s, so that the threads of a warp, which scan pairs in the same order, read
+/// consecutive words); one warp per search, or one block per search (arrays contiguous per
+/// search, the current permutation in shared memory, pairs dealt round-robin to the threads,
+/// argmin by shuffles). The policy's read-only data (the QAP matrices) is copied into shared
+/// memory when it fits (MultiStartLaunch::data_on_chip); otherwise the kernels read it through
+/// the read-only data cache (const __restrict__ global pointers).
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "locus/gpu/cuda_check.hpp"
+#include "locus/gpu/device_buffer.hpp"
+#include "locus/gpu/multistart.hpp"
+
+namespace locus::gpu {
+
+namespace detail {
+
+/// One thread per search on the device.
+struct DeviceSoloTeam {
+    __device__ static constexpr std::uint32_t rank() { return 0; }
+    __device__ static constexpr std::uint32_t size() { return 1; }
+    __device__ static void sync() {}
+    __device__ static void argmin(std::int64_t&, std::uint32_t&) {}
+    __device__ static std::uint32_t min_index(std::uint32_t index) { return index; }
+};
+
+/// (value, index) pairs: smaller value first, then smaller index.
+__device__ __forceinline__ void take_better(std::int64_t& value, std::uint32_t& index,
+                                            std::int64_t other_value, std::uint32_t other_index) {
+    if (other_value < value || (other_value == value && other_index < index)) {
+        value = other_value;
+        index = other_index;
+    }
+}
+
+/// One warp per search.
+struct WarpTeam {
+    __device__ std::uint32_t rank() const { return threadIdx.x % 32; }
+    __device__ static constexpr std::uint32_t size() { return 32; }
+    __device__ static void sync() { __syncwarp(); }
+    __device__ static void argmin(std::int64_t& value, std::uint32_t& index) {
+        for (unsigned offset = 16; offset > 0; offset >>= 1) {
+            const std::int64_t v = __shfl_xor_sync(0xFFFFFFFFu, value, offset);
+            const std::uint32_t i = __shfl_xor_sync(0xFFFFFFFFu, index, offset);
+            take_better(value, index, v, i);
+        }
+    }
+    __device__ static std::uint32_t min_index(std::uint32_t index) {
+        return __reduce_min_sync(0xFFFFFFFFu, index);
+    }
+};
+
+/// One block per search.
+struct BlockSearchTeam {
+    std::int64_t* values;   ///< shared, one per warp
+    std::uint32_t* indices; ///< shared, one per warp
+
+    __device__ std::uint32_t rank() const { return threadIdx.x; }
+    __device__ std::uint32_t size() const { return blockDim.x; }
+    __device__ static void sync() { __syncthreads(); }
+    __device__ void argmin(std::int64_t& value, std::uint32_t& index) const {
+        WarpTeam::argmin(value, index);
+        if (threadIdx.x % 32 == 0) {
+            values[threadIdx.x / 32] = value;
+            indices[threadIdx.x / 32] = index;
+        }
+        __syncthreads();
+        value = values[0];
+        index = indices[0];
+        for (unsigned w = 1; w < blockDim.x / 32; ++w)
+            take_better(value, index, values[w], indices[w]);
+        __syncthreads();
+    }
+    __device__ std::uint32_t min_index(std::uint32_t index) const {
+        index = WarpTeam::min_index(index);
+        if (threadIdx.x % 32 == 0)
+            indices[threadIdx.x / 32] = index;
+        __syncthreads();
+        std::uint32_t result = indices[0];
+        for (unsigned w = 1; w < blockDim.x / 32; ++w)
+            result = indices[w] < result ? indices[w] : result;
+        __syncthreads();
+        return result;
+    }
+};
+
+/// Device arrays of a launch for `searches` searches of length n.
+struct MultiStartArrays {
+    const std::int32_t* starts; ///< searches * n, contiguous per search
+    std::int32_t* best;         ///< searches * n (interleaved for the thread mapping)
+    std::int64_t* delta;        ///< searches * n * n
+    std::int32_t* tabu;         ///< searches * n * n (tabu search only)
+    std::int32_t* perms;        ///< searches * n, contiguous (thread mapping only)
+    SearchResult* results;      ///< searches
+};
+
+/// Copies the policy's read-only data into shared memory (when `stage`) and returns the policy
+/// to use.
+template <class P>
+__device__ P stage_data(const P& problem, bool stage, std::int32_t* shared) {
+    if (!stage)
+        return problem;
+    const std::uint32_t words = problem.data_words();
+    const std::int32_t* from = problem.data();
+    for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x)
+        shared[i] = from[i];
+    __syncthreads();
+    return problem.with_data(shared);
+}
+
+template <class P>
+__global__ void multistart_thread_kernel(const P problem, const MultiStartPlan plan,
+                                         std::uint32_t searches, MultiStartArrays arrays,
+                                         bool stage) {
+    extern __shared__ __align__(16) std::int32_t s_words[];
+    const P local = stage_data(problem, stage, s_words);
+    const std::uint32_t search = blockIdx.x * blockDim.x + threadIdx.x;
+    if (search >= searches)
+        return;
+    const std::int32_t n = local.size();
+    const auto nn = static_cast<std::uint64_t>(n);
+    std::int32_t* perm = arrays.perms + search * nn;
+    for (std::int32_t i = 0; i < n; ++i)
+        perm[i] = arrays.starts[search * nn + static_cast<std::uint64_t>(i)];
+    const SearchArrays x{{arrays.best + search, searches},
+                         {arrays.delta + search, searches},
+                         {arrays.tabu == nullptr ? nullptr : arrays.tabu + search, searches}};
+    arrays.results[search] = run_search(DeviceSoloTeam{}, local, plan, search, x, perm);
+}
+
+template <class P>
+__global__ void multistart_warp_kernel(const P problem, const MultiStartPlan plan,
+                                       std::uint32_t searches, MultiStartArrays arrays,
+                                       std::uint32_t data_words) {
+    extern __shared__ __align__(16) std::int32_t s_words[];
+    const P local = stage_data(problem, data_words != 0, s_words);
+    const std::int32_t n = local.size();
+    const auto nn = static_cast<std::uint64_t>(n);
+    const std::uint32_t warp = threadIdx.x / 32;
+    const std::uint32_t search = blockIdx.x * (blockDim.x / 32) + warp;
+    if (search >= searches)
+        return; // whole warps leave; no block-wide barrier follows
+    std::int32_t* perm = s_words + data_words + warp * static_cast<std::uint32_t>(n);
+    const WarpTeam team;
+    for (std::int32_t i = static_cast<std::int32_t>(team.rank()); i < n; i += 32)
+        perm[i] = arrays.starts[search * nn + static_cast<std::uint64_t>(i)];
+    const SearchArrays x{{arrays.best + search * nn, 1},
+                         {arrays.delta + search * nn * nn, 1},
+                         {arrays.tabu == nullptr ? nullptr : arrays.tabu + search * nn * nn, 1}};
+    const SearchResult result = run_search(team, local, plan, search, x, perm);
+    if (team.rank() == 0)
+        arrays.results[search] = result;
+}
+
+template <class P>
+__global__ void multistart_block_kernel(const P problem, const MultiStartPlan plan,
+                                        std::uint32_t searches, MultiStartArrays arrays,
+                                        std::uint32_t data_words) {
+    extern __shared__ __align__(16) std::int32_t s_words[];
+    __shared__ std::int64_t s_values[32];
+    __shared__ std::uint32_t s_indices[32];
+    const P local = stage_data(problem, data_words != 0, s_words);
+    const std::int32_t n = local.size();
+    const auto nn = static_cast<std::uint64_t>(n);
+    const std::uint32_t search = blockIdx.x;
+    std::int32_t* perm = s_words + data_words;
+    const BlockSearchTeam team{s_values, s_indices};
+    for (std::int32_t i = static_cast<std::int32_t>(threadIdx.x); i < n;
+         i += static_cast<std::int32_t>(blockDim.x))
+        perm[i] = arrays.starts[search * nn + static_cast<std::uint64_t>(i)];
+    const SearchArrays x{{arrays.best + search * nn, 1},
+                         {arrays.delta + search * nn * nn, 1},
+                         {arrays.tabu == nullptr ? nullptr : arrays.tabu + search * nn * nn, 1}};
+    const SearchResult result = run_search(team, local, plan, search, x, perm);
+    if (threadIdx.x == 0)
+        arrays.results[search] = result;
+}
+
+} // namespace detail
+
+/// Threads per block of each mapping.
+inline constexpr unsigned kMultiStartThreads = 128;
+
+/// Multi-start searches on the device: buffers for up to `capacity` searches allocated at
+/// construction; run() launches one kernel for all searches of a round.
+template <class P>
+class MultiStartEngine {
+public:
+    /// `problem` holds device pointers. Throws locus::Error when the mapping cannot run (the
+    /// permutation does not fit in shared memory) and CudaError naming the buffer when the
+    /// device is out of memory.
+    MultiStartEngine(const P& problem, std::uint32_t capacity, Mapping mapping,
+                     Strategy strategy)
+        : problem_(problem), capacity_(capacity), mapping_(mapping) {
+        const auto n = static_cast<std::size_t>(problem.size());
+        int device = 0;
+        LOCUS_CUDA_CHECK(cudaGetDevice(&device));
+        int optin = 0;
+        LOCUS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+        const std::size_t perm_bytes =
+            mapping == Mapping::thread ? 0
+            : mapping == Mapping::warp ? (kMultiStartThreads / 32) * n * 4
+                                       : n * 4;
+        const std::size_t data_bytes = static_cast<std::size_t>(problem.data_words()) * 4;
+        const std::size_t limit = static_cast<std::size_t>(optin) - 1024; // static shared + slack
+        if (perm_bytes > limit)
+            throw Error("multi-start engine: the permutations of one block need " +
+                        std::to_string(perm_bytes) + " bytes of shared memory, more than the " +
+                        std::to_string(limit) + " the device allows; use the thread mapping");
+        data_on_chip_ = data_bytes + perm_bytes <= limit;
+        shared_bytes_ = (data_on_chip_ ? data_bytes : 0) + perm_bytes;
+        starts_.allocate(capacity * n, "multi-start starting permutations");
+        best_.allocate(capacity * n, "multi-start best permutations");
+        delta_.allocate(capacity * n * n, "multi-start swap-delta tables");
+        if (strategy == Strategy::ts)
+            tabu_.allocate(capacity * n * n, "multi-start tabu matrices");
+        if (mapping == Mapping::thread)
+            perms_.allocate(capacity * n, "multi-start current permutations");
+        results_.allocate(capacity, "multi-start results");
+    }
+
+    /// Device bytes allocated.
+    std::size_t device_bytes() const {
+        return starts_.bytes() + best_.bytes() + delta_.bytes() + tabu_.bytes() + perms_.bytes() +
+               results_.bytes();
+    }
+    /// Whether the policy's data is copied into shared memory.
+    bool data_on_chip() const { return data_on_chip_; }
+
+    /// Runs `searches` searches from the host permutations `starts` (searches * n) and copies
+    /// the best permutations (contiguous per search) and the results back. Blocking.
+    void run(const MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
+             std::int32_t* best, SearchResult* results) {
+        if (searches > capacity_)
+            throw Error("multi-start engine: " + std::to_string(searches) +
+                        " searches exceed the capacity of " + std::to_string(capacity_));
+        if (config.strategy == Strategy::ts && tabu_.empty())
+            throw Error("multi-start engine: built without tabu matrices; construct it for "
+                        "Strategy::ts");
+        if (searches == 0)
+            return;
+        const std::int32_t n = problem_.size();
+        const MultiStartPlan plan = plan_multistart(config, n);
+        const auto nn = static_cast<std::size_t>(n);
+        starts_.upload(starts, searches * nn);
+        const detail::MultiStartArrays arrays{starts_.data(), best_.data(), delta_.data(),
+                                              config.strategy == Strategy::ts ? tabu_.data() : nullptr,
+                                              perms_.data(), results_.data()};
+        const std::uint32_t data_words = data_on_chip_ ? problem_.data_words() : 0;
+        if (mapping_ == Mapping::thread) {
+            const auto kernel = detail::multistart_thread_kernel<P>;
+            set_shared(kernel);
+            const unsigned blocks = (searches + kMultiStartThreads - 1) / kMultiStartThreads;
+            kernel<<<blocks, kMultiStartThreads, shared_bytes_>>>(problem_, plan, searches, arrays,
+                                                                  data_on_chip_);
+        } else if (mapping_ == Mapping::warp) {
+            const auto kernel = detail::multistart_warp_kernel<P>;
+            set_shared(kernel);
+            const unsigned per_block = kMultiStartThreads / 32;
+            const unsigned blocks = (searches + per_block - 1) / per_block;
+            kernel<<<blocks, kMultiStartThreads, shared_bytes_>>>(problem_, plan, searches, arrays,
+                                                                  data_words);
+        } else {
+            const auto kernel = detail::multistart_block_kernel<P>;
+            set_shared(kernel);
+            kernel<<<searches, kMultiStartThreads, shared_bytes_>>>(problem_, plan, searches,
+                                                                    arrays, data_words);
+        }
+        LOCUS_CUDA_CHECK(cudaGetLastError());
+        LOCUS_CUDA_CHECK(cudaDeviceSynchronize());
+        if (mapping_ == Mapping::thread) {
+            // Interleaved: element i of search s at i * searches + s.
+            std::vector<std::int32_t> interleaved(searches * nn);
+            best_.download(interleaved.data(), interleaved.size());
+            for (std::size_t s = 0; s < searches; ++s)
+                for (std::size_t i = 0; i < nn; ++i)
+                    best[s * nn + i] = interleaved[i * searches + s];
+        } else {
+            best_.download(best, searches * nn);
+        }
+        results_.download(results, searches);
+    }
+
+private:
+    template <class K>
+    void set_shared(K kernel) const {
+        if (shared_bytes_ > 48 * 1024)
+            LOCUS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                  static_cast<int>(shared_bytes_)));
+    }
+
+    P problem_;
+    std::uint32_t capacity_;
+    Mapping mapping_;
+    bool data_on_chip_ = false;
+    std::size_t shared_bytes_ = 0;
+    DeviceBuffer<std::int32_t> starts_;
+    DeviceBuffer<std::int32_t> best_;
+    DeviceBuffer<std::int64_t> delta_;
+    DeviceBuffer<std::int32_t> tabu_;
+    DeviceBuffer<std::int32_t> perms_;
+    DeviceBuffer<SearchResult> results_;
+};
+
+} // namespace locus::gpu

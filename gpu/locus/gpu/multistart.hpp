@@ -1,0 +1,433 @@
+#pragma once
+/// \file
+/// The multi-start engine (Luong, Melab, Talbi: the algorithmic-level model): many independent
+/// local searches over permutations with the swap neighborhood, each with its own random stream,
+/// in one launch. Strategies: hill climbing (best or first improvement, to a local optimum or a
+/// step budget), simulated annealing (geometric schedule, initial temperature from sampled
+/// deltas), tabu search (tenure on (item, location) pairs, aspiration, randomized tenure as in
+/// Taillard's robust tabu search). Every search keeps its permutation, the swap deltas of all
+/// pairs (updated after a swap in O(1) per pair, O(n) for pairs that share an item with the
+/// swap), its tabu matrix and its best permutation.
+///
+/// The routine is written once over a Team (the threads serving one search): a single thread
+/// (one thread per search on the device, or the CPU twin), a warp, or a thread block. Decisions
+/// do not depend on the team (lowest-index ties, integer deltas, counter-based random numbers,
+/// a software exponential in IEEE double arithmetic without contractions), so every mapping
+/// and the CPU twin produce identical searches. Kernels and the device engine are in
+/// multistart.cuh.
+///
+/// A problem policy P (trivially copyable, LOCUS_HD const members, host and device pointers):
+///   size()                         n, the permutation length
+///   objective(p)                   int64 objective of permutation p (n entries)
+///   delta(p, r, s)                 objective change of swapping p[r], p[s] (r < s)
+///   updated(p_after, d, r, s, u, v) delta of (r, s) after (u, v) was swapped, from its value d
+///                                  before ({r, s}, {u, v} disjoint)
+///   data_words()                   int32 words of read-only data the policy may keep on chip
+///   data() / with_data(words)      those words, and a copy of the policy that reads them at
+///                                  `words` (a copy in shared memory)
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "locus/error.hpp"
+#include "locus/hd.hpp"
+#include "locus/rng.hpp"
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#if defined(__CUDACC__)
+#define LOCUS_MULTISTART_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
+#else
+#define LOCUS_MULTISTART_EXEC_CHECK_DISABLE
+#endif
+
+namespace locus::gpu {
+
+/// Local search run by every search of a multi-start launch.
+enum class Strategy : std::int32_t { hc_best = 0, hc_first = 1, sa = 2, ts = 3 };
+
+/// Which threads serve one search on the device.
+enum class Mapping : std::int32_t { thread = 0, warp = 1, block = 2 };
+
+/// Settings of one multi-start launch (both backends).
+struct MultiStartConfig {
+    Strategy strategy = Strategy::ts;
+    std::uint64_t iterations = 1000; ///< moves per search (HC: at most, it stops at a local optimum)
+    std::uint64_t seed = 1;          ///< random streams: derive_key(seed, search, step)
+    // Simulated annealing: T0 = mean positive delta of `samples` random swaps / -ln(accept0);
+    // T_k = T0 * cooling^k with cooling = final_ratio^(1/iterations).
+    double accept0 = 0.5;       ///< acceptance probability of the mean uphill move at T0
+    double final_ratio = 1e-3;  ///< final temperature / T0
+    std::uint32_t samples = 100;
+    // Tabu search: tenure drawn uniformly in [tenure_min, tenure_max] per move (Taillard's
+    // robust tabu search uses [0.9 n, 1.1 n]); both 0 means that default.
+    std::uint32_t tenure_min = 0;
+    std::uint32_t tenure_max = 0;
+};
+
+/// The per-launch constants both backends use (computed once on the host).
+struct MultiStartPlan {
+    Strategy strategy;
+    std::uint64_t iterations;
+    std::uint64_t seed;
+    double log_accept0;  ///< ln(accept0) (< 0)
+    double cooling;      ///< per-iteration temperature factor
+    std::uint32_t samples;
+    std::uint32_t tenure_min;
+    std::uint32_t tenure_span; ///< tenure_max - tenure_min + 1
+};
+
+/// Checks `config` for permutations of length n and derives the plan. Throws locus::Error.
+inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32_t n) {
+    if (n < 2)
+        throw Error("multi-start engine: permutations of length " + std::to_string(n) +
+                    " have no swap moves (need n >= 2)");
+    if (!(config.accept0 > 0.0 && config.accept0 < 1.0))
+        throw Error("multi-start engine: accept0 must lie in (0, 1)");
+    if (!(config.final_ratio > 0.0 && config.final_ratio <= 1.0))
+        throw Error("multi-start engine: final_ratio must lie in (0, 1]");
+    std::uint32_t tmin = config.tenure_min;
+    std::uint32_t tmax = config.tenure_max;
+    if (tmin == 0 && tmax == 0) {
+        tmin = static_cast<std::uint32_t>(std::max(1.0, std::floor(0.9 * n)));
+        tmax = static_cast<std::uint32_t>(std::ceil(1.1 * n));
+    }
+    if (config.strategy == Strategy::ts && config.iterations + tmax >= 0x7FFFFFFFull)
+        throw Error("multi-start engine: tabu search runs at most 2^31 - 1 - tenure iterations");
+    if (tmin == 0 || tmax < tmin)
+        throw Error("multi-start engine: tabu tenure [" + std::to_string(tmin) + ", " +
+                    std::to_string(tmax) + "] is empty or starts at 0");
+    MultiStartPlan plan{};
+    plan.strategy = config.strategy;
+    plan.iterations = config.iterations;
+    plan.seed = config.seed;
+    plan.log_accept0 = std::log(config.accept0);
+    plan.cooling = config.iterations == 0
+                       ? 1.0
+                       : std::pow(config.final_ratio, 1.0 / static_cast<double>(config.iterations));
+    plan.samples = config.samples == 0 ? 1 : config.samples;
+    plan.tenure_min = tmin;
+    plan.tenure_span = tmax - tmin + 1;
+    return plan;
+}
+
+/// e^x for x <= 0 in IEEE double arithmetic only (+, -, *, / and exact scaling), so that host
+/// and device round alike: x = k ln 2 + r with |r| <= ln2 / 2, e^r by its Taylor series to
+/// degree 13, then 2^k by repeated halving. Below -700 it returns 0.
+LOCUS_HD_INLINE double exp_nonpositive(double x) {
+    if (x > 0.0) x = 0.0;
+    if (x < -700.0) return 0.0;
+    const double ln2 = 0.6931471805599453;
+    const double kf = x / ln2 - 0.5;
+    const auto k = static_cast<std::int32_t>(kf); // truncation toward zero: k <= 0
+    const double r = x - static_cast<double>(k) * ln2;
+    double term = 1.0;
+    double sum = 1.0;
+    for (int i = 1; i <= 13; ++i) {
+        term = term * r / static_cast<double>(i);
+        sum = sum + term;
+    }
+    for (std::int32_t i = 0; i > k; --i)
+        sum = sum * 0.5;
+    return sum;
+}
+
+/// Strided view of one search's array: element i at base[i * stride] (stride 1: contiguous;
+/// stride = number of searches: interleaved for one thread per search, coalesced).
+template <class T>
+struct Strided {
+    T* base;
+    std::uint32_t stride;
+    LOCUS_HD_INLINE T& operator[](std::uint64_t i) const { return base[i * stride]; }
+};
+
+/// The strided arrays of one search: best permutation (n), swap deltas (n*n, pair (r, s) with
+/// r < s at r*n + s) and tabu matrix (n*n, item i at location l: i*n + l). The current
+/// permutation is contiguous (the policy reads it), passed separately.
+struct SearchArrays {
+    Strided<std::int32_t> best;
+    Strided<std::int64_t> delta;
+    Strided<std::int32_t> tabu;
+};
+
+/// Result of one search.
+struct SearchResult {
+    std::int64_t best;       ///< best objective found
+    std::int64_t final;      ///< objective of the final permutation
+    std::uint64_t moves;     ///< moves applied
+    std::uint64_t improved_at; ///< move count when the best was found
+};
+
+namespace detail {
+
+/// A team of one thread: the CPU twin and the thread-per-search mapping.
+struct SoloTeam {
+    static constexpr std::uint32_t rank() { return 0; }
+    static constexpr std::uint32_t size() { return 1; }
+    static void sync() {}
+    static std::int64_t sum(std::int64_t v) { return v; }
+    /// (value, index) with the smallest value, ties to the lowest index.
+    static void argmin(std::int64_t& value, std::uint32_t& index) { (void)value, (void)index; }
+    static std::uint32_t min_index(std::uint32_t index) { return index; }
+};
+
+/// Pair index k = r * n + s for r < s; kNoPair when there is none.
+inline constexpr std::uint32_t kNoPair = 0xFFFFFFFFu;
+
+/// Random number for search `search`, step `step`, purpose `what`.
+LOCUS_HD_INLINE std::uint64_t draw(const MultiStartPlan& plan, std::uint64_t search,
+                                   std::uint64_t step, std::uint64_t what) {
+    return derive_key(plan.seed, search, step, what);
+}
+
+/// A uniformly drawn pair index (r < s) from 64 random bits.
+LOCUS_HD_INLINE void random_pair(std::uint64_t bits, std::int32_t n, std::int32_t& r,
+                                 std::int32_t& s) {
+    const auto nn = static_cast<std::uint64_t>(n);
+    const std::uint64_t pairs = nn * (nn - 1) / 2;
+    std::uint64_t k = bits % pairs;
+    // Row r holds n - 1 - r pairs.
+    std::int32_t row = 0;
+    while (k >= static_cast<std::uint64_t>(n - 1 - row)) {
+        k -= static_cast<std::uint64_t>(n - 1 - row);
+        ++row;
+    }
+    r = row;
+    s = row + 1 + static_cast<std::int32_t>(k);
+}
+
+/// Calls f(r, s) for every pair r < s this thread owns: pair slots r * n + s are dealt to the
+/// team's threads round-robin.
+LOCUS_MULTISTART_EXEC_CHECK_DISABLE
+template <class Team, class F>
+LOCUS_HD_INLINE void for_pairs(const Team& team, std::int32_t n, F&& f) {
+    if (team.size() == 1) {
+        for (std::int32_t r = 0; r < n; ++r)
+            for (std::int32_t s = r + 1; s < n; ++s)
+                f(r, s);
+        return;
+    }
+    const auto step = static_cast<std::int32_t>(team.size());
+    std::int32_t r = 0;
+    std::int32_t s = static_cast<std::int32_t>(team.rank());
+    while (s >= n) {
+        s -= n;
+        ++r;
+    }
+    while (r < n) {
+        if (r < s) f(r, s);
+        s += step;
+        while (s >= n) {
+            s -= n;
+            ++r;
+        }
+    }
+}
+
+/// Swaps perm[u], perm[v] and brings every delta up to date (the team ends synchronised).
+LOCUS_MULTISTART_EXEC_CHECK_DISABLE
+template <class Team, class P>
+LOCUS_HD void apply_swap(const Team& team, const P& problem, const SearchArrays& x,
+                         std::int32_t* perm, std::int32_t u, std::int32_t v) {
+    const std::int32_t n = problem.size();
+    team.sync();
+    if (team.rank() == 0) {
+        const std::int32_t t = perm[u];
+        perm[u] = perm[v];
+        perm[v] = t;
+    }
+    team.sync();
+    for_pairs(team, n, [&](std::int32_t r, std::int32_t s) {
+        std::int64_t& d = x.delta[static_cast<std::uint64_t>(r) * n + s];
+        if (r == u || r == v || s == u || s == v)
+            d = problem.delta(perm, r, s);
+        else
+            d = problem.updated(perm, d, r, s, u, v);
+    });
+    team.sync();
+}
+
+/// Runs one search (every thread of the team calls it alike). `perm` (n contiguous words,
+/// visible to the whole team) holds the start and is the current permutation throughout; on
+/// return x.best holds the best permutation found. Returns the search's result.
+LOCUS_MULTISTART_EXEC_CHECK_DISABLE
+template <class Team, class P>
+LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const MultiStartPlan& plan,
+                                 std::uint64_t search, const SearchArrays& x,
+                                 std::int32_t* perm) {
+    const std::int32_t n = problem.size();
+    const auto nn = static_cast<std::uint64_t>(n);
+    team.sync();
+    for (std::int32_t i = static_cast<std::int32_t>(team.rank()); i < n;
+         i += static_cast<std::int32_t>(team.size()))
+        x.best[static_cast<std::uint32_t>(i)] = perm[i];
+    for_pairs(team, n, [&](std::int32_t r, std::int32_t s) {
+        x.delta[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(s)] =
+            problem.delta(perm, r, s);
+    });
+    if (plan.strategy == Strategy::ts)
+        for (std::uint64_t i = team.rank(); i < nn * nn; i += team.size())
+            x.tabu[i] = 0;
+    team.sync();
+    std::int64_t cost = problem.objective(perm);
+    SearchResult result{cost, cost, 0, 0};
+
+    double temperature = 0.0;
+    if (plan.strategy == Strategy::sa) {
+        // Mean uphill delta of `samples` random swaps (deltas read from the table).
+        std::int64_t uphill = 0;
+        std::uint64_t count = 0;
+        for (std::uint32_t k = 0; k < plan.samples; ++k) {
+            std::int32_t r = 0, s = 0;
+            random_pair(draw(plan, search, k, 1), n, r, s);
+            const std::int64_t d = x.delta[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(s)];
+            if (d > 0) {
+                uphill += d;
+                ++count;
+            }
+        }
+        const double mean = count == 0 ? 1.0 : static_cast<double>(uphill) / static_cast<double>(count);
+        temperature = mean / -plan.log_accept0;
+    }
+
+    for (std::uint64_t it = 0; it < plan.iterations; ++it) {
+        std::int32_t u = -1, v = -1;
+        if (plan.strategy == Strategy::hc_best || plan.strategy == Strategy::ts) {
+            const bool tabu = plan.strategy == Strategy::ts;
+            // Best admissible move (TS: not tabu, or aspirated by a new best), ties to the
+            // lowest pair index; TS falls back to the best of all moves when none is admissible.
+            std::int64_t best_value = INT64_MAX;
+            std::uint32_t best_index = kNoPair;
+            std::int64_t any_value = INT64_MAX;
+            std::uint32_t any_index = kNoPair;
+            for_pairs(team, n, [&](std::int32_t r, std::int32_t s) {
+                const auto k = static_cast<std::uint32_t>(r * n + s);
+                const std::int64_t d = x.delta[k];
+                if (tabu) {
+                    if (d < any_value) {
+                        any_value = d;
+                        any_index = k;
+                    }
+                    const std::int32_t pr = perm[r], ps = perm[s];
+                    const bool allowed =
+                        static_cast<std::uint64_t>(x.tabu[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(ps)]) <= it ||
+                        static_cast<std::uint64_t>(x.tabu[static_cast<std::uint64_t>(s) * nn + static_cast<std::uint64_t>(pr)]) <= it;
+                    if (!allowed && cost + d >= result.best) return;
+                }
+                if (d < best_value) {
+                    best_value = d;
+                    best_index = k;
+                }
+            });
+            team.argmin(best_value, best_index);
+            if (tabu) {
+                team.argmin(any_value, any_index);
+                if (best_index == kNoPair) {
+                    best_value = any_value;
+                    best_index = any_index;
+                }
+            } else if (best_index == kNoPair || best_value >= 0) {
+                break; // local optimum
+            }
+            u = static_cast<std::int32_t>(best_index / static_cast<std::uint32_t>(n));
+            v = static_cast<std::int32_t>(best_index % static_cast<std::uint32_t>(n));
+        } else if (plan.strategy == Strategy::hc_first) {
+            std::uint32_t first = kNoPair;
+            for_pairs(team, n, [&](std::int32_t r, std::int32_t s) {
+                const auto k = static_cast<std::uint32_t>(r * n + s);
+                if (k < first && x.delta[k] < 0) first = k;
+            });
+            first = team.min_index(first);
+            if (first == kNoPair) break; // local optimum
+            u = static_cast<std::int32_t>(first / static_cast<std::uint32_t>(n));
+            v = static_cast<std::int32_t>(first % static_cast<std::uint32_t>(n));
+        } else { // simulated annealing
+            std::int32_t r = 0, s = 0;
+            random_pair(draw(plan, search, it, 2), n, r, s);
+            const std::int64_t d = x.delta[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(s)];
+            bool accept = d <= 0;
+            if (!accept && temperature > 0.0) {
+                const double u01 = static_cast<double>(draw(plan, search, it, 3) >> 11) * 0x1.0p-53;
+                accept = u01 < exp_nonpositive(-static_cast<double>(d) / temperature);
+            }
+            temperature = temperature * plan.cooling;
+            if (!accept) continue;
+            u = r;
+            v = s;
+        }
+        const std::int64_t d = x.delta[static_cast<std::uint64_t>(u) * nn + static_cast<std::uint64_t>(v)];
+        if (plan.strategy == Strategy::ts) {
+            // Item u leaves location p[u], item v leaves p[v]: returning there is tabu.
+            const std::uint64_t bits = draw(plan, search, it, 4);
+            const auto t1 = plan.tenure_min + static_cast<std::uint32_t>(bits % plan.tenure_span);
+            const auto t2 = plan.tenure_min + static_cast<std::uint32_t>((bits >> 32) % plan.tenure_span);
+            team.sync();
+            if (team.rank() == 0) {
+                x.tabu[static_cast<std::uint64_t>(u) * nn + static_cast<std::uint64_t>(perm[u])] =
+                    static_cast<std::int32_t>(it + t1);
+                x.tabu[static_cast<std::uint64_t>(v) * nn + static_cast<std::uint64_t>(perm[v])] =
+                    static_cast<std::int32_t>(it + t2);
+            }
+        }
+        apply_swap(team, problem, x, perm, u, v);
+        cost += d;
+        ++result.moves;
+        if (cost < result.best) {
+            result.best = cost;
+            result.improved_at = result.moves;
+            for (std::int32_t i = static_cast<std::int32_t>(team.rank()); i < n;
+                 i += static_cast<std::int32_t>(team.size()))
+                x.best[static_cast<std::uint32_t>(i)] = perm[i];
+        }
+    }
+    team.sync();
+    result.final = cost;
+    return result;
+}
+
+} // namespace detail
+
+/// CPU twin: runs `searches` searches, search i starting from permutation starts[i*n .. i*n+n)
+/// and writing its best permutation to best[i*n ..] and its result to results[i]. OpenMP
+/// threads (0 = all cores); results do not depend on the thread count.
+template <class P>
+void run_multistart_cpu(const P& problem, const MultiStartConfig& config, std::uint32_t searches,
+                        const std::int32_t* starts, std::int32_t* best, SearchResult* results,
+                        int threads = 0) {
+    const std::int32_t n = problem.size();
+    const MultiStartPlan plan = plan_multistart(config, n);
+    const auto nn = static_cast<std::size_t>(n);
+#if defined(_OPENMP)
+    const int team = threads > 0 ? threads : omp_get_max_threads();
+#pragma omp parallel num_threads(team)
+#endif
+    {
+        std::vector<std::int32_t> perm(nn);
+        std::vector<std::int64_t> delta(nn * nn);
+        std::vector<std::int32_t> tabu(plan.strategy == Strategy::ts ? nn * nn : 0);
+#if defined(_OPENMP)
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (std::int64_t i = 0; i < static_cast<std::int64_t>(searches); ++i) {
+            const auto s = static_cast<std::size_t>(i);
+            std::copy_n(starts + s * nn, nn, perm.data());
+            const SearchArrays x{{best + s * nn, 1},
+                                 {delta.data(), 1},
+                                 {tabu.data(), 1}};
+            results[s] = detail::run_search(detail::SoloTeam{}, problem, plan,
+                                            static_cast<std::uint64_t>(i), x, perm.data());
+        }
+    }
+    (void)threads;
+}
+
+} // namespace locus::gpu
+
+#undef LOCUS_MULTISTART_EXEC_CHECK_DISABLE

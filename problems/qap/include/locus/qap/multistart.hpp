@@ -1,0 +1,42 @@
+#pragma once
+/// \file
+/// Multi-start local search for the QAP on the multi-start engine (locus/gpu/multistart.hpp):
+/// a runner per backend (CPU twin on all cores, or the CUDA engine with a chosen mapping) and
+/// the "multistart" algorithm component (many searches per round, best of all reported,
+/// optional elite restarts between rounds).
+
+#include <cstdint>
+#include <memory>
+
+#include "locus/gpu/multistart.hpp"
+#include "locus/qap/instance.hpp"
+
+namespace locus {
+class Registry;
+}
+
+namespace locus::qap {
+
+/// Runs one round of searches on one backend.
+class MultiStartRunner {
+public:
+    virtual ~MultiStartRunner() = default;
+    /// `searches` searches from `starts` (searches * n); best permutations to `best`
+    /// (searches * n), results to `results`. Blocking.
+    virtual void run(const gpu::MultiStartConfig& config, std::uint32_t searches,
+                     const std::int32_t* starts, std::int32_t* best,
+                     gpu::SearchResult* results) = 0;
+};
+
+/// The CPU twin on `threads` OpenMP threads (0 = all cores).
+std::unique_ptr<MultiStartRunner> make_cpu_multistart(const Instance& instance, int threads);
+/// The CUDA engine for up to `capacity` searches with `mapping`; builds tabu matrices when
+/// `strategy` is tabu search. Throws CudaError without a usable device.
+std::unique_ptr<MultiStartRunner> make_cuda_multistart(const Instance& instance,
+                                                       std::uint32_t capacity, gpu::Mapping mapping,
+                                                       gpu::Strategy strategy, int device);
+
+/// Registers the "multistart" algorithm and the "greedy" construction of the QAP plugin.
+void register_multistart(Registry& registry);
+
+} // namespace locus::qap

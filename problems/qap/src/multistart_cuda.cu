@@ -1,0 +1,47 @@
+// The QAP multi-start runner on the CUDA multi-start engine.
+
+#include "locus/gpu/device.hpp"
+#include "locus/gpu/device_buffer.hpp"
+#include "locus/gpu/multistart.cuh"
+#include "locus/qap/multistart.hpp"
+#include "locus/qap/multistart_policy.hpp"
+
+namespace locus::qap {
+namespace {
+
+int select(int device) {
+    gpu::require_device(device);
+    return device;
+}
+
+class CudaMultiStart final : public MultiStartRunner {
+public:
+    CudaMultiStart(const Instance& instance, std::uint32_t capacity, gpu::Mapping mapping,
+                   gpu::Strategy strategy, int device)
+        : device_(select(device)), words_(matrix_words(instance)),
+          d_words_(words_.size(), "QAP matrices"),
+          engine_(swap_policy(d_words_.data(), instance.n, true), capacity, mapping, strategy) {
+        d_words_.upload(words_.data(), words_.size());
+    }
+
+    void run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
+             std::int32_t* best, gpu::SearchResult* results) override {
+        engine_.run(config, searches, starts, best, results);
+    }
+
+private:
+    int device_;
+    std::vector<std::int32_t> words_;
+    gpu::DeviceBuffer<std::int32_t> d_words_;
+    gpu::MultiStartEngine<QapSwapPolicy> engine_;
+};
+
+} // namespace
+
+std::unique_ptr<MultiStartRunner> make_cuda_multistart(const Instance& instance,
+                                                       std::uint32_t capacity, gpu::Mapping mapping,
+                                                       gpu::Strategy strategy, int device) {
+    return std::make_unique<CudaMultiStart>(instance, capacity, mapping, strategy, device);
+}
+
+} // namespace locus::qap
