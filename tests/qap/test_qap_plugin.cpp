@@ -91,3 +91,27 @@ TEST_CASE("locus runs ILS on a QAP instance and its .sln verifies") {
     CHECK(line.find("\"feasible\":true") != std::string::npos);
     CHECK(line.find("\"iterations\":200") != std::string::npos);
 }
+
+TEST_CASE("locus runs the multi-start tabu search config with elite restarts; its .sln verifies") {
+    const auto dir = locus::test::temp_dir("qap-multistart");
+    const auto bin = (locus::test::bin_dir() / "locus").string();
+    const auto config = (locus::test::source_dir() / "configs/qap/multistart-ts.yaml").string();
+    const auto run = locus::test::run_command(
+        bin + " run " + config + " -q --backend cpu --instance random-qap:n=25,seed=6 --set batch=16 "
+        "algorithm.rounds=3 algorithm.iterations=150 termination.time_limit=0 --out " + (dir / "out").string());
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    std::ifstream in(dir / "out" / "results.jsonl");
+    std::string line;
+    REQUIRE(std::getline(in, line));
+    CHECK(line.find("\"feasible\":true") != std::string::npos);
+    CHECK(line.find("\"iterations\":450") != std::string::npos);
+    CHECK(line.find("\"algorithm\":\"multistart\"") != std::string::npos);
+
+    const auto bad = locus::test::run_command(bin + " run " + config + " -q --backend cpu --instance "
+                                              "random-qap:n=25,seed=6 --set algorithm.strategy=tabu --out " +
+                                              (dir / "bad").string());
+    CHECK(bad.exit_code != 0);
+    CHECK(bad.output.find("algorithm.strategy") != std::string::npos);
+    CHECK(bad.output.find("hc_best, hc_first, sa, ts") != std::string::npos);
+}

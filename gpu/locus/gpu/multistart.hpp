@@ -96,8 +96,8 @@ inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32
     std::uint32_t tmin = config.tenure_min;
     std::uint32_t tmax = config.tenure_max;
     if (tmin == 0 && tmax == 0) {
-        tmin = static_cast<std::uint32_t>(std::max(1.0, std::floor(0.9 * n)));
-        tmax = static_cast<std::uint32_t>(std::ceil(1.1 * n));
+        tmin = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(9 * n / 10));
+        tmax = static_cast<std::uint32_t>((11 * n + 9) / 10);
     }
     if (config.strategy == Strategy::ts && config.iterations + tmax >= 0x7FFFFFFFull)
         throw Error("multi-start engine: tabu search runs at most 2^31 - 1 - tenure iterations");
@@ -119,15 +119,17 @@ inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32
 }
 
 /// e^x for x <= 0 in IEEE double arithmetic only (+, -, *, / and exact scaling), so that host
-/// and device round alike: x = k ln 2 + r with |r| <= ln2 / 2, e^r by its Taylor series to
-/// degree 13, then 2^k by repeated halving. Below -700 it returns 0.
+/// and device round alike: x = k ln 2 + r with |r| <= ln2 / 2 (ln 2 split in a high part with
+/// trailing zero bits and a low part, so that k * ln2_high is exact), e^r by its Taylor series
+/// to degree 13, then 2^k by repeated halving. Below -700 it returns 0.
 LOCUS_HD_INLINE double exp_nonpositive(double x) {
     if (x > 0.0) x = 0.0;
     if (x < -700.0) return 0.0;
-    const double ln2 = 0.6931471805599453;
-    const double kf = x / ln2 - 0.5;
+    const double ln2_high = 6.93147180369123816490e-01;
+    const double ln2_low = 1.90821492927058770002e-10;
+    const double kf = x / 0.6931471805599453 - 0.5;
     const auto k = static_cast<std::int32_t>(kf); // truncation toward zero: k <= 0
-    const double r = x - static_cast<double>(k) * ln2;
+    const double r = (x - static_cast<double>(k) * ln2_high) - static_cast<double>(k) * ln2_low;
     double term = 1.0;
     double sum = 1.0;
     for (int i = 1; i <= 13; ++i) {

@@ -1,0 +1,176 @@
+// The multi-start engine on the CPU twin with the QAP policy: hill climbing ends in local
+// optima, every strategy reports the objective of the permutation it returns, results do not
+// depend on the thread count, the software exponential, and the plan's errors.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "locus/error.hpp"
+#include "locus/gpu/multistart.hpp"
+#include "locus/qap/generator.hpp"
+#include "locus/qap/instance.hpp"
+#include "locus/qap/multistart_policy.hpp"
+#include "locus/qap/swap.hpp"
+
+using namespace locus;
+using locus::gpu::MultiStartConfig;
+using locus::gpu::SearchResult;
+using locus::gpu::Strategy;
+
+namespace {
+
+std::vector<std::int32_t> random_starts(std::int32_t n, std::uint32_t searches, std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    std::vector<std::int32_t> starts(static_cast<std::size_t>(n) * searches);
+    for (std::uint32_t s = 0; s < searches; ++s) {
+        auto* p = starts.data() + static_cast<std::size_t>(s) * static_cast<std::size_t>(n);
+        std::iota(p, p + n, 0);
+        std::shuffle(p, p + n, random);
+    }
+    return starts;
+}
+
+struct Outcome {
+    std::vector<std::int32_t> best;
+    std::vector<SearchResult> results;
+};
+
+Outcome run(const qap::Instance& inst, const MultiStartConfig& config, const std::vector<std::int32_t>& starts,
+            int threads) {
+    const auto words = qap::matrix_words(inst);
+    const auto searches = static_cast<std::uint32_t>(starts.size() / static_cast<std::size_t>(inst.n));
+    Outcome o{std::vector<std::int32_t>(starts.size()), std::vector<SearchResult>(searches)};
+    gpu::run_multistart_cpu(qap::swap_policy(words.data(), inst.n, false), config, searches, starts.data(),
+                            o.best.data(), o.results.data(), threads);
+    return o;
+}
+
+bool is_permutation(std::span<const std::int32_t> p) {
+    std::vector<char> seen(p.size(), 0);
+    for (const std::int32_t v : p) {
+        if (v < 0 || static_cast<std::size_t>(v) >= p.size() || seen[static_cast<std::size_t>(v)]) return false;
+        seen[static_cast<std::size_t>(v)] = 1;
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("multi-start hill climbing ends in local optima and reports their objectives") {
+    for (const bool asymmetric : {false, true}) {
+        const qap::Instance inst = qap::generate_random(17, asymmetric ? 5 : 4, 100, asymmetric);
+        const auto starts = random_starts(inst.n, 12, 3);
+        for (const Strategy strategy : {Strategy::hc_best, Strategy::hc_first}) {
+            MultiStartConfig config;
+            config.strategy = strategy;
+            config.iterations = 100000;
+            const Outcome o = run(inst, config, starts, 2);
+            for (std::size_t s = 0; s < o.results.size(); ++s) {
+                const std::span<const std::int32_t> p(o.best.data() + s * 17, 17);
+                REQUIRE(is_permutation(p));
+                CHECK(o.results[s].best == qap::objective(inst, p));
+                CHECK(o.results[s].final == o.results[s].best);
+                CHECK(o.results[s].best <= qap::objective(inst, std::span<const std::int32_t>(starts.data() + s * 17, 17)));
+                std::int64_t best_delta = 0;
+                for (std::int32_t r = 0; r < 17; ++r)
+                    for (std::int32_t q = r + 1; q < 17; ++q)
+                        best_delta = std::min(best_delta, qap::swap_delta(inst, p, r, q));
+                CHECK(best_delta == 0); // no improving swap left
+            }
+        }
+    }
+}
+
+TEST_CASE("simulated annealing and tabu search return the best permutation they report") {
+    const qap::Instance inst = qap::generate_random(23, 9, 50, true);
+    const auto starts = random_starts(inst.n, 9, 4);
+    for (const Strategy strategy : {Strategy::sa, Strategy::ts}) {
+        MultiStartConfig config;
+        config.strategy = strategy;
+        config.iterations = strategy == Strategy::sa ? 30000 : 3000;
+        config.seed = 77;
+        const Outcome o = run(inst, config, starts, 2);
+        std::int64_t start_best = INT64_MAX;
+        std::int64_t found = INT64_MAX;
+        for (std::size_t s = 0; s < o.results.size(); ++s) {
+            const std::span<const std::int32_t> p(o.best.data() + s * 23, 23);
+            REQUIRE(is_permutation(p));
+            CHECK(o.results[s].best == qap::objective(inst, p));
+            CHECK(o.results[s].best <= o.results[s].final);
+            CHECK(o.results[s].moves > 0);
+            start_best = std::min(start_best, qap::objective(inst, std::span<const std::int32_t>(starts.data() + s * 23, 23)));
+            found = std::min(found, o.results[s].best);
+        }
+        CAPTURE(static_cast<int>(strategy));
+        CHECK(found < start_best);
+        // Hill climbing from the same starts ends no better than tabu search / annealing.
+        MultiStartConfig hc;
+        hc.strategy = Strategy::hc_best;
+        hc.iterations = 100000;
+        const Outcome h = run(inst, hc, starts, 2);
+        std::int64_t hc_found = INT64_MAX;
+        for (const auto& r : h.results) hc_found = std::min(hc_found, r.best);
+        CHECK(found <= hc_found);
+    }
+}
+
+TEST_CASE("multi-start results do not depend on the thread count and follow the seed") {
+    const qap::Instance inst = qap::generate_random(15, 2, 100, false);
+    const auto starts = random_starts(inst.n, 10, 8);
+    for (const Strategy strategy : {Strategy::hc_first, Strategy::sa, Strategy::ts}) {
+        MultiStartConfig config;
+        config.strategy = strategy;
+        config.iterations = 500;
+        const Outcome one = run(inst, config, starts, 1);
+        const Outcome two = run(inst, config, starts, 2);
+        CHECK(one.best == two.best);
+        for (std::size_t s = 0; s < one.results.size(); ++s) {
+            CHECK(one.results[s].best == two.results[s].best);
+            CHECK(one.results[s].moves == two.results[s].moves);
+        }
+        if (strategy != Strategy::hc_first) {
+            config.seed = 2;
+            const Outcome other = run(inst, config, starts, 2);
+            CHECK(other.best != one.best);
+        }
+    }
+}
+
+TEST_CASE("the software exponential matches std::exp to 1e-14 relative") {
+    for (double x = -699.0; x <= 0.0; x += 0.37)
+        CHECK(std::abs(gpu::exp_nonpositive(x) - std::exp(x)) <= 1e-14 * std::exp(x));
+    CHECK(gpu::exp_nonpositive(-800.0) == 0.0);
+    CHECK(gpu::exp_nonpositive(0.0) == 1.0);
+}
+
+TEST_CASE("multi-start plan errors name the setting") {
+    MultiStartConfig config;
+    CHECK_THROWS_WITH_AS(gpu::plan_multistart(config, 1),
+                         "multi-start engine: permutations of length 1 have no swap moves (need n >= 2)", Error);
+    config.accept0 = 1.0;
+    CHECK_THROWS_WITH_AS(gpu::plan_multistart(config, 5), "multi-start engine: accept0 must lie in (0, 1)", Error);
+    config.accept0 = 0.5;
+    config.tenure_min = 9;
+    config.tenure_max = 4;
+    CHECK_THROWS_WITH_AS(gpu::plan_multistart(config, 5),
+                         "multi-start engine: tabu tenure [9, 4] is empty or starts at 0", Error);
+    config.tenure_min = 0;
+    config.tenure_max = 0;
+    const auto plan = gpu::plan_multistart(config, 50);
+    CHECK(plan.tenure_min == 45);
+    CHECK(plan.tenure_min + plan.tenure_span - 1 == 55);
+}
+
+TEST_CASE("matrix words reject values beyond 32 bits") {
+    qap::Instance inst = qap::generate_random(4, 1, 10, false);
+    inst.name = "big";
+    inst.a[5] = 5000000000LL;
+    CHECK_THROWS_WITH_AS(qap::matrix_words(inst),
+                         "big: value 5000000000 does not fit in 32 bits, which the multi-start engine "
+                         "stores the matrices in",
+                         InstanceError);
+}
