@@ -192,6 +192,8 @@ __global__ void multistart_block_kernel(const P problem, const MultiStartPlan pl
 
 /// Threads per block of each mapping.
 inline constexpr unsigned kMultiStartThreads = 128;
+/// Largest policy data (bytes) copied into shared memory per block.
+inline constexpr std::size_t kChipDataBytes = 24 * 1024;
 
 /// Multi-start searches on the device: buffers for up to `capacity` searches allocated at
 /// construction; run() launches one kernel for all searches of a round.
@@ -219,7 +221,9 @@ public:
             throw Error("multi-start engine: the permutations of one block need " +
                         std::to_string(perm_bytes) + " bytes of shared memory, more than the " +
                         std::to_string(limit) + " the device allows; use the thread mapping");
-        data_on_chip_ = data_bytes + perm_bytes <= limit;
+        // NOTE: data on chip costs occupancy (it is copied per block); beyond kChipDataBytes the
+        // read-only cache path, which the L1 holds for all resident blocks at once, is faster.
+        data_on_chip_ = data_bytes <= kChipDataBytes && data_bytes + perm_bytes <= limit;
         shared_bytes_ = (data_on_chip_ ? data_bytes : 0) + perm_bytes;
         starts_.allocate(capacity * n, "multi-start starting permutations");
         best_.allocate(capacity * n, "multi-start best permutations");
