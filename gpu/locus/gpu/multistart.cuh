@@ -32,6 +32,7 @@ struct DeviceSoloTeam {
     __device__ static constexpr std::uint32_t rank() { return 0; }
     __device__ static constexpr std::uint32_t size() { return 1; }
     __device__ static void sync() {}
+    __device__ static std::int64_t sum(std::int64_t v) { return v; }
     __device__ static void argmin(std::int64_t&, std::uint32_t&) {}
     __device__ static std::uint32_t min_index(std::uint32_t index) { return index; }
 };
@@ -50,6 +51,11 @@ struct WarpTeam {
     __device__ std::uint32_t rank() const { return threadIdx.x % 32; }
     __device__ static constexpr std::uint32_t size() { return 32; }
     __device__ static void sync() { __syncwarp(); }
+    __device__ static std::int64_t sum(std::int64_t v) {
+        for (unsigned offset = 16; offset > 0; offset >>= 1)
+            v += __shfl_xor_sync(0xFFFFFFFFu, v, offset);
+        return v;
+    }
     __device__ static void argmin(std::int64_t& value, std::uint32_t& index) {
         for (unsigned offset = 16; offset > 0; offset >>= 1) {
             const std::int64_t v = __shfl_xor_sync(0xFFFFFFFFu, value, offset);
@@ -70,6 +76,17 @@ struct BlockSearchTeam {
     __device__ std::uint32_t rank() const { return threadIdx.x; }
     __device__ std::uint32_t size() const { return blockDim.x; }
     __device__ static void sync() { __syncthreads(); }
+    __device__ std::int64_t sum(std::int64_t v) const {
+        v = WarpTeam::sum(v);
+        if (threadIdx.x % 32 == 0)
+            values[threadIdx.x / 32] = v;
+        __syncthreads();
+        std::int64_t total = 0;
+        for (unsigned w = 0; w < blockDim.x / 32; ++w)
+            total += values[w];
+        __syncthreads();
+        return total;
+    }
     __device__ void argmin(std::int64_t& value, std::uint32_t& index) const {
         WarpTeam::argmin(value, index);
         if (threadIdx.x % 32 == 0) {

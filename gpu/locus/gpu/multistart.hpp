@@ -18,7 +18,8 @@
 ///
 /// A problem policy P (trivially copyable, LOCUS_HD const members, host and device pointers):
 ///   size()                         n, the permutation length
-///   objective(p)                   int64 objective of permutation p (n entries)
+///   row_cost(p, i)                 the part of the objective of permutation p that row i
+///                                  contributes (the objective is the sum over i < n)
 ///   delta(p, r, s)                 objective change of swapping p[r], p[s] (r < s)
 ///   updated(p_after, d, r, s, u, v) delta of (r, s) after (u, v) was swapped, from its value d
 ///                                  before ({r, s}, {u, v} disjoint)
@@ -174,7 +175,7 @@ struct SoloTeam {
     static constexpr std::uint32_t rank() { return 0; }
     static constexpr std::uint32_t size() { return 1; }
     static void sync() {}
-    static std::int64_t sum(std::int64_t v) { return v; }
+    LOCUS_HD_INLINE static std::int64_t sum(std::int64_t v) { return v; }
     /// (value, index) with the smallest value, ties to the lowest index.
     static void argmin(std::int64_t& value, std::uint32_t& index) { (void)value, (void)index; }
     static std::uint32_t min_index(std::uint32_t index) { return index; }
@@ -246,13 +247,31 @@ LOCUS_HD void apply_swap(const Team& team, const P& problem, const SearchArrays&
         perm[v] = t;
     }
     team.sync();
+    // Pairs disjoint from {u, v}: O(1) each. Pairs sharing an item with the swap (2n - 3 of
+    // them): O(n) each, dealt evenly to the team in a separate loop (inside the first loop they
+    // would make every warp wait for its one lane with an O(n) pair).
     for_pairs(team, n, [&](std::int32_t r, std::int32_t s) {
+        if (r == u || r == v || s == u || s == v) return;
         std::int64_t& d = x.delta[static_cast<std::uint64_t>(r) * n + s];
-        if (r == u || r == v || s == u || s == v)
-            d = problem.delta(perm, r, s);
-        else
-            d = problem.updated(perm, d, r, s, u, v);
+        d = problem.updated(perm, d, r, s, u, v);
     });
+    const std::int32_t shared_pairs = 2 * n - 3; // (u, k) for k != u, then (v, k) for k != u, v
+    for (std::int32_t j = static_cast<std::int32_t>(team.rank()); j < shared_pairs;
+         j += static_cast<std::int32_t>(team.size())) {
+        const std::int32_t item = j < n - 1 ? u : v;
+        std::int32_t k = j < n - 1 ? j : j - (n - 1);
+        if (item == u) {
+            k += k >= u ? 1 : 0;
+        } else {
+            const std::int32_t low = u < v ? u : v;
+            const std::int32_t high = u < v ? v : u;
+            k += k >= low ? 1 : 0;
+            k += k >= high ? 1 : 0;
+        }
+        const std::int32_t r = item < k ? item : k;
+        const std::int32_t s = item < k ? k : item;
+        x.delta[static_cast<std::uint64_t>(r) * n + s] = problem.delta(perm, r, s);
+    }
     team.sync();
 }
 
@@ -278,7 +297,11 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
         for (std::uint64_t i = team.rank(); i < nn * nn; i += team.size())
             x.tabu[i] = 0;
     team.sync();
-    std::int64_t cost = problem.objective(perm);
+    std::int64_t cost = 0;
+    for (std::int32_t i = static_cast<std::int32_t>(team.rank()); i < n;
+         i += static_cast<std::int32_t>(team.size()))
+        cost += problem.row_cost(perm, i);
+    cost = team.sum(cost);
     SearchResult result{cost, cost, 0, 0};
 
     double temperature = 0.0;

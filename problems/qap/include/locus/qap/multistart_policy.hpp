@@ -32,12 +32,13 @@ struct QapSwapPolicy {
     std::int32_t n = 0;
 
     LOCUS_HD_INLINE std::int32_t size() const { return n; }
-    LOCUS_HD std::int64_t objective(const std::int32_t* p) const {
+    /// Row i of the objective: sum over j of a_ij b_p(i)p(j).
+    LOCUS_HD std::int64_t row_cost(const std::int32_t* p, std::int32_t i) const {
         std::int64_t sum = 0;
         const std::int64_t nn = n;
-        for (std::int32_t i = 0; i < n; ++i)
-            for (std::int32_t j = 0; j < n; ++j)
-                sum += a[i * nn + j] * b[static_cast<std::int64_t>(p[i]) * nn + p[j]];
+        const std::int64_t pi = p[i];
+        for (std::int32_t j = 0; j < n; ++j)
+            sum += a[i * nn + j] * b[pi * nn + p[j]];
         return sum;
     }
     LOCUS_HD_INLINE std::int64_t delta(const std::int32_t* p, std::int32_t r, std::int32_t s) const {
