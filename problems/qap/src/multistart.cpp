@@ -116,7 +116,7 @@ private:
 
 struct MultiStartOptions {
     gpu::MultiStartConfig config;
-    gpu::Mapping mapping = gpu::Mapping::warp;
+    gpu::Mapping mapping = gpu::Mapping::block;
     std::uint64_t rounds = 0;  ///< 0 = until the termination criteria
     std::uint32_t elite = 0;   ///< restart from the best `elite` solutions (0 = keep the starts)
     std::uint32_t kick = 0;    ///< random swaps applied to an elite start (0 = n / 10 + 2)
@@ -216,8 +216,8 @@ gpu::Strategy strategy_of(const std::string& name) {
 
 gpu::Mapping mapping_of(const std::string& name) {
     if (name == "thread") return gpu::Mapping::thread;
-    if (name == "block") return gpu::Mapping::block;
-    return gpu::Mapping::warp;
+    if (name == "warp") return gpu::Mapping::warp;
+    return gpu::Mapping::block;
 }
 
 } // namespace
@@ -247,7 +247,7 @@ void register_multistart(Registry& registry) {
                        "with `elite` > 0 from a perturbed copy of one of the best distinct "
                        "solutions so far. Iterations count moves per search."};
     ms.choice("strategy", "ts", {"hc_best", "hc_first", "sa", "ts"}, "local search of every search");
-    ms.choice("mapping", "warp", {"thread", "warp", "block"}, "CUDA threads per search");
+    ms.choice("mapping", "block", {"thread", "warp", "block"}, "CUDA threads per search (block: fastest on H200 at 4096 searches)");
     ms.integer("iterations", "1000", "moves per search and round (hill climbing: at most)", 1, 2000000000);
     ms.integer("rounds", "0", "rounds (0 = until the termination criteria)", 0);
     ms.integer("elite", "0", "elite solutions restarted from after each round (0 = none)", 0, 1000000);
