@@ -59,13 +59,13 @@ void compare(const Instance& inst, std::uint32_t searches, gpu::Strategy strateg
 TEST_CASE("CUDA multi-start searches equal the CPU twin for every strategy and mapping") {
     // Under compute-sanitizer (scripts/gpu-check) fewer searches and moves keep it short.
     const bool sanitizer = std::getenv("LOCUS_SANITIZER_RUN") != nullptr;
-    const std::uint32_t searches = sanitizer ? 40 : 70;
+    const std::uint32_t searches = sanitizer ? 8 : 70;
     for (const std::int32_t n : {12, 37}) {
         const Instance inst = generate_random(n, static_cast<std::uint64_t>(n), 100, n == 12);
-        compare(inst, searches, gpu::Strategy::hc_best, 1000000);
-        compare(inst, searches, gpu::Strategy::hc_first, 1000000);
-        compare(inst, searches, gpu::Strategy::sa, sanitizer ? 300 : 3000);
-        compare(inst, searches, gpu::Strategy::ts, sanitizer ? 60 : 400);
+        compare(inst, searches, gpu::Strategy::hc_best, sanitizer ? 40 : 1000000);
+        compare(inst, searches, gpu::Strategy::hc_first, sanitizer ? 40 : 1000000);
+        compare(inst, searches, gpu::Strategy::sa, sanitizer ? 100 : 3000);
+        compare(inst, searches, gpu::Strategy::ts, sanitizer ? 30 : 400);
     }
 }
 
