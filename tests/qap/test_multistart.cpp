@@ -174,3 +174,11 @@ TEST_CASE("matrix words reject values beyond 32 bits") {
                          "stores the matrices in",
                          InstanceError);
 }
+
+TEST_CASE("multi-start device memory: tables per search, tabu matrices for tabu search only") {
+    // n = 10: permutations 2 x 40 bytes, deltas 800, results 32; tabu 400; thread mapping +40.
+    CHECK(gpu::multistart_bytes_needed(10, 3, gpu::Mapping::block, Strategy::sa) == 3 * (80 + 800 + 32));
+    CHECK(gpu::multistart_bytes_needed(10, 3, gpu::Mapping::block, Strategy::ts) == 3 * (80 + 800 + 32 + 400));
+    CHECK(gpu::multistart_bytes_needed(10, 3, gpu::Mapping::thread, Strategy::ts) ==
+          3 * (80 + 800 + 32 + 400 + 40));
+}

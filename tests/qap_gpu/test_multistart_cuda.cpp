@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "locus/error.hpp"
 #include "locus/qap/generator.hpp"
 #include "locus/qap/multistart.hpp"
 
@@ -74,4 +76,16 @@ TEST_CASE("CUDA multi-start with matrices too large for shared memory (read-only
     const Instance inst = generate_random(180, 5, 100, true);
     compare(inst, 5, gpu::Strategy::ts, 25);
     compare(inst, 5, gpu::Strategy::hc_first, 25);
+}
+
+TEST_CASE("CUDA multi-start says how much memory too many searches need") {
+    const Instance inst = generate_random(100, 1, 100, false);
+    try {
+        (void)make_cuda_multistart(inst, 50000000, gpu::Mapping::block, gpu::Strategy::ts, 0);
+        FAIL("expected an error");
+    } catch (const Error& e) {
+        const std::string message = e.what();
+        CHECK(message.find("multi-start engine: 50000000 searches of n = 100 need 5761718 MiB") == 0);
+        CHECK(message.find("run fewer searches per launch (the batch size)") != std::string::npos);
+    }
 }

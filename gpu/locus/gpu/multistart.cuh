@@ -241,6 +241,18 @@ public:
         // NOTE: data on chip costs occupancy (it is copied per block); beyond kChipDataBytes the
         // read-only cache path, which the L1 holds for all resident blocks at once, is faster.
         data_on_chip_ = data_bytes <= kChipDataBytes && data_bytes + perm_bytes <= limit;
+        const std::size_t needed = multistart_bytes_needed(problem.size(), capacity, mapping, strategy);
+        std::size_t free_bytes = 0;
+        std::size_t total_bytes = 0;
+        LOCUS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        if (needed > free_bytes)
+            throw Error("multi-start engine: " + std::to_string(capacity) + " searches of n = " +
+                        std::to_string(problem.size()) + " need " + std::to_string(needed >> 20) +
+                        " MiB of GPU memory (swap-delta tables" +
+                        (strategy == Strategy::ts ? std::string(" and tabu matrices") : std::string()) +
+                        "), the device has " + std::to_string(free_bytes >> 20) + " MiB free of " +
+                        std::to_string(total_bytes >> 20) + " MiB; run fewer searches per launch "
+                        "(the batch size)");
         shared_bytes_ = (data_on_chip_ ? data_bytes : 0) + perm_bytes;
         starts_.allocate(capacity * n, "multi-start starting permutations");
         best_.allocate(capacity * n, "multi-start best permutations");

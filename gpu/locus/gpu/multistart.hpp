@@ -119,6 +119,18 @@ inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32
     return plan;
 }
 
+/// Device bytes of a multi-start launch of `searches` searches of length n: starting and best
+/// permutations (4n each), swap-delta tables (8n^2), tabu matrices (4n^2, tabu search only),
+/// current permutations (4n, thread mapping only) and results.
+inline std::size_t multistart_bytes_needed(std::int32_t n, std::uint32_t searches, Mapping mapping,
+                                           Strategy strategy) {
+    const auto nn = static_cast<std::size_t>(n);
+    std::size_t per_search = 8 * nn + 8 * nn * nn + sizeof(std::int64_t) * 4;
+    if (strategy == Strategy::ts) per_search += 4 * nn * nn;
+    if (mapping == Mapping::thread) per_search += 4 * nn;
+    return per_search * searches;
+}
+
 /// e^x for x <= 0 in IEEE double arithmetic only (+, -, *, / and exact scaling), so that host
 /// and device round alike: x = k ln 2 + r with |r| <= ln2 / 2 (ln 2 split in a high part with
 /// trailing zero bits and a low part, so that k * ln2_high is exact), e^r by its Taylor series
@@ -167,6 +179,8 @@ struct SearchResult {
     std::uint64_t moves;     ///< moves applied
     std::uint64_t improved_at; ///< move count when the best was found
 };
+static_assert(sizeof(SearchResult) == 4 * sizeof(std::int64_t), "multistart_bytes_needed counts 32 bytes per result");
+
 
 namespace detail {
 
