@@ -29,12 +29,14 @@ std::vector<std::int32_t> random_starts(std::int32_t n, std::uint32_t searches, 
     return starts;
 }
 
-void compare(const Instance& inst, std::uint32_t searches, gpu::Strategy strategy, std::uint64_t iterations) {
+void compare(const Instance& inst, std::uint32_t searches, gpu::Strategy strategy, std::uint64_t iterations,
+             gpu::Schedule schedule = gpu::Schedule::geometric) {
     const auto starts = random_starts(inst.n, searches, static_cast<std::uint64_t>(inst.n) * 31 + searches);
     gpu::MultiStartConfig config;
     config.strategy = strategy;
     config.iterations = iterations;
     config.seed = 99;
+    config.schedule = schedule;
     std::vector<std::int32_t> cpu_best(starts.size());
     std::vector<gpu::SearchResult> cpu_results(searches);
     make_cpu_multistart(inst, 0)->run(config, searches, starts.data(), cpu_best.data(), cpu_results.data());
@@ -68,6 +70,8 @@ TEST_CASE("CUDA multi-start searches equal the CPU twin for every strategy and m
         compare(inst, searches, gpu::Strategy::hc_best, sanitizer ? 40 : 1000000);
         compare(inst, searches, gpu::Strategy::hc_first, sanitizer ? 40 : 1000000);
         compare(inst, searches, gpu::Strategy::sa, sanitizer ? 100 : 3000);
+        compare(inst, searches, gpu::Strategy::sa, sanitizer ? 100 : 3000, gpu::Schedule::linear);
+        compare(inst, searches, gpu::Strategy::sa, sanitizer ? 100 : 3000, gpu::Schedule::lundy_mees);
         compare(inst, searches, gpu::Strategy::ts, sanitizer ? 30 : 400);
     }
 }

@@ -3,7 +3,8 @@
 /// The multi-start engine (Luong, Melab, Talbi: the algorithmic-level model): many independent
 /// local searches over permutations with the swap neighborhood, each with its own random stream,
 /// in one launch. Strategies: hill climbing (best or first improvement, to a local optimum or a
-/// step budget), simulated annealing (geometric schedule, initial temperature from sampled
+/// step budget), simulated annealing (geometric, linear or Lundy-Mees cooling from an initial
+/// temperature drawn from sampled
 /// deltas), tabu search (tenure on (item, location) pairs, aspiration, randomized tenure as in
 /// Taillard's robust tabu search). Every search keeps its permutation, the swap deltas of all
 /// pairs (updated after a swap in O(1) per pair, O(n) for pairs that share an item with the
@@ -54,6 +55,13 @@ namespace locus::gpu {
 /// Local search run by every search of a multi-start launch.
 enum class Strategy : std::int32_t { hc_best = 0, hc_first = 1, sa = 2, ts = 3 };
 
+/// Cooling schedule of simulated annealing, from T0 to T0 * final_ratio over the moves.
+enum class Schedule : std::int32_t {
+    geometric = 0,  ///< T_{k+1} = c T_k
+    linear = 1,     ///< T_k = T0 (1 - (1 - final_ratio) k / iterations)
+    lundy_mees = 2, ///< T_{k+1} = T_k / (1 + beta T_k) (Lundy and Mees 1986)
+};
+
 /// Which threads serve one search on the device.
 enum class Mapping : std::int32_t { thread = 0, warp = 1, block = 2 };
 
@@ -63,7 +71,7 @@ struct MultiStartConfig {
     std::uint64_t iterations = 1000; ///< moves per search (HC: at most, it stops at a local optimum)
     std::uint64_t seed = 1;          ///< random streams: derive_key(seed, search, step)
     // Simulated annealing: T0 = mean positive delta of `samples` random swaps / -ln(accept0);
-    // T_k = T0 * cooling^k with cooling = final_ratio^(1/iterations).
+    Schedule schedule = Schedule::geometric;
     double accept0 = 0.5;       ///< acceptance probability of the mean uphill move at T0
     double final_ratio = 1e-3;  ///< final temperature / T0
     std::uint32_t samples = 100;
@@ -79,7 +87,9 @@ struct MultiStartPlan {
     std::uint64_t iterations;
     std::uint64_t seed;
     double log_accept0;  ///< ln(accept0) (< 0)
-    double cooling;      ///< per-iteration temperature factor
+    double cooling;      ///< geometric: per-move factor final_ratio^(1/iterations)
+    Schedule schedule;
+    double final_ratio;
     std::uint32_t samples;
     std::uint32_t tenure_min;
     std::uint32_t tenure_span; ///< tenure_max - tenure_min + 1
@@ -113,6 +123,8 @@ inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32
     plan.cooling = config.iterations == 0
                        ? 1.0
                        : std::pow(config.final_ratio, 1.0 / static_cast<double>(config.iterations));
+    plan.schedule = config.schedule;
+    plan.final_ratio = config.final_ratio;
     plan.samples = config.samples == 0 ? 1 : config.samples;
     plan.tenure_min = tmin;
     plan.tenure_span = tmax - tmin + 1;
@@ -335,6 +347,12 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
         const double mean = count == 0 ? 1.0 : static_cast<double>(uphill) / static_cast<double>(count);
         temperature = mean / -plan.log_accept0;
     }
+    const double initial = temperature;
+    // Lundy-Mees: beta such that T reaches T0 * final_ratio after `iterations` moves.
+    const double beta = plan.iterations == 0 || initial <= 0.0
+                            ? 0.0
+                            : (1.0 / plan.final_ratio - 1.0) /
+                                  (static_cast<double>(plan.iterations) * initial);
 
     for (std::uint64_t it = 0; it < plan.iterations; ++it) {
         std::int32_t u = -1, v = -1;
@@ -396,7 +414,13 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
                 const double u01 = static_cast<double>(draw(plan, search, it, 3) >> 11) * 0x1.0p-53;
                 accept = u01 < exp_nonpositive(-static_cast<double>(d) / temperature);
             }
-            temperature = temperature * plan.cooling;
+            if (plan.schedule == Schedule::geometric)
+                temperature = temperature * plan.cooling;
+            else if (plan.schedule == Schedule::linear)
+                temperature = initial * (1.0 - (1.0 - plan.final_ratio) * static_cast<double>(it + 1) /
+                                                   static_cast<double>(plan.iterations));
+            else
+                temperature = temperature / (1.0 + beta * temperature);
             if (!accept) continue;
             u = r;
             v = s;

@@ -242,7 +242,7 @@ void register_multistart(Registry& registry) {
                        "batch, all in one launch per round (CUDA: one thread, warp or block per "
                        "search; CPU: all cores, identical results). Strategy hc_best / hc_first "
                        "(hill climbing to a local optimum or `iterations` moves), sa (simulated "
-                       "annealing, geometric cooling over `iterations`), ts (robust tabu search). "
+                       "annealing over `iterations` moves), ts (robust tabu search). "
                        "After each round every search continues from its best permutation, or "
                        "with `elite` > 0 from a perturbed copy of one of the best distinct "
                        "solutions so far. Iterations count moves per search."};
@@ -254,6 +254,9 @@ void register_multistart(Registry& registry) {
     ms.integer("kick", "0", "random swaps applied to an elite restart (0 = n/10 + 2)", 0, 1000000);
     ms.real("accept0", "0.5", "SA: acceptance probability of the mean uphill move at the start", 1e-9, 0.999999);
     ms.real("final_ratio", "0.001", "SA: final temperature / initial temperature", 1e-12, 1.0);
+    ms.choice("schedule", "geometric", {"geometric", "linear", "lundy_mees"},
+              "SA: cooling from T0 to T0 * final_ratio over the moves (geometric, linear, or "
+              "Lundy-Mees T/(1 + beta T))");
     ms.integer("samples", "100", "SA: random swaps sampled for the initial temperature", 1, 1000000);
     ms.integer("tenure_min", "0", "TS: smallest tabu tenure (0 with tenure_max 0: 0.9 n)", 0, 1000000);
     ms.integer("tenure_max", "0", "TS: largest tabu tenure (0 with tenure_min 0: 1.1 n)", 0, 1000000);
@@ -264,6 +267,10 @@ void register_multistart(Registry& registry) {
         o.config.iterations = static_cast<std::uint64_t>(p.get_int("iterations"));
         o.config.accept0 = p.get_real("accept0");
         o.config.final_ratio = p.get_real("final_ratio");
+        const std::string& schedule = p.get_string("schedule");
+        o.config.schedule = schedule == "linear"       ? gpu::Schedule::linear
+                            : schedule == "lundy_mees" ? gpu::Schedule::lundy_mees
+                                                       : gpu::Schedule::geometric;
         o.config.samples = static_cast<std::uint32_t>(p.get_int("samples"));
         o.config.tenure_min = static_cast<std::uint32_t>(p.get_int("tenure_min"));
         o.config.tenure_max = static_cast<std::uint32_t>(p.get_int("tenure_max"));
