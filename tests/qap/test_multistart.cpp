@@ -203,3 +203,30 @@ TEST_CASE("multi-start device memory: tables per search, tabu matrices for tabu 
     CHECK(gpu::multistart_bytes_needed(10, 3, gpu::Mapping::thread, Strategy::ts) ==
           3 * (80 + 800 + 32 + 400 + 40));
 }
+
+TEST_CASE("the CPU twin stops between searches: the rest keep their starts") {
+    const qap::Instance inst = qap::generate_random(14, 3, 50, false);
+    const auto starts = random_starts(inst.n, 10, 2);
+    const auto words = qap::matrix_words(inst);
+    MultiStartConfig config;
+    config.strategy = Strategy::ts;
+    config.iterations = 200;
+    std::vector<std::int32_t> best(starts.size());
+    std::vector<SearchResult> results(10);
+    int polls = 0;
+    const std::uint32_t ran = gpu::run_multistart_cpu(qap::swap_policy(words.data(), inst.n, false), config, 10,
+                                                      starts.data(), best.data(), results.data(), 1,
+                                                      [&polls] { return ++polls > 3; });
+    CHECK(ran == 3);
+    for (std::size_t s = 0; s < 10; ++s) {
+        const std::span<const std::int32_t> start(starts.data() + s * 14, 14);
+        const std::span<const std::int32_t> p(best.data() + s * 14, 14);
+        CHECK(results[s].best == qap::objective(inst, p));
+        if (s < 3) {
+            CHECK(results[s].moves == 200);
+        } else {
+            CHECK(results[s].moves == 0);
+            CHECK(std::equal(p.begin(), p.end(), start.begin()));
+        }
+    }
+}

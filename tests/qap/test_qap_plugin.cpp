@@ -115,3 +115,21 @@ TEST_CASE("locus runs the multi-start tabu search config with elite restarts; it
     CHECK(bad.output.find("algorithm.strategy") != std::string::npos);
     CHECK(bad.output.find("hc_best, hc_first, sa, ts") != std::string::npos);
 }
+
+TEST_CASE("a time limit interrupts a long CPU multi-start round; the best so far is kept") {
+    const auto dir = locus::test::temp_dir("qap-multistart-stop");
+    const auto bin = (locus::test::bin_dir() / "locus").string();
+    // The GPU config on the CPU: one round of 4096 searches x 1000 moves would take minutes here.
+    const auto run = locus::test::run_command(
+        bin + " run " + (locus::test::source_dir() / "configs/qap/multistart-ts-gpu.yaml").string() +
+        " -q --backend cpu --instance random-qap:n=40,seed=2 --time-limit 1 --out " + (dir / "out").string());
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    std::ifstream in(dir / "out" / "results.jsonl");
+    std::string line;
+    REQUIRE(std::getline(in, line));
+    CHECK(line.find("\"feasible\":true") != std::string::npos);
+    CHECK(line.find("\"stop_reason\":\"time_limit\"") != std::string::npos);
+    const auto at = line.find("\"total_time_s\":") + 15;
+    CHECK(std::stod(line.substr(at)) < 10.0);
+}

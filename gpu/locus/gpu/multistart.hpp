@@ -29,7 +29,9 @@
 ///                                  `words` (a copy in shared memory)
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <functional>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -459,14 +461,20 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
 
 /// CPU twin: runs `searches` searches, search i starting from permutation starts[i*n .. i*n+n)
 /// and writing its best permutation to best[i*n ..] and its result to results[i]. OpenMP
-/// threads (0 = all cores); results do not depend on the thread count.
+/// threads (0 = all cores); results do not depend on the thread count. `stop` (optional) is
+/// polled before every search, one thread at a time; once it returns true the remaining
+/// searches are skipped: their best is their start, with zero moves. Returns the number of
+/// searches that ran.
 template <class P>
-void run_multistart_cpu(const P& problem, const MultiStartConfig& config, std::uint32_t searches,
-                        const std::int32_t* starts, std::int32_t* best, SearchResult* results,
-                        int threads = 0) {
+std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& config,
+                                 std::uint32_t searches, const std::int32_t* starts,
+                                 std::int32_t* best, SearchResult* results, int threads = 0,
+                                 const std::function<bool()>& stop = {}) {
     const std::int32_t n = problem.size();
     const MultiStartPlan plan = plan_multistart(config, n);
     const auto nn = static_cast<std::size_t>(n);
+    std::atomic<bool> stopped{false};
+    std::atomic<std::uint32_t> ran{0};
 #if defined(_OPENMP)
     const int team = threads > 0 ? threads : omp_get_max_threads();
 #pragma omp parallel num_threads(team)
@@ -481,14 +489,29 @@ void run_multistart_cpu(const P& problem, const MultiStartConfig& config, std::u
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(searches); ++i) {
             const auto s = static_cast<std::size_t>(i);
             std::copy_n(starts + s * nn, nn, perm.data());
+            if (!stopped.load() && stop) {
+#if defined(_OPENMP)
+#pragma omp critical(locus_multistart_stop)
+#endif
+                if (!stopped.load() && stop()) stopped.store(true);
+            }
+            if (stopped.load()) {
+                std::copy_n(perm.data(), nn, best + s * nn);
+                std::int64_t cost = 0;
+                for (std::int32_t r = 0; r < n; ++r) cost += problem.row_cost(perm.data(), r);
+                results[s] = {cost, cost, 0, 0};
+                continue;
+            }
             const SearchArrays x{{best + s * nn, 1},
                                  {delta.data(), 1},
                                  {tabu.data(), 1}};
             results[s] = detail::run_search(detail::SoloTeam{}, problem, plan,
                                             static_cast<std::uint64_t>(i), x, perm.data());
+            ran.fetch_add(1);
         }
     }
     (void)threads;
+    return ran.load();
 }
 
 } // namespace locus::gpu

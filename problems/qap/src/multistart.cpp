@@ -44,9 +44,9 @@ public:
     CpuMultiStart(const Instance& instance, int threads)
         : words_(matrix_words(instance)), n_(instance.n), threads_(threads) {}
     void run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
-             std::int32_t* best, gpu::SearchResult* results) override {
-        gpu::run_multistart_cpu(swap_policy(words_.data(), n_, false), config, searches, starts, best,
-                                results, threads_);
+             std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>& stop) override {
+        (void)gpu::run_multistart_cpu(swap_policy(words_.data(), n_, false), config, searches, starts,
+                                      best, results, threads_, stop);
     }
 
 private:
@@ -149,7 +149,10 @@ public:
             if (ctx.should_stop()) break;
             gpu::MultiStartConfig config = options_.config;
             config.seed = derive_key(ctx.seed(), round, 0x6D756C74ull);
-            runner->run(config, searches, starts.data(), best.data(), results.data());
+            // NOTE: SearchContext::should_stop is only called one thread at a time (the CPU twin
+            // polls it under a critical section between searches).
+            runner->run(config, searches, starts.data(), best.data(), results.data(),
+                        [&ctx] { return ctx.should_stop(); });
             std::uint64_t moves = 0;
             std::uint32_t leader = 0;
             for (std::uint32_t s = 0; s < searches; ++s) {

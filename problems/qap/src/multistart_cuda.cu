@@ -25,7 +25,7 @@ public:
     }
 
     void run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
-             std::int32_t* best, gpu::SearchResult* results) override {
+             std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>&) override {
         engine_.run(config, searches, starts, best, results);
     }
 

@@ -6,6 +6,7 @@
 /// optional elite restarts between rounds).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "locus/gpu/multistart.hpp"
@@ -22,10 +23,12 @@ class MultiStartRunner {
 public:
     virtual ~MultiStartRunner() = default;
     /// `searches` searches from `starts` (searches * n); best permutations to `best`
-    /// (searches * n), results to `results`. Blocking.
+    /// (searches * n), results to `results`. Blocking. `stop` is polled between searches where
+    /// the backend can (the CPU twin; a CUDA round is one launch): searches not started when it
+    /// returns true keep their start, with zero moves.
     virtual void run(const gpu::MultiStartConfig& config, std::uint32_t searches,
-                     const std::int32_t* starts, std::int32_t* best,
-                     gpu::SearchResult* results) = 0;
+                     const std::int32_t* starts, std::int32_t* best, gpu::SearchResult* results,
+                     const std::function<bool()>& stop = {}) = 0;
 };
 
 /// The CPU twin on `threads` OpenMP threads (0 = all cores).
