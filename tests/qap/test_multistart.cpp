@@ -24,14 +24,7 @@ using locus::gpu::Strategy;
 namespace {
 
 std::vector<std::int32_t> random_starts(std::int32_t n, std::uint32_t searches, std::uint64_t seed) {
-    std::mt19937_64 random(seed);
-    std::vector<std::int32_t> starts(static_cast<std::size_t>(n) * searches);
-    for (std::uint32_t s = 0; s < searches; ++s) {
-        auto* p = starts.data() + static_cast<std::size_t>(s) * static_cast<std::size_t>(n);
-        std::iota(p, p + n, 0);
-        std::shuffle(p, p + n, random);
-    }
-    return starts;
+    return locus::qap::random_permutations(n, searches, seed);
 }
 
 struct Outcome {

@@ -76,58 +76,57 @@ TEST_CASE("swap descents end in local optima, checked move by move") {
     }
 }
 
-TEST_CASE("locus runs ILS on a QAP instance and its .sln verifies") {
-    const auto dir = locus::test::temp_dir("qap-run");
+namespace {
+/// Runs `locus run configs/qap/<config> -q --backend cpu <options> --out <dir>/out` and returns
+/// the first results line (REQUIREs a zero exit status).
+std::string run_qap(const std::string& config, const std::string& options, const std::string& tag) {
+    const auto dir = locus::test::temp_dir(tag);
     const auto bin = (locus::test::bin_dir() / "locus").string();
-    const auto run = locus::test::run_command(
-        bin + " run " + (locus::test::source_dir() / "configs/qap/ils.yaml").string() +
-        " -q --backend cpu --instance random-qap:n=20,seed=4 --set termination.iterations=200 "
-        "termination.time_limit=0 --out " + (dir / "out").string());
+    const auto run = locus::test::run_command(bin + " run " +
+                                              (locus::test::source_dir() / "configs/qap" / config).string() +
+                                              " -q --backend cpu " + options + " --out " + (dir / "out").string());
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
     std::ifstream in(dir / "out" / "results.jsonl");
     std::string line;
     REQUIRE(std::getline(in, line));
+    return line;
+}
+} // namespace
+
+TEST_CASE("locus runs ILS on a QAP instance and its .sln verifies") {
+    const std::string line = run_qap("ils.yaml",
+                                     "--instance random-qap:n=20,seed=4 --set termination.iterations=200 "
+                                     "termination.time_limit=0",
+                                     "qap-run");
     CHECK(line.find("\"feasible\":true") != std::string::npos);
     CHECK(line.find("\"iterations\":200") != std::string::npos);
 }
 
 TEST_CASE("locus runs the multi-start tabu search config with elite restarts; its .sln verifies") {
-    const auto dir = locus::test::temp_dir("qap-multistart");
-    const auto bin = (locus::test::bin_dir() / "locus").string();
-    const auto config = (locus::test::source_dir() / "configs/qap/multistart-ts.yaml").string();
-    const auto run = locus::test::run_command(
-        bin + " run " + config + " -q --backend cpu --instance random-qap:n=25,seed=6 --set batch=16 "
-        "algorithm.rounds=3 algorithm.iterations=150 termination.time_limit=0 --out " + (dir / "out").string());
-    INFO(run.output);
-    REQUIRE(run.exit_code == 0);
-    std::ifstream in(dir / "out" / "results.jsonl");
-    std::string line;
-    REQUIRE(std::getline(in, line));
+    const std::string line = run_qap("multistart-ts.yaml",
+                                     "--instance random-qap:n=25,seed=6 --set batch=16 algorithm.rounds=3 "
+                                     "algorithm.iterations=150 termination.time_limit=0",
+                                     "qap-multistart");
     CHECK(line.find("\"feasible\":true") != std::string::npos);
     CHECK(line.find("\"iterations\":450") != std::string::npos);
     CHECK(line.find("\"algorithm\":\"multistart\"") != std::string::npos);
 
-    const auto bad = locus::test::run_command(bin + " run " + config + " -q --backend cpu --instance "
-                                              "random-qap:n=25,seed=6 --set algorithm.strategy=tabu --out " +
-                                              (dir / "bad").string());
+    const auto dir = locus::test::temp_dir("qap-multistart-bad");
+    const auto bad = locus::test::run_command(
+        (locus::test::bin_dir() / "locus").string() + " run " +
+        (locus::test::source_dir() / "configs/qap/multistart-ts.yaml").string() +
+        " -q --backend cpu --instance random-qap:n=25,seed=6 --set algorithm.strategy=tabu --out " +
+        (dir / "bad").string());
     CHECK(bad.exit_code != 0);
     CHECK(bad.output.find("algorithm.strategy") != std::string::npos);
     CHECK(bad.output.find("hc_best, hc_first, sa, ts") != std::string::npos);
 }
 
 TEST_CASE("a time limit interrupts a long CPU multi-start round; the best so far is kept") {
-    const auto dir = locus::test::temp_dir("qap-multistart-stop");
-    const auto bin = (locus::test::bin_dir() / "locus").string();
     // The GPU config on the CPU: one round of 4096 searches x 1000 moves would take minutes here.
-    const auto run = locus::test::run_command(
-        bin + " run " + (locus::test::source_dir() / "configs/qap/multistart-ts-gpu.yaml").string() +
-        " -q --backend cpu --instance random-qap:n=40,seed=2 --time-limit 1 --out " + (dir / "out").string());
-    INFO(run.output);
-    REQUIRE(run.exit_code == 0);
-    std::ifstream in(dir / "out" / "results.jsonl");
-    std::string line;
-    REQUIRE(std::getline(in, line));
+    const std::string line = run_qap("multistart-ts-gpu.yaml", "--instance random-qap:n=40,seed=2 --time-limit 1",
+                                     "qap-multistart-stop");
     CHECK(line.find("\"feasible\":true") != std::string::npos);
     CHECK(line.find("\"stop_reason\":\"time_limit\"") != std::string::npos);
     const auto at = line.find("\"total_time_s\":") + 15;

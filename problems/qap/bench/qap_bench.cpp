@@ -24,6 +24,7 @@
 
 #include "locus/data_path.hpp"
 #include "locus/gpu/device.hpp"
+#include "locus/qap/generator.hpp"
 #include "locus/qap/multistart.hpp"
 #include "locus/qap/qap_problem.hpp"
 #include "locus/qap/swap_neighborhood.hpp"
@@ -61,14 +62,7 @@ std::vector<std::string> split(const std::string& text) {
 }
 
 std::vector<std::int32_t> random_starts(std::int32_t n, std::uint32_t searches, std::uint64_t seed) {
-    std::vector<std::int32_t> starts(static_cast<std::size_t>(n) * searches);
-    for (std::uint32_t s = 0; s < searches; ++s) {
-        auto* p = starts.data() + static_cast<std::size_t>(s) * static_cast<std::size_t>(n);
-        std::iota(p, p + n, 0);
-        Rng rng(derive_key(seed, s), 0);
-        for (std::int32_t k = n - 1; k > 0; --k) std::swap(p[k], p[rng.below(static_cast<std::uint32_t>(k + 1))]);
-    }
-    return starts;
+    return random_permutations(n, searches, seed);
 }
 
 double seconds_since(Clock::time_point t0) {

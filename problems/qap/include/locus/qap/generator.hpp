@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "locus/qap/instance.hpp"
 
@@ -21,6 +22,10 @@ inline constexpr std::int64_t kDefaultMaxValue = 100;
 /// outside 2..kMaxSize, max_value is outside 0..2^31-1, or the objective could overflow.
 Instance generate_random(std::int32_t n, std::uint64_t seed,
                          std::int64_t max_value = kDefaultMaxValue, bool asymmetric = false);
+
+/// `count` uniformly random permutations of 0..n-1, one after the other (count * n entries);
+/// permutation i is a Fisher-Yates shuffle driven by Rng(derive_key(seed, i)).
+std::vector<std::int32_t> random_permutations(std::int32_t n, std::uint32_t count, std::uint64_t seed);
 
 /// True when `text` names a generator rather than a file: "<generator>:" followed by
 /// "key=value" pairs (also for unknown generator names of that shape, so that
