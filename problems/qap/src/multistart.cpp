@@ -159,7 +159,11 @@ public:
                 moves += results[s].moves;
                 if (results[s].best < results[leader].best) leader = s;
             }
-            ctx.add_evaluations(moves * (n * (n - 1) / 2));
+            // Hill climbing and tabu search scan every swap per move; annealing draws one swap
+            // per step (every step of the round, accepted or not).
+            ctx.add_evaluations(options_.config.strategy == gpu::Strategy::sa
+                                    ? static_cast<std::uint64_t>(searches) * options_.config.iterations
+                                    : moves * (n * (n - 1) / 2));
             ctx.add_iterations(options_.config.iterations);
             ctx.offer(std::span<const std::int32_t>(best.data() + leader * n, n),
                       static_cast<Objective>(results[leader].best));
