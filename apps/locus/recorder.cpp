@@ -111,6 +111,15 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
         const fs::path file = dir / ("best" + problem_.solution_extension());
         problem_.write_solution(file, summary.best_solution, verdict.objective);
         line["solution_file"] = file.string();
+        if (!summary.trajectory.empty() && !problem_.trajectory_extension().empty()) {
+            const Verdict steps = problem_.verify_trajectory(summary.trajectory);
+            const fs::path path_file = dir / ("best" + problem_.trajectory_extension());
+            problem_.write_trajectory(path_file, summary.trajectory);
+            line["trajectory_file"] = path_file.string();
+            line["trajectory_steps"] = summary.trajectory.size() - 1;
+            line["trajectory_feasible"] = steps.feasible;
+            if (!steps.feasible) line["trajectory_infeasible_reason"] = steps.message;
+        }
     } else {
         line["feasible"] = false;
         line["objective"] = nullptr;

@@ -51,6 +51,23 @@ public:
     /// Reads a solution in the standard format. Throws InstanceError on malformed files;
     /// the result may still be infeasible (check with verify).
     virtual std::vector<std::int32_t> read_solution(const std::filesystem::path& path) const = 0;
+
+    /// Problems whose solutions are reached step by step (grid paths) may check and write the
+    /// sequence of states an algorithm recorded (SearchContext::set_trajectory). Extension of
+    /// the trajectory file, or "" when the problem has none (the default).
+    virtual std::string trajectory_extension() const { return ""; }
+    /// Checks a trajectory (every state and every step). Only called when
+    /// trajectory_extension() is not empty.
+    virtual Verdict verify_trajectory(std::span<const std::vector<std::int32_t>> states) const {
+        (void)states;
+        return {false, 0.0, "this problem has no trajectories"};
+    }
+    /// Writes a trajectory. Only called when trajectory_extension() is not empty.
+    virtual void write_trajectory(const std::filesystem::path& path,
+                                  std::span<const std::vector<std::int32_t>> states) const {
+        (void)path;
+        (void)states;
+    }
 };
 
 /// Builds initial solutions (kind "construction").

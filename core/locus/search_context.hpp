@@ -54,6 +54,9 @@ struct RunSummary {
     bool has_solution = false;
     std::vector<std::int32_t> best_solution;
     Objective best_objective = 0.0;
+    /// States from a start to best_solution (its last element), when the algorithm recorded
+    /// them (set_trajectory); empty otherwise.
+    std::vector<std::vector<std::int32_t>> trajectory;
     double time_to_best_s = 0.0;
     double total_time_s = 0.0;
     std::uint64_t iterations = 0;
@@ -104,6 +107,10 @@ public:
     bool offer(const SolutionBatch& batch);
     bool has_best() const { return has_best_; }
     Objective best_objective() const { return best_objective_; }
+    /// Records the states that lead from a start to the current best solution (the last state
+    /// must equal it); reported with the run when the best has not changed since. Algorithms
+    /// that build solutions step by step (beam search) call it.
+    void set_trajectory(std::vector<std::vector<std::int32_t>> states) { trajectory_ = std::move(states); }
     std::span<const std::int32_t> best_solution() const { return best_; }
 
     /// Builds initial solutions with the job's construction, keyed by this run's seed.
@@ -137,6 +144,7 @@ private:
     bool has_best_ = false;
     Objective best_objective_ = 0.0;
     std::vector<std::int32_t> best_;
+    std::vector<std::vector<std::int32_t>> trajectory_;
     double time_to_best_ = 0.0;
     StopReason reason_ = StopReason::none;
     bool finished_ = false;

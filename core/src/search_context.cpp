@@ -113,6 +113,8 @@ void SearchContext::finish() {
     summary.has_solution = has_best_;
     summary.best_solution = best_;
     summary.best_objective = best_objective_;
+    if (has_best_ && !trajectory_.empty() && trajectory_.back() == best_)
+        summary.trajectory = trajectory_;
     summary.time_to_best_s = time_to_best_;
     summary.total_time_s = elapsed();
     summary.iterations = iterations_;
@@ -136,6 +138,7 @@ void SearchContext::reset_run() {
     has_best_ = false;
     best_objective_ = 0.0;
     best_.clear();
+    trajectory_.clear();
     time_to_best_ = 0.0;
     reason_ = StopReason::none;
     finished_ = false;

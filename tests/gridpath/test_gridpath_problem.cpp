@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "locus/error.hpp"
 #include "locus/gridpath/generator.hpp"
@@ -98,4 +99,61 @@ TEST_CASE("locus runs the beam search and its final state verifies") {
                                                  spec + " --solution " + tour);
     CHECK(verify.exit_code == 0);
     CHECK(verify.output.rfind("feasible: objective ", 0) == 0);
+
+    // The path file: every agent's cells from its start to its goal, one cell per step.
+    CHECK(line.find("\"trajectory_feasible\":true") != std::string::npos);
+    const auto at = line.find("\"trajectory_file\":\"") + 19;
+    std::ifstream path(line.substr(at, line.find('"', at) - at));
+    const auto steps_at = line.find("\"trajectory_steps\":") + 19;
+    const auto steps = std::stoul(line.substr(steps_at));
+    const GridpathProblem problem(generate(64, 8, 0.15, 2));
+    std::string text;
+    std::size_t agents_seen = 0;
+    while (std::getline(path, text)) {
+        if (text.rfind("agent ", 0) != 0) continue;
+        std::istringstream fields(text);
+        std::string word;
+        std::size_t index = 0;
+        fields >> word >> index;
+        std::vector<int> cells;
+        for (int v = 0; fields >> v;) cells.push_back(v);
+        REQUIRE(cells.size() == 2 * (steps + 1));
+        const Agent& agent = problem.instance().agents.at(index);
+        CHECK(cells[0] == agent.start_x);
+        CHECK(cells[1] == agent.start_y);
+        CHECK(cells[cells.size() - 2] == agent.goal_x);
+        CHECK(cells[cells.size() - 1] == agent.goal_y);
+        ++agents_seen;
+    }
+    CHECK(agents_seen == 8);
+}
+
+TEST_CASE("grid-path trajectories: checked step by step, with the reason when wrong") {
+    const GridpathProblem problem = small_problem();
+    const auto start = problem.start_state();
+    auto moved = start;
+    const Agent& agent = problem.instance().agents[0];
+    // Agent 0 one cell towards its goal along x (when that cell is free), moves + 1.
+    const int step = agent.goal_x > agent.start_x ? 1 : -1;
+    moved[0] += step;
+    moved[6] = 1;
+    std::vector<std::vector<std::int32_t>> states{start, moved};
+    const bool free = problem.instance().grid.passable(moved[0], moved[1]) &&
+                      !(moved[0] == start[2] && moved[1] == start[3]) && !(moved[0] == start[4] && moved[1] == start[5]);
+    REQUIRE(free);
+    const Verdict good = problem.verify_trajectory(states);
+    CHECK(good.feasible);
+    CHECK(good.objective == problem.evaluate(moved));
+
+    auto wrong_moves = states;
+    wrong_moves[1][6] = 3;
+    CHECK(problem.verify_trajectory(wrong_moves).message ==
+          "step 1: moves grew by 3, but the agents jumped 1 cells");
+    auto collision = states;
+    collision[1][0] = start[2];
+    collision[1][1] = start[3];
+    CHECK(problem.verify_trajectory(collision).message.find("step 1: agent ") == 0);
+    std::vector<std::vector<std::int32_t>> late{moved};
+    CHECK(problem.verify_trajectory(late).message == "the trajectory does not begin at the start state");
+    CHECK(problem.verify_trajectory({}).message == "the trajectory has no states");
 }

@@ -75,6 +75,45 @@ Verdict GridpathProblem::verify(std::span<const std::int32_t> s) const {
     return {true, evaluate(s), {}};
 }
 
+Verdict GridpathProblem::verify_trajectory(std::span<const std::vector<std::int32_t>> states) const {
+    if (states.empty()) return {false, 0.0, "the trajectory has no states"};
+    if (states.front() != start_state())
+        return {false, 0.0, "the trajectory does not begin at the start state"};
+    const std::size_t agents = instance_.agents.size();
+    for (std::size_t t = 0; t < states.size(); ++t) {
+        const Verdict v = verify(states[t]);
+        if (!v.feasible) return {false, 0.0, fmt::format("step {}: {}", t, v.message)};
+        if (t == 0) continue;
+        std::int64_t jumps = 0;
+        for (std::size_t i = 0; i < 2 * agents; ++i)
+            jumps += std::abs(static_cast<std::int64_t>(states[t][i]) - states[t - 1][i]);
+        const std::int64_t moved = static_cast<std::int64_t>(states[t][2 * agents]) - states[t - 1][2 * agents];
+        if (moved != jumps)
+            return {false, 0.0,
+                    fmt::format("step {}: moves grew by {}, but the agents jumped {} cells", t, moved, jumps)};
+    }
+    return {true, evaluate(states.back()), {}};
+}
+
+void GridpathProblem::write_trajectory(const std::filesystem::path& path,
+                                       std::span<const std::vector<std::int32_t>> states) const {
+    std::ofstream out(path);
+    if (!out) throw Error(fmt::format("cannot write '{}'", path.string()));
+    const std::size_t agents = instance_.agents.size();
+    out << "# locus grid-path trajectory: one line per agent, its cell (x y, 0-based column and row)\n"
+        << "# at step 0 (the start), 1, 2, ...; a step may jump within the move window\n"
+        << "instance " << instance_.name << "\n"
+        << "agents " << agents << "\n"
+        << "steps " << states.size() - 1 << "\n"
+        << "moves " << states.back()[2 * agents] << "\n"
+        << "lower_bound " << manhattan_lower_bound(instance_) << "\n";
+    for (std::size_t a = 0; a < agents; ++a) {
+        out << "agent " << a;
+        for (const auto& state : states) out << ' ' << state[2 * a] << ' ' << state[2 * a + 1];
+        out << '\n';
+    }
+}
+
 void GridpathProblem::write_solution(const std::filesystem::path& path,
                                      std::span<const std::int32_t> s, Objective objective) const {
     std::ofstream out(path);

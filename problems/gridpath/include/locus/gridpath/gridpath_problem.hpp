@@ -35,6 +35,14 @@ public:
     void write_solution(const std::filesystem::path& path, std::span<const std::int32_t> solution,
                         Objective objective) const override;
     std::vector<std::int32_t> read_solution(const std::filesystem::path& path) const override;
+    /// Paths: the state after every step, from the start state.
+    std::string trajectory_extension() const override { return ".path"; }
+    /// A trajectory is valid when it starts at the start state, every state verifies, and
+    /// every step adds the Manhattan length of its jumps to the moves.
+    Verdict verify_trajectory(std::span<const std::vector<std::int32_t>> states) const override;
+    /// One line per agent: its cells after every step.
+    void write_trajectory(const std::filesystem::path& path,
+                          std::span<const std::vector<std::int32_t>> states) const override;
 
     const Instance& instance() const { return instance_; }
     /// The start state (every agent on its start cell, no moves).

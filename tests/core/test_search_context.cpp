@@ -1,0 +1,54 @@
+// SearchContext: the best of a run, and the trajectory reported with it only while it still
+// ends at that best.
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <vector>
+
+#include "locus/problem.hpp"
+#include "locus/search_context.hpp"
+
+using namespace locus;
+
+namespace {
+
+/// A problem of one value; the objective is the value.
+class OneValue final : public Problem {
+public:
+    std::string_view problem_name() const override { return "one-value"; }
+    std::string instance_name() const override { return "toy"; }
+    std::size_t size() const override { return 1; }
+    std::size_t solution_width() const override { return 1; }
+    Objective evaluate(std::span<const std::int32_t> s) const override { return s[0]; }
+    Verdict verify(std::span<const std::int32_t> s) const override { return {true, evaluate(s), {}}; }
+    std::string solution_extension() const override { return ".txt"; }
+    void write_solution(const std::filesystem::path&, std::span<const std::int32_t>, Objective) const override {}
+    std::vector<std::int32_t> read_solution(const std::filesystem::path&) const override { return {0}; }
+};
+
+} // namespace
+
+TEST_CASE("a trajectory is reported with the run only while it ends at the run's best") {
+    OneValue problem;
+    std::vector<RunSummary> runs;
+    SearchContext::Callbacks callbacks;
+    callbacks.on_run_end = [&runs](const RunSummary& s) { runs.push_back(s); };
+    SearchContext ctx(problem, nullptr, Termination{}, 1, std::chrono::steady_clock::now(), std::nullopt,
+                      callbacks);
+    const std::vector<std::int32_t> a{5}, b{3}, start{9};
+    CHECK(ctx.offer(a, 5.0));
+    ctx.set_trajectory({start, a});
+    ctx.next_run();
+    CHECK(ctx.offer(a, 5.0));
+    ctx.set_trajectory({start, a});
+    CHECK(ctx.offer(b, 3.0)); // a better solution after the trajectory: it no longer applies
+    ctx.next_run();
+    CHECK(ctx.offer(b, 3.0));
+    ctx.finish();
+    REQUIRE(runs.size() == 3);
+    CHECK(runs[0].trajectory == std::vector<std::vector<std::int32_t>>{start, a});
+    CHECK(runs[1].best_solution == b);
+    CHECK(runs[1].trajectory.empty());
+    CHECK(runs[2].trajectory.empty()); // cleared between runs
+}
