@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -146,6 +147,7 @@ TEST_CASE("window_moves rejects an even window with a clear message") {
 }
 
 TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load path") {
+    std::int32_t bumped = 0;
     // Dense agents make windows hold more than kNearby other agents (the fallback path); loads
     // up to 40 cover the register-held and the array-read extra goals.
     for (const std::int32_t agents : {5, 60}) {
@@ -170,6 +172,10 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
                 policy.agents = agents;
                 policy.window = window;
                 policy.load = load;
+                // A reachable threshold makes the load's extra distance evaluations visible in
+                // the rating (d + 1 when one of them reaches it), so the test checks which goals
+                // they visit.
+                policy.never = 20;
                 for (std::int32_t var = 0; var < agents; ++var) {
                     const auto v = static_cast<std::uint32_t>(var);
                     const auto context = policy.prepare<0>(state.data(), v);
@@ -183,8 +189,17 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
                             bool taken = false;
                             for (std::int32_t a = 0; a < agents; ++a)
                                 taken |= a != var && state[2 * a] == x && state[2 * a + 1] == y;
-                            if (!taken)
+                            if (!taken) {
                                 expected = std::abs(x - goals[2 * var]) + std::abs(y - goals[2 * var + 1]);
+                                std::int32_t extra = 0;
+                                for (std::int32_t k = 1; k < load; ++k) {
+                                    const std::int32_t other = (var + k) % agents;
+                                    extra = std::max(extra, std::abs(x - goals[2 * other]) +
+                                                                std::abs(y - goals[2 * other + 1]));
+                                }
+                                expected += extra >= 20 ? 1 : 0;
+                                bumped += extra >= 20 ? 1 : 0;
+                            }
                         }
                         CAPTURE(window);
                         CAPTURE(load);
@@ -196,4 +211,5 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
         if (agents == 60)
             CHECK(overflowed > 0);
     }
+    CHECK(bumped > 0);
 }

@@ -148,12 +148,19 @@ struct GridMovesPolicy {
         if (load <= 1) return d;
         // Load > 1: as many further distance evaluations against other agents' goals; their
         // result cannot change the rating (no distance reaches `never`), but the work is done.
+        // The goals of agents var + 1, var + 2, ... (wrapping around) in contiguous runs.
         std::int32_t extra = 0;
-        std::int32_t other = static_cast<std::int32_t>(var);
-        for (std::int32_t k = 1; k < load; ++k) {
-            other = other + 1 == agents ? 0 : other + 1;
-            const std::int32_t e = absolute(x - goals[2 * other]) + absolute(y - goals[2 * other + 1]);
-            extra = e > extra ? e : extra;
+        std::int32_t left = load - 1;
+        std::int32_t first = static_cast<std::int32_t>(var) + 1 == agents ? 0 : static_cast<std::int32_t>(var) + 1;
+        while (left > 0) {
+            const std::int32_t run = left < agents - first ? left : agents - first;
+            const std::int32_t* g = goals + 2 * first;
+            for (std::int32_t k = 0; k < run; ++k) {
+                const std::int32_t e = absolute(x - g[2 * k]) + absolute(y - g[2 * k + 1]);
+                extra = e > extra ? e : extra;
+            }
+            left -= run;
+            first = 0;
         }
         return extra >= never ? d + 1 : d;
     }
