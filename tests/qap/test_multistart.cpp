@@ -223,3 +223,14 @@ TEST_CASE("the CPU twin stops between searches: the rest keep their starts") {
         }
     }
 }
+
+TEST_CASE("matrix words reject instances whose swap deltas could overflow 64 bits") {
+    qap::Instance inst = qap::generate_random(4, 1, 10, false);
+    inst.name = "huge";
+    inst.a[1] = 2147483647;
+    inst.b[2] = 2147483647;
+    CHECK_THROWS_WITH_AS(qap::matrix_words(inst),
+                         "huge: swap deltas could overflow 64 bits (8 n max(A) max(B) with n = 4, "
+                         "max(A) = 2147483647, max(B) = 2147483647 exceeds 2^62)",
+                         InstanceError);
+}

@@ -64,7 +64,11 @@ struct WarpTeam {
         }
     }
     __device__ static std::uint32_t min_index(std::uint32_t index) {
-        return __reduce_min_sync(0xFFFFFFFFu, index);
+        for (unsigned offset = 16; offset > 0; offset >>= 1) {
+            const std::uint32_t other = __shfl_xor_sync(0xFFFFFFFFu, index, offset);
+            index = other < index ? other : index;
+        }
+        return index;
     }
 };
 
@@ -209,6 +213,7 @@ __global__ void multistart_block_kernel(const P problem, const MultiStartPlan pl
 
 /// Threads per block of each mapping.
 inline constexpr unsigned kMultiStartThreads = 128;
+static_assert(kMultiStartThreads % 32 == 0, "teams of whole warps");
 /// Largest policy data (bytes) copied into shared memory per block.
 inline constexpr std::size_t kChipDataBytes = 24 * 1024;
 

@@ -102,6 +102,10 @@ inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32
     if (n < 2)
         throw Error("multi-start engine: permutations of length " + std::to_string(n) +
                     " have no swap moves (need n >= 2)");
+    // NOTE: pair indices r * n + s are 32-bit (kNoPair = 2^32 - 1 marks "none").
+    if (n > 46340)
+        throw Error("multi-start engine: permutations of length " + std::to_string(n) +
+                    " exceed the 46340 its 32-bit pair indices allow");
     if (!(config.accept0 > 0.0 && config.accept0 < 1.0))
         throw Error("multi-start engine: accept0 must lie in (0, 1)");
     if (!(config.final_ratio > 0.0 && config.final_ratio <= 1.0))
@@ -145,23 +149,42 @@ inline std::size_t multistart_bytes_needed(std::int32_t n, std::uint32_t searche
     return per_search * searches;
 }
 
+/// a * b and a + b rounded once each, never contracted into a fused multiply-add on the device
+/// (the host compilers are run without contraction), so that host and device agree even in
+/// targets built without --fmad=false.
+LOCUS_HD_INLINE double mul_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+    return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+LOCUS_HD_INLINE double add_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+    return __dadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
 /// e^x for x <= 0 in IEEE double arithmetic only (+, -, *, / and exact scaling), so that host
 /// and device round alike: x = k ln 2 + r with |r| <= ln2 / 2 (ln 2 split in a high part with
 /// trailing zero bits and a low part, so that k * ln2_high is exact), e^r by its Taylor series
 /// to degree 13, then 2^k by repeated halving. Below -700 it returns 0.
 LOCUS_HD_INLINE double exp_nonpositive(double x) {
     if (x > 0.0) x = 0.0;
-    if (x < -700.0) return 0.0;
+    if (!(x >= -700.0)) return 0.0; // also NaN
     const double ln2_high = 6.93147180369123816490e-01;
     const double ln2_low = 1.90821492927058770002e-10;
     const double kf = x / 0.6931471805599453 - 0.5;
     const auto k = static_cast<std::int32_t>(kf); // truncation toward zero: k <= 0
-    const double r = (x - static_cast<double>(k) * ln2_high) - static_cast<double>(k) * ln2_low;
+    const double r = add_rn(add_rn(x, -mul_rn(static_cast<double>(k), ln2_high)),
+                            -mul_rn(static_cast<double>(k), ln2_low));
     double term = 1.0;
     double sum = 1.0;
     for (int i = 1; i <= 13; ++i) {
-        term = term * r / static_cast<double>(i);
-        sum = sum + term;
+        term = mul_rn(term, r) / static_cast<double>(i);
+        sum = add_rn(sum, term);
     }
     for (std::int32_t i = 0; i > k; --i)
         sum = sum * 0.5;
@@ -417,12 +440,13 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
                 accept = u01 < exp_nonpositive(-static_cast<double>(d) / temperature);
             }
             if (plan.schedule == Schedule::geometric)
-                temperature = temperature * plan.cooling;
+                temperature = mul_rn(temperature, plan.cooling);
             else if (plan.schedule == Schedule::linear)
-                temperature = initial * (1.0 - (1.0 - plan.final_ratio) * static_cast<double>(it + 1) /
-                                                   static_cast<double>(plan.iterations));
+                temperature = mul_rn(initial, add_rn(1.0, -(mul_rn(1.0 - plan.final_ratio,
+                                                                    static_cast<double>(it + 1)) /
+                                                             static_cast<double>(plan.iterations))));
             else
-                temperature = temperature / (1.0 + beta * temperature);
+                temperature = temperature / add_rn(1.0, mul_rn(beta, temperature));
             if (!accept) continue;
             u = r;
             v = s;

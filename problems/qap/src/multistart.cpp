@@ -24,6 +24,17 @@
 namespace locus::qap {
 
 std::vector<std::int32_t> matrix_words(const Instance& instance) {
+    // Swap deltas sum 2n products of differences of entries: |delta| <= 8 n max|a| max|b|.
+    std::int64_t max_a = 0, max_b = 0;
+    for (const std::int64_t v : instance.a) max_a = std::max(max_a, v < 0 ? -v : v);
+    for (const std::int64_t v : instance.b) max_b = std::max(max_b, v < 0 ? -v : v);
+    // NOTE: in double: a bound this coarse only needs the magnitude.
+    const double bound = 8.0 * static_cast<double>(instance.n) * static_cast<double>(max_a) *
+                         static_cast<double>(max_b);
+    if (bound > 0x1p62)
+        throw InstanceError(fmt::format("{}: swap deltas could overflow 64 bits (8 n max(A) max(B) with "
+                                        "n = {}, max(A) = {}, max(B) = {} exceeds 2^62)",
+                                        instance.name, instance.n, max_a, max_b));
     std::vector<std::int32_t> words;
     words.reserve(instance.a.size() + instance.b.size());
     for (const auto* matrix : {&instance.a, &instance.b})
@@ -43,10 +54,10 @@ class CpuMultiStart final : public MultiStartRunner {
 public:
     CpuMultiStart(const Instance& instance, int threads)
         : words_(matrix_words(instance)), n_(instance.n), threads_(threads) {}
-    void run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
-             std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>& stop) override {
-        (void)gpu::run_multistart_cpu(swap_policy(words_.data(), n_, false), config, searches, starts,
-                                      best, results, threads_, stop);
+    std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
+                      std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>& stop) override {
+        return gpu::run_multistart_cpu(swap_policy(words_.data(), n_, false), config, searches, starts, best,
+                                       results, threads_, stop);
     }
 
 private:
@@ -151,20 +162,23 @@ public:
             config.seed = derive_key(ctx.seed(), round, 0x6D756C74ull);
             // NOTE: SearchContext::should_stop is only called one thread at a time (the CPU twin
             // polls it under a critical section between searches).
-            runner->run(config, searches, starts.data(), best.data(), results.data(),
-                        [&ctx] { return ctx.should_stop(); });
+            const std::uint32_t ran = runner->run(config, searches, starts.data(), best.data(), results.data(),
+                                                  [&ctx] { return ctx.should_stop(); });
             std::uint64_t moves = 0;
+            std::uint64_t longest = 0;
             std::uint32_t leader = 0;
             for (std::uint32_t s = 0; s < searches; ++s) {
                 moves += results[s].moves;
+                longest = std::max(longest, results[s].moves);
                 if (results[s].best < results[leader].best) leader = s;
             }
             // Hill climbing and tabu search scan every swap per move; annealing draws one swap
-            // per step (every step of the round, accepted or not).
-            ctx.add_evaluations(options_.config.strategy == gpu::Strategy::sa
-                                    ? static_cast<std::uint64_t>(searches) * options_.config.iterations
-                                    : moves * (n * (n - 1) / 2));
-            ctx.add_iterations(options_.config.iterations);
+            // per step (every step of the searches that ran, accepted or not). Iterations are the
+            // steps of the longest search of the round.
+            const bool annealing = options_.config.strategy == gpu::Strategy::sa;
+            ctx.add_evaluations(annealing ? static_cast<std::uint64_t>(ran) * options_.config.iterations
+                                          : moves * (n * (n - 1) / 2));
+            ctx.add_iterations(annealing ? (ran > 0 ? options_.config.iterations : 0) : longest);
             ctx.offer(std::span<const std::int32_t>(best.data() + leader * n, n),
                       static_cast<Objective>(results[leader].best));
             for (std::uint32_t s = 0; s < searches; ++s) {
@@ -172,6 +186,11 @@ public:
                 batch.objective(s) = static_cast<Objective>(results[s].best);
             }
             if (options_.elite == 0) {
+                // Hill climbing from local optima cannot move again: the search has converged.
+                if (moves == 0 && ran == searches) {
+                    ctx.set_converged();
+                    break;
+                }
                 starts = best; // continue every search from its best permutation
                 continue;
             }

@@ -24,9 +24,10 @@ public:
         d_words_.upload(words_.data(), words_.size());
     }
 
-    void run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
-             std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>&) override {
+    std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
+                      std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>&) override {
         engine_.run(config, searches, starts, best, results);
+        return searches;
     }
 
 private:

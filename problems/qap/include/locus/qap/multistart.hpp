@@ -25,8 +25,8 @@ public:
     /// `searches` searches from `starts` (searches * n); best permutations to `best`
     /// (searches * n), results to `results`. Blocking. `stop` is polled between searches where
     /// the backend can (the CPU twin; a CUDA round is one launch): searches not started when it
-    /// returns true keep their start, with zero moves.
-    virtual void run(const gpu::MultiStartConfig& config, std::uint32_t searches,
+    /// returns true keep their start, with zero moves. Returns the number of searches that ran.
+    virtual std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches,
                      const std::int32_t* starts, std::int32_t* best, gpu::SearchResult* results,
                      const std::function<bool()>& stop = {}) = 0;
 };
