@@ -125,6 +125,7 @@ struct MultiStartArrays {
     std::int32_t* tabu;         ///< searches * n * n (tabu search only)
     std::int32_t* perms;        ///< searches * n, contiguous (thread mapping only)
     SearchResult* results;      ///< searches
+    std::uint64_t first;        ///< id of search 0 of this launch (its random stream)
 };
 
 /// Copies the policy's read-only data into shared memory (when `stage`) and returns the policy
@@ -158,7 +159,7 @@ __global__ void multistart_thread_kernel(const P problem, const MultiStartPlan p
     const SearchArrays x{{arrays.best + search, searches},
                          {arrays.delta + search, searches},
                          {arrays.tabu == nullptr ? nullptr : arrays.tabu + search, searches}};
-    arrays.results[search] = run_search(DeviceSoloTeam{}, local, plan, search, x, perm);
+    arrays.results[search] = run_search(DeviceSoloTeam{}, local, plan, arrays.first + search, x, perm);
 }
 
 template <class P>
@@ -180,7 +181,7 @@ __global__ void multistart_warp_kernel(const P problem, const MultiStartPlan pla
     const SearchArrays x{{arrays.best + search * nn, 1},
                          {arrays.delta + search * nn * nn, 1},
                          {arrays.tabu == nullptr ? nullptr : arrays.tabu + search * nn * nn, 1}};
-    const SearchResult result = run_search(team, local, plan, search, x, perm);
+    const SearchResult result = run_search(team, local, plan, arrays.first + search, x, perm);
     if (team.rank() == 0)
         arrays.results[search] = result;
 }
@@ -204,7 +205,7 @@ __global__ void multistart_block_kernel(const P problem, const MultiStartPlan pl
     const SearchArrays x{{arrays.best + search * nn, 1},
                          {arrays.delta + search * nn * nn, 1},
                          {arrays.tabu == nullptr ? nullptr : arrays.tabu + search * nn * nn, 1}};
-    const SearchResult result = run_search(team, local, plan, search, x, perm);
+    const SearchResult result = run_search(team, local, plan, arrays.first + search, x, perm);
     if (threadIdx.x == 0)
         arrays.results[search] = result;
 }
@@ -218,7 +219,19 @@ static_assert(kMultiStartThreads % 32 == 0, "teams of whole warps");
 inline constexpr std::size_t kChipDataBytes = 24 * 1024;
 
 /// Multi-start searches on the device: buffers for up to `capacity` searches allocated at
-/// construction; run() launches one kernel for all searches of a round.
+/// construction; run() launches one kernel per `capacity` searches.
+
+/// The most searches of length n whose buffers fit in `fraction` of the device's free memory
+/// now (at least 1; the engine's constructor says so when even one does not fit).
+inline std::uint32_t multistart_fitting_searches(std::int32_t n, Mapping mapping, Strategy strategy,
+                                                 double fraction = 0.8) {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    LOCUS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::size_t one = multistart_bytes_needed(n, 1, mapping, strategy);
+    const auto fit = static_cast<std::size_t>(static_cast<double>(free_bytes) * fraction) / one;
+    return static_cast<std::uint32_t>(std::clamp<std::size_t>(fit, 1, 0xFFFFFFFFu));
+}
 template <class P>
 class MultiStartEngine {
 public:
@@ -228,6 +241,8 @@ public:
     MultiStartEngine(const P& problem, std::uint32_t capacity, Mapping mapping,
                      Strategy strategy)
         : problem_(problem), capacity_(capacity), mapping_(mapping) {
+        if (capacity == 0)
+            throw Error("multi-start engine: a capacity of 0 searches");
         const auto n = static_cast<std::size_t>(problem.size());
         int device = 0;
         LOCUS_CUDA_CHECK(cudaGetDevice(&device));
@@ -279,23 +294,34 @@ public:
 
     /// Runs `searches` searches from the host permutations `starts` (searches * n) and copies
     /// the best permutations (contiguous per search) and the results back. Blocking.
+    /// Runs `searches` searches from the host permutations `starts` (searches * n) and copies
+    /// the best permutations (contiguous per search) and the results back. Blocking. More
+    /// searches than the capacity run in consecutive launches of at most `capacity` searches;
+    /// search i keeps its random stream (and its result) whatever the split.
     void run(const MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
              std::int32_t* best, SearchResult* results) {
-        if (searches > capacity_)
-            throw Error("multi-start engine: " + std::to_string(searches) +
-                        " searches exceed the capacity of " + std::to_string(capacity_));
         if (config.strategy == Strategy::ts && tabu_.empty())
             throw Error("multi-start engine: built without tabu matrices; construct it for "
                         "Strategy::ts");
-        if (searches == 0)
-            return;
-        const std::int32_t n = problem_.size();
-        const MultiStartPlan plan = plan_multistart(config, n);
-        const auto nn = static_cast<std::size_t>(n);
+        const MultiStartPlan plan = plan_multistart(config, problem_.size());
+        const auto nn = static_cast<std::size_t>(problem_.size());
+        for (std::uint32_t first = 0; first < searches; first += capacity_) {
+            const std::uint32_t count = std::min(capacity_, searches - first);
+            launch(plan, first, count, starts + first * nn, best + first * nn, results + first);
+        }
+    }
+
+    /// Number of searches one launch holds.
+    std::uint32_t capacity() const { return capacity_; }
+
+private:
+    void launch(const MultiStartPlan& plan, std::uint32_t first, std::uint32_t searches,
+                const std::int32_t* starts, std::int32_t* best, SearchResult* results) {
+        const auto nn = static_cast<std::size_t>(problem_.size());
         starts_.upload(starts, searches * nn);
         const detail::MultiStartArrays arrays{starts_.data(), best_.data(), delta_.data(),
-                                              config.strategy == Strategy::ts ? tabu_.data() : nullptr,
-                                              perms_.data(), results_.data()};
+                                              plan.strategy == Strategy::ts ? tabu_.data() : nullptr,
+                                              perms_.data(), results_.data(), first};
         const std::uint32_t data_words = data_on_chip_ ? problem_.data_words() : 0;
         if (mapping_ == Mapping::thread) {
             const auto kernel = detail::multistart_thread_kernel<P>;
@@ -331,7 +357,6 @@ public:
         results_.download(results, searches);
     }
 
-private:
     template <class K>
     void set_shared(K kernel) const {
         if (shared_bytes_ > 48 * 1024)

@@ -1,5 +1,7 @@
 // The QAP multi-start runner on the CUDA multi-start engine.
 
+#include <algorithm>
+
 #include "locus/gpu/device.hpp"
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/multistart.cuh"
@@ -20,10 +22,14 @@ public:
                    gpu::Strategy strategy, int device)
         : device_(select(device)), words_(matrix_words(instance)),
           d_words_(words_.size(), "QAP matrices"),
-          engine_(swap_policy(d_words_.data(), instance.n, true), capacity, mapping, strategy) {
+          engine_(swap_policy(d_words_.data(), instance.n, true),
+                  std::min(capacity, gpu::multistart_fitting_searches(instance.n, mapping, strategy)),
+                  mapping, strategy) {
         d_words_.upload(words_.data(), words_.size());
     }
 
+    // NOTE: rounds with more searches than fit in device memory run in several launches
+    // (MultiStartEngine::run); the stop condition is not polled between them.
     std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
                       std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>&) override {
         engine_.run(config, searches, starts, best, results);

@@ -33,8 +33,10 @@ public:
 
 /// The CPU twin on `threads` OpenMP threads (0 = all cores).
 std::unique_ptr<MultiStartRunner> make_cpu_multistart(const Instance& instance, int threads);
-/// The CUDA engine for up to `capacity` searches with `mapping`; builds tabu matrices when
-/// `strategy` is tabu search. Throws CudaError without a usable device.
+/// The CUDA engine for rounds of up to `capacity` searches with `mapping` (split into several
+/// launches when they do not fit in device memory at once); builds tabu matrices when
+/// `strategy` is tabu search. Throws CudaError without a usable device, locus::Error when not
+/// even one search fits.
 std::unique_ptr<MultiStartRunner> make_cuda_multistart(const Instance& instance,
                                                        std::uint32_t capacity, gpu::Mapping mapping,
                                                        gpu::Strategy strategy, int device);

@@ -11,7 +11,10 @@
 
 #include "locus/error.hpp"
 #include "locus/qap/generator.hpp"
+#include "locus/gpu/device_buffer.hpp"
+#include "locus/gpu/multistart.cuh"
 #include "locus/qap/multistart.hpp"
+#include "locus/qap/multistart_policy.hpp"
 
 using namespace locus;
 using namespace locus::qap;
@@ -84,5 +87,27 @@ TEST_CASE("CUDA multi-start says how much memory too many searches need") {
         const std::string message = e.what();
         CHECK(message.find("multi-start engine: 50000000 searches of n = 100 need 5761718 MiB") == 0);
         CHECK(message.find("run fewer searches per launch (the batch size)") != std::string::npos);
+    }
+}
+
+TEST_CASE("CUDA multi-start rounds larger than the engine run in several launches, same searches") {
+    const Instance inst = generate_random(21, 8, 100, true);
+    const auto words = matrix_words(inst);
+    locus::gpu::DeviceBuffer<std::int32_t> d_words(words.size(), "test matrices");
+    d_words.upload(words.data(), words.size());
+    const std::uint32_t searches = 45;
+    const auto starts = random_starts(inst.n, searches, 3);
+    gpu::MultiStartConfig config;
+    config.strategy = gpu::Strategy::ts;
+    config.iterations = 60;
+    std::vector<std::int32_t> cpu_best(starts.size()), best(starts.size());
+    std::vector<gpu::SearchResult> cpu_results(searches), results(searches);
+    make_cpu_multistart(inst, 0)->run(config, searches, starts.data(), cpu_best.data(), cpu_results.data());
+    for (const gpu::Mapping mapping : {gpu::Mapping::thread, gpu::Mapping::block}) {
+        gpu::MultiStartEngine<QapSwapPolicy> engine(swap_policy(d_words.data(), inst.n, true), 16, mapping,
+                                                    gpu::Strategy::ts);
+        engine.run(config, searches, starts.data(), best.data(), results.data());
+        CHECK(best == cpu_best);
+        for (std::uint32_t s = 0; s < searches; ++s) CHECK(results[s].best == cpu_results[s].best);
     }
 }
