@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
+#include "locus/text.hpp"
 
 namespace locus::gridpath {
 
@@ -25,16 +26,6 @@ struct Line {
     std::size_t number = 0; ///< 1-based
     std::string_view text;
 };
-
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && is_blank(text.front()))
-        text.remove_prefix(1);
-    while (!text.empty() && is_blank(text.back()))
-        text.remove_suffix(1);
-    return text;
-}
 
 /// All lines of `text` (LF or CRLF; a leading UTF-8 byte order mark is
 /// skipped), trailing blanks removed; no empty last line after a final
@@ -52,21 +43,6 @@ std::vector<Line> split_lines(std::string_view text) {
         lines.push_back(Line{++number, line});
     }
     return lines;
-}
-
-/// Blank-separated words of a line.
-std::vector<std::string_view> split_words(std::string_view line) {
-    std::vector<std::string_view> words;
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && is_blank(line[i]))
-            ++i;
-        const std::size_t start = i;
-        while (i < line.size() && !is_blank(line[i]))
-            ++i;
-        if (i > start) words.push_back(line.substr(start, i - start));
-    }
-    return words;
 }
 
 /// Fields of a scenario row: tab-separated when the row holds a tab (then a

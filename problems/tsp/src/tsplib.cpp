@@ -16,16 +16,6 @@ namespace locus::tsp {
 
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && is_blank(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && is_blank(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
-
 /// Layout of the numbers of an EDGE_WEIGHT_SECTION (column formats map to their row twins).
 enum class WeightFormat { full_matrix, upper_row, lower_row, upper_diag_row, lower_diag_row };
 
@@ -375,20 +365,6 @@ std::vector<TsplibLine> split_tsplib_lines(std::string_view text) {
         lines.push_back(line);
     }
     return lines;
-}
-
-std::vector<std::string_view> split_words(std::string_view line) {
-    std::vector<std::string_view> words;
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && is_blank(line[i]))
-            ++i;
-        const std::size_t start = i;
-        while (i < line.size() && !is_blank(line[i]))
-            ++i;
-        if (i > start) words.push_back(line.substr(start, i - start));
-    }
-    return words;
 }
 
 std::optional<double> parse_number(std::string_view word) {

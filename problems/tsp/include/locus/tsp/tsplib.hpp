@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "locus/text.hpp"
+
 #include "locus/tsp/instance.hpp"
 
 namespace locus::tsp {
@@ -50,9 +52,6 @@ struct TsplibLine {
 /// Splits text into its non-blank lines (LF or CRLF; a leading UTF-8 BOM is ignored). The
 /// views point into `text`.
 std::vector<TsplibLine> split_tsplib_lines(std::string_view text);
-
-/// Blank-separated words of a line (views into `line`).
-std::vector<std::string_view> split_words(std::string_view line);
 
 /// A whole word as a finite double (decimal or scientific notation, optional sign), or
 /// nullopt.
