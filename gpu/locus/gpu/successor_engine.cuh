@@ -355,12 +355,7 @@ public:
     const SuccessorLayout& layout() const { return layout_; }
 
 private:
-    void check_count(std::uint64_t count) const {
-        if (count > capacity_)
-            throw Error("successor engine: " + std::to_string(count) +
-                        " states exceed the capacity of " + std::to_string(capacity_) +
-                        " states; construct the engine with a larger capacity");
-    }
+    void check_count(std::uint64_t count) const { check_successor_capacity(count, capacity_); }
 
     P problem_;
     SuccessorLayout layout_;

@@ -229,6 +229,14 @@ inline void check_successor_config(const SuccessorConfig& config,
                     "possibilities");
 }
 
+/// Throws locus::Error when `count` states exceed an engine's `capacity`.
+inline void check_successor_capacity(std::uint64_t count, std::uint32_t capacity) {
+    if (count > capacity)
+        throw Error("successor engine: " + std::to_string(count) +
+                    " states exceed the capacity of " + std::to_string(capacity) +
+                    " states; construct the engine with a larger capacity");
+}
+
 /// Rounds `bytes` up to a multiple of 16.
 constexpr std::uint32_t align16(std::uint64_t bytes) {
     return static_cast<std::uint32_t>((bytes + 15) / 16 * 16);
@@ -630,12 +638,7 @@ public:
     const SuccessorLayout& layout() const { return layout_; }
 
 private:
-    void check_count(std::uint64_t count) const {
-        if (count > capacity_)
-            throw Error("successor engine: " + std::to_string(count) +
-                        " states exceed the capacity of " + std::to_string(capacity_) +
-                        " states; construct the engine with a larger capacity");
-    }
+    void check_count(std::uint64_t count) const { check_successor_capacity(count, capacity_); }
 
     P problem_;
     SuccessorLayout layout_;
