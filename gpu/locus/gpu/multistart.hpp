@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "locus/error.hpp"
+#include "locus/gpu/cpu_threads.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
 
@@ -500,7 +501,7 @@ std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& confi
     std::atomic<bool> stopped{false};
     std::atomic<std::uint32_t> ran{0};
 #if defined(_OPENMP)
-    const int team = threads > 0 ? threads : omp_get_max_threads();
+    const int team = resolve_threads(threads);
 #pragma omp parallel num_threads(team)
 #endif
     {

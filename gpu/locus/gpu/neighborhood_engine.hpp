@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "locus/gpu/cpu_threads.hpp"
 #include "locus/hd.hpp"
 #include "locus/types.hpp"
 
@@ -166,15 +167,6 @@ inline constexpr std::uint64_t kMaxSplitUnits = 1u << 20;
 /// Bytes of one per-block partial result (MoveResult of any delta type fits).
 inline constexpr std::size_t kPartialBytes = 16;
 
-/// Number of OpenMP threads for a `threads` argument (0 = all cores).
-inline int resolve_threads(int threads) {
-#if defined(_OPENMP)
-    return threads > 0 ? threads : omp_get_max_threads();
-#else
-    (void)threads;
-    return 1;
-#endif
-}
 
 /// Threads worth starting for `cells` evaluations: at most one per 16384 cells, so that small
 /// explorations (focused or candidate-list neighborhoods) do not pay for a parallel region.
@@ -289,7 +281,7 @@ void select_moves_cpu(const E& eval, std::uint32_t batch, Pivot pivot,
     if (batch == 0)
         return;
     const MoveGrid grid = eval.grid();
-    const int team = detail::team_for(detail::resolve_threads(threads), grid.size() * batch);
+    const int team = detail::team_for(resolve_threads(threads), grid.size() * batch);
     const detail::CpuChunks split = detail::cpu_chunks(grid.rows, batch, team);
     const std::int64_t items = static_cast<std::int64_t>(batch) * split.chunks;
     std::vector<MoveResult<D>> partial(static_cast<std::size_t>(items));
@@ -344,7 +336,7 @@ void improving_moves_cpu(const E& eval, std::uint32_t batch, std::uint32_t capac
     if (batch == 0)
         return;
     const MoveGrid grid = eval.grid();
-    const int team = detail::team_for(detail::resolve_threads(threads), grid.size() * batch);
+    const int team = detail::team_for(resolve_threads(threads), grid.size() * batch);
     const detail::CpuChunks split = detail::cpu_chunks(grid.rows, batch, team);
     const std::int64_t items = static_cast<std::int64_t>(batch) * split.chunks;
     const auto rows_of = [&](std::int64_t item, std::uint32_t& row_begin, std::uint32_t& row_end) {

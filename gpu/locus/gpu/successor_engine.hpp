@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "locus/error.hpp"
+#include "locus/gpu/cpu_threads.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
 
@@ -535,16 +536,6 @@ LOCUS_HD void assign_state(const Team& team, const P& problem, const SuccessorLa
         layout.set_seed(slot, rng.state);
 }
 
-/// OpenMP threads for a `threads` argument (0 = all cores).
-inline int successor_threads(int threads) {
-#if defined(_OPENMP)
-    return threads > 0 ? threads : omp_get_max_threads();
-#else
-    (void)threads;
-    return 1;
-#endif
-}
-
 } // namespace detail
 
 /// CPU twin of the clone step: target slot t (t < sources * k) = source slot t / k with its
@@ -553,7 +544,7 @@ inline void clone_states_cpu(const SuccessorLayout& layout, const std::int32_t* 
                              std::uint32_t sources, std::uint32_t k, std::uint64_t seed,
                              std::int32_t* target, int threads) {
     const auto targets = static_cast<std::int64_t>(sources) * k;
-    [[maybe_unused]] const int team = detail::successor_threads(threads);
+    [[maybe_unused]] const int team = resolve_threads(threads);
     LOCUS_SUCCESSOR_OMP(omp parallel for schedule(static) num_threads(team))
     for (std::int64_t t = 0; t < targets; ++t) {
         std::int32_t* to = target + static_cast<std::size_t>(t) * layout.slot_words;
@@ -574,7 +565,7 @@ void assign_states_cpu(const P& problem, const SuccessorConfig& config, std::int
     const std::uint32_t bound = problem.max_possibilities();
     check_successor_config(config, bound);
     const SuccessorLayout layout = successor_layout(problem);
-    [[maybe_unused]] const int team = detail::successor_threads(threads);
+    [[maybe_unused]] const int team = resolve_threads(threads);
     LOCUS_SUCCESSOR_OMP(omp parallel num_threads(team))
     {
         std::vector<R> ratings(bound);

@@ -5,6 +5,7 @@
 
 #include <omp.h>
 
+#include "locus/gpu/cpu_threads.hpp"
 #include "locus/tsp/chain_runner.hpp"
 
 namespace locus::tsp {
@@ -107,7 +108,7 @@ private:
     void run(std::uint64_t seed, std::uint64_t first, std::uint32_t iterations, bool initialize,
              const std::function<bool()>& stop, std::int64_t only) {
         const auto count = static_cast<std::int64_t>(chains_);
-        const int team = threads_ > 0 ? threads_ : omp_get_max_threads();
+        const int team = gpu::resolve_threads(threads_);
         std::atomic<bool> stopped{false};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
         for (std::int64_t c = 0; c < count; ++c) {
