@@ -7,9 +7,12 @@
 
 #include "locus/gpu/cpu_threads.hpp"
 #include "locus/tsp/chain_runner.hpp"
+#include "chain_storage.hpp"
 
 namespace locus::tsp {
 namespace {
+
+template <class T> using HostArray = std::vector<T>;
 
 template <class Metric, class Delta> class CpuChainRunner final : public ChainRunner {
 public:
@@ -19,58 +22,23 @@ public:
                    int threads)
         : chains_(chains), threads_(threads) {
         const auto n = problem.size();
-        const std::size_t total = n * chains;
-        current_.resize(total);
-        trial_.resize(total);
-        best_.resize(total);
-        pos_.resize(total);
-        D_.resize(total);
-        focus_list_.resize(total);
-        scratch_.resize(total);
-        focus_bits_.assign(total, 0);
-        active_list_.resize(total);
-        active_bits_.assign(total, 0);
-        improving_.assign(total, 0);
-        active_count_.assign(chains, 0);
-        P_.resize((n + 1) * chains);
-        focus_count_.assign(chains, 0);
-        current_objective_.assign(chains, 0);
-        trial_objective_.assign(chains, 0);
-        best_objective_.assign(chains, 0);
-        evaluations_.assign(chains, 0);
+        b_.allocate(n, chains, [](auto& buffer, std::size_t count, const char*) { buffer.assign(count, {}); });
         a_.metric = host_metric<Metric>(problem.instance());
         a_.candidates = problem.candidates(options.candidates).data();
         a_.n = static_cast<std::int32_t>(n);
         a_.K = options.candidates;
         a_.window = options.window;
-        a_.current = current_.data();
-        a_.trial = trial_.data();
-        a_.best = best_.data();
-        a_.pos = pos_.data();
-        a_.P = P_.data();
-        a_.D = D_.data();
-        a_.focus_bits = focus_bits_.data();
-        a_.focus_list = focus_list_.data();
-        a_.focus_count = focus_count_.data();
-        a_.scratch = scratch_.data();
-        a_.active_list = active_list_.data();
-        a_.active_count = active_count_.data();
-        a_.active_bits = active_bits_.data();
-        a_.improving = improving_.data();
-        a_.current_objective = current_objective_.data();
-        a_.trial_objective = trial_objective_.data();
-        a_.best_objective = best_objective_.data();
-        a_.evaluations = evaluations_.data();
+        b_.bind(a_);
     }
 
     void start(const SolutionBatch& batch, const std::function<bool()>& stop, std::int64_t only) override {
-        std::copy(batch.data().begin(), batch.data().end(), trial_.begin());
+        std::copy(batch.data().begin(), batch.data().end(), b_.trial.begin());
         // A chain whose initial descent is skipped (stop) starts from its constructed tour.
-        std::copy(trial_.begin(), trial_.end(), current_.begin());
-        std::copy(trial_.begin(), trial_.end(), best_.begin());
+        std::copy(b_.trial.begin(), b_.trial.end(), b_.current.begin());
+        std::copy(b_.trial.begin(), b_.trial.end(), b_.best.begin());
         for (std::uint32_t c = 0; c < chains_; ++c) {
-            trial_objective_[c] = static_cast<std::int64_t>(batch.objective(c));
-            current_objective_[c] = best_objective_[c] = trial_objective_[c];
+            b_.trial_objective[c] = static_cast<std::int64_t>(batch.objective(c));
+            b_.current_objective[c] = b_.best_objective[c] = b_.trial_objective[c];
         }
         run(0, 0, 0, true, stop, only);
     }
@@ -80,27 +48,27 @@ public:
         run(seed, first, iterations, false, stop, -1);
     }
 
-    std::vector<std::int64_t> best_objectives() override { return best_objective_; }
+    std::vector<std::int64_t> best_objectives() override { return b_.best_objective; }
 
     void best_tour(std::uint32_t chain, std::span<std::int32_t> out) override {
         const auto n = static_cast<std::size_t>(a_.n);
-        std::copy_n(best_.begin() + static_cast<std::ptrdiff_t>(chain * n), n, out.begin());
+        std::copy_n(b_.best.begin() + static_cast<std::ptrdiff_t>(chain * n), n, out.begin());
     }
 
     void share(std::uint32_t chain) override {
         const auto n = static_cast<std::size_t>(a_.n);
-        const std::vector<std::int32_t> source(best_.begin() + static_cast<std::ptrdiff_t>(chain * n),
-                                               best_.begin() + static_cast<std::ptrdiff_t>((chain + 1) * n));
-        const std::int64_t value = best_objective_[chain];
+        const std::vector<std::int32_t> source(b_.best.begin() + static_cast<std::ptrdiff_t>(chain * n),
+                                               b_.best.begin() + static_cast<std::ptrdiff_t>((chain + 1) * n));
+        const std::int64_t value = b_.best_objective[chain];
         for (std::uint32_t c = 0; c < chains_; ++c) {
-            std::copy(source.begin(), source.end(), current_.begin() + static_cast<std::ptrdiff_t>(c * n));
-            current_objective_[c] = value;
+            std::copy(source.begin(), source.end(), b_.current.begin() + static_cast<std::ptrdiff_t>(c * n));
+            b_.current_objective[c] = value;
         }
     }
 
     std::uint64_t evaluations() override {
         std::uint64_t sum = 0;
-        for (auto e : evaluations_) sum += e;
+        for (auto e : b_.evaluations) sum += e;
         return sum;
     }
 
@@ -126,12 +94,7 @@ private:
     std::uint32_t chains_;
     int threads_;
     ChainArrays<Metric> a_{};
-    std::vector<std::int32_t> current_, trial_, best_, pos_, D_, focus_list_, scratch_, focus_count_;
-    std::vector<std::int32_t> active_list_, active_count_;
-    std::vector<std::uint8_t> focus_bits_, active_bits_, improving_;
-    std::vector<Point> P_;
-    std::vector<std::int64_t> current_objective_, trial_objective_, best_objective_;
-    std::vector<unsigned long long> evaluations_;
+    detail::ChainStorage<HostArray, Metric> b_;
 };
 
 } // namespace

@@ -11,6 +11,7 @@
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/stream.hpp"
 #include "locus/tsp/chain_runner.hpp"
+#include "chain_storage.hpp"
 #include "locus/tsp/device_instance.hpp"
 
 namespace locus::tsp {
@@ -115,65 +116,28 @@ public:
                             " cities need " + std::to_string(need >> 20) + " MiB, " +
                             std::to_string(free_bytes >> 20) + " MiB are free; use fewer chains (batch)");
         DeviceInstance::upload(candidates_, problem.candidates(options.candidates), "TSP candidate lists");
-        current_.allocate(total, "resident ILS current tours");
-        trial_.allocate(total, "resident ILS trial tours");
-        best_.allocate(total, "resident ILS best tours");
-        pos_.allocate(total, "resident ILS positions");
-        D_.allocate(total, "resident ILS edge lengths");
-        focus_list_.allocate(total, "resident ILS focus lists");
-        scratch_.allocate(total, "resident ILS scratch");
-        focus_bits_.allocate(total, "resident ILS focus");
-        active_list_.allocate(total, "resident ILS active lists");
-        active_bits_.allocate(total, "resident ILS active flags");
-        improving_.allocate(total, "resident ILS improvement flags");
-        active_count_.allocate(chains, "resident ILS active counts");
-        P_.allocate((n_ + 1) * chains, "resident ILS points");
-        focus_count_.allocate(chains, "resident ILS focus counts");
-        current_objective_.allocate(chains, "resident ILS objectives");
-        trial_objective_.allocate(chains, "resident ILS objectives");
-        best_objective_.allocate(chains, "resident ILS objectives");
-        evaluations_.allocate(chains, "resident ILS counters");
-        focus_bits_.fill_bytes_async(0, stream_.get());
-        active_bits_.fill_bytes_async(0, stream_.get());
-        improving_.fill_bytes_async(0, stream_.get());
-        active_count_.fill_bytes_async(0, stream_.get());
-        focus_count_.fill_bytes_async(0, stream_.get());
-        evaluations_.fill_bytes_async(0, stream_.get());
+        b_.allocate(n_, chains, [this](auto& buffer, std::size_t count, const char* what) {
+            buffer.allocate(count, what);
+            buffer.fill_bytes_async(0, stream_.get());
+        });
         a_.metric = Metric::bind(instance_.arrays());
         a_.candidates = candidates_.data();
         a_.n = static_cast<std::int32_t>(n_);
         a_.K = options.candidates;
         a_.window = options.window;
-        a_.current = current_.data();
-        a_.trial = trial_.data();
-        a_.best = best_.data();
-        a_.pos = pos_.data();
-        a_.P = P_.data();
-        a_.D = D_.data();
-        a_.focus_bits = focus_bits_.data();
-        a_.focus_list = focus_list_.data();
-        a_.focus_count = focus_count_.data();
-        a_.scratch = scratch_.data();
-        a_.active_list = active_list_.data();
-        a_.active_count = active_count_.data();
-        a_.active_bits = active_bits_.data();
-        a_.improving = improving_.data();
-        a_.current_objective = current_objective_.data();
-        a_.trial_objective = trial_objective_.data();
-        a_.best_objective = best_objective_.data();
-        a_.evaluations = evaluations_.data();
+        b_.bind(a_);
     }
 
     void start(const SolutionBatch& batch, const std::function<bool()>&, std::int64_t only) override {
-        trial_.upload_async(batch.data().data(), n_ * chains_, stream_.get());
+        b_.trial.upload_async(batch.data().data(), n_ * chains_, stream_.get());
         // Chains that do not descend (only >= 0) start from their constructed tour.
-        current_.upload_async(batch.data().data(), n_ * chains_, stream_.get());
-        best_.upload_async(batch.data().data(), n_ * chains_, stream_.get());
+        b_.current.upload_async(batch.data().data(), n_ * chains_, stream_.get());
+        b_.best.upload_async(batch.data().data(), n_ * chains_, stream_.get());
         std::vector<std::int64_t> objective(chains_);
         for (std::uint32_t c = 0; c < chains_; ++c) objective[c] = static_cast<std::int64_t>(batch.objective(c));
-        trial_objective_.upload_async(objective.data(), chains_, stream_.get());
-        current_objective_.upload_async(objective.data(), chains_, stream_.get());
-        best_objective_.upload_async(objective.data(), chains_, stream_.get());
+        b_.trial_objective.upload_async(objective.data(), chains_, stream_.get());
+        b_.current_objective.upload_async(objective.data(), chains_, stream_.get());
+        b_.best_objective.upload_async(objective.data(), chains_, stream_.get());
         launch(0, 0, 0, true, only);
         stream_.synchronize();
     }
@@ -186,13 +150,13 @@ public:
 
     std::vector<std::int64_t> best_objectives() override {
         std::vector<std::int64_t> values(chains_);
-        best_objective_.download_async(values.data(), chains_, stream_.get());
+        b_.best_objective.download_async(values.data(), chains_, stream_.get());
         stream_.synchronize();
         return values;
     }
 
     void best_tour(std::uint32_t chain, std::span<std::int32_t> out) override {
-        LOCUS_CUDA_CHECK(cudaMemcpyAsync(out.data(), best_.data() + chain * n_, n_ * sizeof(std::int32_t),
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(out.data(), b_.best.data() + chain * n_, n_ * sizeof(std::int32_t),
                                          cudaMemcpyDeviceToHost, stream_.get()));
         stream_.synchronize();
     }
@@ -206,7 +170,7 @@ public:
 
     std::uint64_t evaluations() override {
         std::vector<unsigned long long> values(chains_);
-        evaluations_.download_async(values.data(), chains_, stream_.get());
+        b_.evaluations.download_async(values.data(), chains_, stream_.get());
         stream_.synchronize();
         std::uint64_t sum = 0;
         for (auto v : values) sum += v;
@@ -228,12 +192,7 @@ private:
     gpu::Stream stream_;
     ChainArrays<Metric> a_{};
     gpu::DeviceBuffer<std::int32_t> candidates_;
-    gpu::DeviceBuffer<std::int32_t> current_, trial_, best_, pos_, D_, focus_list_, scratch_, focus_count_;
-    gpu::DeviceBuffer<std::int32_t> active_list_, active_count_;
-    gpu::DeviceBuffer<std::uint8_t> focus_bits_, active_bits_, improving_;
-    gpu::DeviceBuffer<Point> P_;
-    gpu::DeviceBuffer<std::int64_t> current_objective_, trial_objective_, best_objective_;
-    gpu::DeviceBuffer<unsigned long long> evaluations_;
+    detail::ChainStorage<gpu::DeviceBuffer, Metric> b_;
 };
 
 } // namespace
