@@ -1,7 +1,9 @@
 #pragma once
 /// \file
-/// Small text helpers shared by the instance readers of the problem plugins.
+/// Small text helpers shared by the instance and solution readers of the problem plugins.
 
+#include <filesystem>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,5 +35,9 @@ inline std::vector<std::string_view> split_words(std::string_view line) {
     }
     return words;
 }
+
+/// Whole content of a file. Throws InstanceError "cannot open <what> file '<path>': <reason>"
+/// or "cannot read <what> file '<path>': <reason>" (reason from the operating system).
+std::string read_text_file(const std::filesystem::path& path, std::string_view what);
 
 } // namespace locus

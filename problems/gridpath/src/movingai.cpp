@@ -83,24 +83,6 @@ std::string printable(char c) {
     return fmt::format("\\x{:02X}", byte);
 }
 
-std::string read_text(const std::filesystem::path& path, std::string_view what) {
-    errno = 0;
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                         &std::fclose);
-    if (!file)
-        throw InstanceError(
-            fmt::format("cannot open {} file '{}': {}", what, path.string(), std::strerror(errno)));
-    std::string text;
-    char buffer[1 << 16];
-    std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
-        text.append(buffer, got);
-    if (std::ferror(file.get()) != 0)
-        throw InstanceError(
-            fmt::format("cannot read {} file '{}': {}", what, path.string(), std::strerror(errno)));
-    return text;
-}
-
 /// Cell value of a map character: 0 free, 1 blocked, nullopt unknown.
 std::optional<std::uint8_t> cell_value(char c) {
     switch (c) {
@@ -224,7 +206,7 @@ Grid parse_map(std::string_view text, const std::string& source) {
 }
 
 Grid read_map(const std::filesystem::path& path) {
-    return parse_map(read_text(path, "map"), path.string());
+    return parse_map(read_text_file(path, "map"), path.string());
 }
 
 std::vector<Agent> parse_scenario(std::string_view text, const std::string& source,
@@ -301,7 +283,7 @@ std::vector<Agent> parse_scenario(std::string_view text, const std::string& sour
 
 std::vector<Agent> read_scenario(const std::filesystem::path& path, const Grid& grid,
                                  std::size_t max_agents) {
-    return parse_scenario(read_text(path, "scenario"), path.string(), grid, max_agents);
+    return parse_scenario(read_text_file(path, "scenario"), path.string(), grid, max_agents);
 }
 
 Instance load_instance(const std::filesystem::path& map_path,

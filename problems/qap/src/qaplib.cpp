@@ -5,12 +5,13 @@
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
+#include "locus/text.hpp"
 #include "token_stream.hpp"
 
 namespace locus::qap {
 
 Instance read_qaplib(const std::filesystem::path& path) {
-    Instance instance = parse_qaplib(detail::read_whole_file(path, "instance"), path.string());
+    Instance instance = parse_qaplib(read_text_file(path, "instance"), path.string());
     instance.name = path.stem().string();
     return instance;
 }

@@ -7,13 +7,14 @@
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
+#include "locus/text.hpp"
 #include "locus/qap/qaplib.hpp"
 #include "token_stream.hpp"
 
 namespace locus::qap {
 
 SlnSolution read_solution(const std::filesystem::path& path, const Instance& instance) {
-    return parse_solution(detail::read_whole_file(path, "solution"), path.string(), instance);
+    return parse_solution(read_text_file(path, "solution"), path.string(), instance);
 }
 
 SlnSolution parse_solution(std::string_view text, const std::string& source,

@@ -5,13 +5,9 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
-#include <system_error>
 
 #include <fmt/format.h>
 
@@ -68,18 +64,5 @@ private:
     std::string_view token_;
     std::size_t token_line_ = 1;
 };
-
-/// Whole content of a file. Throws InstanceError "cannot open <what> file '<path>': <reason>".
-inline std::string read_whole_file(const std::filesystem::path& path, std::string_view what) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const std::error_code code(errno, std::generic_category());
-        throw InstanceError(
-            fmt::format("cannot open {} file '{}': {}", what, path.string(), code.message()));
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
 
 } // namespace locus::qap::detail

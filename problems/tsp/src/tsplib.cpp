@@ -385,24 +385,6 @@ std::optional<std::int64_t> parse_integer(std::string_view word) {
     return value;
 }
 
-std::string read_text_file(const std::filesystem::path& path, std::string_view what) {
-    errno = 0;
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                         &std::fclose);
-    if (!file)
-        throw InstanceError(
-            fmt::format("cannot open {} file '{}': {}", what, path.string(), std::strerror(errno)));
-    std::string text;
-    char buffer[1 << 16];
-    std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
-        text.append(buffer, got);
-    if (std::ferror(file.get()) != 0)
-        throw InstanceError(
-            fmt::format("cannot read {} file '{}': {}", what, path.string(), std::strerror(errno)));
-    return text;
-}
-
 Instance parse_tsplib(std::string_view text, const std::string& source) {
     return TsplibParser(text, source).parse();
 }

@@ -35,10 +35,6 @@ Instance read_tsplib(const std::filesystem::path& path);
 /// the instance name when the text has no NAME.
 Instance parse_tsplib(std::string_view text, const std::string& source);
 
-/// Whole content of a file. Throws InstanceError "cannot open <what> file '<path>': <reason>"
-/// or "cannot read <what> file '<path>': <reason>" (reason from the operating system).
-std::string read_text_file(const std::filesystem::path& path, std::string_view what);
-
 /// One non-blank line of a TSPLIB-style file.
 struct TsplibLine {
     std::size_t number = 0; ///< 1-based line number in the file
