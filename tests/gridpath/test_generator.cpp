@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "locus/error.hpp"
+#include "test_support.hpp"
 #include "locus/gridpath/generator.hpp"
 #include "locus/gridpath/instance.hpp"
 
@@ -21,12 +22,9 @@ using locus::gridpath::Instance;
 namespace {
 
 std::string spec_error(const std::string& spec) {
-    try {
+    return locus::test::error_message<InstanceError>([&] {
         generate_from_spec(spec);
-    } catch (const InstanceError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    });
 }
 
 /// Checks the instance invariants: free, pairwise distinct start and goal

@@ -30,22 +30,16 @@ const std::string kMap = "type octile\n"
                          "...@..\n";
 
 std::string map_error(const std::string& text) {
-    try {
+    return locus::test::error_message<InstanceError>([&] {
         parse_map(text, "x.map");
-    } catch (const InstanceError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    });
 }
 
 std::string scen_error(const std::string& rows, std::size_t max_agents = 0) {
     const Grid grid = parse_map(kMap, "x.map");
-    try {
+    return locus::test::error_message<InstanceError>([&] {
         parse_scenario("version 1\n" + rows, "x.scen", grid, max_agents);
-    } catch (const InstanceError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    });
 }
 
 std::string row(int sx, int sy, int gx, int gy, const std::string& size = "6\t4") {

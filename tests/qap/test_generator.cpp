@@ -6,6 +6,7 @@
 #include <string>
 
 #include "locus/error.hpp"
+#include "test_support.hpp"
 #include "locus/qap/generator.hpp"
 
 using locus::InstanceError;
@@ -17,12 +18,9 @@ using locus::qap::is_generator_spec;
 namespace {
 
 std::string spec_error(const std::string& spec) {
-    try {
+    return locus::test::error_message<InstanceError>([&] {
         generate_from_spec(spec);
-    } catch (const InstanceError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    });
 }
 
 } // namespace

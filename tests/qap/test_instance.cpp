@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "locus/error.hpp"
+#include "test_support.hpp"
 #include "locus/qap/instance.hpp"
 
 using locus::InstanceError;
@@ -29,12 +30,9 @@ Instance tiny() {
 }
 
 std::string validate_error(const Instance& instance) {
-    try {
+    return locus::test::error_message<InstanceError>([&] {
         validate_instance(instance, "t");
-    } catch (const InstanceError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    });
 }
 
 } // namespace

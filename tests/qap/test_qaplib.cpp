@@ -32,22 +32,16 @@ namespace {
 const std::string kTiny = "3\n\n1 2 0 3\n0 4\n0 5 2\n\n2 1 3\n0 4 1\n2 2 0\n";
 
 std::string dat_error(const std::string& text) {
-    try {
+    return locus::test::error_message<InstanceError>([&] {
         parse_qaplib(text, "x.dat");
-    } catch (const InstanceError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    });
 }
 
 std::string sln_error(const std::string& text) {
     const Instance instance = parse_qaplib(kTiny, "tiny.dat");
-    try {
+    return locus::test::error_message<InstanceError>([&] {
         parse_solution(text, "x.sln", instance);
-    } catch (const InstanceError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    });
 }
 
 /// The qaplib rows of best-known.csv: instance -> value.

@@ -36,4 +36,15 @@ struct CommandResult {
 /// Runs a shell command, capturing stdout and stderr.
 CommandResult run_command(const std::string& command);
 
+/// The message of the E that `f()` throws, or "(no error)" when it returns normally.
+template <class E, class F>
+std::string error_message(F&& f) {
+    try {
+        f();
+    } catch (const E& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
 } // namespace locus::test

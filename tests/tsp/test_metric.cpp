@@ -65,12 +65,9 @@ Instance coordinates(std::vector<double> x, std::vector<double> y,
 }
 
 std::string prepare_error(Instance inst) {
-    try {
+    return locus::test::error_message<locus::InstanceError>([&] {
         prepare_metric(inst, "t");
-    } catch (const locus::InstanceError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    });
 }
 
 } // namespace

@@ -21,21 +21,15 @@ using namespace locus::tsp;
 namespace {
 
 std::string tour_error(const std::string& text, std::size_t n) {
-    try {
+    return locus::test::error_message<InstanceError>([&] {
         parse_tour(text, "x.tour", n);
-    } catch (const InstanceError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    });
 }
 
 std::string spec_error(const std::string& spec) {
-    try {
+    return locus::test::error_message<InstanceError>([&] {
         generate_from_spec(spec);
-    } catch (const InstanceError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    });
 }
 
 std::string read_all(const std::filesystem::path& path) {

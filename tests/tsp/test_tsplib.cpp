@@ -36,12 +36,9 @@ std::string explicit_file(const std::string& format, const std::string& weights)
 
 /// The message of the InstanceError thrown by parse_tsplib(text, "x.tsp").
 std::string parse_error(const std::string& text) {
-    try {
+    return locus::test::error_message<InstanceError>([&] {
         parse_tsplib(text, "x.tsp");
-    } catch (const InstanceError& e) {
-        return e.what();
-    }
-    return "(no error)";
+    });
 }
 
 const std::string kHeader = "NAME : x\nTYPE : TSP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\n";
