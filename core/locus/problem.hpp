@@ -95,6 +95,32 @@ struct DescentStats {
     bool stopped = false;          ///< ended by the stop callback, not at a local optimum
 };
 
+/// One exploration of a descent: moves applied and moves evaluated.
+struct DescentStep {
+    std::uint64_t applied = 0;
+    std::uint64_t evaluations = 0;
+};
+
+/// The descent loop of neighborhoods that explore on the host: calls `explore_and_apply()`
+/// (returning a DescentStep) until an exploration applies nothing, `max_steps` explorations
+/// were made (0 = no limit) or `stop` returns true before an exploration.
+template <class Step>
+DescentStats run_descent(std::uint64_t max_steps, const std::function<bool()>& stop,
+                         Step&& explore_and_apply) {
+    DescentStats stats;
+    for (std::uint64_t step = 0; max_steps == 0 || step < max_steps; ++step) {
+        if (stop && stop()) {
+            stats.stopped = true;
+            break;
+        }
+        const DescentStep done = explore_and_apply();
+        stats.steps += done.applied;
+        stats.evaluations += done.evaluations;
+        if (done.applied == 0) break;
+    }
+    return stats;
+}
+
 /// A move neighborhood (kind "neighborhood"). Moves of a solution form an index space
 /// [0, size); the same index means the same move on every backend.
 class Neighborhood : public Component {

@@ -56,6 +56,19 @@ struct MoveResult {
     LOCUS_HD constexpr bool found() const { return index != kNoMove; }
 };
 
+/// Calls apply(s, index, delta) for every solution s whose selected move improves (delta < 0);
+/// returns how many were applied.
+template <class Delta, class Apply>
+std::uint64_t apply_improving(const std::vector<MoveResult<Delta>>& results, Apply&& apply) {
+    std::uint64_t applied = 0;
+    for (std::size_t s = 0; s < results.size(); ++s) {
+        if (!results[s].found() || results[s].delta >= 0) continue;
+        apply(s, results[s].index, results[s].delta);
+        ++applied;
+    }
+    return applied;
+}
+
 /// Delta types of the engine: signed integers of 1 to 8 bytes, float, double.
 template <class Delta>
 concept EngineDelta = (std::is_integral_v<Delta> && std::is_signed_v<Delta> &&

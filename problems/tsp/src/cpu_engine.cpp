@@ -61,24 +61,14 @@ public:
 
     DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
                          const std::function<bool()>& stop) override {
-        DescentStats stats;
-        for (std::uint64_t step = 0; max_steps == 0 || step < max_steps; ++step) {
-            if (stop && stop()) {
-                stats.stopped = true;
-                break;
-            }
+        return run_descent(max_steps, stop, [&] {
             select(batch, pivot);
-            stats.evaluations += exploration_cells(Eval{view_}, batch.count(), focused_total_);
-            std::uint64_t applied = 0;
-            for (std::size_t s = 0; s < batch.count(); ++s) {
-                if (!results_[s].found() || results_[s].delta >= 0) continue;
-                apply_one(batch, s, results_[s].index, static_cast<Objective>(results_[s].delta));
-                ++applied;
-            }
-            stats.steps += applied;
-            if (applied == 0) break;
-        }
-        return stats;
+            const std::uint64_t evaluations = exploration_cells(Eval{view_}, batch.count(), focused_total_);
+            const auto apply = [&](std::size_t s, std::uint64_t index, auto delta) {
+                apply_one(batch, s, index, static_cast<Objective>(delta));
+            };
+            return DescentStep{gpu::apply_improving(results_, apply), evaluations};
+        });
     }
 
     double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) override {
