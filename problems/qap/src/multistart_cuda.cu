@@ -16,17 +16,22 @@ int select(int device) {
     return device;
 }
 
+/// The matrices [a | b] as 32-bit words on the device.
+gpu::DeviceBuffer<std::int32_t> device_words(const Instance& instance) {
+    const std::vector<std::int32_t> words = matrix_words(instance);
+    gpu::DeviceBuffer<std::int32_t> buffer(words.size(), "QAP matrices");
+    buffer.upload(words.data(), words.size());
+    return buffer;
+}
+
 class CudaMultiStart final : public MultiStartRunner {
 public:
     CudaMultiStart(const Instance& instance, std::uint32_t capacity, gpu::Mapping mapping,
                    gpu::Strategy strategy, int device)
-        : device_(select(device)), words_(matrix_words(instance)),
-          d_words_(words_.size(), "QAP matrices"),
+        : device_(select(device)), d_words_(device_words(instance)),
           engine_(swap_policy(d_words_.data(), instance.n, true),
                   std::min(capacity, gpu::multistart_fitting_searches(instance.n, mapping, strategy)),
-                  mapping, strategy) {
-        d_words_.upload(words_.data(), words_.size());
-    }
+                  mapping, strategy) {}
 
     // NOTE: rounds with more searches than fit in device memory run in several launches
     // (MultiStartEngine::run); the stop condition is not polled between them.
@@ -38,7 +43,6 @@ public:
 
 private:
     int device_;
-    std::vector<std::int32_t> words_;
     gpu::DeviceBuffer<std::int32_t> d_words_;
     gpu::MultiStartEngine<QapSwapPolicy> engine_;
 };
