@@ -165,6 +165,10 @@ TEST_CASE("multi-start plan errors name the setting") {
     MultiStartConfig config;
     CHECK_THROWS_WITH_AS(gpu::plan_multistart(config, 1),
                          "multi-start engine: permutations of length 1 have no swap moves (need n >= 2)", Error);
+    CHECK_THROWS_WITH_AS(gpu::plan_multistart(config, 46341),
+                         "multi-start engine: permutations of length 46341 exceed the 46340 its 32-bit pair "
+                         "indices allow",
+                         Error);
     config.accept0 = 1.0;
     CHECK_THROWS_WITH_AS(gpu::plan_multistart(config, 5), "multi-start engine: accept0 must lie in (0, 1)", Error);
     config.accept0 = 0.5;
