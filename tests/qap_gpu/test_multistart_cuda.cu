@@ -15,6 +15,7 @@
 #include "locus/gpu/multistart.cuh"
 #include "locus/qap/multistart.hpp"
 #include "locus/qap/multistart_policy.hpp"
+#include "test_support.hpp"
 
 using namespace locus;
 using namespace locus::qap;
@@ -80,14 +81,15 @@ TEST_CASE("CUDA multi-start with matrices too large for shared memory (read-only
 
 TEST_CASE("CUDA multi-start says how much memory too many searches need") {
     const Instance inst = generate_random(100, 1, 100, false);
-    try {
-        (void)make_cuda_multistart(inst, 50000000, gpu::Mapping::block, gpu::Strategy::ts, 0);
-        FAIL("expected an error");
-    } catch (const Error& e) {
-        const std::string message = e.what();
-        CHECK(message.find("multi-start engine: 50000000 searches of n = 100 need 5761718 MiB") == 0);
-        CHECK(message.find("run fewer searches per launch (the batch size)") != std::string::npos);
-    }
+    const auto words = matrix_words(inst);
+    locus::gpu::DeviceBuffer<std::int32_t> d_words(words.size(), "test matrices");
+    d_words.upload(words.data(), words.size());
+    const std::string message = test::error_message<Error>([&] {
+        gpu::MultiStartEngine<QapSwapPolicy> engine(swap_policy(d_words.data(), inst.n, true), 50000000,
+                                                    gpu::Mapping::block, gpu::Strategy::ts);
+    });
+    CHECK(message.find("multi-start engine: 50000000 searches of n = 100 need 5761718 MiB") == 0);
+    CHECK(message.find("run fewer searches per launch (the batch size)") != std::string::npos);
 }
 
 TEST_CASE("CUDA multi-start rounds larger than the engine run in several launches, same searches") {
@@ -106,8 +108,17 @@ TEST_CASE("CUDA multi-start rounds larger than the engine run in several launche
     for (const gpu::Mapping mapping : {gpu::Mapping::thread, gpu::Mapping::block}) {
         gpu::MultiStartEngine<QapSwapPolicy> engine(swap_policy(d_words.data(), inst.n, true), 16, mapping,
                                                     gpu::Strategy::ts);
-        engine.run(config, searches, starts.data(), best.data(), results.data());
+        CHECK(engine.run(config, searches, starts.data(), best.data(), results.data()) == searches);
         CHECK(best == cpu_best);
         for (std::uint32_t s = 0; s < searches; ++s) CHECK(results[s].best == cpu_results[s].best);
+
+        // A stop request is honoured between launches: two launches of 16, complete results.
+        int asked = 0;
+        std::vector<gpu::SearchResult> partial(searches);
+        const std::uint32_t ran = engine.run(config, searches, starts.data(), best.data(), partial.data(),
+                                             [&asked] { return ++asked == 2; });
+        CHECK(ran == 32);
+        CHECK(asked == 2);
+        for (std::uint32_t s = 0; s < ran; ++s) CHECK(partial[s].best == cpu_results[s].best);
     }
 }

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "locus/gpu/cuda_check.hpp"
@@ -293,22 +294,27 @@ public:
     bool data_on_chip() const { return data_on_chip_; }
 
     /// Runs `searches` searches from the host permutations `starts` (searches * n) and copies
-    /// the best permutations (contiguous per search) and the results back. Blocking.
-    /// Runs `searches` searches from the host permutations `starts` (searches * n) and copies
     /// the best permutations (contiguous per search) and the results back. Blocking. More
     /// searches than the capacity run in consecutive launches of at most `capacity` searches;
-    /// search i keeps its random stream (and its result) whatever the split.
-    void run(const MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
-             std::int32_t* best, SearchResult* results) {
+    /// search i keeps its random stream (and its result) whatever the split. `stop` (optional)
+    /// is asked between launches; returns the number of searches run (a prefix of the round,
+    /// whose results are complete).
+    std::uint32_t run(const MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
+                      std::int32_t* best, SearchResult* results,
+                      const std::function<bool()>& stop = {}) {
         if (config.strategy == Strategy::ts && tabu_.empty())
             throw Error("multi-start engine: built without tabu matrices; construct it for "
                         "Strategy::ts");
         const MultiStartPlan plan = plan_multistart(config, problem_.size());
         const auto nn = static_cast<std::size_t>(problem_.size());
-        for (std::uint32_t first = 0; first < searches; first += capacity_) {
+        std::uint32_t first = 0;
+        while (first < searches) {
+            if (first > 0 && stop && stop()) break;
             const std::uint32_t count = std::min(capacity_, searches - first);
             launch(plan, first, count, starts + first * nn, best + first * nn, results + first);
+            first += count;
         }
+        return first;
     }
 
     /// Number of searches one launch holds.

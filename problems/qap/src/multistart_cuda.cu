@@ -33,12 +33,11 @@ public:
                   std::min(capacity, gpu::multistart_fitting_searches(instance.n, mapping, strategy)),
                   mapping, strategy) {}
 
-    // NOTE: rounds with more searches than fit in device memory run in several launches
-    // (MultiStartEngine::run); the stop condition is not polled between them.
+    // Rounds with more searches than fit in device memory run in several launches
+    // (MultiStartEngine::run), asking `stop` between them.
     std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
-                      std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>&) override {
-        engine_.run(config, searches, starts, best, results);
-        return searches;
+                      std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>& stop) override {
+        return engine_.run(config, searches, starts, best, results, stop);
     }
 
 private:
