@@ -20,11 +20,7 @@ using namespace locus::gridpath;
 
 TEST_CASE("one FANG step moves every active agent to a legal free cell within its window") {
     const Instance inst = generate(40, 12, 0.25, 3);
-    std::vector<std::int32_t> goals;
-    for (const Agent& a : inst.agents) {
-        goals.push_back(a.goal_x);
-        goals.push_back(a.goal_y);
-    }
+    const std::vector<std::int32_t> goals = goal_words(inst);
     GridMovesPolicy policy;
     policy.blocked = inst.grid.blocked.data();
     policy.goals = goals.data();
@@ -146,6 +142,16 @@ TEST_CASE("window_moves rejects an even window with a clear message") {
                          ConfigError);
 }
 
+TEST_CASE("window_moves rejects a load outside 1..16384 with a clear message") {
+    const GridpathProblem problem(generate(16, 2, 0.0, 1));
+    for (const std::int32_t load : {0, 16385}) {
+        WindowMovesOptions options;
+        options.load = load;
+        CHECK(test::error_message<ConfigError>([&] { WindowMoves(problem, options, Backend::cpu); }) ==
+              "window_moves: load " + std::to_string(load) + " must be between 1 and 16384");
+    }
+}
+
 TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load path") {
     std::int32_t bumped = 0;
     // Dense agents make windows hold more than kNearby other agents (the fallback path); loads
@@ -163,19 +169,21 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
         state.push_back(0);
         std::int32_t overflowed = 0;
         for (const std::int32_t window : {3, 7, 13}) {
-            for (const std::int32_t load : {1, 2, 17, 18, 40}) {
+            for (const std::int32_t load : {1, 2, 17, 18, 40, 130}) {
+                const std::vector<std::int32_t> extended = policy_goals(goals, load);
+                CHECK(extended.size() == 2 * static_cast<std::size_t>(agents + load - 1));
                 GridMovesPolicy policy;
                 policy.blocked = inst.grid.blocked.data();
-                policy.goals = goals.data();
+                policy.goals = extended.data();
                 policy.width = inst.grid.width;
                 policy.height = inst.grid.height;
                 policy.agents = agents;
                 policy.window = window;
                 policy.load = load;
                 // A reachable threshold makes the load's extra distance evaluations visible in
-                // the rating (d + 1 when one of them reaches it), so the test checks which goals
+                // the rating (d + 1 when their sum reaches it), so the test checks which goals
                 // they visit.
-                policy.never = 20;
+                policy.never = 20 * load;
                 for (std::int32_t var = 0; var < agents; ++var) {
                     const auto v = static_cast<std::uint32_t>(var);
                     const auto context = policy.prepare<0>(state.data(), v);
@@ -194,11 +202,10 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
                                 std::int32_t extra = 0;
                                 for (std::int32_t k = 1; k < load; ++k) {
                                     const std::int32_t other = (var + k) % agents;
-                                    extra = std::max(extra, std::abs(x - goals[2 * other]) +
-                                                                std::abs(y - goals[2 * other + 1]));
+                                    extra += std::abs(x - goals[2 * other]) + std::abs(y - goals[2 * other + 1]);
                                 }
-                                expected += extra >= 20 ? 1 : 0;
-                                bumped += extra >= 20 ? 1 : 0;
+                                expected += extra >= 20 * load ? 1 : 0;
+                                bumped += extra >= 20 * load ? 1 : 0;
                             }
                         }
                         CAPTURE(window);

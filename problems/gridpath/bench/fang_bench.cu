@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
             Rng rng(static_cast<std::uint64_t>(c.states * 100 + c.vars), 0);
             std::vector<std::int32_t> goals(2 * static_cast<std::size_t>(c.vars));
             for (auto& g : goals) g = 50 + static_cast<std::int32_t>(rng.below(kGrid - 100));
+            goals = policy_goals(goals, c.load);
             gpu::DeviceBuffer<std::int32_t> d_goals(goals.size(), "bench goals");
             d_goals.upload(goals.data(), goals.size());
             GridMovesPolicy host{blocked.data(), goals.data(), kGrid, kGrid, c.vars, c.window, c.load, 2};

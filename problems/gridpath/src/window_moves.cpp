@@ -12,6 +12,7 @@ GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& 
     if (options.window < 3 || options.window % 2 == 0)
         throw ConfigError("window_moves: window " + std::to_string(options.window) +
                           " must be odd and >= 3 (the agent sits in the middle of the window)");
+    check_load(options.load);
     // NOTE: the policy packs cells as x | y << 16 and indexes cells with 32-bit integers.
     if (instance.grid.width > 65535 || instance.grid.height > 65535 ||
         static_cast<std::int64_t>(instance.grid.width) * instance.grid.height > 0x7FFFFFFF)
@@ -30,8 +31,6 @@ GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& 
     return policy;
 }
 
-namespace {
-
 std::vector<std::int32_t> goal_words(const Instance& instance) {
     std::vector<std::int32_t> goals;
     for (const Agent& a : instance.agents) {
@@ -41,10 +40,12 @@ std::vector<std::int32_t> goal_words(const Instance& instance) {
     return goals;
 }
 
+namespace {
+
 class CpuExpander final : public MoveExpander {
 public:
     CpuExpander(const Instance& instance, const WindowMovesOptions& options)
-        : goals_(goal_words(instance)),
+        : goals_(policy_goals(goal_words(instance), options.load)),
           policy_(make_policy(instance, options, instance.grid.blocked.data(), goals_.data())),
           threads_(options.threads) {}
 

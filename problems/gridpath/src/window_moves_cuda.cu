@@ -21,11 +21,7 @@ public:
     CudaExpander(const Instance& instance, const WindowMovesOptions& options)
         : device_(select_device()), blocked_(instance.grid.blocked.size(), "grid cells") {
         blocked_.upload(instance.grid.blocked.data(), instance.grid.blocked.size());
-        std::vector<std::int32_t> goals;
-        for (const Agent& a : instance.agents) {
-            goals.push_back(a.goal_x);
-            goals.push_back(a.goal_y);
-        }
+        const std::vector<std::int32_t> goals = policy_goals(goal_words(instance), options.load);
         goals_.allocate(goals.size(), "agent goals");
         goals_.upload(goals.data(), goals.size());
         policy_ = make_policy(instance, options, blocked_.data(), goals_.data());

@@ -10,7 +10,10 @@
 /// made so far (one word).
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
+#include "locus/error.hpp"
 #include "locus/hd.hpp"
 
 namespace locus::gridpath {
@@ -33,14 +36,16 @@ struct GridMovesPolicy {
     static constexpr int kVariableTypes = 1;
 
     const std::uint8_t* blocked = nullptr; ///< row-major grid, 1 = blocked
-    const std::int32_t* goals = nullptr;   ///< goal x, y of every agent (2A)
+    /// Goal x, y of agents 0, 1, ..., A + load - 2, agent i's being agent (i mod A)'s
+    /// (policy_goals): the load's extra goals of agent v are the next load - 1 entries.
+    const std::int32_t* goals = nullptr;
     std::int32_t width = 0;
     std::int32_t height = 0;
     std::int32_t agents = 0;
     std::int32_t window = 3; ///< j (odd, >= 3)
     std::int32_t load = 1;   ///< distance evaluations per rating (FANG's load factor)
     std::int32_t greed = 2;  ///< weight = (max - d + 1)^greed among allowed cells (0 = uniform)
-    std::int32_t never = 0x7FFFFFFF; ///< threshold no distance reaches (keeps load work alive)
+    std::int32_t never = 0x7FFFFFFF; ///< threshold no load sum reaches (keeps the load's work alive)
 
     LOCUS_HD_INLINE std::uint32_t state_words() const {
         return static_cast<std::uint32_t>(2 * agents + 1);
@@ -146,23 +151,23 @@ struct GridMovesPolicy {
         }
         const std::int32_t d = absolute(x - c.goal_x) + absolute(y - c.goal_y);
         if (load <= 1) return d;
-        // Load > 1: as many further distance evaluations against other agents' goals; their
-        // result cannot change the rating (no distance reaches `never`), but the work is done.
-        // The goals of agents var + 1, var + 2, ... (wrapping around) in contiguous runs.
-        std::int32_t extra = 0;
-        std::int32_t left = load - 1;
-        std::int32_t first = static_cast<std::int32_t>(var) + 1 == agents ? 0 : static_cast<std::int32_t>(var) + 1;
-        while (left > 0) {
-            const std::int32_t run = left < agents - first ? left : agents - first;
-            const std::int32_t* g = goals + 2 * first;
-            for (std::int32_t k = 0; k < run; ++k) {
-                const std::int32_t e = absolute(x - g[2 * k]) + absolute(y - g[2 * k + 1]);
-                extra = e > extra ? e : extra;
-            }
-            left -= run;
-            first = 0;
+        // Load > 1: as many further distance evaluations against the goals of agents v + 1,
+        // v + 2, ... (contiguous in `goals`), summed; the sum cannot change the rating (it stays
+        // below `never` for loads up to 16384 on grids up to 65535 per side), but the work is
+        // done. The device sums |a - b| + c with one instruction per coordinate.
+        const std::int32_t* g = goals + 2 * (static_cast<std::int32_t>(var) + 1);
+        std::uint32_t extra = 0;
+#if defined(__CUDA_ARCH__)
+        const auto* g2 = reinterpret_cast<const int2*>(g);
+        for (std::int32_t k = 0; k + 1 < load; ++k) {
+            const int2 goal = __ldg(g2 + k);
+            extra = __sad(y, goal.y, __sad(x, goal.x, extra));
         }
-        return extra >= never ? d + 1 : d;
+#else
+        for (std::int32_t k = 0; k + 1 < load; ++k)
+            extra += static_cast<std::uint32_t>(absolute(x - g[2 * k]) + absolute(y - g[2 * k + 1]));
+#endif
+        return extra >= static_cast<std::uint32_t>(never) ? d + 1 : d;
     }
 
     template <int T> LOCUS_HD_INLINE std::uint32_t map(MoveRating r, const MaxDistance& a) const {
@@ -189,5 +194,32 @@ struct GridMovesPolicy {
     /// No allowed cell: the agent stays.
     template <int T> LOCUS_HD_INLINE void could_not_assign(std::int32_t*, std::uint32_t) const {}
 };
+
+/// The largest load factor: the policy's load sums stay below 2^31.
+inline constexpr std::int32_t kMaxLoad = 16384;
+
+/// Throws ConfigError unless 1 <= load <= kMaxLoad.
+inline void check_load(std::int32_t load) {
+    if (load < 1 || load > kMaxLoad)
+        throw ConfigError("window_moves: load " + std::to_string(load) + " must be between 1 and " +
+                          std::to_string(kMaxLoad));
+}
+
+/// The policy's goal array for `load` from the goal x, y of the A agents (2A words): agents
+/// 0, 1, ..., A + load - 2, wrapping around (GridMovesPolicy::goals). Throws ConfigError for a
+/// load outside 1..kMaxLoad.
+inline std::vector<std::int32_t> policy_goals(const std::vector<std::int32_t>& goal_xy, std::int32_t load) {
+    check_load(load);
+    const std::size_t agents = goal_xy.size() / 2;
+    std::vector<std::int32_t> goals;
+    if (agents == 0) return goals;
+    const std::size_t count = agents + static_cast<std::size_t>(load - 1);
+    goals.reserve(2 * count);
+    for (std::size_t i = 0; i < count; ++i) {
+        goals.push_back(goal_xy[2 * (i % agents)]);
+        goals.push_back(goal_xy[2 * (i % agents) + 1]);
+    }
+    return goals;
+}
 
 } // namespace locus::gridpath

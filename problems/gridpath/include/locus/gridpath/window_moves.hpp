@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "locus/gpu/successor_engine.hpp"
 #include "locus/gridpath/gridpath_problem.hpp"
@@ -34,7 +35,12 @@ std::unique_ptr<MoveExpander> make_cpu_expander(const Instance& instance, const 
 /// Throws CudaError when no device is usable.
 std::unique_ptr<MoveExpander> make_cuda_expander(const Instance& instance, const WindowMovesOptions& options);
 
-/// The policy of `instance` over grid and goal arrays at `blocked` and `goals` (host or device).
+/// The goal x, y of every agent of `instance` (2A words; policy_goals extends them).
+std::vector<std::int32_t> goal_words(const Instance& instance);
+
+/// The policy of `instance` over grid and goal arrays at `blocked` and `goals` (host or device;
+/// `goals` = policy_goals(goal_words(instance), options.load)). Throws ConfigError for a window,
+/// load or grid the policy cannot handle.
 GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& options,
                             const std::uint8_t* blocked, const std::int32_t* goals);
 
