@@ -85,6 +85,8 @@ public:
     /// Copies `count` elements from host memory into elements [0, count). Blocking: returns
     /// when the data is in device memory. Precondition: count <= size().
     void upload(const T* host, std::size_t count) {
+        if (count == 0)
+            return;
         LOCUS_CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
         // NOTE: from pageable memory, cudaMemcpy may return once the data is staged, before the
         // DMA has reached device memory; work on a non-blocking stream is not ordered after

@@ -95,13 +95,16 @@ int main(int argc, char** argv) {
             Rng rng(static_cast<std::uint64_t>(c.states * 100 + c.vars), 0);
             std::vector<std::int32_t> goals(2 * static_cast<std::size_t>(c.vars));
             for (auto& g : goals) g = 50 + static_cast<std::int32_t>(rng.below(kGrid - 100));
-            goals = policy_goals(goals, c.load);
+            const std::vector<float> load_goals = make_load_goals(goals, c.load);
             gpu::DeviceBuffer<std::int32_t> d_goals(goals.size(), "bench goals");
             d_goals.upload(goals.data(), goals.size());
-            GridMovesPolicy host{blocked.data(), goals.data(), kGrid, kGrid, c.vars, c.window, c.load, 2};
+            gpu::DeviceBuffer<float> d_load_goals(load_goals.size(), "bench goals of the load");
+            d_load_goals.upload(load_goals.data(), load_goals.size());
+            GridMovesPolicy host{blocked.data(), goals.data(), load_goals.data(), kGrid, kGrid, c.vars, c.window, c.load, 2};
             GridMovesPolicy dev = host;
             dev.blocked = d_blocked.data();
             dev.goals = d_goals.data();
+            dev.load_goals = d_load_goals.data();
             const gpu::SuccessorLayout layout = gpu::successor_layout(host);
             // |X| states with distinct random agent cells, every agent active.
             std::vector<std::int32_t> slots(static_cast<std::size_t>(c.states) * layout.slot_words, 0);

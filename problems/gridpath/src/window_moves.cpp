@@ -8,7 +8,8 @@
 namespace locus::gridpath {
 
 GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& options,
-                            const std::uint8_t* blocked, const std::int32_t* goals) {
+                            const std::uint8_t* blocked, const std::int32_t* goals,
+                            const float* load_goals) {
     if (options.window < 3 || options.window % 2 == 0)
         throw ConfigError("window_moves: window " + std::to_string(options.window) +
                           " must be odd and >= 3 (the agent sits in the middle of the window)");
@@ -22,6 +23,7 @@ GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& 
     GridMovesPolicy policy;
     policy.blocked = blocked;
     policy.goals = goals;
+    policy.load_goals = load_goals;
     policy.width = instance.grid.width;
     policy.height = instance.grid.height;
     policy.agents = static_cast<std::int32_t>(instance.agents.size());
@@ -45,8 +47,9 @@ namespace {
 class CpuExpander final : public MoveExpander {
 public:
     CpuExpander(const Instance& instance, const WindowMovesOptions& options)
-        : goals_(policy_goals(goal_words(instance), options.load)),
-          policy_(make_policy(instance, options, instance.grid.blocked.data(), goals_.data())),
+        : goals_(goal_words(instance)), load_goals_(make_load_goals(goals_, options.load)),
+          policy_(make_policy(instance, options, instance.grid.blocked.data(), goals_.data(),
+                              load_goals_.data())),
           threads_(options.threads) {}
 
     const std::int32_t* expand(const std::int32_t* slots, std::uint32_t count, std::uint32_t k,
@@ -64,6 +67,7 @@ public:
 
 private:
     std::vector<std::int32_t> goals_;
+    std::vector<float> load_goals_;
     GridMovesPolicy policy_;
     int threads_;
     std::uint32_t capacity_ = 0;
@@ -80,7 +84,7 @@ WindowMoves::WindowMoves(const GridpathProblem& problem, const WindowMovesOption
     : problem_(problem),
       expander_(backend == Backend::cuda ? make_cuda_expander(problem.instance(), options)
                                          : make_cpu_expander(problem.instance(), options)),
-      layout_(gpu::successor_layout(make_policy(problem.instance(), options, nullptr, nullptr))) {}
+      layout_(gpu::successor_layout(make_policy(problem.instance(), options, nullptr, nullptr, nullptr))) {}
 
 void WindowMoves::expand(const SolutionBatch& sources, std::uint32_t per_source, std::uint64_t seed,
                          SolutionBatch& out) {

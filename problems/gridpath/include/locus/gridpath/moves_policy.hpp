@@ -9,6 +9,8 @@
 /// State words: x and y of every agent (2A words), then the total Manhattan length of all moves
 /// made so far (one word).
 
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,9 +38,10 @@ struct GridMovesPolicy {
     static constexpr int kVariableTypes = 1;
 
     const std::uint8_t* blocked = nullptr; ///< row-major grid, 1 = blocked
-    /// Goal x, y of agents 0, 1, ..., A + load - 2, agent i's being agent (i mod A)'s
-    /// (policy_goals): the load's extra goals of agent v are the next load - 1 entries.
-    const std::int32_t* goals = nullptr;
+    const std::int32_t* goals = nullptr;   ///< goal x, y of every agent (2A)
+    /// Load > 1: goal x, y of agents 1, 2, ..., A + load - 2 as floats, agent i's being agent
+    /// (i mod A)'s (make_load_goals): the load's extra goals of agent v start at entry v.
+    const float* load_goals = nullptr;
     std::int32_t width = 0;
     std::int32_t height = 0;
     std::int32_t agents = 0;
@@ -150,24 +153,31 @@ struct GridMovesPolicy {
             }
         }
         const std::int32_t d = absolute(x - c.goal_x) + absolute(y - c.goal_y);
-        if (load <= 1) return d;
         // Load > 1: as many further distance evaluations against the goals of agents v + 1,
-        // v + 2, ... (contiguous in `goals`), summed; the sum cannot change the rating (it stays
-        // below `never` for loads up to 16384 on grids up to 65535 per side), but the work is
-        // done. The device sums |a - b| + c with one instruction per coordinate.
-        const std::int32_t* g = goals + 2 * (static_cast<std::int32_t>(var) + 1);
-        std::uint32_t extra = 0;
+        // v + 2, ... (contiguous in `load_goals`), summed in single precision on the FP32 units
+        // (x and y sums, exact while below 2^24; identical on both backends: additions only, in
+        // the same order). The sum cannot change the rating (it stays far below `never` for
+        // loads up to kMaxLoad on grids up to 65535 per side), but the work is done.
+        if (load <= 1) return d;
+        const float fx = static_cast<float>(x);
+        const float fy = static_cast<float>(y);
+        float sum_x = 0.0f;
+        float sum_y = 0.0f;
 #if defined(__CUDA_ARCH__)
-        const auto* g2 = reinterpret_cast<const int2*>(g);
+        const auto* g = reinterpret_cast<const float2*>(load_goals) + var;
         for (std::int32_t k = 0; k + 1 < load; ++k) {
-            const int2 goal = __ldg(g2 + k);
-            extra = __sad(y, goal.y, __sad(x, goal.x, extra));
+            const float2 goal = __ldg(g + k);
+            sum_x = __fadd_rn(sum_x, fabsf(__fadd_rn(fx, -goal.x)));
+            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -goal.y)));
         }
 #else
-        for (std::int32_t k = 0; k + 1 < load; ++k)
-            extra += static_cast<std::uint32_t>(absolute(x - g[2 * k]) + absolute(y - g[2 * k + 1]));
+        const float* g = load_goals + 2 * static_cast<std::size_t>(var);
+        for (std::int32_t k = 0; k + 1 < load; ++k) {
+            sum_x = sum_x + std::fabs(fx + -g[2 * k]);
+            sum_y = sum_y + std::fabs(fy + -g[2 * k + 1]);
+        }
 #endif
-        return extra >= static_cast<std::uint32_t>(never) ? d + 1 : d;
+        return sum_x + sum_y >= static_cast<float>(never) ? d + 1 : d;
     }
 
     template <int T> LOCUS_HD_INLINE std::uint32_t map(MoveRating r, const MaxDistance& a) const {
@@ -195,8 +205,8 @@ struct GridMovesPolicy {
     template <int T> LOCUS_HD_INLINE void could_not_assign(std::int32_t*, std::uint32_t) const {}
 };
 
-/// The largest load factor: the policy's load sums stay below 2^31.
-inline constexpr std::int32_t kMaxLoad = 16384;
+/// The largest load factor: the policy's load sums stay far below 2^31 (and its float rounding).
+inline constexpr std::int32_t kMaxLoad = 8192;
 
 /// Throws ConfigError unless 1 <= load <= kMaxLoad.
 inline void check_load(std::int32_t load) {
@@ -205,19 +215,19 @@ inline void check_load(std::int32_t load) {
                           std::to_string(kMaxLoad));
 }
 
-/// The policy's goal array for `load` from the goal x, y of the A agents (2A words): agents
-/// 0, 1, ..., A + load - 2, wrapping around (GridMovesPolicy::goals). Throws ConfigError for a
-/// load outside 1..kMaxLoad.
-inline std::vector<std::int32_t> policy_goals(const std::vector<std::int32_t>& goal_xy, std::int32_t load) {
+/// The policy's load_goals for `load` from the goal x, y of the A agents (2A words): agents 1,
+/// 2, ..., A + load - 2, wrapping around, as floats (empty for load 1). Throws ConfigError for
+/// a load outside 1..kMaxLoad.
+inline std::vector<float> make_load_goals(const std::vector<std::int32_t>& goal_xy, std::int32_t load) {
     check_load(load);
     const std::size_t agents = goal_xy.size() / 2;
-    std::vector<std::int32_t> goals;
-    if (agents == 0) return goals;
-    const std::size_t count = agents + static_cast<std::size_t>(load - 1);
+    std::vector<float> goals;
+    if (agents == 0 || load == 1) return goals;
+    const std::size_t count = agents + static_cast<std::size_t>(load) - 2;
     goals.reserve(2 * count);
-    for (std::size_t i = 0; i < count; ++i) {
-        goals.push_back(goal_xy[2 * (i % agents)]);
-        goals.push_back(goal_xy[2 * (i % agents) + 1]);
+    for (std::size_t i = 1; i <= count; ++i) {
+        goals.push_back(static_cast<float>(goal_xy[2 * (i % agents)]));
+        goals.push_back(static_cast<float>(goal_xy[2 * (i % agents) + 1]));
     }
     return goals;
 }

@@ -35,14 +35,15 @@ std::unique_ptr<MoveExpander> make_cpu_expander(const Instance& instance, const 
 /// Throws CudaError when no device is usable.
 std::unique_ptr<MoveExpander> make_cuda_expander(const Instance& instance, const WindowMovesOptions& options);
 
-/// The goal x, y of every agent of `instance` (2A words; policy_goals extends them).
+/// The goal x, y of every agent of `instance` (2A words).
 std::vector<std::int32_t> goal_words(const Instance& instance);
 
-/// The policy of `instance` over grid and goal arrays at `blocked` and `goals` (host or device;
-/// `goals` = policy_goals(goal_words(instance), options.load)). Throws ConfigError for a window,
-/// load or grid the policy cannot handle.
+/// The policy of `instance` over the arrays at `blocked`, `goals` (goal_words) and `load_goals`
+/// (make_load_goals(goal_words(instance), options.load)), host or device. Throws ConfigError for
+/// a window, load or grid the policy cannot handle.
 GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& options,
-                            const std::uint8_t* blocked, const std::int32_t* goals);
+                            const std::uint8_t* blocked, const std::int32_t* goals,
+                            const float* load_goals);
 
 class WindowMoves final : public SuccessorGenerator {
 public:
