@@ -171,11 +171,19 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
         for (const std::int32_t window : {3, 7, 13}) {
             for (const std::int32_t load : {1, 2, 17, 18, 40, 130}) {
                 const std::vector<float> load_goals = make_load_goals(goals, load);
-                CHECK(load_goals.size() == (load == 1 ? 0 : 2 * static_cast<std::size_t>(agents + load - 2)));
+                CHECK(load_goals.size() ==
+                      (load == 1 ? 0 : 2 * static_cast<std::size_t>(load_copy(static_cast<std::size_t>(agents), load))));
                 GridMovesPolicy policy;
                 policy.blocked = inst.grid.blocked.data();
                 policy.goals = goals.data();
                 policy.load_goals = load_goals.data();
+                policy.load_copy = load == 1 ? 0 : load_copy(static_cast<std::size_t>(agents), load);
+                // The second copy (the device's 16-byte aligned runs of odd agents) is the first
+                // shifted by one goal.
+                for (std::size_t i = 0; load > 1 && i + 1 < static_cast<std::size_t>(agents + load - 2); ++i) {
+                    REQUIRE(load_goals[policy.load_copy + 2 * i] == load_goals[2 * i + 2]);
+                    REQUIRE(load_goals[policy.load_copy + 2 * i + 1] == load_goals[2 * i + 3]);
+                }
                 policy.width = inst.grid.width;
                 policy.height = inst.grid.height;
                 policy.agents = agents;

@@ -100,7 +100,17 @@ int main(int argc, char** argv) {
             d_goals.upload(goals.data(), goals.size());
             gpu::DeviceBuffer<float> d_load_goals(load_goals.size(), "bench goals of the load");
             d_load_goals.upload(load_goals.data(), load_goals.size());
-            GridMovesPolicy host{blocked.data(), goals.data(), load_goals.data(), kGrid, kGrid, c.vars, c.window, c.load, 2};
+            GridMovesPolicy host;
+            host.blocked = blocked.data();
+            host.goals = goals.data();
+            host.load_goals = load_goals.data();
+            host.load_copy = c.load > 1 ? load_copy(static_cast<std::size_t>(c.vars), c.load) : 0;
+            host.width = kGrid;
+            host.height = kGrid;
+            host.agents = c.vars;
+            host.window = c.window;
+            host.load = c.load;
+            host.greed = 2;
             GridMovesPolicy dev = host;
             dev.blocked = d_blocked.data();
             dev.goals = d_goals.data();

@@ -24,6 +24,7 @@ GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& 
     policy.blocked = blocked;
     policy.goals = goals;
     policy.load_goals = load_goals;
+    policy.load_copy = options.load > 1 ? load_copy(instance.agents.size(), options.load) : 0;
     policy.width = instance.grid.width;
     policy.height = instance.grid.height;
     policy.agents = static_cast<std::int32_t>(instance.agents.size());

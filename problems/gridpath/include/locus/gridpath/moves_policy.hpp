@@ -39,9 +39,11 @@ struct GridMovesPolicy {
 
     const std::uint8_t* blocked = nullptr; ///< row-major grid, 1 = blocked
     const std::int32_t* goals = nullptr;   ///< goal x, y of every agent (2A)
-    /// Load > 1: goal x, y of agents 1, 2, ..., A + load - 2 as floats, agent i's being agent
-    /// (i mod A)'s (make_load_goals): the load's extra goals of agent v start at entry v.
+    /// Load > 1 (make_load_goals): goal x, y of agents 1, 2, ..., A + load - 2 as floats, agent
+    /// i's being agent (i mod A)'s, so that the load's extra goals of agent v start at goal v;
+    /// then, from float `load_copy` on (16-byte aligned), the same goals from agent 2 on.
     const float* load_goals = nullptr;
+    std::uint32_t load_copy = 0;
     std::int32_t width = 0;
     std::int32_t height = 0;
     std::int32_t agents = 0;
@@ -164,11 +166,22 @@ struct GridMovesPolicy {
         float sum_x = 0.0f;
         float sum_y = 0.0f;
 #if defined(__CUDA_ARCH__)
-        const auto* g = reinterpret_cast<const float2*>(load_goals) + var;
-        for (std::int32_t k = 0; k + 1 < load; ++k) {
-            const float2 goal = __ldg(g + k);
-            sum_x = __fadd_rn(sum_x, fabsf(__fadd_rn(fx, -goal.x)));
-            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -goal.y)));
+        // Two goals per 16-byte load: agent v's run starts 16-byte aligned in the first copy
+        // for even v and in the second (shifted by one goal) for odd v.
+        const float* run = (var & 1u) != 0 ? load_goals + load_copy + 2 * (var - 1) : load_goals + 2 * var;
+        const auto* pair = reinterpret_cast<const float4*>(run);
+        const float4* const pairs_end = pair + (load - 1) / 2;
+        for (; pair != pairs_end; ++pair) {
+            const float4 g = __ldg(pair);
+            sum_x = __fadd_rn(sum_x, fabsf(__fadd_rn(fx, -g.x)));
+            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -g.y)));
+            sum_x = __fadd_rn(sum_x, fabsf(__fadd_rn(fx, -g.z)));
+            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -g.w)));
+        }
+        if (((load - 1) & 1) != 0) {
+            const float2 g = __ldg(reinterpret_cast<const float2*>(pair));
+            sum_x = __fadd_rn(sum_x, fabsf(__fadd_rn(fx, -g.x)));
+            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -g.y)));
         }
 #else
         const float* g = load_goals + 2 * static_cast<std::size_t>(var);
@@ -216,18 +229,26 @@ inline void check_load(std::int32_t load) {
 }
 
 /// The policy's load_goals for `load` from the goal x, y of the A agents (2A words): agents 1,
-/// 2, ..., A + load - 2, wrapping around, as floats (empty for load 1). Throws ConfigError for
-/// a load outside 1..kMaxLoad.
+/// 2, ..., A + load - 2, wrapping around, as floats, then the same from agent 2 on, starting at
+/// load_copy(A, load) (empty for load 1). Throws ConfigError for a load outside 1..kMaxLoad.
+inline std::uint32_t load_copy(std::size_t agents, std::int32_t load) {
+    const std::size_t count = agents + static_cast<std::size_t>(load) - 2; // goals per copy
+    return static_cast<std::uint32_t>(2 * (count + (count & 1)));          // 16-byte aligned
+}
 inline std::vector<float> make_load_goals(const std::vector<std::int32_t>& goal_xy, std::int32_t load) {
     check_load(load);
     const std::size_t agents = goal_xy.size() / 2;
     std::vector<float> goals;
     if (agents == 0 || load == 1) return goals;
     const std::size_t count = agents + static_cast<std::size_t>(load) - 2;
-    goals.reserve(2 * count);
-    for (std::size_t i = 1; i <= count; ++i) {
-        goals.push_back(static_cast<float>(goal_xy[2 * (i % agents)]));
-        goals.push_back(static_cast<float>(goal_xy[2 * (i % agents) + 1]));
+    goals.assign(2 * static_cast<std::size_t>(load_copy(agents, load)), 0.0f);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t first = (i + 1) % agents;  // copy 0: agent i + 1
+        const std::size_t second = (i + 2) % agents; // copy 1: agent i + 2
+        goals[2 * i] = static_cast<float>(goal_xy[2 * first]);
+        goals[2 * i + 1] = static_cast<float>(goal_xy[2 * first + 1]);
+        goals[load_copy(agents, load) + 2 * i] = static_cast<float>(goal_xy[2 * second]);
+        goals[load_copy(agents, load) + 2 * i + 1] = static_cast<float>(goal_xy[2 * second + 1]);
     }
     return goals;
 }
