@@ -142,13 +142,13 @@ TEST_CASE("window_moves rejects an even window with a clear message") {
                          ConfigError);
 }
 
-TEST_CASE("window_moves rejects a load outside 1..8192 with a clear message") {
+TEST_CASE("window_moves rejects a load outside 1..16384 with a clear message") {
     const GridpathProblem problem(generate(16, 2, 0.0, 1));
-    for (const std::int32_t load : {0, 8193}) {
+    for (const std::int32_t load : {0, 16385}) {
         WindowMovesOptions options;
         options.load = load;
         CHECK(test::error_message<ConfigError>([&] { WindowMoves(problem, options, Backend::cpu); }) ==
-              "window_moves: load " + std::to_string(load) + " must be between 1 and 8192");
+              "window_moves: load " + std::to_string(load) + " must be between 1 and 16384");
     }
 }
 
@@ -170,7 +170,7 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
         std::int32_t overflowed = 0;
         for (const std::int32_t window : {3, 7, 13}) {
             for (const std::int32_t load : {1, 2, 17, 18, 40, 130}) {
-                const std::vector<float> load_goals = make_load_goals(goals, load);
+                const std::vector<std::int32_t> load_goals = make_load_goals(goals, load);
                 CHECK(load_goals.size() ==
                       (load == 1 ? 0 : 2 * static_cast<std::size_t>(load_copy(static_cast<std::size_t>(agents), load))));
                 GridMovesPolicy policy;

@@ -9,7 +9,6 @@
 /// State words: x and y of every agent (2A words), then the total Manhattan length of all moves
 /// made so far (one word).
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -36,13 +35,17 @@ struct GridMovesPolicy {
     using rating_type = MoveRating;
     using aggregator_type = MaxDistance;
     static constexpr int kVariableTypes = 1;
+    /// Register cap of the successor kernel (SuccessorProblem option): 40 lets 12 groups of
+    /// 128 threads share a multiprocessor (occupancy: measured faster on an H200, see
+    /// docs/benchmarks.md).
+    static constexpr int kMaxRegisters = 40;
 
     const std::uint8_t* blocked = nullptr; ///< row-major grid, 1 = blocked
     const std::int32_t* goals = nullptr;   ///< goal x, y of every agent (2A)
-    /// Load > 1 (make_load_goals): goal x, y of agents 1, 2, ..., A + load - 2 as floats, agent
-    /// i's being agent (i mod A)'s, so that the load's extra goals of agent v start at goal v;
-    /// then, from float `load_copy` on (16-byte aligned), the same goals from agent 2 on.
-    const float* load_goals = nullptr;
+    /// Load > 1 (make_load_goals): goal x, y of agents 1, 2, ..., A + load - 2, agent i's being
+    /// agent (i mod A)'s, so that the load's extra goals of agent v start at goal v; then, from
+    /// word `load_copy` on (16-byte aligned), the same goals from agent 2 on.
+    const std::int32_t* load_goals = nullptr;
     std::uint32_t load_copy = 0;
     std::int32_t width = 0;
     std::int32_t height = 0;
@@ -156,41 +159,39 @@ struct GridMovesPolicy {
         }
         const std::int32_t d = absolute(x - c.goal_x) + absolute(y - c.goal_y);
         // Load > 1: as many further distance evaluations against the goals of agents v + 1,
-        // v + 2, ... (contiguous in `load_goals`), summed in single precision on the FP32 units
-        // (x and y sums, exact while below 2^24; identical on both backends: additions only, in
-        // the same order). The sum cannot change the rating (it stays far below `never` for
-        // loads up to kMaxLoad on grids up to 65535 per side), but the work is done.
+        // v + 2, ... (contiguous in `load_goals`), summed; the sum cannot change the rating (it
+        // stays below `never` for loads up to kMaxLoad on grids up to 65535 per side), but the
+        // work is done. The device sums |a - b| + c with one instruction per coordinate and
+        // reads two goals per 16-byte load.
         if (load <= 1) return d;
-        const float fx = static_cast<float>(x);
-        const float fy = static_cast<float>(y);
-        float sum_x = 0.0f;
-        float sum_y = 0.0f;
+        std::uint32_t sum_x = 0;
+        std::uint32_t sum_y = 0;
 #if defined(__CUDA_ARCH__)
-        // Two goals per 16-byte load: agent v's run starts 16-byte aligned in the first copy
-        // for even v and in the second (shifted by one goal) for odd v.
-        const float* run = (var & 1u) != 0 ? load_goals + load_copy + 2 * (var - 1) : load_goals + 2 * var;
-        const auto* pair = reinterpret_cast<const float4*>(run);
-        const float4* const pairs_end = pair + (load - 1) / 2;
+        // Agent v's run starts 16-byte aligned in the first copy for even v, in the second
+        // (shifted by one goal) for odd v.
+        const std::int32_t* run = (var & 1u) != 0 ? load_goals + load_copy + 2 * (var - 1) : load_goals + 2 * var;
+        const auto* pair = reinterpret_cast<const int4*>(run);
+        const int4* const pairs_end = pair + (load - 1) / 2;
         for (; pair != pairs_end; ++pair) {
-            const float4 g = __ldg(pair);
-            sum_x = __fadd_rn(sum_x, fabsf(__fadd_rn(fx, -g.x)));
-            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -g.y)));
-            sum_x = __fadd_rn(sum_x, fabsf(__fadd_rn(fx, -g.z)));
-            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -g.w)));
+            const int4 g = __ldg(pair);
+            sum_x = __sad(x, g.x, sum_x);
+            sum_y = __sad(y, g.y, sum_y);
+            sum_x = __sad(x, g.z, sum_x);
+            sum_y = __sad(y, g.w, sum_y);
         }
         if (((load - 1) & 1) != 0) {
-            const float2 g = __ldg(reinterpret_cast<const float2*>(pair));
-            sum_x = __fadd_rn(sum_x, fabsf(__fadd_rn(fx, -g.x)));
-            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -g.y)));
+            const int2 g = __ldg(reinterpret_cast<const int2*>(pair));
+            sum_x = __sad(x, g.x, sum_x);
+            sum_y = __sad(y, g.y, sum_y);
         }
 #else
-        const float* g = load_goals + 2 * static_cast<std::size_t>(var);
+        const std::int32_t* g = load_goals + 2 * static_cast<std::size_t>(var);
         for (std::int32_t k = 0; k + 1 < load; ++k) {
-            sum_x = sum_x + std::fabs(fx + -g[2 * k]);
-            sum_y = sum_y + std::fabs(fy + -g[2 * k + 1]);
+            sum_x += static_cast<std::uint32_t>(absolute(x - g[2 * k]));
+            sum_y += static_cast<std::uint32_t>(absolute(y - g[2 * k + 1]));
         }
 #endif
-        return sum_x + sum_y >= static_cast<float>(never) ? d + 1 : d;
+        return sum_x + sum_y >= static_cast<std::uint32_t>(never) ? d + 1 : d;
     }
 
     template <int T> LOCUS_HD_INLINE std::uint32_t map(MoveRating r, const MaxDistance& a) const {
@@ -218,8 +219,8 @@ struct GridMovesPolicy {
     template <int T> LOCUS_HD_INLINE void could_not_assign(std::int32_t*, std::uint32_t) const {}
 };
 
-/// The largest load factor: the policy's load sums stay far below 2^31 (and its float rounding).
-inline constexpr std::int32_t kMaxLoad = 8192;
+/// The largest load factor: the policy's load sums stay below 2^31.
+inline constexpr std::int32_t kMaxLoad = 16384;
 
 /// Throws ConfigError unless 1 <= load <= kMaxLoad.
 inline void check_load(std::int32_t load) {
@@ -229,26 +230,26 @@ inline void check_load(std::int32_t load) {
 }
 
 /// The policy's load_goals for `load` from the goal x, y of the A agents (2A words): agents 1,
-/// 2, ..., A + load - 2, wrapping around, as floats, then the same from agent 2 on, starting at
+/// 2, ..., A + load - 2, wrapping around, then the same from agent 2 on, starting at
 /// load_copy(A, load) (empty for load 1). Throws ConfigError for a load outside 1..kMaxLoad.
 inline std::uint32_t load_copy(std::size_t agents, std::int32_t load) {
     const std::size_t count = agents + static_cast<std::size_t>(load) - 2; // goals per copy
     return static_cast<std::uint32_t>(2 * (count + (count & 1)));          // 16-byte aligned
 }
-inline std::vector<float> make_load_goals(const std::vector<std::int32_t>& goal_xy, std::int32_t load) {
+inline std::vector<std::int32_t> make_load_goals(const std::vector<std::int32_t>& goal_xy, std::int32_t load) {
     check_load(load);
     const std::size_t agents = goal_xy.size() / 2;
-    std::vector<float> goals;
+    std::vector<std::int32_t> goals;
     if (agents == 0 || load == 1) return goals;
     const std::size_t count = agents + static_cast<std::size_t>(load) - 2;
-    goals.assign(2 * static_cast<std::size_t>(load_copy(agents, load)), 0.0f);
+    goals.assign(2 * static_cast<std::size_t>(load_copy(agents, load)), 0);
     for (std::size_t i = 0; i < count; ++i) {
         const std::size_t first = (i + 1) % agents;  // copy 0: agent i + 1
         const std::size_t second = (i + 2) % agents; // copy 1: agent i + 2
-        goals[2 * i] = static_cast<float>(goal_xy[2 * first]);
-        goals[2 * i + 1] = static_cast<float>(goal_xy[2 * first + 1]);
-        goals[load_copy(agents, load) + 2 * i] = static_cast<float>(goal_xy[2 * second]);
-        goals[load_copy(agents, load) + 2 * i + 1] = static_cast<float>(goal_xy[2 * second + 1]);
+        goals[2 * i] = (goal_xy[2 * first]);
+        goals[2 * i + 1] = (goal_xy[2 * first + 1]);
+        goals[load_copy(agents, load) + 2 * i] = (goal_xy[2 * second]);
+        goals[load_copy(agents, load) + 2 * i + 1] = (goal_xy[2 * second + 1]);
     }
     return goals;
 }
