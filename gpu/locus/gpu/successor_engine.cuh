@@ -155,16 +155,15 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-/// Assignment kernel body: block b assigns every active variable of slots b, b + gridDim.x, ...
+/// Assignment kernel: block b assigns every active variable of slots b, b + gridDim.x, ...
 /// (FANG Algorithm 1). Dynamic shared memory: plan.shared_bytes (the segment lookup, then the
 /// ratings and the staged slot when the plan keeps them on chip). `ratings` (global) holds
 /// gridDim.x * bound entries when the ratings are not on chip.
 template <class P>
-__device__ __forceinline__ void assign_states_body(const P& problem, SuccessorLayout layout,
-                                                   std::int32_t* slots, std::uint32_t count,
-                                                   std::uint32_t bound,
-                                                   typename P::rating_type* ratings,
-                                                   SuccessorPlan plan, bool random_order) {
+__global__ void assign_states_kernel(const P problem, SuccessorLayout layout, std::int32_t* slots,
+                                     std::uint32_t count, std::uint32_t bound,
+                                     typename P::rating_type* ratings, SuccessorPlan plan,
+                                     bool random_order) {
     using A = typename P::aggregator_type;
     using R = typename P::rating_type;
     static_assert(alignof(A) <= 16, "aggregator_type must not need more than 16-byte alignment");
@@ -193,34 +192,6 @@ __device__ __forceinline__ void assign_states_body(const P& problem, SuccessorLa
             assign_state(team, problem, layout, slot, bound, scratch, random_order);
         }
     }
-}
-
-template <class P>
-__global__ void assign_states_kernel(const P problem, SuccessorLayout layout, std::int32_t* slots,
-                                     std::uint32_t count, std::uint32_t bound,
-                                     typename P::rating_type* ratings, SuccessorPlan plan,
-                                     bool random_order) {
-    assign_states_body(problem, layout, slots, count, bound, ratings, plan, random_order);
-}
-
-/// The same kernel with at most P::kMaxRegisters registers per thread: more resident groups
-/// (occupancy) for policies whose kernels are latency-bound.
-template <class P>
-__global__ void __maxnreg__(P::kMaxRegisters)
-    assign_states_capped_kernel(const P problem, SuccessorLayout layout, std::int32_t* slots,
-                                std::uint32_t count, std::uint32_t bound,
-                                typename P::rating_type* ratings, SuccessorPlan plan,
-                                bool random_order) {
-    assign_states_body(problem, layout, slots, count, bound, ratings, plan, random_order);
-}
-
-/// The assignment kernel of P: register-capped when P declares kMaxRegisters.
-template <class P>
-constexpr auto assign_kernel() {
-    if constexpr (requires { P::kMaxRegisters; })
-        return &assign_states_capped_kernel<P>;
-    else
-        return &assign_states_kernel<P>;
 }
 
 } // namespace detail
@@ -256,7 +227,7 @@ struct SuccessorLaunch {
 /// CudaError on a CUDA failure. Precondition: check_successor_config(config, bound) passed.
 template <class P>
 SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& config) {
-    const auto kernel = detail::assign_kernel<P>();
+    const auto kernel = detail::assign_states_kernel<P>;
     int device = 0;
     LOCUS_CUDA_CHECK(cudaGetDevice(&device));
     int optin = 0;
@@ -309,7 +280,7 @@ cudaError_t assign_states(const P& problem, const SuccessorConfig& config,
     if (count == 0)
         return cudaSuccess;
     const std::uint32_t blocks = std::min(count, launch.groups);
-    detail::assign_kernel<P>()<<<blocks, launch.threads, launch.plan.shared_bytes, stream>>>(
+    detail::assign_states_kernel<P><<<blocks, launch.threads, launch.plan.shared_bytes, stream>>>(
         problem, successor_layout(problem), slots, count, problem.max_possibilities(), ratings,
         launch.plan, config.random_order);
     return cudaGetLastError();

@@ -136,15 +136,13 @@ struct SuccessorLayout {
 /// and, per variable type T (member templates `template <int T>`):
 ///   possibilities<T>(state, var)   number of possibilities of var now (clamped to the bound)
 ///   rate<T>(state, var, l)         rating of possibility l (pure; state is read only)
-///   map<T>(rating, aggregator)     uint32 weight of a rating; 0 forbids the possibility
-///   assign<T>(state, var, l)       applies possibility l to var
-///   could_not_assign<T>(state, var) called when every weight of var is 0
 /// optionally, per variable type, a per-variable context computed once per assignment by every
 /// thread (in registers) and handed to every rating:
 ///   prepare<T>(state, var)         returns a trivially copyable context c
 ///   rate<T>(state, var, l, c)      used instead of rate<T>(state, var, l)
-/// and optionally kMaxRegisters (static constexpr int): a register cap for the device kernel
-/// (more resident groups where the kernel is latency-bound; the CPU twin ignores it).
+///   map<T>(rating, aggregator)     uint32 weight of a rating; 0 forbids the possibility
+///   assign<T>(state, var, l)       applies possibility l to var
+///   could_not_assign<T>(state, var) called when every weight of var is 0
 /// All members are LOCUS_HD, const, do not throw, and return the same values on host and device.
 /// The engine deactivates a variable after assign / could_not_assign.
 template <class P>

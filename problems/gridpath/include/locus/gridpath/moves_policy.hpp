@@ -35,10 +35,6 @@ struct GridMovesPolicy {
     using rating_type = MoveRating;
     using aggregator_type = MaxDistance;
     static constexpr int kVariableTypes = 1;
-    /// Register cap of the successor kernel (SuccessorProblem option): 40 lets 12 groups of
-    /// 128 threads share a multiprocessor (occupancy: measured faster on an H200, see
-    /// docs/benchmarks.md).
-    static constexpr int kMaxRegisters = 40;
 
     const std::uint8_t* blocked = nullptr; ///< row-major grid, 1 = blocked
     const std::int32_t* goals = nullptr;   ///< goal x, y of every agent (2A)
@@ -168,22 +164,38 @@ struct GridMovesPolicy {
         std::uint32_t sum_y = 0;
 #if defined(__CUDA_ARCH__)
         // Agent v's run starts 16-byte aligned in the first copy for even v, in the second
-        // (shifted by one goal) for odd v.
+        // (shifted by one goal) for odd v. Four independent sums, two 16-byte loads ahead.
         const std::int32_t* run = (var & 1u) != 0 ? load_goals + load_copy + 2 * (var - 1) : load_goals + 2 * var;
         const auto* pair = reinterpret_cast<const int4*>(run);
         const int4* const pairs_end = pair + (load - 1) / 2;
-        for (; pair != pairs_end; ++pair) {
+        std::uint32_t sum_x2 = 0;
+        std::uint32_t sum_y2 = 0;
+        for (; pair + 1 < pairs_end; pair += 2) {
             const int4 g = __ldg(pair);
+            const int4 h = __ldg(pair + 1);
             sum_x = __sad(x, g.x, sum_x);
             sum_y = __sad(y, g.y, sum_y);
-            sum_x = __sad(x, g.z, sum_x);
-            sum_y = __sad(y, g.w, sum_y);
+            sum_x2 = __sad(x, g.z, sum_x2);
+            sum_y2 = __sad(y, g.w, sum_y2);
+            sum_x = __sad(x, h.x, sum_x);
+            sum_y = __sad(y, h.y, sum_y);
+            sum_x2 = __sad(x, h.z, sum_x2);
+            sum_y2 = __sad(y, h.w, sum_y2);
+        }
+        if (pair != pairs_end) {
+            const int4 g = __ldg(pair++);
+            sum_x = __sad(x, g.x, sum_x);
+            sum_y = __sad(y, g.y, sum_y);
+            sum_x2 = __sad(x, g.z, sum_x2);
+            sum_y2 = __sad(y, g.w, sum_y2);
         }
         if (((load - 1) & 1) != 0) {
             const int2 g = __ldg(reinterpret_cast<const int2*>(pair));
             sum_x = __sad(x, g.x, sum_x);
             sum_y = __sad(y, g.y, sum_y);
         }
+        sum_x += sum_x2;
+        sum_y += sum_y2;
 #else
         const std::int32_t* g = load_goals + 2 * static_cast<std::size_t>(var);
         for (std::int32_t k = 0; k + 1 < load; ++k) {
