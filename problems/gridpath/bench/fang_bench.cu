@@ -95,10 +95,10 @@ int main(int argc, char** argv) {
             Rng rng(static_cast<std::uint64_t>(c.states * 100 + c.vars), 0);
             std::vector<std::int32_t> goals(2 * static_cast<std::size_t>(c.vars));
             for (auto& g : goals) g = 50 + static_cast<std::int32_t>(rng.below(kGrid - 100));
-            const std::vector<std::int32_t> load_goals = make_load_goals(goals, c.load);
+            const std::vector<LoadGoal> load_goals = make_load_goals(goals, c.load);
             gpu::DeviceBuffer<std::int32_t> d_goals(goals.size(), "bench goals");
             d_goals.upload(goals.data(), goals.size());
-            gpu::DeviceBuffer<std::int32_t> d_load_goals(load_goals.size(), "bench goals of the load");
+            gpu::DeviceBuffer<LoadGoal> d_load_goals(load_goals.size(), "bench goals of the load");
             d_load_goals.upload(load_goals.data(), load_goals.size());
             GridMovesPolicy host;
             host.blocked = blocked.data();

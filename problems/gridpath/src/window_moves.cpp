@@ -9,7 +9,7 @@ namespace locus::gridpath {
 
 GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& options,
                             const std::uint8_t* blocked, const std::int32_t* goals,
-                            const std::int32_t* load_goals) {
+                            const LoadGoal* load_goals) {
     if (options.window < 3 || options.window % 2 == 0)
         throw ConfigError("window_moves: window " + std::to_string(options.window) +
                           " must be odd and >= 3 (the agent sits in the middle of the window)");
@@ -68,7 +68,7 @@ public:
 
 private:
     std::vector<std::int32_t> goals_;
-    std::vector<std::int32_t> load_goals_;
+    std::vector<LoadGoal> load_goals_;
     GridMovesPolicy policy_;
     int threads_;
     std::uint32_t capacity_ = 0;

@@ -22,7 +22,7 @@ public:
         : device_(select_device()), blocked_(instance.grid.blocked.size(), "grid cells") {
         blocked_.upload(instance.grid.blocked.data(), instance.grid.blocked.size());
         const std::vector<std::int32_t> goals = goal_words(instance);
-        const std::vector<std::int32_t> load_goals = make_load_goals(goals, options.load);
+        const std::vector<LoadGoal> load_goals = make_load_goals(goals, options.load);
         goals_.allocate(goals.size(), "agent goals");
         goals_.upload(goals.data(), goals.size());
         load_goals_.allocate(load_goals.size(), "agent goals of the load");
@@ -49,7 +49,7 @@ private:
     int device_;
     gpu::DeviceBuffer<std::uint8_t> blocked_;
     gpu::DeviceBuffer<std::int32_t> goals_;
-    gpu::DeviceBuffer<std::int32_t> load_goals_;
+    gpu::DeviceBuffer<LoadGoal> load_goals_;
     GridMovesPolicy policy_{};
     std::uint32_t capacity_ = 0;
     std::unique_ptr<gpu::SuccessorEngine<GridMovesPolicy>> engine_;

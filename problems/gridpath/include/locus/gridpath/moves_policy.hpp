@@ -9,6 +9,7 @@
 /// State words: x and y of every agent (2A words), then the total Manhattan length of all moves
 /// made so far (one word).
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -31,6 +32,13 @@ struct MaxDistance {
     }
 };
 
+/// A goal of the load's extra distance evaluations: x for the integer units, y for the FP32
+/// units (GridMovesPolicy::rate).
+struct LoadGoal {
+    std::int32_t x;
+    float y;
+};
+
 struct GridMovesPolicy {
     using rating_type = MoveRating;
     using aggregator_type = MaxDistance;
@@ -38,10 +46,10 @@ struct GridMovesPolicy {
 
     const std::uint8_t* blocked = nullptr; ///< row-major grid, 1 = blocked
     const std::int32_t* goals = nullptr;   ///< goal x, y of every agent (2A)
-    /// Load > 1 (make_load_goals): goal x, y of agents 1, 2, ..., A + load - 2, agent i's being
-    /// agent (i mod A)'s, so that the load's extra goals of agent v start at goal v; then, from
-    /// word `load_copy` on (16-byte aligned), the same goals from agent 2 on.
-    const std::int32_t* load_goals = nullptr;
+    /// Load > 1 (make_load_goals): the goals of agents 1, 2, ..., A + load - 2, agent i's being
+    /// agent (i mod A)'s, so that the load's extra goals of agent v start at entry v; then, from
+    /// entry `load_copy` on (16-byte aligned), the same goals from agent 2 on.
+    const LoadGoal* load_goals = nullptr;
     std::uint32_t load_copy = 0;
     std::int32_t width = 0;
     std::int32_t height = 0;
@@ -155,55 +163,41 @@ struct GridMovesPolicy {
         }
         const std::int32_t d = absolute(x - c.goal_x) + absolute(y - c.goal_y);
         // Load > 1: as many further distance evaluations against the goals of agents v + 1,
-        // v + 2, ... (contiguous in `load_goals`), summed; the sum cannot change the rating (it
-        // stays below `never` for loads up to kMaxLoad on grids up to 65535 per side), but the
-        // work is done. The device sums |a - b| + c with one instruction per coordinate and
-        // reads two goals per 16-byte load.
+        // v + 2, ... (contiguous in `load_goals`), summed; the sums cannot change the rating
+        // (they stay below `never` for loads up to kMaxLoad on grids up to 65535 per side), but
+        // the work is done. The x terms run on the integer units (|a - b| + c is one device
+        // instruction), the y terms on the FP32 units (exact: integers below 2^24; identical on
+        // both backends: additions only, in the same order), so both pipelines share the work.
         if (load <= 1) return d;
         std::uint32_t sum_x = 0;
-        std::uint32_t sum_y = 0;
+        float sum_y = 0.0f;
+        const float fy = static_cast<float>(y);
 #if defined(__CUDA_ARCH__)
         // Agent v's run starts 16-byte aligned in the first copy for even v, in the second
-        // (shifted by one goal) for odd v. Four independent sums, two 16-byte loads ahead.
-        const std::int32_t* run = (var & 1u) != 0 ? load_goals + load_copy + 2 * (var - 1) : load_goals + 2 * var;
+        // (shifted by one goal) for odd v; two goals per 16-byte load.
+        const LoadGoal* run = (var & 1u) != 0 ? load_goals + load_copy + (var - 1) : load_goals + var;
         const auto* pair = reinterpret_cast<const int4*>(run);
         const int4* const pairs_end = pair + (load - 1) / 2;
-        std::uint32_t sum_x2 = 0;
-        std::uint32_t sum_y2 = 0;
-        for (; pair + 1 < pairs_end; pair += 2) {
+        for (; pair != pairs_end; ++pair) {
             const int4 g = __ldg(pair);
-            const int4 h = __ldg(pair + 1);
             sum_x = __sad(x, g.x, sum_x);
-            sum_y = __sad(y, g.y, sum_y);
-            sum_x2 = __sad(x, g.z, sum_x2);
-            sum_y2 = __sad(y, g.w, sum_y2);
-            sum_x = __sad(x, h.x, sum_x);
-            sum_y = __sad(y, h.y, sum_y);
-            sum_x2 = __sad(x, h.z, sum_x2);
-            sum_y2 = __sad(y, h.w, sum_y2);
-        }
-        if (pair != pairs_end) {
-            const int4 g = __ldg(pair++);
-            sum_x = __sad(x, g.x, sum_x);
-            sum_y = __sad(y, g.y, sum_y);
-            sum_x2 = __sad(x, g.z, sum_x2);
-            sum_y2 = __sad(y, g.w, sum_y2);
+            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -__int_as_float(g.y))));
+            sum_x = __sad(x, g.z, sum_x);
+            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -__int_as_float(g.w))));
         }
         if (((load - 1) & 1) != 0) {
             const int2 g = __ldg(reinterpret_cast<const int2*>(pair));
             sum_x = __sad(x, g.x, sum_x);
-            sum_y = __sad(y, g.y, sum_y);
+            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -__int_as_float(g.y))));
         }
-        sum_x += sum_x2;
-        sum_y += sum_y2;
 #else
-        const std::int32_t* g = load_goals + 2 * static_cast<std::size_t>(var);
+        const LoadGoal* g = load_goals + var;
         for (std::int32_t k = 0; k + 1 < load; ++k) {
-            sum_x += static_cast<std::uint32_t>(absolute(x - g[2 * k]));
-            sum_y += static_cast<std::uint32_t>(absolute(y - g[2 * k + 1]));
+            sum_x += static_cast<std::uint32_t>(absolute(x - g[k].x));
+            sum_y = sum_y + std::fabs(fy + -g[k].y);
         }
 #endif
-        return sum_x + sum_y >= static_cast<std::uint32_t>(never) ? d + 1 : d;
+        return sum_x >= static_cast<std::uint32_t>(never) || sum_y >= static_cast<float>(never) ? d + 1 : d;
     }
 
     template <int T> LOCUS_HD_INLINE std::uint32_t map(MoveRating r, const MaxDistance& a) const {
@@ -231,7 +225,8 @@ struct GridMovesPolicy {
     template <int T> LOCUS_HD_INLINE void could_not_assign(std::int32_t*, std::uint32_t) const {}
 };
 
-/// The largest load factor: the policy's load sums stay below 2^31.
+/// The largest load factor: the policy's load sums stay below 2^24 in single precision for
+/// grids up to 1024 per side and below 2^31 always.
 inline constexpr std::int32_t kMaxLoad = 16384;
 
 /// Throws ConfigError unless 1 <= load <= kMaxLoad.
@@ -242,26 +237,25 @@ inline void check_load(std::int32_t load) {
 }
 
 /// The policy's load_goals for `load` from the goal x, y of the A agents (2A words): agents 1,
-/// 2, ..., A + load - 2, wrapping around, then the same from agent 2 on, starting at
+/// 2, ..., A + load - 2, wrapping around, then the same from agent 2 on, starting at entry
 /// load_copy(A, load) (empty for load 1). Throws ConfigError for a load outside 1..kMaxLoad.
 inline std::uint32_t load_copy(std::size_t agents, std::int32_t load) {
     const std::size_t count = agents + static_cast<std::size_t>(load) - 2; // goals per copy
-    return static_cast<std::uint32_t>(2 * (count + (count & 1)));          // 16-byte aligned
+    return static_cast<std::uint32_t>(count + (count & 1));                // 16-byte aligned
 }
-inline std::vector<std::int32_t> make_load_goals(const std::vector<std::int32_t>& goal_xy, std::int32_t load) {
+inline std::vector<LoadGoal> make_load_goals(const std::vector<std::int32_t>& goal_xy, std::int32_t load) {
     check_load(load);
     const std::size_t agents = goal_xy.size() / 2;
-    std::vector<std::int32_t> goals;
+    std::vector<LoadGoal> goals;
     if (agents == 0 || load == 1) return goals;
     const std::size_t count = agents + static_cast<std::size_t>(load) - 2;
-    goals.assign(2 * static_cast<std::size_t>(load_copy(agents, load)), 0);
+    const std::size_t copy = load_copy(agents, load);
+    goals.assign(2 * copy, LoadGoal{0, 0.0f});
     for (std::size_t i = 0; i < count; ++i) {
         const std::size_t first = (i + 1) % agents;  // copy 0: agent i + 1
         const std::size_t second = (i + 2) % agents; // copy 1: agent i + 2
-        goals[2 * i] = (goal_xy[2 * first]);
-        goals[2 * i + 1] = (goal_xy[2 * first + 1]);
-        goals[load_copy(agents, load) + 2 * i] = (goal_xy[2 * second]);
-        goals[load_copy(agents, load) + 2 * i + 1] = (goal_xy[2 * second + 1]);
+        goals[i] = LoadGoal{goal_xy[2 * first], static_cast<float>(goal_xy[2 * first + 1])};
+        goals[copy + i] = LoadGoal{goal_xy[2 * second], static_cast<float>(goal_xy[2 * second + 1])};
     }
     return goals;
 }

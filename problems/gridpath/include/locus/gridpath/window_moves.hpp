@@ -43,7 +43,7 @@ std::vector<std::int32_t> goal_words(const Instance& instance);
 /// a window, load or grid the policy cannot handle.
 GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& options,
                             const std::uint8_t* blocked, const std::int32_t* goals,
-                            const std::int32_t* load_goals);
+                            const LoadGoal* load_goals);
 
 class WindowMoves final : public SuccessorGenerator {
 public:
