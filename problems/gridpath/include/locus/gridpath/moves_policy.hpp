@@ -178,6 +178,9 @@ struct GridMovesPolicy {
         const LoadGoal* run = (var & 1u) != 0 ? load_goals + load_copy + (var - 1) : load_goals + var;
         const auto* pair = reinterpret_cast<const int4*>(run);
         const int4* const pairs_end = pair + (load - 1) / 2;
+        // NOTE: unrolled by 4 (measured on an H200: full unrolling costs registers and with
+        // them resident groups, unrolling by 2 or not at all exposes the load latency).
+#pragma unroll 4
         for (; pair != pairs_end; ++pair) {
             const int4 g = __ldg(pair);
             sum_x = __sad(x, g.x, sum_x);
