@@ -155,7 +155,7 @@ TEST_CASE("window_moves rejects a load outside 1..16384 with a clear message") {
 TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load path") {
     std::int32_t bumped = 0;
     // Dense agents make windows hold more than kNearby other agents (the fallback path); loads
-    // up to 40 cover the register-held and the array-read extra goals.
+    // with odd and even numbers of extra goals, wrapping around the agents.
     for (const std::int32_t agents : {5, 60}) {
         const Instance inst = generate(24, agents, 0.15, static_cast<std::uint64_t>(agents));
         std::vector<std::int32_t> goals;

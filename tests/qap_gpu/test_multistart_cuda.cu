@@ -3,9 +3,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <numeric>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -121,4 +123,37 @@ TEST_CASE("CUDA multi-start rounds larger than the engine run in several launche
         CHECK(asked == 2);
         for (std::uint32_t s = 0; s < ran; ++s) CHECK(partial[s].best == cpu_results[s].best);
     }
+}
+
+TEST_CASE("a stopped CUDA multi-start round: searches of launches that did not run keep their start") {
+    const Instance inst = generate_random(19, 4, 100, false);
+    const std::uint32_t searches = 45;
+    const auto starts = random_starts(inst.n, searches, 8);
+    gpu::MultiStartConfig config;
+    config.strategy = gpu::Strategy::hc_best;
+    config.iterations = 100;
+    std::vector<std::int32_t> best(starts.size(), -1);
+    std::vector<gpu::SearchResult> results(searches, gpu::SearchResult{-1, -1, 99, 99});
+    // A runner of 16 searches per launch: the round of 45 needs three launches; stop after one.
+    const auto runner = make_cuda_multistart(inst, 16, gpu::Mapping::block, gpu::Strategy::hc_best, 0);
+    int asked = 0;
+    const std::uint32_t ran = runner->run(config, searches, starts.data(), best.data(), results.data(),
+                                          [&asked] { return ++asked == 1; });
+    CHECK(ran == 16);
+    CHECK(asked == 1);
+    const auto n = static_cast<std::size_t>(inst.n);
+    std::uint32_t moved = 0;
+    for (std::uint32_t s = 0; s < searches; ++s) {
+        const std::span<const std::int32_t> b(best.data() + s * n, n);
+        CHECK(results[s].best == objective(inst, b));
+        if (s < ran) {
+            moved += results[s].moves > 0;
+            continue;
+        }
+        CHECK(std::equal(b.begin(), b.end(), starts.begin() + static_cast<std::ptrdiff_t>(s * n)));
+        CHECK(results[s].final == results[s].best);
+        CHECK(results[s].moves == 0);
+        CHECK(results[s].improved_at == 0);
+    }
+    CHECK(moved > 0);
 }

@@ -298,7 +298,7 @@ public:
     /// searches than the capacity run in consecutive launches of at most `capacity` searches;
     /// search i keeps its random stream (and its result) whatever the split. `stop` (optional)
     /// is asked between launches; returns the number of searches run (a prefix of the round,
-    /// whose results are complete).
+    /// whose results are complete; `best` and `results` of the others are left untouched).
     std::uint32_t run(const MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
                       std::int32_t* best, SearchResult* results,
                       const std::function<bool()>& stop = {}) {

@@ -83,9 +83,10 @@ std::unique_ptr<MoveExpander> make_cpu_expander(const Instance& instance, const 
 
 WindowMoves::WindowMoves(const GridpathProblem& problem, const WindowMovesOptions& options, Backend backend)
     : problem_(problem),
+      // make_policy validates the options before the expander touches a device.
+      layout_(gpu::successor_layout(make_policy(problem.instance(), options, nullptr, nullptr, nullptr))),
       expander_(backend == Backend::cuda ? make_cuda_expander(problem.instance(), options)
-                                         : make_cpu_expander(problem.instance(), options)),
-      layout_(gpu::successor_layout(make_policy(problem.instance(), options, nullptr, nullptr, nullptr))) {}
+                                         : make_cpu_expander(problem.instance(), options)) {}
 
 void WindowMoves::expand(const SolutionBatch& sources, std::uint32_t per_source, std::uint64_t seed,
                          SolutionBatch& out) {

@@ -1,10 +1,12 @@
 // The QAP multi-start runner on the CUDA multi-start engine.
 
 #include <algorithm>
+#include <span>
 
 #include "locus/gpu/device.hpp"
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/multistart.cuh"
+#include "locus/qap/instance.hpp"
 #include "locus/qap/multistart.hpp"
 #include "locus/qap/multistart_policy.hpp"
 
@@ -28,19 +30,29 @@ class CudaMultiStart final : public MultiStartRunner {
 public:
     CudaMultiStart(const Instance& instance, std::uint32_t capacity, gpu::Mapping mapping,
                    gpu::Strategy strategy, int device)
-        : device_(select(device)), d_words_(device_words(instance)),
+        : instance_(instance), device_(select(device)), d_words_(device_words(instance)),
           engine_(swap_policy(d_words_.data(), instance.n, true),
                   std::min(capacity, gpu::multistart_fitting_searches(instance.n, mapping, strategy)),
                   mapping, strategy) {}
 
     // Rounds with more searches than fit in device memory run in several launches
-    // (MultiStartEngine::run), asking `stop` between them.
+    // (MultiStartEngine::run), asking `stop` between them; the searches of launches that did
+    // not run keep their start, with zero moves (as in the CPU twin).
     std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
                       std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>& stop) override {
-        return engine_.run(config, searches, starts, best, results, stop);
+        const std::uint32_t ran = engine_.run(config, searches, starts, best, results, stop);
+        const auto n = static_cast<std::size_t>(instance_.n);
+        for (std::uint32_t s = ran; s < searches; ++s) {
+            const std::int32_t* start = starts + s * n;
+            std::copy_n(start, n, best + s * n);
+            const std::int64_t cost = objective(instance_, std::span<const std::int32_t>(start, n));
+            results[s] = {cost, cost, 0, 0};
+        }
+        return ran;
     }
 
 private:
+    const Instance& instance_;
     int device_;
     gpu::DeviceBuffer<std::int32_t> d_words_;
     gpu::MultiStartEngine<QapSwapPolicy> engine_;

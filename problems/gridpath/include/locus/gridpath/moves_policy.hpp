@@ -166,8 +166,9 @@ struct GridMovesPolicy {
         // v + 2, ... (contiguous in `load_goals`), summed; the sums cannot change the rating
         // (they stay below `never` for loads up to kMaxLoad on grids up to 65535 per side), but
         // the work is done. The x terms run on the integer units (|a - b| + c is one device
-        // instruction), the y terms on the FP32 units (exact: integers below 2^24; identical on
-        // both backends: additions only, in the same order), so both pipelines share the work.
+        // instruction), the y terms on the FP32 units (exact while the sum stays below 2^24, e.g.
+        // any load on grids up to 1024 rows; rounded beyond, identically on both backends:
+        // additions only, in the same order), so both pipelines share the work.
         if (load <= 1) return d;
         std::uint32_t sum_x = 0;
         float sum_y = 0.0f;
@@ -228,8 +229,8 @@ struct GridMovesPolicy {
     template <int T> LOCUS_HD_INLINE void could_not_assign(std::int32_t*, std::uint32_t) const {}
 };
 
-/// The largest load factor: the policy's load sums stay below 2^24 in single precision for
-/// grids up to 1024 per side and below 2^31 always.
+/// The largest load factor: the policy's load sums stay below 2^31 (the y sums, in single
+/// precision, are exact below 2^24: for any load on grids up to 1024 rows).
 inline constexpr std::int32_t kMaxLoad = 16384;
 
 /// Throws ConfigError unless 1 <= load <= kMaxLoad.
@@ -239,13 +240,15 @@ inline void check_load(std::int32_t load) {
                           std::to_string(kMaxLoad));
 }
 
-/// The policy's load_goals for `load` from the goal x, y of the A agents (2A words): agents 1,
-/// 2, ..., A + load - 2, wrapping around, then the same from agent 2 on, starting at entry
-/// load_copy(A, load) (empty for load 1). Throws ConfigError for a load outside 1..kMaxLoad.
+/// Where the second copy of make_load_goals starts (load >= 2, agents >= 1): the goals per copy
+/// rounded up to an even count, so that the copy is 16-byte aligned.
 inline std::uint32_t load_copy(std::size_t agents, std::int32_t load) {
     const std::size_t count = agents + static_cast<std::size_t>(load) - 2; // goals per copy
     return static_cast<std::uint32_t>(count + (count & 1));                // 16-byte aligned
 }
+/// The policy's load_goals for `load` from the goal x, y of the A agents (2A words): agents 1,
+/// 2, ..., A + load - 2, wrapping around, then the same from agent 2 on, starting at entry
+/// load_copy(A, load) (empty for load 1). Throws ConfigError for a load outside 1..kMaxLoad.
 inline std::vector<LoadGoal> make_load_goals(const std::vector<std::int32_t>& goal_xy, std::int32_t load) {
     check_load(load);
     const std::size_t agents = goal_xy.size() / 2;

@@ -56,8 +56,8 @@ public:
 
 private:
     const GridpathProblem& problem_;
-    std::unique_ptr<MoveExpander> expander_;
     gpu::SuccessorLayout layout_;
+    std::unique_ptr<MoveExpander> expander_;
 };
 
 } // namespace locus::gridpath

@@ -23,9 +23,10 @@ class MultiStartRunner {
 public:
     virtual ~MultiStartRunner() = default;
     /// `searches` searches from `starts` (searches * n); best permutations to `best`
-    /// (searches * n), results to `results`. Blocking. `stop` is polled between searches where
-    /// the backend can (the CPU twin; a CUDA round is one launch): searches not started when it
-    /// returns true keep their start, with zero moves. Returns the number of searches that ran.
+    /// (searches * n), results to `results`. Blocking. `stop` is polled between searches (the
+    /// CPU twin) or between launches (CUDA, when a round does not fit in one): searches not
+    /// started when it returns true keep their start as their best, with their cost and zero
+    /// moves. Returns the number of searches that ran. The instance must outlive the runner.
     virtual std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches,
                      const std::int32_t* starts, std::int32_t* best, gpu::SearchResult* results,
                      const std::function<bool()>& stop = {}) = 0;
