@@ -157,16 +157,10 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
     // Dense agents make windows hold more than kNearby other agents (the fallback path); loads
     // with odd and even numbers of extra goals, wrapping around the agents.
     for (const std::int32_t agents : {5, 60}) {
-        const Instance inst = generate(24, agents, 0.15, static_cast<std::uint64_t>(agents));
-        std::vector<std::int32_t> goals;
-        std::vector<std::int32_t> state;
-        for (const Agent& a : inst.agents) {
-            goals.push_back(a.goal_x);
-            goals.push_back(a.goal_y);
-            state.push_back(a.start_x);
-            state.push_back(a.start_y);
-        }
-        state.push_back(0);
+        const GridpathProblem problem(generate(24, agents, 0.15, static_cast<std::uint64_t>(agents)));
+        const Instance& inst = problem.instance();
+        const std::vector<std::int32_t> goals = goal_words(inst);
+        const std::vector<std::int32_t> state = problem.start_state();
         std::int32_t overflowed = 0;
         for (const std::int32_t window : {3, 7, 13}) {
             for (const std::int32_t load : {1, 2, 17, 18, 40, 130}) {
@@ -178,22 +172,18 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
                     REQUIRE(load_goals[i].x == goals[2 * agent]);
                     REQUIRE(load_goals[i].y == static_cast<float>(goals[2 * agent + 1]));
                 }
-                GridMovesPolicy policy;
-                policy.blocked = inst.grid.blocked.data();
-                policy.goals = goals.data();
-                policy.load_goals = load_goals.data();
-                policy.load_copy = load == 1 ? 0 : load_copy(static_cast<std::size_t>(agents), load);
+                WindowMovesOptions options;
+                options.window = window;
+                options.load = load;
+                GridMovesPolicy policy =
+                    make_policy(inst, options, inst.grid.blocked.data(), goals.data(), load_goals.data());
+                CHECK(policy.load_copy == (load == 1 ? 0 : load_copy(static_cast<std::size_t>(agents), load)));
                 // The second copy (the device's 16-byte aligned runs of odd agents) is the first
                 // shifted by one goal.
                 for (std::size_t i = 0; load > 1 && i + 1 < static_cast<std::size_t>(agents + load - 2); ++i) {
                     REQUIRE(load_goals[policy.load_copy + i].x == load_goals[i + 1].x);
                     REQUIRE(load_goals[policy.load_copy + i].y == load_goals[i + 1].y);
                 }
-                policy.width = inst.grid.width;
-                policy.height = inst.grid.height;
-                policy.agents = agents;
-                policy.window = window;
-                policy.load = load;
                 // A reachable threshold makes the load's extra distance evaluations visible in
                 // the rating (d + 1 when the sum of their x or y terms reaches it), so the test
                 // checks which goals they visit.

@@ -10,7 +10,9 @@
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gridpath/generator.hpp"
+#include "locus/gridpath/gridpath_problem.hpp"
 #include "locus/gridpath/moves_policy.hpp"
+#include "locus/gridpath/window_moves.hpp"
 
 using namespace locus;
 using namespace locus::gridpath;
@@ -33,16 +35,10 @@ TEST_CASE("device ratings equal host ratings for every load shape (odd and even 
     std::uint64_t bumped = 0;
     std::uint64_t compared = 0;
     for (const std::int32_t agents : {1, 5, 8, 61}) {
-        const Instance inst = generate(40, agents, 0.1, static_cast<std::uint64_t>(agents) + 3);
-        std::vector<std::int32_t> goals;
-        std::vector<std::int32_t> state;
-        for (const Agent& a : inst.agents) {
-            goals.push_back(a.goal_x);
-            goals.push_back(a.goal_y);
-            state.push_back(a.start_x);
-            state.push_back(a.start_y);
-        }
-        state.push_back(0);
+        const GridpathProblem problem(generate(40, agents, 0.1, static_cast<std::uint64_t>(agents) + 3));
+        const Instance& inst = problem.instance();
+        const std::vector<std::int32_t> goals = goal_words(inst);
+        const std::vector<std::int32_t> state = problem.start_state();
         gpu::DeviceBuffer<std::uint8_t> d_blocked(inst.grid.blocked.size(), "test grid");
         d_blocked.upload(inst.grid.blocked.data(), inst.grid.blocked.size());
         gpu::DeviceBuffer<std::int32_t> d_goals(goals.size(), "test goals");
@@ -53,16 +49,10 @@ TEST_CASE("device ratings equal host ratings for every load shape (odd and even 
             const std::vector<LoadGoal> load_goals = make_load_goals(goals, load);
             gpu::DeviceBuffer<LoadGoal> d_load_goals(load_goals.size(), "test load goals");
             d_load_goals.upload(load_goals.data(), load_goals.size());
-            GridMovesPolicy host;
-            host.blocked = inst.grid.blocked.data();
-            host.goals = goals.data();
-            host.load_goals = load_goals.data();
-            host.load_copy = load == 1 ? 0 : load_copy(static_cast<std::size_t>(agents), load);
-            host.width = inst.grid.width;
-            host.height = inst.grid.height;
-            host.agents = agents;
-            host.window = 9;
-            host.load = load;
+            WindowMovesOptions options;
+            options.window = 9;
+            options.load = load;
+            GridMovesPolicy host = make_policy(inst, options, inst.grid.blocked.data(), goals.data(), load_goals.data());
             host.never = 13 * load; // about the mean coordinate distance: some ratings bumped
             GridMovesPolicy device = host;
             device.blocked = d_blocked.data();
