@@ -21,6 +21,7 @@
 #include "locus/gpu/stream.hpp"
 #include "locus/gpu/successor_engine.cuh"
 #include "locus/gridpath/moves_policy.hpp"
+#include "locus/gridpath/window_moves.hpp"
 #include "locus/rng.hpp"
 
 using namespace locus;
@@ -85,32 +86,32 @@ int main(int argc, char** argv) {
     try {
         gpu::require_device(0);
         const std::string device = gpu::device_description(0);
-        std::vector<std::uint8_t> blocked(static_cast<std::size_t>(kGrid) * kGrid, 0);
-        gpu::DeviceBuffer<std::uint8_t> d_blocked(blocked.size(), "bench grid");
-        d_blocked.upload(blocked.data(), blocked.size());
+        const Grid grid{kGrid, kGrid, std::vector<std::uint8_t>(static_cast<std::size_t>(kGrid) * kGrid, 0)};
+        gpu::DeviceBuffer<std::uint8_t> d_blocked(grid.blocked.size(), "bench grid");
+        d_blocked.upload(grid.blocked.data(), grid.blocked.size());
         for (std::size_t index = 0; index < std::size(kConfigs); ++index) {
             const Config& c = kConfigs[index];
             if (table != 0 && c.table != table) continue;
             if (!only.empty() && std::find(only.begin(), only.end(), static_cast<int>(index)) == only.end()) continue;
             Rng rng(static_cast<std::uint64_t>(c.states * 100 + c.vars), 0);
-            std::vector<std::int32_t> goals(2 * static_cast<std::size_t>(c.vars));
-            for (auto& g : goals) g = 50 + static_cast<std::int32_t>(rng.below(kGrid - 100));
+            // Agents' goals drawn at random (their starts are the states' cells below).
+            Instance instance{"bench", grid, std::vector<Agent>(static_cast<std::size_t>(c.vars))};
+            for (Agent& a : instance.agents) {
+                a.goal_x = 50 + static_cast<std::int32_t>(rng.below(kGrid - 100));
+                a.goal_y = 50 + static_cast<std::int32_t>(rng.below(kGrid - 100));
+            }
+            const std::vector<std::int32_t> goals = goal_words(instance);
             const std::vector<LoadGoal> load_goals = make_load_goals(goals, c.load);
             gpu::DeviceBuffer<std::int32_t> d_goals(goals.size(), "bench goals");
             d_goals.upload(goals.data(), goals.size());
             gpu::DeviceBuffer<LoadGoal> d_load_goals(load_goals.size(), "bench goals of the load");
             d_load_goals.upload(load_goals.data(), load_goals.size());
-            GridMovesPolicy host;
-            host.blocked = blocked.data();
-            host.goals = goals.data();
-            host.load_goals = load_goals.data();
-            host.load_copy = c.load > 1 ? load_copy(static_cast<std::size_t>(c.vars), c.load) : 0;
-            host.width = kGrid;
-            host.height = kGrid;
-            host.agents = c.vars;
-            host.window = c.window;
-            host.load = c.load;
-            host.greed = 2;
+            WindowMovesOptions options;
+            options.window = c.window;
+            options.load = c.load;
+            options.greed = 2;
+            const GridMovesPolicy host =
+                make_policy(instance, options, instance.grid.blocked.data(), goals.data(), load_goals.data());
             GridMovesPolicy dev = host;
             dev.blocked = d_blocked.data();
             dev.goals = d_goals.data();
