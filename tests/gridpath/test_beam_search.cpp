@@ -166,7 +166,7 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
             for (const std::int32_t load : {1, 2, 17, 18, 40, 130}) {
                 const std::vector<LoadGoal> load_goals = make_load_goals(goals, load);
                 CHECK(load_goals.size() ==
-                      (load == 1 ? 0 : 2 * static_cast<std::size_t>(load_copy(static_cast<std::size_t>(agents), load))));
+                      (load == 1 ? 0 : 2 * static_cast<std::size_t>(load_copy(static_cast<std::size_t>(agents), load)) + kLoadGoalPadding));
                 for (std::size_t i = 0; load > 1 && i < static_cast<std::size_t>(agents + load - 2); ++i) {
                     const std::size_t agent = (i + 1) % static_cast<std::size_t>(agents);
                     REQUIRE(load_goals[i].x == goals[2 * agent]);

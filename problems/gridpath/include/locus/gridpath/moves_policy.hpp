@@ -72,10 +72,12 @@ struct GridMovesPolicy {
     /// inside the agent's window. More than kNearby of them: every agent is checked.
     static constexpr int kNearby = 6;
 
-    /// Per-variable context (prepare): the agent's cell and goal, the divisor of the window
-    /// offsets as a multiply-shift, and the cells of the other agents inside the window.
+    /// Per-variable context (prepare): the window's top-left cell, the agent's goal, the number
+    /// of cells before the centre, the divisor of the window offsets as a multiply-shift, and
+    /// the cells of the other agents inside the window.
     struct Context {
-        std::int32_t x, y, goal_x, goal_y;
+        std::int32_t left, top, goal_x, goal_y;
+        std::uint32_t half;   ///< (j*j - 1) / 2: possibilities before the centre
         std::uint32_t magic;  ///< 2^32 / window rounded up: floor(c / window) = c * magic >> 32
         std::int32_t nearby;  ///< agents in the window; > kNearby: check all of them
         std::int32_t cells[kNearby];
@@ -114,19 +116,21 @@ struct GridMovesPolicy {
     template <int T>
     LOCUS_HD Context prepare(const std::int32_t* state, std::uint32_t var) const {
         Context c{};
-        c.x = state[2 * var];
-        c.y = state[2 * var + 1];
+        const std::int32_t x = state[2 * var];
+        const std::int32_t y = state[2 * var + 1];
+        const std::int32_t half = window / 2;
+        c.left = x - half;
+        c.top = y - half;
         c.goal_x = goals[2 * var];
         c.goal_y = goals[2 * var + 1];
+        c.half = max_possibilities() / 2;
         c.magic = magic();
         const auto span = static_cast<std::uint32_t>(window - 1);
-        const std::int32_t half = window / 2;
         for (std::int32_t a = 0; a < agents; ++a) {
             const std::int32_t ax = state[2 * a], ay = state[2 * a + 1];
             // inside the window: 0 <= ax - x + half <= j - 1, likewise for y
-            if (static_cast<std::uint32_t>(ax - c.x + half) > span ||
-                static_cast<std::uint32_t>(ay - c.y + half) > span ||
-                a == static_cast<std::int32_t>(var))
+            if (static_cast<std::uint32_t>(ax - c.left) > span ||
+                static_cast<std::uint32_t>(ay - c.top) > span || a == static_cast<std::int32_t>(var))
                 continue;
             if (c.nearby < kNearby)
                 c.cells[c.nearby] = ay * width + ax;
@@ -138,15 +142,18 @@ struct GridMovesPolicy {
     template <int T>
     LOCUS_HD MoveRating rate(const std::int32_t* state, std::uint32_t var, std::uint32_t l,
                              const Context& c) const {
-        std::int32_t dx = 0, dy = 0;
-        offset(l, c.magic, dx, dy);
-        const std::int32_t x = c.x + dx;
-        const std::int32_t y = c.y + dy;
+        // The window's cells in row-major order, the centre skipped (offset()).
+        const std::uint32_t at = l < c.half ? l : l + 1;
+        const std::uint32_t row = mul_high(at, c.magic);
+        const std::int32_t x = c.left + static_cast<std::int32_t>(at - row * static_cast<std::uint32_t>(window));
+        const std::int32_t y = c.top + static_cast<std::int32_t>(row);
         if (static_cast<std::uint32_t>(x) >= static_cast<std::uint32_t>(width) ||
             static_cast<std::uint32_t>(y) >= static_cast<std::uint32_t>(height))
             return -1;
         const std::int32_t cell = y * width + x;
-        if (blocked[cell] != 0) return -1;
+        // NOTE: read here, tested last: the load's latency overlaps the distance evaluations
+        // (the answer is the same: -1 for a blocked cell).
+        const std::uint8_t cell_blocked = blocked[cell];
         // NOTE: every other agent's current cell is forbidden: agents assigned earlier in this
         // step hold their new cell, later ones still their old one (no two agents ever share a
         // cell after a step). Only agents inside the window can hold a target cell.
@@ -168,39 +175,65 @@ struct GridMovesPolicy {
         // the work is done. The x terms run on the integer units (|a - b| + c is one device
         // instruction), the y terms on the FP32 units (exact while the sum stays below 2^24, e.g.
         // any load on grids up to 1024 rows; rounded beyond, identically on both backends:
-        // additions only, in the same order), so both pipelines share the work.
-        if (load <= 1) return d;
-        std::uint32_t sum_x = 0;
-        float sum_y = 0.0f;
+        // additions only, in the same order), so both pipelines share the work. Goals of even
+        // and odd rank go to two sums each (shorter dependency chains).
+        if (load <= 1) return cell_blocked != 0 ? -1 : d;
+        // Goals of even and odd rank go to two sums each (shorter dependency chains).
+        const auto goals_left = static_cast<std::uint32_t>(load - 1);
         const float fy = static_cast<float>(y);
+        std::uint32_t x0 = 0, x1 = 0;
+        float y0 = 0.0f, y1 = 0.0f;
 #if defined(__CUDA_ARCH__)
         // Agent v's run starts 16-byte aligned in the first copy for even v, in the second
-        // (shifted by one goal) for odd v; two goals per 16-byte load.
-        const LoadGoal* run = (var & 1u) != 0 ? load_goals + load_copy + (var - 1) : load_goals + var;
-        const auto* pair = reinterpret_cast<const int4*>(run);
-        const int4* const pairs_end = pair + (load - 1) / 2;
-        // NOTE: unrolled by 4 (measured on an H200: full unrolling costs registers and with
-        // them resident groups, unrolling by 2 or not at all exposes the load latency).
-#pragma unroll 4
-        for (; pair != pairs_end; ++pair) {
-            const int4 g = __ldg(pair);
-            sum_x = __sad(x, g.x, sum_x);
-            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -__int_as_float(g.y))));
-            sum_x = __sad(x, g.z, sum_x);
-            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -__int_as_float(g.w))));
+        // (shifted by one goal) for odd v; two goals per 16-byte load, eight per round with
+        // their four loads issued together; the last round (1..7 goals) loads a whole round (the
+        // array is padded: make_load_goals) and adds only the goals of the run.
+        const auto* p = reinterpret_cast<const int4*>(
+            (var & 1u) != 0 ? load_goals + load_copy + (var - 1) : load_goals + var);
+        const auto add = [&](int gx, int gy, std::uint32_t& sx, float& sy) {
+            sx = __sad(x, gx, sx);
+            sy = __fadd_rn(sy, fabsf(__fadd_rn(fy, -__int_as_float(gy))));
+        };
+#pragma unroll 1
+        for (std::uint32_t rounds = goals_left / 8; rounds != 0; --rounds, p += 4) {
+            const int4 a = __ldg(p), b = __ldg(p + 1), e = __ldg(p + 2), f = __ldg(p + 3);
+            add(a.x, a.y, x0, y0);
+            add(a.z, a.w, x1, y1);
+            add(b.x, b.y, x0, y0);
+            add(b.z, b.w, x1, y1);
+            add(e.x, e.y, x0, y0);
+            add(e.z, e.w, x1, y1);
+            add(f.x, f.y, x0, y0);
+            add(f.z, f.w, x1, y1);
         }
-        if (((load - 1) & 1) != 0) {
-            const int2 g = __ldg(reinterpret_cast<const int2*>(pair));
-            sum_x = __sad(x, g.x, sum_x);
-            sum_y = __fadd_rn(sum_y, fabsf(__fadd_rn(fy, -__int_as_float(g.y))));
+        const std::uint32_t left = goals_left % 8;
+        if (left != 0) {
+            const int4 a = __ldg(p), b = __ldg(p + 1), e = __ldg(p + 2), f = __ldg(p + 3);
+            add(a.x, a.y, x0, y0);
+            if (left > 1) add(a.z, a.w, x1, y1);
+            if (left > 2) add(b.x, b.y, x0, y0);
+            if (left > 3) add(b.z, b.w, x1, y1);
+            if (left > 4) add(e.x, e.y, x0, y0);
+            if (left > 5) add(e.z, e.w, x1, y1);
+            if (left > 6) add(f.x, f.y, x0, y0);
         }
 #else
         const LoadGoal* g = load_goals + var;
-        for (std::int32_t k = 0; k + 1 < load; ++k) {
-            sum_x += static_cast<std::uint32_t>(absolute(x - g[k].x));
-            sum_y = sum_y + std::fabs(fy + -g[k].y);
+        for (std::uint32_t k = 0; k < goals_left; ++k) {
+            const auto term = static_cast<std::uint32_t>(absolute(x - g[k].x));
+            const float term_y = std::fabs(fy + -g[k].y);
+            if ((k & 1u) == 0) {
+                x0 += term;
+                y0 = y0 + term_y;
+            } else {
+                x1 += term;
+                y1 = y1 + term_y;
+            }
         }
 #endif
+        if (cell_blocked != 0) return -1;
+        const std::uint32_t sum_x = x0 + x1;
+        const float sum_y = y0 + y1;
         return sum_x >= static_cast<std::uint32_t>(never) || sum_y >= static_cast<float>(never) ? d + 1 : d;
     }
 
@@ -246,9 +279,14 @@ inline std::uint32_t load_copy(std::size_t agents, std::int32_t load) {
     const std::size_t count = agents + static_cast<std::size_t>(load) - 2; // goals per copy
     return static_cast<std::uint32_t>(count + (count & 1));                // 16-byte aligned
 }
+/// Entries after the second copy of make_load_goals: the device reads the goals of a run in
+/// rounds of eight.
+inline constexpr std::size_t kLoadGoalPadding = 8;
+
 /// The policy's load_goals for `load` from the goal x, y of the A agents (2A words): agents 1,
 /// 2, ..., A + load - 2, wrapping around, then the same from agent 2 on, starting at entry
-/// load_copy(A, load) (empty for load 1). Throws ConfigError for a load outside 1..kMaxLoad.
+/// load_copy(A, load), then kLoadGoalPadding zero entries (empty for load 1). Throws
+/// ConfigError for a load outside 1..kMaxLoad.
 inline std::vector<LoadGoal> make_load_goals(const std::vector<std::int32_t>& goal_xy, std::int32_t load) {
     check_load(load);
     const std::size_t agents = goal_xy.size() / 2;
@@ -256,7 +294,7 @@ inline std::vector<LoadGoal> make_load_goals(const std::vector<std::int32_t>& go
     if (agents == 0 || load == 1) return goals;
     const std::size_t count = agents + static_cast<std::size_t>(load) - 2;
     const std::size_t copy = load_copy(agents, load);
-    goals.assign(2 * copy, LoadGoal{0, 0.0f});
+    goals.assign(2 * copy + kLoadGoalPadding, LoadGoal{0, 0.0f});
     for (std::size_t i = 0; i < count; ++i) {
         const std::size_t first = (i + 1) % agents;  // copy 0: agent i + 1
         const std::size_t second = (i + 2) % agents; // copy 1: agent i + 2
