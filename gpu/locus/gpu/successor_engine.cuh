@@ -158,8 +158,10 @@ __global__ void __launch_bounds__(kThreads)
 /// Assignment kernel: block b assigns every active variable of slots b, b + gridDim.x, ...
 /// (FANG Algorithm 1). Dynamic shared memory: plan.shared_bytes (the segment lookup, then the
 /// ratings and the staged slot when the plan keeps them on chip). `ratings` (global) holds
-/// gridDim.x * bound entries when the ratings are not on chip.
-template <class P>
+/// gridDim.x * bound entries when the ratings are not on chip. kRatingsOnChip must equal
+/// plan.ratings_on_chip (one instantiation each, so that the ratings are read and written with
+/// shared- or global-memory instructions rather than generic ones).
+template <class P, bool kRatingsOnChip>
 __global__ void assign_states_kernel(const P problem, SuccessorLayout layout, std::int32_t* slots,
                                      std::uint32_t count, std::uint32_t bound,
                                      typename P::rating_type* ratings, SuccessorPlan plan,
@@ -173,8 +175,8 @@ __global__ void assign_states_kernel(const P problem, SuccessorLayout layout, st
     __shared__ __align__(16) unsigned char s_agg[32 * sizeof(A)];
     const BlockTeam<A> team{s_scan, reinterpret_cast<A*>(s_agg)};
     const Scratch<R> scratch{
-        plan.ratings_on_chip ? reinterpret_cast<R*>(s_dynamic + plan.ratings_offset)
-                             : ratings + static_cast<std::uint64_t>(blockIdx.x) * bound,
+        kRatingsOnChip ? reinterpret_cast<R*>(s_dynamic + plan.ratings_offset)
+                       : ratings + static_cast<std::uint64_t>(blockIdx.x) * bound,
         reinterpret_cast<std::uint64_t*>(s_dynamic)};
     auto* staged = reinterpret_cast<std::int32_t*>(s_dynamic + plan.state_offset);
     for (std::uint64_t state = blockIdx.x; state < count; state += gridDim.x) {
@@ -227,7 +229,8 @@ struct SuccessorLaunch {
 /// CudaError on a CUDA failure. Precondition: check_successor_config(config, bound) passed.
 template <class P>
 SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& config) {
-    const auto kernel = detail::assign_states_kernel<P>;
+    const auto on_chip = detail::assign_states_kernel<P, true>;
+    const auto off_chip = detail::assign_states_kernel<P, false>;
     int device = 0;
     LOCUS_CUDA_CHECK(cudaGetDevice(&device));
     int optin = 0;
@@ -235,7 +238,7 @@ SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& c
     LOCUS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     LOCUS_CUDA_CHECK(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device));
     cudaFuncAttributes attributes{};
-    LOCUS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    LOCUS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, on_chip));
     const std::size_t lookup = align16(8ull * segment_count(problem.max_possibilities()));
     const std::size_t available = static_cast<std::size_t>(optin) - attributes.sharedSizeBytes;
     if (lookup > available)
@@ -246,6 +249,9 @@ SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& c
     adjusted.chip_bytes = std::min(config.chip_bytes, available - lookup);
     SuccessorLaunch launch;
     launch.plan = successor_plan(problem, adjusted);
+    const auto kernel = launch.plan.ratings_on_chip ? on_chip : off_chip;
+    if (!launch.plan.ratings_on_chip)
+        LOCUS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     launch.registers = attributes.numRegs;
     // NOTE: decisions do not depend on the team size, so a group smaller than requested
     // (when the kernel's register use does not allow group_threads) gives the same successors.
@@ -280,9 +286,14 @@ cudaError_t assign_states(const P& problem, const SuccessorConfig& config,
     if (count == 0)
         return cudaSuccess;
     const std::uint32_t blocks = std::min(count, launch.groups);
-    detail::assign_states_kernel<P><<<blocks, launch.threads, launch.plan.shared_bytes, stream>>>(
-        problem, successor_layout(problem), slots, count, problem.max_possibilities(), ratings,
-        launch.plan, config.random_order);
+    if (launch.plan.ratings_on_chip)
+        detail::assign_states_kernel<P, true><<<blocks, launch.threads, launch.plan.shared_bytes, stream>>>(
+            problem, successor_layout(problem), slots, count, problem.max_possibilities(), ratings,
+            launch.plan, config.random_order);
+    else
+        detail::assign_states_kernel<P, false><<<blocks, launch.threads, launch.plan.shared_bytes, stream>>>(
+            problem, successor_layout(problem), slots, count, problem.max_possibilities(), ratings,
+            launch.plan, config.random_order);
     return cudaGetLastError();
 }
 
