@@ -231,10 +231,10 @@ struct GridMovesPolicy {
             }
         }
 #endif
-        if (cell_blocked != 0) return -1;
-        const std::uint32_t sum_x = x0 + x1;
-        const float sum_y = y0 + y1;
-        return sum_x >= static_cast<std::uint32_t>(never) || sum_y >= static_cast<float>(never) ? d + 1 : d;
+        // NOTE: selects, not branches (measured faster on an H200).
+        const std::int32_t bump = static_cast<std::int32_t>(x0 + x1 >= static_cast<std::uint32_t>(never)) |
+                                  static_cast<std::int32_t>(y0 + y1 >= static_cast<float>(never));
+        return cell_blocked != 0 ? -1 : d + bump;
     }
 
     template <int T> LOCUS_HD_INLINE std::uint32_t map(MoveRating r, const MaxDistance& a) const {
