@@ -219,16 +219,16 @@ struct GridMovesPolicy {
         }
 #else
         const LoadGoal* g = load_goals + var;
-        for (std::uint32_t k = 0; k < goals_left; ++k) {
-            const auto term = static_cast<std::uint32_t>(absolute(x - g[k].x));
-            const float term_y = std::fabs(fy + -g[k].y);
-            if ((k & 1u) == 0) {
-                x0 += term;
-                y0 = y0 + term_y;
-            } else {
-                x1 += term;
-                y1 = y1 + term_y;
-            }
+        std::uint32_t k = 0;
+        for (; k + 1 < goals_left; k += 2) {
+            x0 += static_cast<std::uint32_t>(absolute(x - g[k].x));
+            y0 = y0 + std::fabs(fy + -g[k].y);
+            x1 += static_cast<std::uint32_t>(absolute(x - g[k + 1].x));
+            y1 = y1 + std::fabs(fy + -g[k + 1].y);
+        }
+        if (k < goals_left) {
+            x0 += static_cast<std::uint32_t>(absolute(x - g[k].x));
+            y0 = y0 + std::fabs(fy + -g[k].y);
         }
 #endif
         // NOTE: selects, not branches (measured faster on an H200).
