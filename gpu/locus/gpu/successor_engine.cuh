@@ -196,6 +196,12 @@ __global__ void assign_states_kernel(const P problem, SuccessorLayout layout, st
     }
 }
 
+/// The assignment kernel for ratings on chip or in global memory.
+template <class P>
+auto assign_kernel(bool ratings_on_chip) {
+    return ratings_on_chip ? assign_states_kernel<P, true> : assign_states_kernel<P, false>;
+}
+
 } // namespace detail
 
 /// Enqueues the clone step on `stream`: target slot t (t < sources * k) = source slot t / k
@@ -229,8 +235,6 @@ struct SuccessorLaunch {
 /// CudaError on a CUDA failure. Precondition: check_successor_config(config, bound) passed.
 template <class P>
 SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& config) {
-    const auto on_chip = detail::assign_states_kernel<P, true>;
-    const auto off_chip = detail::assign_states_kernel<P, false>;
     int device = 0;
     LOCUS_CUDA_CHECK(cudaGetDevice(&device));
     int optin = 0;
@@ -238,7 +242,7 @@ SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& c
     LOCUS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     LOCUS_CUDA_CHECK(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device));
     cudaFuncAttributes attributes{};
-    LOCUS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, on_chip));
+    LOCUS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, detail::assign_kernel<P>(true)));
     const std::size_t lookup = align16(8ull * segment_count(problem.max_possibilities()));
     const std::size_t available = static_cast<std::size_t>(optin) - attributes.sharedSizeBytes;
     if (lookup > available)
@@ -249,7 +253,7 @@ SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& c
     adjusted.chip_bytes = std::min(config.chip_bytes, available - lookup);
     SuccessorLaunch launch;
     launch.plan = successor_plan(problem, adjusted);
-    const auto kernel = launch.plan.ratings_on_chip ? on_chip : off_chip;
+    const auto kernel = detail::assign_kernel<P>(launch.plan.ratings_on_chip);
     if (!launch.plan.ratings_on_chip)
         LOCUS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     launch.registers = attributes.numRegs;
@@ -286,14 +290,10 @@ cudaError_t assign_states(const P& problem, const SuccessorConfig& config,
     if (count == 0)
         return cudaSuccess;
     const std::uint32_t blocks = std::min(count, launch.groups);
-    if (launch.plan.ratings_on_chip)
-        detail::assign_states_kernel<P, true><<<blocks, launch.threads, launch.plan.shared_bytes, stream>>>(
-            problem, successor_layout(problem), slots, count, problem.max_possibilities(), ratings,
-            launch.plan, config.random_order);
-    else
-        detail::assign_states_kernel<P, false><<<blocks, launch.threads, launch.plan.shared_bytes, stream>>>(
-            problem, successor_layout(problem), slots, count, problem.max_possibilities(), ratings,
-            launch.plan, config.random_order);
+    const auto kernel = detail::assign_kernel<P>(launch.plan.ratings_on_chip);
+    kernel<<<blocks, launch.threads, launch.plan.shared_bytes, stream>>>(
+        problem, successor_layout(problem), slots, count, problem.max_possibilities(), ratings,
+        launch.plan, config.random_order);
     return cudaGetLastError();
 }
 

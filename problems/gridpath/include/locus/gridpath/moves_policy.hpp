@@ -93,16 +93,23 @@ struct GridMovesPolicy {
     }
     LOCUS_HD_INLINE static std::int32_t absolute(std::int32_t v) { return v < 0 ? -v : v; }
 
-    /// Offset of possibility l (the window's cells in row-major order, centre skipped).
+    /// Column and row inside the window of possibility l (the window's cells in row-major
+    /// order, the centre skipped; `half` = max_possibilities() / 2 cells before the centre).
     /// NOTE: c * ceil(2^32 / j) >> 32 = floor(c / j) exactly while c * j < 2^32; here c < j*j
     /// and j <= 1023.
+    LOCUS_HD_INLINE void window_cell(std::uint32_t l, std::uint32_t half, std::uint32_t magic,
+                                     std::int32_t& column, std::int32_t& row) const {
+        const std::uint32_t cell = l < half ? l : l + 1;
+        const std::uint32_t r = mul_high(cell, magic);
+        column = static_cast<std::int32_t>(cell - r * static_cast<std::uint32_t>(window));
+        row = static_cast<std::int32_t>(r);
+    }
+    /// Offset of possibility l from the agent's cell.
     LOCUS_HD_INLINE void offset(std::uint32_t l, std::uint32_t magic, std::int32_t& dx,
                                 std::int32_t& dy) const {
-        const auto half = static_cast<std::uint32_t>(window * window - 1) / 2;
-        const std::uint32_t cell = l < half ? l : l + 1;
-        const std::uint32_t row = mul_high(cell, magic);
-        dx = static_cast<std::int32_t>(cell - row * static_cast<std::uint32_t>(window)) - window / 2;
-        dy = static_cast<std::int32_t>(row) - window / 2;
+        window_cell(l, max_possibilities() / 2, magic, dx, dy);
+        dx -= window / 2;
+        dy -= window / 2;
     }
     LOCUS_HD_INLINE std::uint32_t magic() const {
         return static_cast<std::uint32_t>(0xFFFFFFFFu / static_cast<std::uint32_t>(window) + 1);
@@ -142,11 +149,10 @@ struct GridMovesPolicy {
     template <int T>
     LOCUS_HD MoveRating rate(const std::int32_t* state, std::uint32_t var, std::uint32_t l,
                              const Context& c) const {
-        // The window's cells in row-major order, the centre skipped (offset()).
-        const std::uint32_t at = l < c.half ? l : l + 1;
-        const std::uint32_t row = mul_high(at, c.magic);
-        const std::int32_t x = c.left + static_cast<std::int32_t>(at - row * static_cast<std::uint32_t>(window));
-        const std::int32_t y = c.top + static_cast<std::int32_t>(row);
+        std::int32_t column = 0, row = 0;
+        window_cell(l, c.half, c.magic, column, row);
+        const std::int32_t x = c.left + column;
+        const std::int32_t y = c.top + row;
         if (static_cast<std::uint32_t>(x) >= static_cast<std::uint32_t>(width) ||
             static_cast<std::uint32_t>(y) >= static_cast<std::uint32_t>(height))
             return -1;
@@ -175,8 +181,7 @@ struct GridMovesPolicy {
         // the work is done. The x terms run on the integer units (|a - b| + c is one device
         // instruction), the y terms on the FP32 units (exact while the sum stays below 2^24, e.g.
         // any load on grids up to 1024 rows; rounded beyond, identically on both backends:
-        // additions only, in the same order), so both pipelines share the work. Goals of even
-        // and odd rank go to two sums each (shorter dependency chains).
+        // additions only, in the same order), so both pipelines share the work.
         if (load <= 1) return cell_blocked != 0 ? -1 : d;
         // Goals of even and odd rank go to two sums each (shorter dependency chains).
         const auto goals_left = static_cast<std::uint32_t>(load - 1);
