@@ -181,6 +181,8 @@ int run_job(const RunOptions& options) {
     build.device = static_cast<int>(job.get_int("device"));
     build.threads = static_cast<int>(job.get_int("threads"));
     build.check_moves = job.get_bool("check_moves");
+    build.memory_budget = static_cast<std::size_t>(job.get_int("memory_budget")) << 20;
+    build.memory_fraction = job.get_real("memory_fraction");
     build.seed = static_cast<std::uint64_t>(job.get_int("seed"));
     const std::string& backend = job.get_string("backend");
     std::string device;

@@ -2,6 +2,7 @@
 /// \file
 /// Base of every run-time created component and the context handed to factories.
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -30,6 +31,10 @@ struct BuildContext {
     int threads = 0;              ///< CPU threads for CPU engines (0 = all cores)
     bool check_moves = false;     ///< verify every applied move by full re-evaluation
     std::uint64_t seed = 0;       ///< job seed
+    /// Device memory an engine may allocate, in bytes (0: memory_fraction of the free memory
+    /// when the engine is built).
+    std::size_t memory_budget = 0;
+    double memory_fraction = 0.8; ///< share of the free device memory used when no budget is set
 };
 
 } // namespace locus

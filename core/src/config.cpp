@@ -406,6 +406,13 @@ void register_job_schema(Registry& registry) {
             .integer("device", "0", "CUDA device ordinal", 0.0)
             .integer("threads", "0", "CPU threads of the CPU engines (0 = all cores)", 0.0)
             .integer("batch", "1", "solutions searched together", 1.0, 1048576.0)
+            .integer("memory_budget", "0",
+                     "device memory the engines may allocate, MiB (0 = memory_fraction of the "
+                     "free memory)",
+                     0.0)
+            .real("memory_fraction", "0.8",
+                  "share of the free device memory the engines may use when memory_budget is 0",
+                  0.01, 1.0)
             .string("output", "results", "directory of results.jsonl, trace.jsonl, solutions")
             .string("best_known", "\"\"",
                     "CSV of best-known objectives (\"\" = search the data path)")

@@ -83,4 +83,13 @@ void memory_info(std::size_t& free_bytes, std::size_t& total_bytes) {
     LOCUS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
 }
 
+std::size_t MemoryBudget::allowance() const {
+    if (bytes != 0)
+        return bytes;
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    memory_info(free_bytes, total_bytes);
+    return static_cast<std::size_t>(static_cast<double>(free_bytes) * fraction);
+}
+
 } // namespace locus::gpu

@@ -49,8 +49,8 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
               error_line(config.string() +
                          ":2:1: algoritm: unknown key 'algoritm'; did you mean 'algorithm'? "
                          "(valid: algorithm, backend, batch, best_known, check_moves, "
-                         "construction, device, name, output, problem, seed, termination, "
-                         "threads)"));
+                         "construction, device, memory_budget, memory_fraction, name, output, "
+                         "problem, seed, termination, threads)"));
     }
     SUBCASE("unknown component name, with the closest valid name suggested") {
         const fs::path config = dir / "component.yaml";

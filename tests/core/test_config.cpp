@@ -302,7 +302,8 @@ TEST_CASE("unknown components and keys list the alternatives") {
     CHECK_THROWS_WITH_AS(compose(kMinimal + "seeed: 3\n"),
                          "run.yaml:3:1: seeed: unknown key 'seeed'; did you mean 'seed'? (valid: "
                          "algorithm, backend, batch, best_known, check_moves, construction, "
-                         "device, name, output, problem, seed, termination, threads)",
+                         "device, memory_budget, memory_fraction, name, output, problem, seed, "
+                         "termination, threads)",
                          ConfigError);
     CHECK_THROWS_WITH_AS(compose("problem: {name: tot, instance: a}\nalgorithm: descent\n"),
                          "run.yaml:1:17: problem: unknown problem 'tot'; did you mean 'toy'? "

@@ -2,6 +2,7 @@
 /// \file
 /// CUDA device discovery for host code (compiled by g++; implemented in the locus_gpu library).
 
+#include <cstddef>
 #include <string>
 
 namespace locus::gpu {
@@ -22,5 +23,15 @@ void require_device(int ordinal);
 
 /// Free and total device memory in bytes of the current device.
 void memory_info(std::size_t& free_bytes, std::size_t& total_bytes);
+
+/// The device memory an engine may allocate (the job keys memory_budget and memory_fraction).
+struct MemoryBudget {
+    std::size_t bytes = 0;  ///< fixed budget in bytes; 0 = `fraction` of the free memory
+    double fraction = 0.8;  ///< share of the current device's free memory when bytes == 0
+
+    /// The bytes allowed now: `bytes` when set, else `fraction` of the free memory of the
+    /// current device (queried on every call).
+    std::size_t allowance() const;
+};
 
 } // namespace locus::gpu
