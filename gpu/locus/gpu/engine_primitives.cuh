@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Device building blocks of the neighborhood engine (nvcc only): launch geometry of a sweep
-/// over a batch of move grids, warp and block reductions of (delta, index) pairs, and the
+/// over a batch of move grids, the block reduction of (delta, index) pairs (team layer), and the
 /// saturating scan of per-unit counts. See neighborhood_engine.cuh for the thread mapping.
 
 #include <cuda_runtime.h>
@@ -12,11 +12,10 @@
 #include <type_traits>
 
 #include "locus/gpu/neighborhood_engine.hpp"
+#include "locus/gpu/team.cuh"
 
 namespace locus::gpu::detail {
 
-inline constexpr unsigned kFullMask = 0xFFFFFFFFu;
-inline constexpr unsigned kEngineWarps = kEngineBlockThreads / 32;
 
 /// Launch geometry of a sweep over the grids of a batch. A unit of work is a row, or a segment
 /// of a row when rows alone are too few to fill the device (small batches); units are numbered
@@ -108,18 +107,6 @@ int resident_blocks_per_sm(Kernel kernel) {
     return std::max(blocks, 1);
 }
 
-/// Shuffle of a delta across the lanes of a warp (sub-word integers travel as int).
-template <class D>
-__device__ __forceinline__ D shuffle_xor(D value, int lane_mask) {
-    if constexpr (std::is_floating_point_v<D>) {
-        return __shfl_xor_sync(kFullMask, value, lane_mask);
-    } else if constexpr (sizeof(D) <= 4) {
-        return static_cast<D>(__shfl_xor_sync(kFullMask, static_cast<int>(value), lane_mask));
-    } else {
-        return static_cast<D>(__shfl_xor_sync(kFullMask, static_cast<long long>(value), lane_mask));
-    }
-}
-
 /// Stores a move as two full 8-byte words, so that the padding after a delta narrower than 8
 /// bytes is defined too (host copies of results then read no uninitialised bytes).
 template <class D>
@@ -132,60 +119,42 @@ __device__ __forceinline__ void store_move(MoveResult<D>* to, D delta, std::uint
     words[1] = index;
 }
 
-/// Keeps in (delta, index) the preferred of itself and (other_delta, other_index): lowest index
-/// for Pivot::first, (delta, index) order for Pivot::best.
-template <bool kFirst, class D>
-__device__ __forceinline__ void keep_preferred(D& delta, std::uint64_t& index, D other_delta,
-                                               std::uint64_t other_index) {
-    const bool take =
-        kFirst ? other_index < index : precedes_best(other_delta, other_index, delta, index);
-    if (take) {
-        delta = other_delta;
-        index = other_index;
+/// Pivot::first's reduction operator over (index, delta) pairs: the lowest index.
+struct LowestIndex {
+    template <class Pair>
+    __device__ __forceinline__ Pair operator()(const Pair& a, const Pair& b) const {
+        return b.key < a.key ? b : a;
     }
-}
+};
 
-/// Reduces (delta, index) over the block; the result is valid in thread 0. Every thread of the
-/// block must call it. It starts and ends with no pending shared-memory reads, so it can be
-/// called again after a __syncthreads().
+/// The block of an engine kernel as a team.
+using EngineTeam = BlockTeam<kEngineBlockThreads>;
+
+/// Reduces (delta, index) over the block (Pivot::best: smallest delta, then lowest index;
+/// Pivot::first: lowest index); the result is valid in thread 0. Every thread of the block
+/// must call it; the team storage may be reused after the next __syncthreads().
 template <bool kFirst, class D>
-__device__ __forceinline__ void block_reduce(D& delta, std::uint64_t& index, D* s_delta,
-                                             std::uint64_t* s_index) {
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        const D other_delta = shuffle_xor(delta, offset);
-        const std::uint64_t other_index = __shfl_xor_sync(kFullMask, index, offset);
-        keep_preferred<kFirst>(delta, index, other_delta, other_index);
-    }
-    const unsigned warp = threadIdx.x / 32;
-    const unsigned lane = threadIdx.x % 32;
-    if (lane == 0) {
-        s_delta[warp] = delta;
-        s_index[warp] = index;
-    }
-    __syncthreads();
-    if (warp == 0) {
-        delta = lane < kEngineWarps ? s_delta[lane] : invalid_delta<D>();
-        index = lane < kEngineWarps ? s_index[lane] : kNoMove;
-        for (int offset = kEngineWarps / 2; offset > 0; offset >>= 1) {
-            const D other_delta = shuffle_xor(delta, offset);
-            const std::uint64_t other_index = __shfl_xor_sync(kFullMask, index, offset);
-            keep_preferred<kFirst>(delta, index, other_delta, other_index);
-        }
+__device__ __forceinline__ void block_reduce(const EngineTeam& team, D& delta,
+                                             std::uint64_t& index) {
+    if constexpr (kFirst) {
+        const auto lowest = team.leader_reduce(cub::KeyValuePair<std::uint64_t, D>(index, delta),
+                                               LowestIndex{});
+        delta = lowest.value;
+        index = lowest.key;
+    } else {
+        team.leader_argmin(delta, index);
     }
 }
 
 inline constexpr unsigned kScanThreads = 1024;
 inline constexpr unsigned kScanItems = 4; ///< consecutive counts per thread and round
 
-/// Inclusive saturating prefix sum over the lanes of a warp.
-__device__ __forceinline__ std::uint32_t warp_inclusive_scan(std::uint32_t value, unsigned lane) {
-    for (unsigned offset = 1; offset < 32; offset <<= 1) {
-        const std::uint32_t other = __shfl_up_sync(kFullMask, value, offset);
-        if (lane >= offset)
-            value = add_saturated(value, other);
+/// Saturating addition as a scan operator.
+struct SaturatingAdd {
+    __device__ __forceinline__ std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const {
+        return add_saturated(a, b);
     }
-    return value;
-}
+};
 
 /// improving_moves scan: one block per solution turns its unit counts into exclusive offsets
 /// (saturating at 2^32 - 1, in place) and writes the total to totals[solution]. Each round, a
@@ -193,11 +162,8 @@ __device__ __forceinline__ std::uint32_t warp_inclusive_scan(std::uint32_t value
 template <unsigned kThreads, unsigned kItems>
 __global__ void __launch_bounds__(kThreads)
     scan_units_kernel(std::uint32_t* unit_counts, std::uint64_t units, std::uint32_t* totals) {
-    static_assert(kThreads % 32 == 0 && kThreads <= 1024);
-    constexpr unsigned kWarps = kThreads / 32;
-    __shared__ std::uint32_t s_warp[kWarps];
-    const unsigned warp = threadIdx.x / 32;
-    const unsigned lane = threadIdx.x % 32;
+    __shared__ typename BlockTeam<kThreads>::Storage s_team;
+    const BlockTeam<kThreads> team{&s_team};
     std::uint32_t* counts = unit_counts + static_cast<std::uint64_t>(blockIdx.x) * units;
     std::uint32_t carry = 0;
     for (std::uint64_t begin = 0; begin < units; begin += kThreads * kItems) {
@@ -208,29 +174,15 @@ __global__ void __launch_bounds__(kThreads)
             values[k] = first + k < units ? counts[first + k] : 0u;
             sum = add_saturated(sum, values[k]);
         }
-        const std::uint32_t inclusive = warp_inclusive_scan(sum, lane);
-        const std::uint32_t before = __shfl_up_sync(kFullMask, inclusive, 1);
-        if (lane == 31)
-            s_warp[warp] = inclusive;
-        __syncthreads();
-        if (warp == 0) {
-            const std::uint32_t total =
-                warp_inclusive_scan(lane < kWarps ? s_warp[lane] : 0u, lane);
-            __syncwarp();
-            if (lane < kWarps)
-                s_warp[lane] = total;
-        }
-        __syncthreads();
-        const std::uint32_t warp_prefix = warp == 0 ? 0u : s_warp[warp - 1];
+        std::uint32_t round = 0;
         std::uint32_t offset =
-            add_saturated(carry, add_saturated(warp_prefix, lane == 0 ? 0u : before));
+            add_saturated(carry, team.exclusive_scan(sum, 0u, SaturatingAdd{}, round));
         for (unsigned k = 0; k < kItems; ++k) {
             if (first + k < units)
                 counts[first + k] = offset;
             offset = add_saturated(offset, values[k]);
         }
-        carry = add_saturated(carry, s_warp[kWarps - 1]);
-        __syncthreads();
+        carry = add_saturated(carry, round);
     }
     if (threadIdx.x == 0)
         totals[blockIdx.x] = carry;

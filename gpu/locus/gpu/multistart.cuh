@@ -9,7 +9,7 @@
 /// i * searches + s, so that the threads of a warp, which scan pairs in the same order, read
 /// consecutive words); one warp per search, or one block per search (arrays contiguous per
 /// search, the current permutation in shared memory, pairs dealt round-robin to the threads,
-/// argmin by shuffles). The policy's read-only data (the QAP matrices) is copied into shared
+/// argmin and sums through the team layer). The policy's read-only data (the QAP matrices) is copied into shared
 /// memory when it fits (MultiStartLaunch::data_on_chip); otherwise the kernels read it through
 /// the read-only data cache (const __restrict__ global pointers).
 
@@ -23,100 +23,18 @@
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/multistart.hpp"
+#include "locus/gpu/team.cuh"
 
 namespace locus::gpu {
 
+/// Threads per block of each mapping.
+inline constexpr unsigned kMultiStartThreads = 128;
+static_assert(kMultiStartThreads % 32 == 0, "teams of whole warps");
+
 namespace detail {
 
-/// One thread per search on the device.
-struct DeviceSoloTeam {
-    __device__ static constexpr std::uint32_t rank() { return 0; }
-    __device__ static constexpr std::uint32_t size() { return 1; }
-    __device__ static void sync() {}
-    __device__ static std::int64_t sum(std::int64_t v) { return v; }
-    __device__ static void argmin(std::int64_t&, std::uint32_t&) {}
-    __device__ static std::uint32_t min_index(std::uint32_t index) { return index; }
-};
-
-/// (value, index) pairs: smaller value first, then smaller index.
-__device__ __forceinline__ void take_better(std::int64_t& value, std::uint32_t& index,
-                                            std::int64_t other_value, std::uint32_t other_index) {
-    if (other_value < value || (other_value == value && other_index < index)) {
-        value = other_value;
-        index = other_index;
-    }
-}
-
-/// One warp per search.
-struct WarpTeam {
-    __device__ std::uint32_t rank() const { return threadIdx.x % 32; }
-    __device__ static constexpr std::uint32_t size() { return 32; }
-    __device__ static void sync() { __syncwarp(); }
-    __device__ static std::int64_t sum(std::int64_t v) {
-        for (unsigned offset = 16; offset > 0; offset >>= 1)
-            v += __shfl_xor_sync(0xFFFFFFFFu, v, offset);
-        return v;
-    }
-    __device__ static void argmin(std::int64_t& value, std::uint32_t& index) {
-        for (unsigned offset = 16; offset > 0; offset >>= 1) {
-            const std::int64_t v = __shfl_xor_sync(0xFFFFFFFFu, value, offset);
-            const std::uint32_t i = __shfl_xor_sync(0xFFFFFFFFu, index, offset);
-            take_better(value, index, v, i);
-        }
-    }
-    __device__ static std::uint32_t min_index(std::uint32_t index) {
-        for (unsigned offset = 16; offset > 0; offset >>= 1) {
-            const std::uint32_t other = __shfl_xor_sync(0xFFFFFFFFu, index, offset);
-            index = other < index ? other : index;
-        }
-        return index;
-    }
-};
-
 /// One block per search.
-struct BlockSearchTeam {
-    std::int64_t* values;   ///< shared, one per warp
-    std::uint32_t* indices; ///< shared, one per warp
-
-    __device__ std::uint32_t rank() const { return threadIdx.x; }
-    __device__ std::uint32_t size() const { return blockDim.x; }
-    __device__ static void sync() { __syncthreads(); }
-    __device__ std::int64_t sum(std::int64_t v) const {
-        v = WarpTeam::sum(v);
-        if (threadIdx.x % 32 == 0)
-            values[threadIdx.x / 32] = v;
-        __syncthreads();
-        std::int64_t total = 0;
-        for (unsigned w = 0; w < blockDim.x / 32; ++w)
-            total += values[w];
-        __syncthreads();
-        return total;
-    }
-    __device__ void argmin(std::int64_t& value, std::uint32_t& index) const {
-        WarpTeam::argmin(value, index);
-        if (threadIdx.x % 32 == 0) {
-            values[threadIdx.x / 32] = value;
-            indices[threadIdx.x / 32] = index;
-        }
-        __syncthreads();
-        value = values[0];
-        index = indices[0];
-        for (unsigned w = 1; w < blockDim.x / 32; ++w)
-            take_better(value, index, values[w], indices[w]);
-        __syncthreads();
-    }
-    __device__ std::uint32_t min_index(std::uint32_t index) const {
-        index = WarpTeam::min_index(index);
-        if (threadIdx.x % 32 == 0)
-            indices[threadIdx.x / 32] = index;
-        __syncthreads();
-        std::uint32_t result = indices[0];
-        for (unsigned w = 1; w < blockDim.x / 32; ++w)
-            result = indices[w] < result ? indices[w] : result;
-        __syncthreads();
-        return result;
-    }
-};
+using BlockSearchTeam = BlockTeam<kMultiStartThreads>;
 
 /// Device arrays of a launch for `searches` searches of length n.
 struct MultiStartArrays {
@@ -160,7 +78,7 @@ __global__ void multistart_thread_kernel(const P problem, const MultiStartPlan p
     const SearchArrays x{{arrays.best + search, searches},
                          {arrays.delta + search, searches},
                          {arrays.tabu == nullptr ? nullptr : arrays.tabu + search, searches}};
-    arrays.results[search] = run_search(DeviceSoloTeam{}, local, plan, arrays.first + search, x, perm);
+    arrays.results[search] = run_search(SerialTeam{}, local, plan, arrays.first + search, x, perm);
 }
 
 template <class P>
@@ -192,14 +110,13 @@ __global__ void multistart_block_kernel(const P problem, const MultiStartPlan pl
                                         std::uint32_t searches, MultiStartArrays arrays,
                                         std::uint32_t data_words) {
     extern __shared__ __align__(16) std::int32_t s_words[];
-    __shared__ std::int64_t s_values[32];
-    __shared__ std::uint32_t s_indices[32];
+    __shared__ BlockSearchTeam::Storage s_team;
     const P local = stage_data(problem, data_words != 0, s_words);
     const std::int32_t n = local.size();
     const auto nn = static_cast<std::uint64_t>(n);
     const std::uint32_t search = blockIdx.x;
     std::int32_t* perm = s_words + data_words;
-    const BlockSearchTeam team{s_values, s_indices};
+    const BlockSearchTeam team{&s_team};
     for (std::int32_t i = static_cast<std::int32_t>(threadIdx.x); i < n;
          i += static_cast<std::int32_t>(blockDim.x))
         perm[i] = arrays.starts[search * nn + static_cast<std::uint64_t>(i)];
@@ -213,9 +130,6 @@ __global__ void multistart_block_kernel(const P problem, const MultiStartPlan pl
 
 } // namespace detail
 
-/// Threads per block of each mapping.
-inline constexpr unsigned kMultiStartThreads = 128;
-static_assert(kMultiStartThreads % 32 == 0, "teams of whole warps");
 /// Largest policy data (bytes) copied into shared memory per block.
 inline constexpr std::size_t kChipDataBytes = 24 * 1024;
 

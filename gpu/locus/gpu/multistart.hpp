@@ -40,17 +40,12 @@
 
 #include "locus/error.hpp"
 #include "locus/gpu/cpu_threads.hpp"
+#include "locus/gpu/team.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
 
 #if defined(_OPENMP)
 #include <omp.h>
-#endif
-
-#if defined(__CUDACC__)
-#define LOCUS_MULTISTART_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
-#else
-#define LOCUS_MULTISTART_EXEC_CHECK_DISABLE
 #endif
 
 namespace locus::gpu {
@@ -222,17 +217,6 @@ static_assert(sizeof(SearchResult) == 4 * sizeof(std::int64_t), "multistart_byte
 
 namespace detail {
 
-/// A team of one thread: the CPU twin and the thread-per-search mapping.
-struct SoloTeam {
-    static constexpr std::uint32_t rank() { return 0; }
-    static constexpr std::uint32_t size() { return 1; }
-    static void sync() {}
-    LOCUS_HD_INLINE static std::int64_t sum(std::int64_t v) { return v; }
-    /// (value, index) with the smallest value, ties to the lowest index.
-    static void argmin(std::int64_t& value, std::uint32_t& index) { (void)value, (void)index; }
-    static std::uint32_t min_index(std::uint32_t index) { return index; }
-};
-
 /// Pair index k = r * n + s for r < s; kNoPair when there is none.
 inline constexpr std::uint32_t kNoPair = 0xFFFFFFFFu;
 
@@ -260,7 +244,7 @@ LOCUS_HD_INLINE void random_pair(std::uint64_t bits, std::int32_t n, std::int32_
 
 /// Calls f(r, s) for every pair r < s this thread owns: pair slots r * n + s are dealt to the
 /// team's threads round-robin.
-LOCUS_MULTISTART_EXEC_CHECK_DISABLE
+LOCUS_EXEC_CHECK_DISABLE
 template <class Team, class F>
 LOCUS_HD_INLINE void for_pairs(const Team& team, std::int32_t n, F&& f) {
     if (team.size() == 1) {
@@ -287,7 +271,7 @@ LOCUS_HD_INLINE void for_pairs(const Team& team, std::int32_t n, F&& f) {
 }
 
 /// Swaps perm[u], perm[v] and brings every delta up to date (the team ends synchronised).
-LOCUS_MULTISTART_EXEC_CHECK_DISABLE
+LOCUS_EXEC_CHECK_DISABLE
 template <class Team, class P>
 LOCUS_HD void apply_swap(const Team& team, const P& problem, const SearchArrays& x,
                          std::int32_t* perm, std::int32_t u, std::int32_t v) {
@@ -330,7 +314,7 @@ LOCUS_HD void apply_swap(const Team& team, const P& problem, const SearchArrays&
 /// Runs one search (every thread of the team calls it alike). `perm` (n contiguous words,
 /// visible to the whole team) holds the start and is the current permutation throughout; on
 /// return x.best holds the best permutation found. Returns the search's result.
-LOCUS_MULTISTART_EXEC_CHECK_DISABLE
+LOCUS_EXEC_CHECK_DISABLE
 template <class Team, class P>
 LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const MultiStartPlan& plan,
                                  std::uint64_t search, const SearchArrays& x,
@@ -427,7 +411,7 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
                 const auto k = static_cast<std::uint32_t>(r * n + s);
                 if (k < first && x.delta[k] < 0) first = k;
             });
-            first = team.min_index(first);
+            first = team.min(first);
             if (first == kNoPair) break; // local optimum
             u = static_cast<std::int32_t>(first / static_cast<std::uint32_t>(n));
             v = static_cast<std::int32_t>(first % static_cast<std::uint32_t>(n));
@@ -530,7 +514,7 @@ std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& confi
             const SearchArrays x{{best + s * nn, 1},
                                  {delta.data(), 1},
                                  {tabu.data(), 1}};
-            results[s] = detail::run_search(detail::SoloTeam{}, problem, plan,
+            results[s] = detail::run_search(SerialTeam{}, problem, plan,
                                             static_cast<std::uint64_t>(i), x, perm.data());
             ran.fetch_add(1);
         }
@@ -541,4 +525,3 @@ std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& confi
 
 } // namespace locus::gpu
 
-#undef LOCUS_MULTISTART_EXEC_CHECK_DISABLE

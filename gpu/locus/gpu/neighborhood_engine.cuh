@@ -17,9 +17,9 @@
 ///  - units are dealt round-robin: round t of block p of a solution covers units
 ///    (t * blocks_per_solution + p) * groups + [0, groups), which balances triangular grids;
 ///    each thread thus meets its cells in increasing index order.
-/// Selection keeps a running best per thread in registers, reduces it with warp shuffles, then
-/// across the warps of the block in shared memory, then across the blocks of a solution in the
-/// same launch: each block writes a partial, and the last block to finish (atomic ticket after
+/// Selection keeps a running best per thread in registers, reduces it over the block (the team
+/// layer: CUB's block reduction with ArgMin), then across the blocks of a solution in the same
+/// launch: each block writes a partial, and the last block to finish (atomic ticket after
 /// __threadfence) reduces the partials and writes the result. Selection is by (delta, index)
 /// only, so the result is deterministic and equal to the CPU twin's. Under Pivot::first a
 /// thread stops at its first improving cell and publishes its index (block minimum in shared
@@ -51,8 +51,7 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
                   MoveResult<typename E::delta_type>* partials, std::uint32_t* tickets,
                   std::uint64_t* found) {
     using D = typename E::delta_type;
-    __shared__ D s_delta[kEngineWarps];
-    __shared__ std::uint64_t s_index[kEngineWarps];
+    __shared__ EngineTeam::Storage s_team;
     __shared__ bool s_last;
     __shared__ std::uint64_t s_found; // lowest improving index seen by this block (Pivot::first)
 
@@ -116,7 +115,8 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
         }
     }
 
-    block_reduce<kFirst>(best, best_index, s_delta, s_index);
+    const EngineTeam team{&s_team};
+    block_reduce<kFirst>(team, best, best_index);
     if (plan.blocks_per_solution == 1) {
         if (threadIdx.x == 0) {
             store_move(out + solution, best, best_index);
@@ -145,9 +145,14 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
         const D other_delta = *static_cast<const volatile D*>(&mine[p].delta);
         const std::uint64_t other_index =
             *static_cast<const volatile std::uint64_t*>(&mine[p].index);
-        keep_preferred<kFirst>(best, best_index, other_delta, other_index);
+        const bool take = kFirst ? other_index < best_index
+                                 : precedes_best(other_delta, other_index, best, best_index);
+        if (take) {
+            best = other_delta;
+            best_index = other_index;
+        }
     }
-    block_reduce<kFirst>(best, best_index, s_delta, s_index);
+    block_reduce<kFirst>(team, best, best_index);
     if (threadIdx.x == 0) {
         store_move(out + solution, best, best_index);
         tickets[solution] = 0;
@@ -181,8 +186,7 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
             for (std::uint32_t col = col_begin + lane; col < col_end; col += width)
                 count += eval(context, col) < D(0) ? 1u : 0u;
         }
-        for (std::uint32_t offset = width / 2; offset > 0; offset >>= 1)
-            count += __shfl_xor_sync(kFullMask, count, offset);
+        count = segment_sum(count, width);
         if (lane == 0 && unit < plan.units)
             counts[unit] = count;
     }
@@ -200,8 +204,6 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
     const std::uint32_t part = blockIdx.x - solution * plan.blocks_per_solution;
     const std::uint32_t width = 1u << plan.group_shift;
     const std::uint32_t lane = threadIdx.x & (width - 1);
-    const std::uint32_t group_base = (threadIdx.x & 31u) & ~(width - 1);
-    const std::uint32_t group_bits = width == 32 ? kFullMask : ((1u << width) - 1u);
     const std::uint64_t unit_step =
         static_cast<std::uint64_t>(plan.groups) * plan.blocks_per_solution;
     const std::uint32_t* offsets = unit_offsets + static_cast<std::uint64_t>(solution) * plan.units;
@@ -218,10 +220,10 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
                                                           : total;
         // NOTE: offsets never decrease with the unit, so once every unit of this warp starts at
         // or beyond capacity, so do all the units of its later rounds.
-        if (__all_sync(kFullMask, start >= capacity))
+        if (warp_all(start >= capacity))
             break;
         const bool active = start < capacity && end > start;
-        if (!__any_sync(kFullMask, active))
+        if (!warp_any(active))
             continue;
 
         const auto [row, col_begin, col_end] = decode_unit(plan, in_grid ? unit : plan.units - 1);
@@ -238,13 +240,12 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
                 delta = eval(context, static_cast<std::uint32_t>(col));
                 improving = delta < D(0);
             }
-            const std::uint32_t mask =
-                (__ballot_sync(kFullMask, improving) >> group_base) & group_bits;
-            const std::uint64_t slot = position + __popc(mask & ((1u << lane) - 1u));
+            std::uint32_t hits = 0;
+            const std::uint64_t slot = position + segment_rank(improving, width, hits);
             if (improving && slot < limit)
                 store_move(slots + slot, delta, base + col);
-            position += __popc(mask);
-            if (__all_sync(kFullMask, !active || position >= limit))
+            position += hits;
+            if (warp_all(!active || position >= limit))
                 break;
         }
     }

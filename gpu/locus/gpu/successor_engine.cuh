@@ -9,7 +9,7 @@
 /// grid of as many blocks as fit on the device at once walks over the states (grid-stride), so
 /// per-group scratch is sized by the device, not by the number of states. Possibilities are rated in block-stride loops into the ratings array
 /// (shared memory when the plan keeps it on chip, else the group's global scratch); aggregators
-/// are merged with warp shuffles then across warps; every thread maps and sums a whole segment
+/// are merged through the team layer (CUB warp reductions, then across warps); every thread maps and sums a whole segment
 /// of 32 possibilities (skewed start, no bank conflicts); the segment sums are prefix-summed in place into the lookup
 /// in shared memory; every thread binary-searches the lookup for the drawn value; the first
 /// warp recomputes the 32 weights of the found segment and prefix-sums them with shuffles to
@@ -28,109 +28,16 @@
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/successor_engine.hpp"
+#include "locus/gpu/team.cuh"
 
 namespace locus::gpu {
 
 namespace detail {
 
-inline constexpr unsigned kSuccessorFullMask = 0xFFFFFFFFu;
-
-/// Shuffle of any trivially copyable value across the lanes of a warp, word by word.
-template <class V>
-__device__ __forceinline__ V shuffle_down_any(const V& value, unsigned offset) {
-    constexpr unsigned kWords = (sizeof(V) + 3) / 4;
-    unsigned words[kWords] = {};
-    memcpy(words, &value, sizeof(V));
-    for (unsigned w = 0; w < kWords; ++w)
-        words[w] = __shfl_down_sync(kSuccessorFullMask, words[w], offset);
-    V out;
-    memcpy(&out, words, sizeof(V));
-    return out;
-}
-
-/// The team of a thread block: collectives over all its threads (every thread must call them;
-/// each starts and ends with no pending shared-memory reads of its own storage). Its groups are
-/// its warps.
+/// The block of the assignment kernel as a team (any multiple of 32 threads): its collectives
+/// move aggregators and 64-bit sums.
 template <class A>
-struct BlockTeam {
-    std::uint64_t* scan; ///< shared, one word per warp
-    A* aggregators;      ///< shared, one per warp
-
-    __device__ std::uint32_t rank() const { return threadIdx.x; }
-    __device__ std::uint32_t size() const { return blockDim.x; }
-    __device__ std::uint32_t lane() const { return threadIdx.x % 32; }
-    __device__ static constexpr std::uint32_t lanes() { return 32; }
-    __device__ std::uint32_t group() const { return threadIdx.x / 32; }
-    __device__ std::uint32_t groups() const { return blockDim.x / 32; }
-    __device__ void sync() const { __syncthreads(); }
-
-    /// The merge of every thread's aggregator (the same value in every thread): a tree over the
-    /// lanes of each warp, then the warps' results in warp order.
-    __device__ A reduce(A value) const {
-        for (unsigned offset = 16; offset > 0; offset >>= 1)
-            value.combine(shuffle_down_any(value, offset));
-        const unsigned warps = blockDim.x / 32;
-        if (threadIdx.x % 32 == 0)
-            aggregators[threadIdx.x / 32] = value;
-        __syncthreads();
-        A total = aggregators[0];
-        for (unsigned w = 1; w < warps; ++w)
-            total.combine(aggregators[w]);
-        __syncthreads();
-        return total;
-    }
-
-    /// Inclusive prefix sum of `value` over the lanes of the warp; `total` = the warp's sum.
-    __device__ static std::uint64_t group_scan(std::uint64_t value, std::uint64_t& total) {
-        const unsigned lane = threadIdx.x % 32;
-        for (unsigned offset = 1; offset < 32; offset <<= 1) {
-            const std::uint64_t other = __shfl_up_sync(kSuccessorFullMask, value, offset);
-            if (lane >= offset)
-                value += other;
-        }
-        total = __shfl_sync(kSuccessorFullMask, value, 31);
-        return value;
-    }
-
-    /// Inclusive prefix sum of `value` over the block (thread order); `total` = block sum.
-    __device__ std::uint64_t inclusive_scan(std::uint64_t value, std::uint64_t& total) const {
-        const unsigned warp = threadIdx.x / 32;
-        std::uint64_t warp_total = 0;
-        value = group_scan(value, warp_total);
-        if (threadIdx.x % 32 == 31)
-            scan[warp] = warp_total;
-        __syncthreads();
-        std::uint64_t before = 0;
-        std::uint64_t sum = 0;
-        const unsigned warps = blockDim.x / 32;
-        for (unsigned w = 0; w < warps; ++w) {
-            before += w < warp ? scan[w] : 0;
-            sum += scan[w];
-        }
-        __syncthreads();
-        total = sum;
-        return before + value;
-    }
-
-    /// Replaces data[0, count) (shared memory) by its inclusive prefix sums: every thread sums a
-    /// contiguous chunk, the chunk sums are scanned over the block, the chunks are rewritten.
-    /// Ends synchronised.
-    __device__ void scan_in_place(std::uint64_t* data, std::uint32_t count) const {
-        const std::uint32_t per = (count + blockDim.x - 1) / blockDim.x;
-        const std::uint32_t begin = min(threadIdx.x * per, count);
-        const std::uint32_t end = min(begin + per, count);
-        std::uint64_t local = 0;
-        for (std::uint32_t i = begin; i < end; ++i)
-            local += data[i];
-        std::uint64_t total = 0;
-        std::uint64_t running = inclusive_scan(local, total) - local;
-        for (std::uint32_t i = begin; i < end; ++i) {
-            running += data[i];
-            data[i] = running;
-        }
-        __syncthreads();
-    }
-};
+using SuccessorTeam = BlockTeam<0, (sizeof(A) > 8 ? sizeof(A) : 8)>;
 
 /// Clone kernel: target slot t = source slot t / k, successor value successor_value(seed, t).
 /// One thread per target word (grid-stride). A template so that the header defines no
@@ -171,9 +78,8 @@ __global__ void assign_states_kernel(const P problem, SuccessorLayout layout, st
     static_assert(alignof(A) <= 16, "aggregator_type must not need more than 16-byte alignment");
     static_assert(alignof(R) <= 16, "rating_type must not need more than 16-byte alignment");
     extern __shared__ __align__(16) unsigned char s_dynamic[];
-    __shared__ std::uint64_t s_scan[32];
-    __shared__ __align__(16) unsigned char s_agg[32 * sizeof(A)];
-    const BlockTeam<A> team{s_scan, reinterpret_cast<A*>(s_agg)};
+    __shared__ typename SuccessorTeam<A>::Storage s_team;
+    const SuccessorTeam<A> team{&s_team};
     const Scratch<R> scratch{
         kRatingsOnChip ? reinterpret_cast<R*>(s_dynamic + plan.ratings_offset)
                        : ratings + static_cast<std::uint64_t>(blockIdx.x) * bound,

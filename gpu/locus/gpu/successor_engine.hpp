@@ -29,6 +29,7 @@
 
 #include "locus/error.hpp"
 #include "locus/gpu/cpu_threads.hpp"
+#include "locus/gpu/team.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
 
@@ -39,14 +40,6 @@
 #define LOCUS_SUCCESSOR_OMP(directive)
 #endif
 
-// NOTE: the shared routine is host-device code instantiated with a host-only team (CPU twin)
-// and a device-only team (kernel); each instantiation only runs on its own side, so nvcc's
-// cross-space call check is disabled for those templates.
-#if defined(__CUDACC__)
-#define LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
-#else
-#define LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
-#endif
 
 namespace locus::gpu {
 
@@ -290,39 +283,19 @@ std::size_t successor_bytes_needed(const P& problem, std::uint32_t capacity, std
 
 namespace detail {
 
-/// A team of one thread (the CPU twin): every collective is the identity, and the thread is
-/// the only lane of the only group (so it visits the 32 possibilities of a segment itself).
-struct SerialTeam {
-    static constexpr std::uint32_t rank() { return 0; }
-    static constexpr std::uint32_t size() { return 1; }
-    static constexpr std::uint32_t lane() { return 0; }
-    static constexpr std::uint32_t lanes() { return 1; }
-    static constexpr std::uint32_t group() { return 0; }
-    static constexpr std::uint32_t groups() { return 1; }
-    static void sync() {}
+/// Merges aggregators (the team reduction operator of assign_variable).
+struct CombineAggregators {
     template <class A>
-    static A reduce(const A& value) {
-        return value;
-    }
-    /// Inclusive prefix sum over the lanes of the caller's group; `total` = the group's sum.
-    static std::uint64_t group_scan(std::uint64_t value, std::uint64_t& total) {
-        total = value;
-        return value;
-    }
-    /// Replaces data[0, count) by its inclusive prefix sums.
-    static void scan_in_place(std::uint64_t* data, std::uint32_t count) {
-        std::uint64_t sum = 0;
-        for (std::uint32_t i = 0; i < count; ++i) {
-            sum += data[i];
-            data[i] = sum;
-        }
+    LOCUS_HD_INLINE A operator()(A a, const A& b) const {
+        a.combine(b);
+        return a;
     }
 };
 
 /// The context of variable `var` (P::prepare<T> when P has it, else an empty one).
 struct NoContext {};
 
-LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+LOCUS_EXEC_CHECK_DISABLE
 template <int T, class P>
 LOCUS_HD_INLINE auto variable_context(const P& problem, const std::int32_t* state,
                                       std::uint32_t var) {
@@ -333,7 +306,7 @@ LOCUS_HD_INLINE auto variable_context(const P& problem, const std::int32_t* stat
 }
 
 /// Rating of possibility `l` of `var`, with the variable's context when P takes one.
-LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+LOCUS_EXEC_CHECK_DISABLE
 template <int T, class P, class C>
 LOCUS_HD_INLINE typename P::rating_type rate_possibility(const P& problem,
                                                          const std::int32_t* state,
@@ -418,7 +391,7 @@ LOCUS_HD_INLINE std::uint32_t find_segment(const std::uint64_t* segments, std::u
 /// Assigns variable `var` (of type T) of one state (FANG Algorithms 1-4). Every thread of the
 /// team calls it with the same arguments and the same `rng`; it returns with `var` inactive
 /// and the team synchronised.
-LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+LOCUS_EXEC_CHECK_DISABLE
 template <int T, class Team, class P>
 LOCUS_HD void assign_variable(const Team& team, const P& problem, std::int32_t* state,
                               std::uint32_t* mask, std::uint32_t var, std::uint32_t bound,
@@ -437,7 +410,7 @@ LOCUS_HD void assign_variable(const Team& team, const P& problem, std::int32_t* 
         scratch.ratings[i] = rating;
         aggregator.add(rating);
     }
-    aggregator = team.reduce(aggregator);
+    aggregator = team.reduce(aggregator, CombineAggregators{});
 
     // Map to weights, sum every segment of 32 and prefix-sum the segment sums into the lookup
     // (Algorithm 3). A thread sums a whole segment, starting at a different possibility than
@@ -454,7 +427,7 @@ LOCUS_HD void assign_variable(const Team& team, const P& problem, std::int32_t* 
         scratch.segments[s] = sum;
     }
     team.sync();
-    team.scan_in_place(scratch.segments, segments);
+    scan_in_place(team, scratch.segments, segments);
     const std::uint64_t total = segments == 0 ? 0 : scratch.segments[segments - 1];
 
     const std::uint32_t bit = 1u << (var % 32);
@@ -478,7 +451,7 @@ LOCUS_HD void assign_variable(const Team& team, const P& problem, std::int32_t* 
             const std::uint64_t weight =
                 i < count ? problem.template map<T>(scratch.ratings[i], aggregator) : 0u;
             std::uint64_t round = 0;
-            const std::uint64_t right = before + team.group_scan(weight, round);
+            const std::uint64_t right = before + team.group_inclusive_sum(weight, round);
             if (weight != 0 && right - weight <= v && v < right) {
                 problem.template assign<T>(state, var, i);
                 mask[var / 32] &= ~bit;
@@ -490,7 +463,7 @@ LOCUS_HD void assign_variable(const Team& team, const P& problem, std::int32_t* 
 }
 
 /// Calls assign_variable<type> for the run-time `type` in [First, First + Count).
-LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+LOCUS_EXEC_CHECK_DISABLE
 template <int First, int Count, class Team, class P>
 LOCUS_HD_INLINE void dispatch_variable(int type, const Team& team, const P& problem,
                                        std::int32_t* state, std::uint32_t* mask,
@@ -508,7 +481,7 @@ LOCUS_HD_INLINE void dispatch_variable(int type, const Team& team, const P& prob
 
 /// Assigns every active variable of `slot` (FANG Algorithm 1), then stores the advanced seed.
 /// A variable of a type outside [0, kVariableTypes) is deactivated without a call.
-LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE
+LOCUS_EXEC_CHECK_DISABLE
 template <class Team, class P>
 LOCUS_HD void assign_state(const Team& team, const P& problem, const SuccessorLayout& layout,
                            std::int32_t* slot, std::uint32_t bound,
@@ -573,7 +546,7 @@ void assign_states_cpu(const P& problem, const SuccessorConfig& config, std::int
         const detail::Scratch<R> scratch{ratings.data(), segments.data()};
         LOCUS_SUCCESSOR_OMP(omp for schedule(dynamic, 4))
         for (std::int64_t s = 0; s < static_cast<std::int64_t>(count); ++s)
-            detail::assign_state(detail::SerialTeam{}, problem, layout,
+            detail::assign_state(SerialTeam{}, problem, layout,
                                  slots + static_cast<std::size_t>(s) * layout.slot_words, bound,
                                  scratch, config.random_order);
     }
@@ -644,4 +617,3 @@ private:
 } // namespace locus::gpu
 
 #undef LOCUS_SUCCESSOR_OMP
-#undef LOCUS_SUCCESSOR_EXEC_CHECK_DISABLE

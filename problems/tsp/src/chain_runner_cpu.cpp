@@ -86,7 +86,7 @@ private:
                 stopped.store(true, std::memory_order_relaxed);
                 continue;
             }
-            run_chain<Delta>(SerialTeam{}, a_, static_cast<std::uint32_t>(c), seed, first, iterations,
+            run_chain<Delta>(gpu::SerialTeam{}, a_, static_cast<std::uint32_t>(c), seed, first, iterations,
                              initialize);
         }
     }

@@ -10,6 +10,7 @@
 #include "locus/gpu/device.hpp"
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/stream.hpp"
+#include "locus/gpu/team.cuh"
 #include "locus/tsp/chain_runner.hpp"
 #include "chain_storage.hpp"
 #include "locus/tsp/device_instance.hpp"
@@ -19,67 +20,15 @@ namespace {
 
 constexpr int kChainThreads = 128;
 
-/// A CUDA block as the team of one chain. Methods are host-device so that the shared chain
-/// routine compiles for both sides; only the device versions are ever called.
-struct BlockTeam {
-    LOCUS_HD_INLINE int rank() const {
-#if defined(__CUDA_ARCH__)
-        return static_cast<int>(threadIdx.x);
-#else
-        return 0;
-#endif
-    }
-    LOCUS_HD_INLINE int size() const {
-#if defined(__CUDA_ARCH__)
-        return static_cast<int>(blockDim.x);
-#else
-        return 1;
-#endif
-    }
-    LOCUS_HD_INLINE void sync() const {
-#if defined(__CUDA_ARCH__)
-        __syncthreads();
-#endif
-    }
-    /// (delta, index) minimum over the block, broadcast to every thread.
-    template <class D> LOCUS_HD_INLINE gpu::MoveResult<D> reduce(gpu::MoveResult<D> r) const {
-#if defined(__CUDA_ARCH__)
-        __shared__ D s_delta[kChainThreads / 32];
-        __shared__ std::uint64_t s_index[kChainThreads / 32];
-        for (int offset = 16; offset > 0; offset >>= 1) {
-            const D od = __shfl_down_sync(0xFFFFFFFFu, r.delta, offset);
-            const std::uint64_t oi = __shfl_down_sync(0xFFFFFFFFu, r.index, offset);
-            if (od < r.delta || (od == r.delta && oi < r.index)) r = {od, oi};
-        }
-        const int warp = static_cast<int>(threadIdx.x) / 32;
-        if ((threadIdx.x & 31u) == 0) {
-            s_delta[warp] = r.delta;
-            s_index[warp] = r.index;
-        }
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            for (int w = 1; w < kChainThreads / 32; ++w)
-                if (s_delta[w] < s_delta[0] || (s_delta[w] == s_delta[0] && s_index[w] < s_index[0])) {
-                    s_delta[0] = s_delta[w];
-                    s_index[0] = s_index[w];
-                }
-        }
-        __syncthreads();
-        const gpu::MoveResult<D> result{s_delta[0], s_index[0]};
-        __syncthreads();
-        return result;
-#else
-        return r;
-#endif
-    }
-};
+using ChainTeam = gpu::BlockTeam<kChainThreads>;
 
 template <class Delta, class Metric>
 __global__ void __launch_bounds__(kChainThreads)
     chain_kernel(ChainArrays<Metric> a, std::uint64_t seed, std::uint64_t first, std::uint32_t iterations,
                  bool initialize, long long only) {
     if (only >= 0 && static_cast<long long>(blockIdx.x) != only) return;
-    run_chain<Delta>(BlockTeam{}, a, blockIdx.x, seed, first, iterations, initialize);
+    __shared__ ChainTeam::Storage s_team;
+    run_chain<Delta>(ChainTeam{&s_team}, a, blockIdx.x, seed, first, iterations, initialize);
 }
 
 /// Thread per (chain, position): every chain's current tour becomes `source`'s best tour.

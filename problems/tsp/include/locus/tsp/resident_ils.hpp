@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "locus/gpu/team.hpp"
 #include "locus/rng.hpp"
 #include "locus/tsp/double_bridge.hpp"
 #include "locus/tsp/evaluators.hpp"
@@ -57,22 +58,16 @@ template <class Metric> struct ChainArrays {
     }
 };
 
-/// The team of one chain on the CPU: a single thread.
-struct SerialTeam {
-    LOCUS_HD_INLINE int rank() const { return 0; }
-    LOCUS_HD_INLINE int size() const { return 1; }
-    LOCUS_HD_INLINE void sync() const {}
-    template <class D> LOCUS_HD_INLINE gpu::MoveResult<D> reduce(gpu::MoveResult<D> r) const { return r; }
-};
-
 namespace resident {
 
+LOCUS_EXEC_CHECK_DISABLE
 template <class Team, class Metric>
 LOCUS_HD_INLINE void copy_tour(const Team& team, std::int32_t* to, const std::int32_t* from, std::int32_t n) {
     for (std::int32_t k = team.rank(); k < n; k += team.size()) to[k] = from[k];
 }
 
 /// Rebuilds pos, P and D of the trial tour of `chain`.
+LOCUS_EXEC_CHECK_DISABLE
 template <class Team, class Metric>
 LOCUS_HD_INLINE void rebuild(const Team& team, const ChainArrays<Metric>& a, std::uint32_t chain) {
     const std::int32_t n = a.n;
@@ -91,6 +86,7 @@ LOCUS_HD_INLINE void rebuild(const Team& team, const ChainArrays<Metric>& a, std
 }
 
 /// Leader only: adds a city to the focus (once).
+LOCUS_EXEC_CHECK_DISABLE
 template <class Metric>
 LOCUS_HD_INLINE void focus_city(const ChainArrays<Metric>& a, std::uint32_t chain, std::int32_t city) {
     std::uint8_t* bits = a.focus_bits + a.at(chain);
@@ -101,6 +97,7 @@ LOCUS_HD_INLINE void focus_city(const ChainArrays<Metric>& a, std::uint32_t chai
 }
 
 /// Leader only: empties the focus.
+LOCUS_EXEC_CHECK_DISABLE
 template <class Metric>
 LOCUS_HD_INLINE void clear_focus(const ChainArrays<Metric>& a, std::uint32_t chain) {
     std::uint8_t* bits = a.focus_bits + a.at(chain);
@@ -115,6 +112,7 @@ LOCUS_HD_INLINE void clear_focus(const ChainArrays<Metric>& a, std::uint32_t cha
 /// at the ends of every applied move's edges become active (and join the chain's focus). The
 /// best move is the minimal delta, ties to the lowest index, exactly as the neighborhood engine
 /// selects.
+LOCUS_EXEC_CHECK_DISABLE
 template <template <class, class> class Space, class Delta, class Team, class Metric>
 LOCUS_HD bool descend(const Team& team, const ChainArrays<Metric>& a, std::uint32_t chain) {
     using Eval = Space<Metric, Delta>;
@@ -155,23 +153,24 @@ LOCUS_HD bool descend(const Team& team, const ChainArrays<Metric>& a, std::uint3
             if (d < Delta(0)) improving[r / static_cast<std::uint32_t>(Eval::rows_per_focus)] = 1;
             if (d < best.delta) best = {d, index};
         }
-        best = team.reduce(best); // includes a barrier: the improving flags are visible
+        team.argmin(best.delta, best.index); // ends with a barrier: improving flags visible
         const bool apply = best.found() && best.delta < 0;
         TourMove m;
         if (apply) m = eval.decode(0, best.index);
         std::int32_t* tour = a.trial + a.at(chain);
         team.sync(); // every rank decoded before the lists and the tour change
+        // Keep the active cities that still have an improving move, in order.
+        const std::uint32_t count = static_cast<std::uint32_t>(a.active_count[chain]);
+        for (std::uint32_t f = team.rank(); f < count; f += team.size())
+            if (improving[f] == 0) active_bits[active[f]] = 0;
+        auto kept = static_cast<std::int32_t>(gpu::compact(
+            team, count, [&](std::uint32_t f) { return active[f]; },
+            [&](std::uint32_t f) { return improving[f] != 0; },
+            [&](std::uint32_t k, std::int32_t city) { active[k] = city; }));
+        for (std::uint32_t f = team.rank(); f < count; f += team.size()) improving[f] = 0;
+        team.sync();
         if (team.rank() == 0) {
             a.evaluations[chain] += total;
-            // Keep the active cities that still have an improving move, in order.
-            std::int32_t kept = 0;
-            const std::int32_t count = a.active_count[chain];
-            for (std::int32_t f = 0; f < count; ++f) {
-                const std::int32_t city = active[f];
-                if (improving[f] != 0) active[kept++] = city;
-                else active_bits[city] = 0;
-                improving[f] = 0;
-            }
             if (apply) {
                 std::int32_t touched[6];
                 const int n_touched = touched_cities(m, tour, a.n, touched);
@@ -211,6 +210,7 @@ LOCUS_HD bool descend(const Team& team, const ChainArrays<Metric>& a, std::uint3
 }
 
 /// VND: 2-opt, then Or-opt; back to 2-opt after an Or-opt improvement.
+LOCUS_EXEC_CHECK_DISABLE
 template <class Delta, class Team, class Metric>
 LOCUS_HD void vnd(const Team& team, const ChainArrays<Metric>& a, std::uint32_t chain) {
     int k = 0;
@@ -223,6 +223,7 @@ LOCUS_HD void vnd(const Team& team, const ChainArrays<Metric>& a, std::uint32_t 
 
 /// Leader only: local double bridge on the trial tour from the stream of (seed, chain,
 /// iteration); the focus becomes the six cities at the ends of the removed edges.
+LOCUS_EXEC_CHECK_DISABLE
 template <class Metric>
 LOCUS_HD void perturb(const ChainArrays<Metric>& a, std::uint32_t chain, std::uint64_t seed,
                       std::uint64_t iteration) {
@@ -240,6 +241,7 @@ LOCUS_HD void perturb(const ChainArrays<Metric>& a, std::uint32_t chain, std::ui
 }
 
 /// Leader only: focus on every city (the initial descent from a constructed tour).
+LOCUS_EXEC_CHECK_DISABLE
 template <class Metric>
 LOCUS_HD_INLINE void focus_all(const ChainArrays<Metric>& a, std::uint32_t chain) {
     clear_focus(a, chain);
@@ -250,6 +252,7 @@ LOCUS_HD_INLINE void focus_all(const ChainArrays<Metric>& a, std::uint32_t chain
 
 /// Runs `iterations` ILS iterations of one chain (numbered from `first_iteration`); with
 /// `initialize`, first descends from the trial tour and makes it the current and best tour.
+LOCUS_EXEC_CHECK_DISABLE
 template <class Delta, class Team, class Metric>
 LOCUS_HD void run_chain(const Team& team, const ChainArrays<Metric>& a, std::uint32_t chain,
                         std::uint64_t seed, std::uint64_t first_iteration, std::uint32_t iterations,
