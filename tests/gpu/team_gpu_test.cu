@@ -61,7 +61,7 @@ struct Saturating {
 };
 
 template <unsigned kThreads>
-__global__ void block_kernel(const std::int64_t* values, std::uint32_t* arrays,
+__global__ void __launch_bounds__(kThreads == 0 ? 1024 : kThreads) block_kernel(const std::int64_t* values, std::uint32_t* arrays,
                              std::uint64_t* scans, std::uint32_t* prefix, TeamOutput* out) {
     __shared__ typename BlockTeam<kThreads>::Storage storage;
     const BlockTeam<kThreads> team{&storage};
