@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "locus/component.hpp"
+#include "locus/error.hpp"
 #include "locus/types.hpp"
 
 namespace locus {
@@ -145,5 +146,16 @@ public:
     virtual DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
                                  const std::function<bool()>& stop) = 0;
 };
+
+/// The loaded problem of `build` as its concrete type P, checked by name: components scoped to
+/// a problem (Registry) only exist for it, so a mismatch is a plugin bug or a component built
+/// without a problem. Throws ConfigError "<component> needs a loaded <name> problem".
+template <class P>
+const P& problem_as(const BuildContext& build, std::string_view name, std::string_view component) {
+    if (build.problem == nullptr || build.problem->problem_name() != name)
+        throw ConfigError(std::string(component) + " needs a loaded " + std::string(name) +
+                          " problem");
+    return static_cast<const P&>(*build.problem);
+}
 
 } // namespace locus

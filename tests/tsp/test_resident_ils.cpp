@@ -1,50 +1,102 @@
-// The resident ILS on the CPU backend: exact objective tracking, improvement, determinism.
+// The TSP on the many-chain engine (CPU twin): the chain policy's moves against full
+// re-evaluation, exact objective tracking, determinism, exchanges, acceptance and check_moves.
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
+#include "chain_policy_harness.hpp"
+#include "locus/gpu/chain_engine.hpp"
 #include "locus/tsp/chain_runner.hpp"
 #include "locus/tsp/generator.hpp"
 #include "locus/tsp/heuristics.hpp"
 #include "locus/tsp/tour_io.hpp"
+#include "tsp_test_instances.hpp"
 
 using namespace locus;
 using namespace locus::tsp;
 
 namespace {
+
 struct Outcome {
     std::vector<std::int64_t> best;
     std::vector<std::vector<std::int32_t>> tours;
     std::uint64_t evaluations;
 };
 
-Outcome run_chains(const TspProblem& problem, std::uint32_t chains, int threads, bool share) {
-    ResidentIlsOptions options;
+Outcome run_chains(const TspProblem& problem, std::uint32_t chains, int threads, bool share,
+                   gpu::AcceptanceKind acceptance = gpu::AcceptanceKind::better_or_equal,
+                   std::uint32_t epoch = 10) {
+    TspChainOptions options;
     options.candidates = 8;
     options.window = 30;
-    options.epoch = 10;
-    options.share_best = share;
-    auto runner = make_cpu_chain_runner(problem, options, chains, threads);
+    gpu::ChainParams params;
+    params.seed = 17;
+    params.acceptance.kind = acceptance;
+    params.acceptance.threshold = 3000;
+    params.acceptance.temperature = 3000.0;
+    params.acceptance.log_cooling = -0.01;
+    auto runner = make_cpu_chain_runner(problem, options, chains, params, threads);
     SolutionBatch batch(chains, problem.size());
     NearestNeighborTour(problem, -1).construct(batch, 3);
-    runner->start(batch, {});
+    std::vector<std::int64_t> objectives(chains);
+    for (std::uint32_t c = 0; c < chains; ++c)
+        objectives[c] = static_cast<std::int64_t>(batch.objective(c));
+    runner->start(batch.data(), objectives, {}, -1);
     const auto start = runner->best_objectives();
-    for (std::uint32_t c = 0; c < chains; ++c) CHECK(start[c] <= static_cast<std::int64_t>(batch.objective(c)));
+    for (std::uint32_t c = 0; c < chains; ++c) CHECK(start[c] <= objectives[c]);
     for (int e = 0; e < 3; ++e) {
         if (share) {
             const auto values = runner->best_objectives();
-            runner->share(static_cast<std::uint32_t>(std::min_element(values.begin(), values.end()) - values.begin()));
+            const auto leader = static_cast<std::uint32_t>(
+                std::min_element(values.begin(), values.end()) - values.begin());
+            runner->continue_from(std::vector<std::uint32_t>(chains, leader));
         }
-        runner->epoch(17, static_cast<std::uint64_t>(e) * options.epoch, options.epoch, {});
+        runner->epoch(static_cast<std::uint64_t>(e) * epoch, epoch, {});
     }
     Outcome out{runner->best_objectives(), {}, runner->evaluations()};
     for (std::uint32_t c = 0; c < chains; ++c) {
         std::vector<std::int32_t> tour(problem.size());
-        runner->best_tour(c, tour);
+        runner->best_solution(c, tour);
         out.tours.push_back(tour);
     }
+    CHECK_FALSE(runner->check().failed);
     return out;
 }
+
+template <class Metric>
+TspChainPolicy<Metric, std::int64_t> host_policy(const TspProblem& problem, std::int32_t k) {
+    TspChainPolicy<Metric, std::int64_t> policy;
+    policy.metric = host_metric<Metric>(problem.instance());
+    policy.candidates = problem.candidates(k).data();
+    policy.n = static_cast<std::int32_t>(problem.size());
+    policy.K = k;
+    policy.window = 20;
+    return policy;
+}
+
 } // namespace
+
+TEST_CASE("TSP chain policy: every 2-opt and Or-opt move's delta and incremental workspace") {
+    for (const Instance& inst : {generate_random_uniform(60, 5, 100000),
+                                 locus::tsp::test::matrix_instance(40, 3),
+                                 locus::tsp::test::real_instance(45, 2)}) {
+        CAPTURE(inst.name);
+        TspProblem problem(inst);
+        SolutionBatch batch(1, problem.size());
+        RandomTour(problem).construct(batch, 9);
+        const std::vector<std::int32_t> tour(batch[0].begin(), batch[0].end());
+        visit_metric(inst.metric, [&](auto tag) {
+            using Metric = typename decltype(tag)::type;
+            locus::test::HarnessCount count;
+            locus::test::check_neighborhood<0>(host_policy<Metric>(problem, 6), tour, count);
+            locus::test::check_neighborhood<1>(host_policy<Metric>(problem, 6), tour, count);
+            CHECK(count.moves > 500);
+            CHECK(count.wrong_delta == 0);
+            CHECK(count.wrong_workspace == 0);
+        });
+    }
+}
 
 TEST_CASE("resident ILS chains keep exact objectives and improve their start") {
     TspProblem problem(generate_random_uniform(300, 4, 100000));
@@ -65,4 +117,51 @@ TEST_CASE("resident ILS results do not depend on the thread count") {
         CHECK(a.tours == b.tours);
         CHECK(a.evaluations == b.evaluations);
     }
+}
+
+TEST_CASE("resident ILS acceptance policies change the search and keep objectives exact") {
+    TspProblem problem(generate_random_uniform(200, 8, 10000));
+    const Outcome better = run_chains(problem, 4, 0, false, {}, 150);
+    for (auto kind : {gpu::AcceptanceKind::threshold, gpu::AcceptanceKind::annealing}) {
+        const Outcome other = run_chains(problem, 4, 0, false, kind, 150);
+        CHECK(other.tours != better.tours);
+        for (std::size_t c = 0; c < other.tours.size(); ++c)
+            CHECK(other.best[c] == static_cast<std::int64_t>(problem.evaluate(other.tours[c])));
+        CHECK(run_chains(problem, 4, 1, false, kind, 150).tours == other.tours);
+    }
+}
+
+TEST_CASE("Acceptance: better-or-equal, threshold and annealing decisions") {
+    gpu::Acceptance a;
+    CHECK(a.accept(10, 10, 1, 0, 0));
+    CHECK_FALSE(a.accept(11, 10, 1, 0, 0));
+    a.kind = gpu::AcceptanceKind::threshold;
+    a.threshold = 5;
+    CHECK(a.accept(15, 10, 1, 0, 0));
+    CHECK_FALSE(a.accept(16, 10, 1, 0, 0));
+    a.kind = gpu::AcceptanceKind::annealing;
+    a.temperature = 1e9;
+    a.log_cooling = 0.0;
+    int accepted = 0;
+    for (std::uint64_t it = 0; it < 100; ++it) accepted += a.accept(11, 10, 1, 0, it) ? 1 : 0;
+    CHECK(accepted > 90); // exp(-1e-9) ~ 1
+    a.temperature = 1e-9;
+    accepted = 0;
+    for (std::uint64_t it = 0; it < 100; ++it) accepted += a.accept(11, 10, 1, 0, it) ? 1 : 0;
+    CHECK(accepted == 0);
+    a.temperature = 1.0;
+    a.log_cooling = -1.0; // T = e^-it: cold after a few iterations
+    accepted = 0;
+    for (std::uint64_t it = 50; it < 150; ++it) accepted += a.accept(11, 10, 1, 0, it) ? 1 : 0;
+    CHECK(accepted == 0);
+}
+
+TEST_CASE("TSP chains have no recombination: a clear error") {
+    TspProblem problem(generate_random_uniform(50, 8, 10000));
+    auto runner = make_cpu_chain_runner(problem, {}, 2, {}, 1);
+    const std::vector<std::uint32_t> a{0, 1}, b{1, 0};
+    CHECK_THROWS_WITH_AS(runner->recombine(a, b, 0),
+                         "exchange: recombine needs a recombination operator, which this "
+                         "problem's chains do not have; use copy_best, elite or none",
+                         NotImplemented);
 }

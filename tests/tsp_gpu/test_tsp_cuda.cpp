@@ -193,35 +193,60 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA") {
         if (inst.n < 8) continue;
         CAPTURE(inst.name);
         TspProblem problem(inst);
-        ResidentIlsOptions options;
+        TspChainOptions options;
         options.candidates = 8;
         options.window = 40;
-        options.epoch = sanitizer_run() ? 2 : 8;
+        const std::uint32_t epoch = sanitizer_run() ? 2 : 8;
         const std::uint32_t chains = sanitizer_run() ? 3 : 24;
-        auto cpu = make_cpu_chain_runner(problem, options, chains, 0);
-        auto cuda = make_cuda_chain_runner(problem, options, chains, 0);
-        SolutionBatch batch(chains, inst.n);
-        NearestNeighborTour(problem, -1).construct(batch, 7);
-        cpu->start(batch, {});
-        cuda->start(batch, {});
-        CHECK(cpu->best_objectives() == cuda->best_objectives());
-        for (int e = 0; e < 2; ++e) {
-            const auto values = cpu->best_objectives();
-            const auto leader = static_cast<std::uint32_t>(std::min_element(values.begin(), values.end()) - values.begin());
-            cpu->share(leader);
-            cuda->share(leader);
-            cpu->epoch(5, static_cast<std::uint64_t>(e) * options.epoch, options.epoch, {});
-            cuda->epoch(5, static_cast<std::uint64_t>(e) * options.epoch, options.epoch, {});
-        }
-        CHECK(cpu->best_objectives() == cuda->best_objectives());
-        CHECK(cpu->evaluations() == cuda->evaluations());
-        std::vector<std::int32_t> a(inst.n), b(inst.n);
-        for (std::uint32_t c = 0; c < chains; ++c) {
-            cpu->best_tour(c, a);
-            cuda->best_tour(c, b);
-            CHECK(a == b);
+        for (auto kind : {gpu::AcceptanceKind::better_or_equal, gpu::AcceptanceKind::annealing}) {
+            gpu::ChainParams params;
+            params.seed = 5;
+            params.check_moves = inst.n <= 200;
+            params.acceptance.kind = kind;
+            params.acceptance.temperature = 50.0;
+            params.acceptance.log_cooling = -0.001;
+            auto cpu = make_cpu_chain_runner(problem, options, chains, params, 0);
+            auto cuda = make_cuda_chain_runner(problem, options, chains, params, 0, {});
+            SolutionBatch batch(chains, inst.n);
+            NearestNeighborTour(problem, -1).construct(batch, 7);
+            std::vector<std::int64_t> objectives(chains);
+            for (std::uint32_t c = 0; c < chains; ++c)
+                objectives[c] = static_cast<std::int64_t>(batch.objective(c));
+            cpu->start(batch.data(), objectives, {}, -1);
+            cuda->start(batch.data(), objectives, {}, -1);
+            CHECK(cpu->best_objectives() == cuda->best_objectives());
+            for (int e = 0; e < 2; ++e) {
+                const auto values = cpu->best_objectives();
+                const auto leader = static_cast<std::uint32_t>(
+                    std::min_element(values.begin(), values.end()) - values.begin());
+                const std::vector<std::uint32_t> sources(chains, leader);
+                cpu->continue_from(sources);
+                cuda->continue_from(sources);
+                cpu->epoch(static_cast<std::uint64_t>(e) * epoch, epoch, {});
+                cuda->epoch(static_cast<std::uint64_t>(e) * epoch, epoch, {});
+            }
+            CHECK(cpu->best_objectives() == cuda->best_objectives());
+            CHECK(cpu->evaluations() == cuda->evaluations());
+            CHECK_FALSE(cpu->check().failed);
+            CHECK_FALSE(cuda->check().failed);
+            std::vector<std::int32_t> a(inst.n), b(inst.n);
+            for (std::uint32_t c = 0; c < chains; ++c) {
+                cpu->best_solution(c, a);
+                cuda->best_solution(c, b);
+                CHECK(a == b);
+            }
         }
     }
+}
+
+TEST_CASE("resident ILS chains that do not fit the memory budget fail with a clear message") {
+    TspProblem problem(generate_random_uniform(500, 3, 100000));
+    TspChainOptions options;
+    const std::string message = locus::test::error_message<CudaError>(
+        [&] { make_cuda_chain_runner(problem, options, 1000, {}, 0, {1u << 20, 0.8}); });
+    CHECK(message.find("many-chain engine (1000 chains): needs ") == 0);
+    CHECK(message.find("the budget allows 1.0 MiB (memory_budget); use fewer chains (batch)") !=
+          std::string::npos);
 }
 
 TEST_CASE("FANG tour construction gives identical tours on CPU and CUDA") {

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <string>
 
+#include "locus/gpu/tuning.hpp"
+
 namespace locus::gpu {
 
 /// Number of usable CUDA devices (0 when there is no driver, no device, or an error).
@@ -27,7 +29,7 @@ void memory_info(std::size_t& free_bytes, std::size_t& total_bytes);
 /// The device memory an engine may allocate (the job keys memory_budget and memory_fraction).
 struct MemoryBudget {
     std::size_t bytes = 0;  ///< fixed budget in bytes; 0 = `fraction` of the free memory
-    double fraction = 0.8;  ///< share of the current device's free memory when bytes == 0
+    double fraction = MemoryTuning<kTuningArch>::kFreeFraction; ///< share of the free memory
 
     /// The bytes allowed now: `bytes` when set, else `fraction` of the free memory of the
     /// current device (queried on every call).

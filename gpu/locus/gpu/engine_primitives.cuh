@@ -146,8 +146,8 @@ __device__ __forceinline__ void block_reduce(const EngineTeam& team, D& delta,
     }
 }
 
-inline constexpr unsigned kScanThreads = 1024;
-inline constexpr unsigned kScanItems = 4; ///< consecutive counts per thread and round
+inline constexpr unsigned kScanThreads = Tuning::kScanThreads;
+inline constexpr unsigned kScanItems = Tuning::kScanItems; ///< counts per thread and round
 
 /// Saturating addition as a scan operator.
 struct SaturatingAdd {

@@ -24,11 +24,12 @@
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/multistart.hpp"
 #include "locus/gpu/team.cuh"
+#include "locus/gpu/tuning.hpp"
 
 namespace locus::gpu {
 
 /// Threads per block of each mapping.
-inline constexpr unsigned kMultiStartThreads = 128;
+inline constexpr unsigned kMultiStartThreads = MultiStartTuning<kTuningArch>::kBlockThreads;
 static_assert(kMultiStartThreads % 32 == 0, "teams of whole warps");
 
 namespace detail {
@@ -131,7 +132,7 @@ __global__ void multistart_block_kernel(const P problem, const MultiStartPlan pl
 } // namespace detail
 
 /// Largest policy data (bytes) copied into shared memory per block.
-inline constexpr std::size_t kChipDataBytes = 24 * 1024;
+inline constexpr std::size_t kChipDataBytes = MultiStartTuning<kTuningArch>::kChipDataBytes;
 
 /// Multi-start searches on the device: buffers for up to `capacity` searches allocated at
 /// construction; run() launches one kernel per `capacity` searches.
@@ -139,7 +140,7 @@ inline constexpr std::size_t kChipDataBytes = 24 * 1024;
 /// The most searches of length n whose buffers fit in `fraction` of the device's free memory
 /// now (at least 1; the engine's constructor says so when even one does not fit).
 inline std::uint32_t multistart_fitting_searches(std::int32_t n, Mapping mapping, Strategy strategy,
-                                                 double fraction = 0.8) {
+                                                 double fraction = MemoryTuning<kTuningArch>::kFreeFraction) {
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
     LOCUS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));

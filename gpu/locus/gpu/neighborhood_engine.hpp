@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "locus/gpu/cpu_threads.hpp"
+#include "locus/gpu/tuning.hpp"
 #include "locus/hd.hpp"
 #include "locus/types.hpp"
 
@@ -171,21 +172,22 @@ private:
 
 namespace detail {
 
+using Tuning = NeighborhoodTuning<kTuningArch>;
 /// Threads per block of every engine kernel.
-inline constexpr unsigned kEngineBlockThreads = 256;
+inline constexpr unsigned kEngineBlockThreads = Tuning::kBlockThreads;
 /// Most blocks a launch adds beyond one per solution (bounds the per-block partial results).
-inline constexpr std::uint32_t kMaxWaveBlocks = 8192;
+inline constexpr std::uint32_t kMaxWaveBlocks = Tuning::kMaxWaveBlocks;
 /// Most units that splitting rows into segments adds to a launch (bounds the per-unit counts).
-inline constexpr std::uint64_t kMaxSplitUnits = 1u << 20;
+inline constexpr std::uint64_t kMaxSplitUnits = Tuning::kMaxSplitUnits;
 /// Bytes of one per-block partial result (MoveResult of any delta type fits).
 inline constexpr std::size_t kPartialBytes = 16;
 
 
-/// Threads worth starting for `cells` evaluations: at most one per 16384 cells, so that small
+/// Threads worth starting for `cells` evaluations: at most one per kCpuCellsPerThread, so that small
 /// explorations (focused or candidate-list neighborhoods) do not pay for a parallel region.
 /// Results do not depend on the team size.
 inline int team_for(int threads, std::uint64_t cells) {
-    const std::uint64_t useful = std::max<std::uint64_t>(1, cells / 16384);
+    const std::uint64_t useful = std::max<std::uint64_t>(1, cells / Tuning::kCpuCellsPerThread);
     return static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), useful));
 }
 

@@ -29,6 +29,7 @@
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/successor_engine.hpp"
 #include "locus/gpu/team.cuh"
+#include "locus/gpu/tuning.hpp"
 
 namespace locus::gpu {
 
@@ -167,8 +168,9 @@ SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& c
     // (when the kernel's register use does not allow group_threads) gives the same successors.
     const unsigned most = static_cast<unsigned>(attributes.maxThreadsPerBlock) / 32 * 32;
     const unsigned wanted = config.group_threads != 0             ? config.group_threads
-                            : problem.max_possibilities() <= 4608 ? 128u
-                                                                  : 256u;
+                            : problem.max_possibilities() < SuccessorTuning<kTuningArch>::kWideFrom
+                                ? SuccessorTuning<kTuningArch>::kGroupThreads
+                                : SuccessorTuning<kTuningArch>::kWideGroupThreads;
     launch.threads = wanted < most ? wanted : most;
     if (launch.plan.shared_bytes > 48 * 1024)
         LOCUS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

@@ -30,6 +30,7 @@
 #include "locus/error.hpp"
 #include "locus/gpu/cpu_threads.hpp"
 #include "locus/gpu/team.hpp"
+#include "locus/gpu/tuning.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
 
@@ -53,13 +54,14 @@ struct SuccessorConfig {
     /// Device threads per state: a multiple of 32 in 32..1024, or 0 for automatic (128 up to
     /// 4608 possibilities per variable, 256 beyond; measured on an H200, docs/benchmarks.md).
     std::uint32_t group_threads = 0;
-    std::size_t lookup_bytes = 24576;   ///< shared memory for the segment lookup (bytes, <= 48 KiB)
+    /// Shared memory for the segment lookup (bytes, <= 48 KiB).
+    std::size_t lookup_bytes = SuccessorTuning<kTuningArch>::kLookupBytes;
     bool random_order = false;          ///< visit active variables in random order (FANG §3.5)
     /// Further shared memory per group (bytes) for keeping the ratings of the current variable
     /// and then the state slot on chip; what does not fit stays in global memory (0: ratings
     /// and states in global memory, FANG's layout). The device engine lowers it to what the
     /// device allows.
-    std::size_t chip_bytes = 96 * 1024;
+    std::size_t chip_bytes = SuccessorTuning<kTuningArch>::kChipBytes;
 };
 
 /// Where one group of the device engine keeps its data (successor_plan): dynamic shared memory

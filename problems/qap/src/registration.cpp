@@ -6,6 +6,7 @@
 
 #include "locus/error.hpp"
 #include "locus/params.hpp"
+#include "locus/qap/chain_runner.hpp"
 #include "locus/qap/multistart.hpp"
 #include "locus/registry.hpp"
 #include "locus/rng.hpp"
@@ -89,6 +90,7 @@ void register_qap_components(Registry& registry) {
     });
 
     register_multistart(registry);
+    register_resident_ils(registry);
 
     ComponentSchema swap{"neighborhood", "swap", "qap",
                          "Exchange the locations of two facilities: n(n-1)/2 moves, O(n) delta each."};

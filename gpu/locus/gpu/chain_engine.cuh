@@ -1,0 +1,197 @@
+#pragma once
+/// \file
+/// CUDA backend of the many-chain engine (nvcc only): one block per chain runs the chain routine
+/// of chain_engine.hpp with the block as its team; one launch per epoch. Include it in the
+/// plugin's own .cu file (kernels are instantiated where they are launched).
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "locus/gpu/chain_engine.hpp"
+#include "locus/gpu/cuda_check.hpp"
+#include "locus/gpu/device.hpp"
+#include "locus/gpu/device_buffer.hpp"
+#include "locus/gpu/stream.hpp"
+#include "locus/gpu/team.cuh"
+#include "locus/gpu/tuning.hpp"
+
+namespace locus::gpu {
+
+namespace detail {
+
+template <class P, unsigned kThreads>
+__global__ void __launch_bounds__(kThreads)
+    chain_kernel(const P policy, const ChainArrays a, const ChainParams params,
+                 std::uint64_t first, std::uint32_t iterations, bool initialize, long long only) {
+    if (only >= 0 && static_cast<long long>(blockIdx.x) != only)
+        return;
+    __shared__ typename BlockTeam<kThreads>::Storage s_team;
+    run_chain(BlockTeam<kThreads>{&s_team}, policy, a, params, blockIdx.x, first, iterations,
+              initialize);
+}
+
+/// Thread per (chain, word): chain c's current solution becomes the best of sources[c].
+inline __global__ void continue_kernel(const ChainArrays a, const std::uint32_t* sources,
+                                       std::uint32_t chains) {
+    const std::uint64_t total = static_cast<std::uint64_t>(chains) * a.width;
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+         i < total; i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+        const auto c = static_cast<std::uint32_t>(i / a.width);
+        const auto k = static_cast<std::int64_t>(i % a.width);
+        a.current[a.solution(c) + k] = a.best[a.solution(sources[c]) + k];
+        if (k == 0)
+            a.current_objective[c] = a.best_objective[sources[c]];
+    }
+}
+
+/// Block per chain: the leader recombines two best solutions into the chain's current one, the
+/// block evaluates it.
+template <class P, unsigned kThreads>
+__global__ void __launch_bounds__(kThreads)
+    recombine_kernel(const P policy, const ChainArrays a, const std::uint32_t* first,
+                     const std::uint32_t* second, std::uint64_t seed, std::uint64_t round) {
+    if constexpr (Recombining<P>) {
+        __shared__ typename BlockTeam<kThreads>::Storage s_team;
+        const BlockTeam<kThreads> team{&s_team};
+        const std::uint32_t c = blockIdx.x;
+        std::int32_t* child = a.current + a.solution(c);
+        if (team.rank() == 0) {
+            Rng rng(derive_key(seed, c, round, 0x4EC0u), 0);
+            policy.recombine(c, a.best + a.solution(first[c]), a.best + a.solution(second[c]),
+                             child, rng);
+        }
+        team.sync();
+        const std::int64_t value = policy.evaluate(team, c, child);
+        if (team.rank() == 0)
+            a.current_objective[c] = value;
+    }
+}
+
+} // namespace detail
+
+/// The CUDA runner: `policy` holds device pointers to its instance data; its workspace and the
+/// chains' arrays are one device block sized by their storage lists, checked against `budget`.
+template <class P, unsigned kThreads = ChainTuning<kTuningArch>::kBlockThreads>
+class CudaChainRunner final : public ChainRunner {
+public:
+    /// Throws CudaError when the chains do not fit in the budget (naming the largest arrays).
+    /// `resources` (may be null) is kept alive with the runner: the device data the policy's
+    /// pointers refer to (instance arrays, candidate lists).
+    CudaChainRunner(const P& policy, std::uint32_t chains, const ChainParams& params,
+                    const MemoryBudget& budget, std::shared_ptr<const void> resources = {})
+        : resources_(std::move(resources)), policy_(policy), chains_(chains), params_(params) {
+        a_.width = policy.width();
+        a_.elements = policy.elements();
+        ArrayList list;
+        a_.declare(list, chains);
+        policy_.declare(list, chains);
+        storage_.allocate(list, budget, "many-chain engine (" + std::to_string(chains) + " chains)",
+                          "use fewer chains (batch) or raise memory_budget / memory_fraction");
+        sources_.allocate(chains, "chain exchange sources");
+        second_.allocate(chains, "chain exchange sources");
+    }
+
+    void start(std::span<const std::int32_t> starts, std::span<const std::int64_t> objectives,
+               const std::function<bool()>&, std::int64_t only) override {
+        const std::size_t words = static_cast<std::size_t>(a_.width) * chains_;
+        for (std::int32_t* to : {a_.trial, a_.current, a_.best})
+            LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, starts.data(), words * 4, cudaMemcpyHostToDevice,
+                                             stream_.get()));
+        for (std::int64_t* to : {a_.trial_objective, a_.current_objective, a_.best_objective})
+            LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, objectives.data(), chains_ * 8,
+                                             cudaMemcpyHostToDevice, stream_.get()));
+        launch(0, 0, true, only);
+        stream_.synchronize();
+    }
+    void epoch(std::uint64_t first, std::uint32_t iterations,
+               const std::function<bool()>&) override {
+        launch(first, iterations, false, -1);
+        stream_.synchronize();
+    }
+    std::vector<std::int64_t> best_objectives() override {
+        std::vector<std::int64_t> values(chains_);
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(values.data(), a_.best_objective, chains_ * 8,
+                                         cudaMemcpyDeviceToHost, stream_.get()));
+        stream_.synchronize();
+        return values;
+    }
+    void best_solution(std::uint32_t chain, std::span<std::int32_t> out) override {
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(out.data(), a_.best + a_.solution(chain),
+                                         static_cast<std::size_t>(a_.width) * 4,
+                                         cudaMemcpyDeviceToHost, stream_.get()));
+        stream_.synchronize();
+    }
+    void continue_from(std::span<const std::uint32_t> sources) override {
+        sources_.upload_async(sources.data(), chains_, stream_.get());
+        const std::uint64_t total = static_cast<std::uint64_t>(chains_) * a_.width;
+        const auto blocks =
+            static_cast<unsigned>(std::min<std::uint64_t>((total + 255) / 256, 65535));
+        detail::continue_kernel<<<blocks, 256, 0, stream_.get()>>>(a_, sources_.data(), chains_);
+        LOCUS_CUDA_CHECK(cudaGetLastError());
+        stream_.synchronize();
+    }
+    void recombine(std::span<const std::uint32_t> first, std::span<const std::uint32_t> second,
+                   std::uint64_t round) override {
+        if constexpr (Recombining<P>) {
+            sources_.upload_async(first.data(), chains_, stream_.get());
+            second_.upload_async(second.data(), chains_, stream_.get());
+            detail::recombine_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
+                policy_, a_, sources_.data(), second_.data(), params_.seed, round);
+            LOCUS_CUDA_CHECK(cudaGetLastError());
+            stream_.synchronize();
+        } else {
+            (void)first, (void)second, (void)round;
+            throw NotImplemented("exchange: recombine needs a recombination operator, which this "
+                                 "problem's chains do not have; use copy_best, elite or none");
+        }
+    }
+    std::uint64_t evaluations() override {
+        std::vector<unsigned long long> values(chains_);
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(values.data(), a_.evaluations, chains_ * 8,
+                                         cudaMemcpyDeviceToHost, stream_.get()));
+        stream_.synchronize();
+        std::uint64_t sum = 0;
+        for (const auto v : values)
+            sum += v;
+        return sum;
+    }
+    ChainCheck check() override {
+        if (!params_.check_moves)
+            return {};
+        std::vector<std::int64_t> errors(static_cast<std::size_t>(chains_) * 4);
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(errors.data(), a_.errors, errors.size() * 8,
+                                         cudaMemcpyDeviceToHost, stream_.get()));
+        stream_.synchronize();
+        for (std::uint32_t c = 0; c < chains_; ++c)
+            if (errors[4 * c] != 0)
+                return {true, c, static_cast<int>(errors[4 * c + 1]), errors[4 * c + 2],
+                        errors[4 * c + 3]};
+        return {};
+    }
+    std::size_t bytes() const override { return storage_.bytes(); }
+
+private:
+    void launch(std::uint64_t first, std::uint32_t iterations, bool initialize,
+                std::int64_t only) {
+        detail::chain_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
+            policy_, a_, params_, first, iterations, initialize, static_cast<long long>(only));
+        LOCUS_CUDA_CHECK(cudaGetLastError());
+    }
+
+    std::shared_ptr<const void> resources_;
+    P policy_;
+    std::uint32_t chains_;
+    ChainParams params_;
+    Stream stream_;
+    ChainArrays a_{};
+    DeviceStorage storage_;
+    DeviceBuffer<std::uint32_t> sources_;
+    DeviceBuffer<std::uint32_t> second_;
+};
+
+} // namespace locus::gpu

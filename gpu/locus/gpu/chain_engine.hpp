@@ -1,0 +1,560 @@
+#pragma once
+/// \file
+/// The many-chain engine: many local-search chains resident on one backend, each running its
+/// whole loop — perturb, descend (VND over a compile-time list of neighborhoods, don't-look bits),
+/// accept — without leaving its team of threads (one CUDA block per chain, or one CPU thread per
+/// chain in the CPU twin). The chain routine is written once over a Team (team.hpp), so both
+/// backends make the same decisions and give the same solutions for the same seed. Kernels and
+/// the CUDA runner are in chain_engine.cuh; the host loop and registration in chain_search.hpp.
+///
+/// A problem supplies a chain policy P: a trivially copyable functor holding its instance data
+/// and its workspace pointers (host or device), all members LOCUS_HD and const:
+///   delta_type, move_type               signed integer delta; trivially copyable decoded move
+///   kNeighborhoods, kMaxTouched         neighborhoods of the VND; most elements a move touches
+///   width(), elements()                 int32 words of a solution; elements of the don't-look
+///                                       bits and the focus (cities, positions, ...)
+///   declare(list, chains)               host: adds its per-chain workspace arrays to `list`
+///                                       (a storage list binding the policy's own pointers)
+///   refresh(team, chain, solution)      rebuilds the chain's workspace from its solution
+///   evaluator<k>(chain, solution, active, count)
+///                                       neighborhood k as a grid (grid(), row(0, r), cell
+///                                       deltas, decode(0, index) -> move_type); focused
+///                                       neighborhoods (focused<k>() true) have rows_per_focus
+///                                       rows per active element: active[0, *count)
+///   touched(solution, move, out)        the elements whose neighbourhood the move changes
+///   apply(team, chain, solution, move)  applies the move and updates the workspace
+///                                       incrementally; ends synchronised
+///   perturb(chain, solution, rng, out, count)
+///                                       leader only: perturbs, returns the objective change,
+///                                       writes the touched elements (at most width())
+///   evaluate(team, chain, solution)     full objective (every thread gets it)
+/// and optionally recombine(chain, a, b, child, rng) (leader only; a permutation child of two
+/// parents) for the recombining exchange.
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "locus/error.hpp"
+#include "locus/gpu/cpu_threads.hpp"
+#include "locus/gpu/exact_math.hpp"
+#include "locus/gpu/neighborhood_engine.hpp"
+#include "locus/gpu/storage.hpp"
+#include "locus/gpu/team.hpp"
+#include "locus/hd.hpp"
+#include "locus/rng.hpp"
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace locus::gpu {
+
+/// How a chain decides whether its perturbed and descended trial replaces its current solution.
+enum class AcceptanceKind : std::int32_t {
+    better_or_equal = 0, ///< trial <= current
+    threshold = 1,       ///< trial <= current + threshold (threshold accepting)
+    annealing = 2,       ///< Metropolis: uphill with probability exp(-delta / T_iteration)
+};
+
+/// Acceptance as a device policy (host-built constants, identical decisions on both backends).
+struct Acceptance {
+    AcceptanceKind kind = AcceptanceKind::better_or_equal;
+    std::int64_t threshold = 0;   ///< threshold: largest accepted uphill step (objective units)
+    double temperature = 0.0;     ///< annealing: T at iteration 0 (objective units)
+    double log_cooling = 0.0;     ///< annealing: ln of the per-iteration cooling factor (<= 0)
+
+    /// Whether `trial` replaces `current` at global iteration `iteration` of `chain`.
+    LOCUS_HD_INLINE bool accept(std::int64_t trial, std::int64_t current, std::uint64_t seed,
+                                std::uint32_t chain, std::uint64_t iteration) const {
+        if (trial <= current)
+            return true;
+        if (kind == AcceptanceKind::threshold)
+            return trial - current <= threshold;
+        if (kind != AcceptanceKind::annealing || !(temperature > 0.0))
+            return false;
+        const double t =
+            mul_rn(temperature, exp_nonpositive(mul_rn(static_cast<double>(iteration), log_cooling)));
+        if (!(t > 0.0))
+            return false;
+        Rng rng(derive_key(seed, chain, iteration, 0xACCE97u), 0);
+        const double u = static_cast<double>(rng.next_u64() >> 11) * 0x1.0p-53;
+        return u < exp_nonpositive(-static_cast<double>(trial - current) / t);
+    }
+};
+
+/// Per-launch constants of the chain routine.
+struct ChainParams {
+    std::uint64_t seed = 1;
+    Acceptance acceptance;
+    bool check_moves = false; ///< full evaluation after every applied move
+};
+
+/// Chain-major state of every chain (host or device pointers): chain c owns words
+/// [c * width, (c + 1) * width) of the solution arrays, [c * elements, ...) of the element
+/// arrays and element c of the scalars.
+struct ChainArrays {
+    std::int32_t width = 0;
+    std::int32_t elements = 0;
+    std::int32_t* current = nullptr;
+    std::int32_t* trial = nullptr;
+    std::int32_t* best = nullptr;
+    std::int64_t* current_objective = nullptr;
+    std::int64_t* trial_objective = nullptr;
+    std::int64_t* best_objective = nullptr;
+    unsigned long long* evaluations = nullptr;
+    std::uint8_t* focus_bits = nullptr;
+    std::int32_t* focus_list = nullptr; ///< elements changed in this iteration, in order
+    std::int32_t* focus_count = nullptr;
+    std::int32_t* active_list = nullptr; ///< elements a descent still searches from
+    std::int32_t* active_count = nullptr;
+    std::uint8_t* active_bits = nullptr;
+    std::uint8_t* improving = nullptr;   ///< per active entry: an improving move was seen
+    std::int32_t* touched = nullptr;     ///< per chain: scratch for touched elements
+    std::int64_t* errors = nullptr;      ///< per chain: flag, neighborhood, by delta, full
+
+    /// Declares every array for `chains` chains.
+    void declare(ArrayList& list, std::size_t chains) {
+        const auto w = static_cast<std::size_t>(width);
+        const auto e = static_cast<std::size_t>(elements);
+        list.add(current, chains * w, "current solutions");
+        list.add(trial, chains * w, "trial solutions");
+        list.add(best, chains * w, "best solutions");
+        list.add(current_objective, chains, "objectives");
+        list.add(trial_objective, chains, "objectives");
+        list.add(best_objective, chains, "objectives");
+        list.add(evaluations, chains, "counters");
+        list.add(focus_bits, chains * e, "focus flags");
+        list.add(focus_list, chains * e, "focus lists");
+        list.add(focus_count, chains, "focus counts");
+        list.add(active_list, chains * e, "active lists");
+        list.add(active_count, chains, "active counts");
+        list.add(active_bits, chains * e, "active flags");
+        list.add(improving, chains * e, "improvement flags");
+        list.add(touched, chains * std::max(w, e), "touched elements");
+        list.add(errors, chains * 4, "check results");
+    }
+
+    LOCUS_HD_INLINE std::int64_t solution(std::uint32_t chain) const {
+        return static_cast<std::int64_t>(chain) * width;
+    }
+    LOCUS_HD_INLINE std::int64_t element(std::uint32_t chain) const {
+        return static_cast<std::int64_t>(chain) * elements;
+    }
+};
+
+namespace chain {
+
+LOCUS_EXEC_CHECK_DISABLE
+template <class Team>
+LOCUS_HD_INLINE void copy(const Team& team, std::int32_t* to, const std::int32_t* from,
+                          std::int32_t count) {
+    for (std::int32_t k = static_cast<std::int32_t>(team.rank()); k < count;
+         k += static_cast<std::int32_t>(team.size()))
+        to[k] = from[k];
+}
+
+/// Leader only: adds an element to the chain's focus (once).
+LOCUS_HD_INLINE void focus(const ChainArrays& a, std::uint32_t chain, std::int32_t element) {
+    std::uint8_t* bits = a.focus_bits + a.element(chain);
+    if (bits[element] != 0)
+        return;
+    bits[element] = 1;
+    a.focus_list[a.element(chain) + a.focus_count[chain]] = element;
+    ++a.focus_count[chain];
+}
+
+/// Leader only: empties the focus.
+LOCUS_HD_INLINE void clear_focus(const ChainArrays& a, std::uint32_t chain) {
+    std::uint8_t* bits = a.focus_bits + a.element(chain);
+    const std::int32_t* list = a.focus_list + a.element(chain);
+    for (std::int32_t f = 0; f < a.focus_count[chain]; ++f)
+        bits[list[f]] = 0;
+    a.focus_count[chain] = 0;
+}
+
+/// Full evaluation after a move (check_moves): records the first disagreement of the chain.
+LOCUS_EXEC_CHECK_DISABLE
+template <class P, class Team>
+LOCUS_HD void check(const Team& team, const P& policy, const ChainArrays& a, std::uint32_t chain,
+                    int neighborhood) {
+    const std::int64_t full = policy.evaluate(team, chain, a.trial + a.solution(chain));
+    if (team.rank() == 0 && full != a.trial_objective[chain] && a.errors[4 * chain] == 0) {
+        a.errors[4 * chain] = 1;
+        a.errors[4 * chain + 1] = neighborhood;
+        a.errors[4 * chain + 2] = a.trial_objective[chain];
+        a.errors[4 * chain + 3] = full;
+    }
+    team.sync();
+}
+
+/// Descends in neighborhood k until no improving move is left; returns whether a move was
+/// applied. The best move is the smallest delta, ties to the lowest index (as the neighborhood
+/// engine selects). Focused neighborhoods start from the chain's focus and keep don't-look bits:
+/// an element stays active while one of its rows held an improving move in the last
+/// exploration, and the elements an applied move touches become active (and join the focus).
+LOCUS_EXEC_CHECK_DISABLE
+template <int k, class P, class Team>
+LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
+                      const ChainParams& params, std::uint32_t chain) {
+    using Delta = typename P::delta_type;
+    constexpr bool kFocused = P::template focused<k>();
+    std::int32_t* solution = a.trial + a.solution(chain);
+    std::int32_t* active = a.active_list + a.element(chain);
+    std::uint8_t* active_bits = a.active_bits + a.element(chain);
+    std::uint8_t* improving = a.improving + a.element(chain);
+    if constexpr (kFocused) {
+        const std::int32_t* focus = a.focus_list + a.element(chain);
+        const std::int32_t focused = a.focus_count[chain];
+        for (std::int32_t f = static_cast<std::int32_t>(team.rank()); f < focused;
+             f += static_cast<std::int32_t>(team.size())) {
+            active[f] = focus[f];
+            active_bits[focus[f]] = 1;
+            improving[f] = 0;
+        }
+        if (team.rank() == 0)
+            a.active_count[chain] = focused;
+        team.sync();
+    }
+    bool improved = false;
+    for (;;) {
+        const std::int32_t count = kFocused ? a.active_count[chain] : 0;
+        const auto eval =
+            policy.template evaluator<k>(chain, solution, active, a.active_count + chain);
+        const MoveGrid grid = eval.grid();
+        const std::uint64_t total = grid.size();
+        Delta best = invalid_delta<Delta>();
+        std::uint64_t best_index = kNoMove;
+        for (std::uint64_t index = team.rank(); index < total; index += team.size()) {
+            const auto r = static_cast<std::uint32_t>(index / grid.cols);
+            const Delta d = eval(eval.row(0, r), static_cast<std::uint32_t>(index % grid.cols));
+            if constexpr (kFocused) {
+                if (d < Delta(0))
+                    improving[r / static_cast<std::uint32_t>(
+                        std::remove_cvref_t<decltype(eval)>::rows_per_focus)] = 1;
+            }
+            if (d < best) {
+                best = d;
+                best_index = index;
+            }
+        }
+        team.argmin(best, best_index); // ends with a barrier: the improving flags are visible
+        const bool apply = best_index != kNoMove && best < Delta(0);
+        typename P::move_type move{};
+        if (apply)
+            move = eval.decode(0, best_index);
+        team.sync(); // every rank decoded before the lists and the solution change
+        std::int32_t kept = 0;
+        if constexpr (kFocused) {
+            const auto listed = static_cast<std::uint32_t>(count);
+            for (std::uint32_t f = team.rank(); f < listed; f += team.size())
+                if (improving[f] == 0)
+                    active_bits[active[f]] = 0;
+            kept = static_cast<std::int32_t>(compact(
+                team, listed, [&](std::uint32_t f) { return active[f]; },
+                [&](std::uint32_t f) { return improving[f] != 0; },
+                [&](std::uint32_t slot, std::int32_t element) { active[slot] = element; }));
+            for (std::uint32_t f = team.rank(); f < listed; f += team.size())
+                improving[f] = 0;
+            team.sync();
+        }
+        if (team.rank() == 0) {
+            a.evaluations[chain] += total;
+            if (apply) {
+                std::int32_t* touched = a.touched + chain * static_cast<std::int64_t>(
+                                                                a.width > a.elements ? a.width
+                                                                                     : a.elements);
+                const int n_touched = policy.touched(solution, move, touched);
+                for (int t = 0; t < n_touched; ++t) {
+                    focus(a, chain, touched[t]);
+                    if (kFocused && active_bits[touched[t]] == 0) {
+                        active_bits[touched[t]] = 1;
+                        improving[kept] = 0;
+                        active[kept++] = touched[t];
+                    }
+                }
+                a.trial_objective[chain] += static_cast<std::int64_t>(best);
+            }
+            if (kFocused)
+                a.active_count[chain] = kept;
+        }
+        team.sync();
+        if (!apply)
+            break;
+        policy.apply(team, chain, solution, move);
+        if (params.check_moves)
+            check(team, policy, a, chain, k);
+        improved = true;
+    }
+    if constexpr (kFocused) {
+        // Leave every active bit clear for the next descent.
+        const std::int32_t left = a.active_count[chain];
+        for (std::int32_t f = static_cast<std::int32_t>(team.rank()); f < left;
+             f += static_cast<std::int32_t>(team.size()))
+            active_bits[active[f]] = 0;
+        team.sync();
+    }
+    return improved;
+}
+
+/// Descends in neighborhood `k` (run-time index) of P's list.
+LOCUS_EXEC_CHECK_DISABLE
+template <int First, class P, class Team>
+LOCUS_HD bool descend_in(int k, const Team& team, const P& policy, const ChainArrays& a,
+                         const ChainParams& params, std::uint32_t chain) {
+    if constexpr (First < P::kNeighborhoods) {
+        if (k == First)
+            return descend<First>(team, policy, a, params, chain);
+        return descend_in<First + 1>(k, team, policy, a, params, chain);
+    } else {
+        return false;
+    }
+}
+
+/// Variable neighborhood descent over P's neighborhoods in order: after an improvement by
+/// neighborhood k > 0 it restarts from the first.
+LOCUS_EXEC_CHECK_DISABLE
+template <class P, class Team>
+LOCUS_HD void vnd(const Team& team, const P& policy, const ChainArrays& a,
+                  const ChainParams& params, std::uint32_t chain) {
+    int k = 0;
+    while (k < P::kNeighborhoods) {
+        const bool improved = descend_in<0>(k, team, policy, a, params, chain);
+        k = (improved && k > 0) ? 0 : k + 1;
+    }
+}
+
+} // namespace chain
+
+/// Runs `iterations` iterations of one chain (numbered from `first_iteration`); with
+/// `initialize`, first descends from the trial solution (focus on every element) and makes the
+/// result the current and best solution. Every thread of the team calls it alike.
+LOCUS_EXEC_CHECK_DISABLE
+template <class P, class Team>
+LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
+                        const ChainParams& params, std::uint32_t chain,
+                        std::uint64_t first_iteration, std::uint32_t iterations, bool initialize) {
+    const std::int32_t width = a.width;
+    std::int32_t* trial = a.trial + a.solution(chain);
+    std::int32_t* current = a.current + a.solution(chain);
+    std::int32_t* best = a.best + a.solution(chain);
+    if (initialize) {
+        if (team.rank() == 0) {
+            chain::clear_focus(a, chain);
+            for (std::int32_t e = 0; e < a.elements; ++e)
+                chain::focus(a, chain, e);
+        }
+        team.sync();
+        policy.refresh(team, chain, trial);
+        chain::vnd(team, policy, a, params, chain);
+        chain::copy(team, current, trial, width);
+        chain::copy(team, best, trial, width);
+        if (team.rank() == 0) {
+            a.current_objective[chain] = a.trial_objective[chain];
+            a.best_objective[chain] = a.trial_objective[chain];
+        }
+        team.sync();
+    }
+    for (std::uint32_t it = 0; it < iterations; ++it) {
+        const std::uint64_t iteration = first_iteration + it;
+        chain::copy(team, trial, current, width);
+        if (team.rank() == 0)
+            a.trial_objective[chain] = a.current_objective[chain];
+        team.sync();
+        if (team.rank() == 0) {
+            chain::clear_focus(a, chain);
+            Rng rng(derive_key(params.seed, chain, iteration), 0);
+            std::int32_t* touched = a.touched + chain * static_cast<std::int64_t>(
+                                                            width > a.elements ? width
+                                                                               : a.elements);
+            std::int32_t count = 0;
+            a.trial_objective[chain] += policy.perturb(chain, trial, rng, touched, count);
+            for (std::int32_t t = 0; t < count; ++t)
+                chain::focus(a, chain, touched[t]);
+        }
+        team.sync();
+        policy.refresh(team, chain, trial);
+        chain::vnd(team, policy, a, params, chain);
+        const std::int64_t value = a.trial_objective[chain];
+        const bool accepted =
+            params.acceptance.accept(value, a.current_objective[chain], params.seed, chain,
+                                     iteration);
+        if (accepted) {
+            chain::copy(team, current, trial, width);
+            if (value < a.best_objective[chain])
+                chain::copy(team, best, trial, width);
+        }
+        team.sync();
+        if (team.rank() == 0 && accepted) {
+            a.current_objective[chain] = value;
+            if (value < a.best_objective[chain])
+                a.best_objective[chain] = value;
+        }
+        team.sync();
+    }
+}
+
+/// Whether P supplies a recombination operator.
+template <class P>
+concept Recombining = requires(const P& p, std::uint32_t c, const std::int32_t* s,
+                               std::int32_t* out, Rng& rng) { p.recombine(c, s, s, out, rng); };
+
+/// A check_moves failure of a chain, as the host reads it.
+struct ChainCheck {
+    bool failed = false;
+    std::uint32_t chain = 0;
+    int neighborhood = 0;
+    std::int64_t by_delta = 0;
+    std::int64_t full = 0;
+};
+
+/// A backend of the many-chain engine: the chains of a batch on the CPU twin or a CUDA device.
+class ChainRunner {
+public:
+    virtual ~ChainRunner() = default;
+    /// Takes `starts` (chains x width words, objectives per chain), descends from each and makes
+    /// the results the chains' current and best solutions. `stop` (may be empty) is polled
+    /// between chains on the CPU: chains not started when it returns true keep their start.
+    /// With `only` >= 0 only that chain descends.
+    virtual void start(std::span<const std::int32_t> starts, std::span<const std::int64_t> objectives,
+                       const std::function<bool()>& stop, std::int64_t only) = 0;
+    /// Runs `iterations` iterations of every chain, numbered from `first`.
+    virtual void epoch(std::uint64_t first, std::uint32_t iterations,
+                       const std::function<bool()>& stop) = 0;
+    /// Best objective of every chain.
+    virtual std::vector<std::int64_t> best_objectives() = 0;
+    /// Best solution of one chain (width words).
+    virtual void best_solution(std::uint32_t chain, std::span<std::int32_t> out) = 0;
+    /// Chain c continues from the best solution of chain sources[c] (sources[c] == c: its own).
+    virtual void continue_from(std::span<const std::uint32_t> sources) = 0;
+    /// Chain c continues from a recombination of the best solutions of chains a[c] and b[c]
+    /// (throws NotImplemented when the policy has no recombination).
+    virtual void recombine(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                           std::uint64_t round) = 0;
+    /// Moves evaluated so far by all chains.
+    virtual std::uint64_t evaluations() = 0;
+    /// The first check_moves failure, if any.
+    virtual ChainCheck check() = 0;
+    /// Bytes of the chains' storage (host or device).
+    virtual std::size_t bytes() const = 0;
+};
+
+/// The CPU twin: every chain runs the chain routine on one thread (OpenMP, all cores).
+template <class P>
+class CpuChainRunner final : public ChainRunner {
+public:
+    /// `policy` holds host pointers; its workspace is allocated here for `chains` chains.
+    /// `resources` (may be null) is kept alive with the runner: the host data the policy's
+    /// pointers refer to.
+    CpuChainRunner(const P& policy, std::uint32_t chains, const ChainParams& params, int threads,
+                   std::shared_ptr<const void> resources = {})
+        : resources_(std::move(resources)), policy_(policy), chains_(chains), params_(params),
+          threads_(threads) {
+        a_.width = policy.width();
+        a_.elements = policy.elements();
+        ArrayList list;
+        a_.declare(list, chains);
+        policy_.declare(list, chains);
+        storage_.allocate(list);
+    }
+
+    void start(std::span<const std::int32_t> starts, std::span<const std::int64_t> objectives,
+               const std::function<bool()>& stop, std::int64_t only) override {
+        const std::size_t words = static_cast<std::size_t>(a_.width) * chains_;
+        std::copy_n(starts.data(), words, a_.trial);
+        std::copy_n(starts.data(), words, a_.current);
+        std::copy_n(starts.data(), words, a_.best);
+        for (std::uint32_t c = 0; c < chains_; ++c)
+            a_.trial_objective[c] = a_.current_objective[c] = a_.best_objective[c] = objectives[c];
+        run(0, 0, true, stop, only);
+    }
+    void epoch(std::uint64_t first, std::uint32_t iterations,
+               const std::function<bool()>& stop) override {
+        run(first, iterations, false, stop, -1);
+    }
+    std::vector<std::int64_t> best_objectives() override {
+        return {a_.best_objective, a_.best_objective + chains_};
+    }
+    void best_solution(std::uint32_t chain, std::span<std::int32_t> out) override {
+        std::copy_n(a_.best + a_.solution(chain), a_.width, out.data());
+    }
+    void continue_from(std::span<const std::uint32_t> sources) override {
+        for (std::uint32_t c = 0; c < chains_; ++c) {
+            std::copy_n(a_.best + a_.solution(sources[c]), a_.width, a_.current + a_.solution(c));
+            a_.current_objective[c] = a_.best_objective[sources[c]];
+        }
+    }
+    void recombine(std::span<const std::uint32_t> first, std::span<const std::uint32_t> second,
+                   std::uint64_t round) override {
+        if constexpr (Recombining<P>) {
+            for (std::uint32_t c = 0; c < chains_; ++c) {
+                Rng rng(derive_key(params_.seed, c, round, 0x4EC0u), 0);
+                std::int32_t* child = a_.current + a_.solution(c);
+                policy_.recombine(c, a_.best + a_.solution(first[c]),
+                                  a_.best + a_.solution(second[c]), child, rng);
+                a_.current_objective[c] = policy_.evaluate(SerialTeam{}, c, child);
+            }
+        } else {
+            (void)first, (void)second, (void)round;
+            throw NotImplemented("exchange: recombine needs a recombination operator, which this "
+                                 "problem's chains do not have; use copy_best, elite or none");
+        }
+    }
+    std::uint64_t evaluations() override {
+        std::uint64_t sum = 0;
+        for (std::uint32_t c = 0; c < chains_; ++c)
+            sum += a_.evaluations[c];
+        return sum;
+    }
+    ChainCheck check() override {
+        for (std::uint32_t c = 0; c < chains_; ++c)
+            if (a_.errors[4 * c] != 0)
+                return {true, c, static_cast<int>(a_.errors[4 * c + 1]), a_.errors[4 * c + 2],
+                        a_.errors[4 * c + 3]};
+        return {};
+    }
+    std::size_t bytes() const override { return storage_.bytes(); }
+
+private:
+    void run(std::uint64_t first, std::uint32_t iterations, bool initialize,
+             const std::function<bool()>& stop, std::int64_t only) {
+        const auto count = static_cast<std::int64_t>(chains_);
+        std::atomic<bool> stopped{false};
+#if defined(_OPENMP)
+        const int team = resolve_threads(threads_);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+#endif
+        for (std::int64_t c = 0; c < count; ++c) {
+            if (stopped.load(std::memory_order_relaxed) || (only >= 0 && c != only))
+                continue;
+#if defined(_OPENMP)
+            // NOTE: the stop callback (SearchContext) is not thread safe: only thread 0 polls.
+            if (stop && omp_get_thread_num() == 0 && stop()) {
+#else
+            if (stop && stop()) {
+#endif
+                stopped.store(true, std::memory_order_relaxed);
+                continue;
+            }
+            run_chain(SerialTeam{}, policy_, a_, params_, static_cast<std::uint32_t>(c), first,
+                      iterations, initialize);
+        }
+    }
+
+    std::shared_ptr<const void> resources_;
+    P policy_;
+    std::uint32_t chains_;
+    ChainParams params_;
+    int threads_;
+    ChainArrays a_{};
+    HostStorage storage_;
+};
+
+} // namespace locus::gpu

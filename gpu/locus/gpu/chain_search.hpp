@@ -1,0 +1,50 @@
+#pragma once
+/// \file
+/// The host loop of the many-chain engine as an algorithm component, registered by a problem
+/// plugin with one call: start the chains from the batch, then epochs of `epoch` iterations per
+/// chain, each preceded by an exchange between chains (copy-best, elite pool, recombination or
+/// none) and followed by offering the leader's best to the search context.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "locus/component.hpp"
+#include "locus/gpu/chain_engine.hpp"
+#include "locus/params.hpp"
+
+namespace locus {
+class Registry;
+}
+
+namespace locus::gpu {
+
+/// How chains exchange solutions before every epoch.
+enum class Exchange {
+    none,      ///< chains stay independent
+    copy_best, ///< every chain continues from the leader's best solution
+    elite,     ///< chain c continues from the (c mod E)-th of the E best distinct chains
+    recombine, ///< chain c continues from a recombination of two elite chains' bests
+};
+
+/// What a problem plugin registers: the algorithm's name and documentation, its own
+/// parameters, and the factory of a runner for the job's backend.
+struct ChainSearchSpec {
+    std::string problem; ///< problem name the algorithm is scoped to, e.g. "tsp"
+    std::string name;    ///< algorithm name, e.g. "resident_ils"
+    std::string doc;     ///< one paragraph for `locus plugins --verbose`
+    /// Adds the problem's own parameters to the schema (the engine's are added for it).
+    std::function<void(ComponentSchema&)> parameters;
+    /// Builds the runner of `chains` chains on b.backend (CPU twin or CUDA) with `params`.
+    std::function<std::unique_ptr<ChainRunner>(const Params& p, const BuildContext& b,
+                                               std::uint32_t chains, const ChainParams& params)>
+        make_runner;
+};
+
+/// Registers the algorithm with the engine's parameters: epoch, acceptance (better, threshold,
+/// annealing) with threshold / temperature / cooling, exchange (none, copy_best, elite,
+/// recombine) with elite.
+void register_chain_search(Registry& registry, ChainSearchSpec spec);
+
+} // namespace locus::gpu

@@ -1,0 +1,203 @@
+#include "locus/gpu/chain_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "locus/algorithm.hpp"
+#include "locus/problem.hpp"
+#include "locus/registry.hpp"
+#include "locus/search_context.hpp"
+
+namespace locus::gpu {
+namespace {
+
+/// Settings of the engine's own parameters.
+struct ChainSearchOptions {
+    std::uint32_t epoch = 20;            ///< iterations per chain between exchanges
+    AcceptanceKind acceptance = AcceptanceKind::better_or_equal;
+    double threshold = 0.0;              ///< threshold acceptance, share of the start objective
+    double temperature = 0.0;            ///< annealing T0, share of the start objective
+    double cooling = 1.0;                ///< annealing factor per iteration
+    Exchange exchange = Exchange::copy_best;
+    std::uint32_t elite = 8;             ///< elite pool size (elite, recombine)
+};
+
+/// The E chains with the lowest distinct best objectives (ties to the lowest chain).
+std::vector<std::uint32_t> elite_chains(const std::vector<std::int64_t>& values, std::uint32_t e) {
+    std::vector<std::uint32_t> order(values.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return values[a] < values[b]; });
+    std::vector<std::uint32_t> elite;
+    for (const std::uint32_t c : order) {
+        if (!elite.empty() && values[elite.back()] == values[c])
+            continue;
+        elite.push_back(c);
+        if (elite.size() == e)
+            break;
+    }
+    return elite;
+}
+
+class ChainSearch final : public Algorithm {
+public:
+    ChainSearch(std::shared_ptr<const ChainSearchSpec> spec, Params params, const BuildContext& build,
+                ChainSearchOptions options)
+        : spec_(std::move(spec)), params_(std::move(params)), build_(build), options_(options) {}
+
+    void run(SolutionBatch& batch, SearchContext& ctx) override {
+        const auto chains = static_cast<std::uint32_t>(batch.count());
+        ctx.offer(batch);
+        std::vector<std::int64_t> starts(chains);
+        for (std::uint32_t c = 0; c < chains; ++c)
+            starts[c] = static_cast<std::int64_t>(batch.objective(c));
+        const auto first_best = static_cast<std::uint32_t>(
+            std::min_element(starts.begin(), starts.end()) - starts.begin());
+        const double scale = std::abs(static_cast<double>(starts[first_best]));
+
+        ChainParams params;
+        params.seed = ctx.seed();
+        params.check_moves = build_.check_moves;
+        params.acceptance.kind = options_.acceptance;
+        params.acceptance.threshold = std::llround(options_.threshold * scale);
+        params.acceptance.temperature = options_.temperature * scale;
+        params.acceptance.log_cooling = std::log(options_.cooling);
+        auto runner = spec_->make_runner(params_, build_, chains, params);
+
+        const std::function<bool()> stop = [&ctx] { return ctx.should_stop(); };
+        // NOTE: with copy_best every chain continues from the best solution after the start,
+        // so only the best constructed solution is worth a descent.
+        const std::int64_t only =
+            options_.exchange == Exchange::copy_best ? static_cast<std::int64_t>(first_best) : -1;
+        std::vector<std::int32_t> words(batch.data().begin(), batch.data().end());
+        runner->start(words, starts, stop, only);
+        std::uint64_t counted = 0;
+        std::vector<std::int64_t> values;
+        auto report = [&]() {
+            check(*runner);
+            const std::uint64_t evaluations = runner->evaluations();
+            ctx.add_evaluations(evaluations - counted);
+            counted = evaluations;
+            values = runner->best_objectives();
+            const auto leader = static_cast<std::uint32_t>(
+                std::min_element(values.begin(), values.end()) - values.begin());
+            if (!ctx.has_best() || static_cast<Objective>(values[leader]) < ctx.best_objective()) {
+                std::vector<std::int32_t> solution(batch.width());
+                runner->best_solution(leader, solution);
+                ctx.offer(solution, static_cast<Objective>(values[leader]));
+            }
+        };
+        report();
+        for (std::uint64_t first = 0, round = 0; !ctx.should_stop();
+             first += options_.epoch, ++round) {
+            exchange(*runner, values, round);
+            runner->epoch(first, options_.epoch, stop);
+            ctx.add_iterations(options_.epoch);
+            report();
+        }
+        for (std::uint32_t c = 0; c < chains; ++c) {
+            runner->best_solution(c, batch[c]);
+            batch.objective(c) = build_.problem->evaluate(batch[c]);
+        }
+    }
+
+private:
+    void exchange(ChainRunner& runner, const std::vector<std::int64_t>& values,
+                  std::uint64_t round) const {
+        const auto chains = static_cast<std::uint32_t>(values.size());
+        std::vector<std::uint32_t> sources(chains);
+        switch (options_.exchange) {
+        case Exchange::none:
+            return;
+        case Exchange::copy_best: {
+            const auto leader = static_cast<std::uint32_t>(
+                std::min_element(values.begin(), values.end()) - values.begin());
+            std::fill(sources.begin(), sources.end(), leader);
+            runner.continue_from(sources);
+            return;
+        }
+        case Exchange::elite: {
+            const auto elite = elite_chains(values, options_.elite);
+            for (std::uint32_t c = 0; c < chains; ++c)
+                sources[c] = elite[c % elite.size()];
+            runner.continue_from(sources);
+            return;
+        }
+        case Exchange::recombine: {
+            const auto elite = elite_chains(values, options_.elite);
+            const auto e = static_cast<std::uint32_t>(elite.size());
+            std::vector<std::uint32_t> second(chains);
+            for (std::uint32_t c = 0; c < chains; ++c) {
+                sources[c] = elite[c % e];
+                second[c] = elite[(c % e + 1 + static_cast<std::uint32_t>(round % std::max(e - 1, 1u))) % e];
+            }
+            runner.recombine(sources, second, round);
+            return;
+        }
+        }
+    }
+
+    void check(ChainRunner& runner) const {
+        const ChainCheck failure = runner.check();
+        if (failure.failed)
+            throw Error(fmt::format("check_moves: {} chain {} after a move of neighborhood {} has "
+                                    "objective {} by delta but {} by full evaluation",
+                                    spec_->name, failure.chain, failure.neighborhood,
+                                    failure.by_delta, failure.full));
+    }
+
+    std::shared_ptr<const ChainSearchSpec> spec_;
+    Params params_;
+    BuildContext build_;
+    ChainSearchOptions options_;
+};
+
+} // namespace
+
+void register_chain_search(Registry& registry, ChainSearchSpec spec) {
+    ComponentSchema schema{"algorithm", spec.name, spec.problem, spec.doc};
+    if (spec.parameters)
+        spec.parameters(schema);
+    schema.integer("epoch", "20", "iterations per chain between exchanges", 1, 1000000)
+        .choice("acceptance", "better", {"better", "threshold", "annealing"},
+                "better: trial <= current; threshold: trial <= current + threshold x start "
+                "objective; annealing: Metropolis at temperature x start objective x cooling^it")
+        .real("threshold", "0.001", "threshold acceptance: share of the start objective", 0.0,
+              1.0)
+        .real("temperature", "0.0005", "annealing: initial temperature, share of the start "
+              "objective", 0.0, 1.0)
+        .real("cooling", "0.9999", "annealing: temperature factor per iteration", 0.5, 1.0)
+        .choice("exchange", "copy_best", {"none", "copy_best", "elite", "recombine"},
+                "before every epoch: none, every chain from the best (copy_best), chain c from "
+                "the (c mod elite)-th best distinct chain (elite), or from a recombination of two "
+                "elite chains (recombine)")
+        .integer("elite", "8", "elite pool size (elite, recombine)", 1, 1048576);
+    auto owned = std::make_shared<ChainSearchSpec>(std::move(spec));
+    registry.add(schema, [owned](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        if (b.problem == nullptr)
+            throw ConfigError(fmt::format("{} needs a loaded problem", owned->name));
+        ChainSearchOptions o;
+        o.epoch = static_cast<std::uint32_t>(p.get_int("epoch"));
+        const std::string& acceptance = p.get_string("acceptance");
+        o.acceptance = acceptance == "threshold"   ? AcceptanceKind::threshold
+                       : acceptance == "annealing" ? AcceptanceKind::annealing
+                                                   : AcceptanceKind::better_or_equal;
+        o.threshold = p.get_real("threshold");
+        o.temperature = p.get_real("temperature");
+        o.cooling = p.get_real("cooling");
+        const std::string& exchange = p.get_string("exchange");
+        o.exchange = exchange == "none"        ? Exchange::none
+                     : exchange == "elite"     ? Exchange::elite
+                     : exchange == "recombine" ? Exchange::recombine
+                                               : Exchange::copy_best;
+        o.elite = static_cast<std::uint32_t>(p.get_int("elite"));
+        return std::make_unique<ChainSearch>(owned, p, b, o);
+    });
+}
+
+} // namespace locus::gpu

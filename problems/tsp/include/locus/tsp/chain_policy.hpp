@@ -1,0 +1,176 @@
+#pragma once
+/// \file
+/// The TSP as a policy of the many-chain engine (locus/gpu/chain_engine.hpp): tours of n
+/// cities; a VND over candidate-list 2-opt and Or-opt with focus (don't-look bits on cities);
+/// the local double bridge as perturbation. Per chain it keeps the derived arrays of the
+/// neighborhood evaluators — city positions, tour-ordered points P (P[n] = P[0]) and edge
+/// lengths D — and updates them after a move only where the move's reversals changed the tour.
+
+#include <cstdint>
+
+#include "locus/gpu/storage.hpp"
+#include "locus/hd.hpp"
+#include "locus/rng.hpp"
+#include "locus/tsp/double_bridge.hpp"
+#include "locus/tsp/evaluators.hpp"
+#include "locus/tsp/moves.hpp"
+
+namespace locus::tsp {
+
+/// Parameters of the TSP chains.
+struct TspChainOptions {
+    std::int32_t candidates = 10; ///< candidate-list size K of both neighborhoods
+    std::int32_t window = 100;    ///< double-bridge window (0 = whole tour)
+};
+
+template <class Metric, class Delta>
+struct TspChainPolicy {
+    using delta_type = Delta;
+    using move_type = TourMove;
+    using Point = typename Metric::point_type;
+    static constexpr int kNeighborhoods = 2; ///< 0: 2-opt, 1: Or-opt (candidate lists)
+    static constexpr int kMaxTouched = 6;
+
+    Metric metric;
+    const std::int32_t* candidates = nullptr; ///< n x K
+    std::int32_t n = 0;
+    std::int32_t K = 0;
+    std::int32_t window = 0;
+    // Per-chain workspace.
+    std::int32_t* pos = nullptr;     ///< chains x n
+    Point* P = nullptr;              ///< chains x (n + 1)
+    std::int32_t* D = nullptr;       ///< chains x n
+    std::int32_t* scratch = nullptr; ///< chains x n (double bridge)
+
+    template <int k>
+    LOCUS_HD_INLINE static constexpr bool focused() {
+        return true;
+    }
+    LOCUS_HD_INLINE std::int32_t width() const { return n; }
+    LOCUS_HD_INLINE std::int32_t elements() const { return n; }
+
+    void declare(gpu::ArrayList& list, std::size_t chains) {
+        const auto count = static_cast<std::size_t>(n);
+        list.add(pos, chains * count, "TSP city positions");
+        list.add(P, chains * (count + 1), "TSP tour-ordered points");
+        list.add(D, chains * count, "TSP edge lengths");
+        list.add(scratch, chains * count, "TSP double-bridge scratch");
+    }
+
+    LOCUS_HD_INLINE std::int32_t* pos_of(std::uint32_t c) const {
+        return pos + static_cast<std::int64_t>(c) * n;
+    }
+    LOCUS_HD_INLINE Point* points_of(std::uint32_t c) const {
+        return P + static_cast<std::int64_t>(c) * (n + 1);
+    }
+    LOCUS_HD_INLINE std::int32_t* dists_of(std::uint32_t c) const {
+        return D + static_cast<std::int64_t>(c) * n;
+    }
+
+    /// pos, P and D of chain c from its tour.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD void refresh(const Team& team, std::uint32_t c, const std::int32_t* tour) const {
+        for (std::int32_t k = static_cast<std::int32_t>(team.rank()); k < n;
+             k += static_cast<std::int32_t>(team.size()))
+            prepare_entry(metric, tour, points_of(c), dists_of(c), pos_of(c), n, k);
+        team.sync();
+    }
+
+    /// Neighborhood k over the chain's arrays, rows from the `*count` active cities.
+    template <int k>
+    LOCUS_HD_INLINE auto evaluator(std::uint32_t c, const std::int32_t* tour,
+                                   const std::int32_t* active, const std::int32_t* count) const {
+        TourBatchView<Metric> v;
+        v.metric = metric;
+        v.tour = tour;
+        v.P = points_of(c);
+        v.D = dists_of(c);
+        v.pos = pos_of(c);
+        v.candidates = candidates;
+        v.focus_list = active;
+        v.focus_count = count;
+        v.n = n;
+        v.K = K;
+        v.focus_rows = *count;
+        if constexpr (k == 0)
+            return TwoOptCandidates<Metric, Delta>{v};
+        else
+            return OrOptCandidates<Metric, Delta>{v};
+    }
+
+    LOCUS_HD_INLINE int touched(const std::int32_t* tour, const TourMove& m,
+                                std::int32_t* out) const {
+        return touched_cities(m, tour, n, out);
+    }
+
+    /// Applies the move's reversals, then refreshes pos and P on the reversed positions and D on
+    /// the edges around them (O(reversed length), not O(n)).
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD void apply(const Team& team, std::uint32_t c, std::int32_t* tour,
+                        const TourMove& m) const {
+        const ReversalPlan plan = plan_reversals(m, n);
+        Point* points = points_of(c);
+        std::int32_t* dists = dists_of(c);
+        std::int32_t* where = pos_of(c);
+        const auto rank = static_cast<std::int32_t>(team.rank());
+        const auto size = static_cast<std::int32_t>(team.size());
+        for (int q = 0; q < plan.count; ++q) {
+            const std::int32_t first = plan.first[q];
+            const std::int32_t length = plan.length[q];
+            for (std::int32_t k = rank; k < length / 2; k += size) {
+                const std::int32_t x = wrap(first + k, n);
+                const std::int32_t y = wrap(first + length - 1 - k, n);
+                const std::int32_t t = tour[x];
+                tour[x] = tour[y];
+                tour[y] = t;
+            }
+            team.sync();
+            for (std::int32_t k = rank; k < length; k += size) {
+                const std::int32_t x = wrap(first + k, n);
+                points[x] = metric.point(tour[x]);
+                where[tour[x]] = x;
+                if (x == 0)
+                    points[n] = points[0];
+            }
+            team.sync();
+            // Edges (x, x + 1) for x from first - 1 to first + length - 1.
+            const std::int32_t edges = length < n ? length + 1 : n;
+            for (std::int32_t k = rank; k < edges; k += size) {
+                const std::int32_t x = wrap(first - 1 + k, n);
+                dists[x] = metric(points[x], points[x + 1]);
+            }
+            team.sync();
+        }
+    }
+
+    /// Leader only: a local double bridge; the touched cities are the six ends of the removed
+    /// edges.
+    LOCUS_HD std::int64_t perturb(std::uint32_t c, std::int32_t* tour, Rng& rng,
+                                  std::int32_t* out, std::int32_t& count) const {
+        count = 0;
+        if (n < 8)
+            return 0;
+        const BridgeCut cut = draw_bridge(rng, n, window);
+        const Metric& m = metric;
+        const auto distance = [&m](std::int32_t x, std::int32_t y) { return m.distance(x, y); };
+        const std::int64_t delta =
+            apply_bridge(tour, n, cut, distance, scratch + static_cast<std::int64_t>(c) * n, out);
+        count = 6;
+        return delta;
+    }
+
+    /// Tour length (every thread gets it).
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD std::int64_t evaluate(const Team& team, std::uint32_t, const std::int32_t* tour) const {
+        std::int64_t sum = 0;
+        for (std::int32_t k = static_cast<std::int32_t>(team.rank()); k < n;
+             k += static_cast<std::int32_t>(team.size()))
+            sum += metric.distance(tour[k], tour[k + 1 == n ? 0 : k + 1]);
+        return team.sum(sum);
+    }
+};
+
+} // namespace locus::tsp
