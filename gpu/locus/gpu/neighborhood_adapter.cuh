@@ -150,6 +150,8 @@ public:
     using Evaluator = typename Policy::evaluator_type;
     using Delta = typename Evaluator::delta_type;
 
+    /// Makes settings.device current (require_device: CudaError when unusable), creates the
+    /// stream, then the policy from `args`. Allocates no batch memory yet.
     template <class... Args>
     explicit DeviceNeighborhoodAdapter(EngineSettings settings, Args&&... args)
         : settings_(settings), device_(select_device(settings.device)),
@@ -164,6 +166,7 @@ public:
         evaluations_.resize(group);
     }
 
+    /// The wrapped policy (e.g. for its cells()).
     Policy& policy() { return policy_; }
     const Policy& policy() const { return policy_; }
     const EngineSettings& settings() const { return settings_; }

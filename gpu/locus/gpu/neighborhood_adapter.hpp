@@ -144,9 +144,12 @@ public:
     using Evaluator = typename Policy::evaluator_type;
     using Delta = typename Evaluator::delta_type;
 
+    /// Wraps `policy`; settings.threads and settings.check_moves apply (the rest is the
+    /// device's).
     CpuNeighborhoodAdapter(Policy policy, EngineSettings settings)
         : policy_(std::move(policy)), settings_(settings) {}
 
+    /// The wrapped policy (e.g. for its cells()).
     Policy& policy() { return policy_; }
     const Policy& policy() const { return policy_; }
     const EngineSettings& settings() const { return settings_; }
@@ -248,6 +251,7 @@ public:
         return adapter_.descend(batch, pivot, max_steps, stop);
     }
 
+    /// The wrapped adapter (benchmark hooks, the policy).
     Adapter& adapter() { return adapter_; }
 
 private:
