@@ -61,7 +61,7 @@ TEST_CASE("swap exploration picks the best pair (lowest index on ties) and appli
 
 TEST_CASE("swap descents end in local optima, checked move by move") {
     const QapProblem problem(generate_random(25, 5, 100, true));
-    SwapOptions options;
+    gpu::EngineSettings options;
     options.check_moves = true;
     auto swap = make_cpu_swap(problem, options);
     for (Pivot pivot : {Pivot::best, Pivot::first}) {

@@ -171,10 +171,10 @@ TEST_CASE("CPU descents end in local optima and do not depend on the thread coun
             SolutionBatch a(3, 120);
             RandomTour(problem).construct(a, 42);
             SolutionBatch b = a;
-            EngineOptions one;
+            gpu::EngineSettings one;
             one.threads = 1;
             one.check_moves = true;
-            EngineOptions all;
+            gpu::EngineSettings all;
             auto engine_one = make_cpu_engine(problem, spec, one);
             auto engine_all = make_cpu_engine(problem, spec, all);
             const Objective start = a.objective(0);

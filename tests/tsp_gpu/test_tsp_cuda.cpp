@@ -91,7 +91,7 @@ TEST_CASE("descents give identical tours, objectives and step counts on CPU and 
             CAPTURE(inst.name);
             CAPTURE(static_cast<int>(spec.kind));
             CAPTURE(spec.candidates);
-            EngineOptions checked;
+            gpu::EngineSettings checked;
             checked.check_moves = inst.n <= 200;
             auto cpu = make_cpu_engine(problem, spec, {});
             auto cuda = make_cuda_engine(problem, spec, checked);

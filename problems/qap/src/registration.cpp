@@ -95,11 +95,9 @@ void register_qap_components(Registry& registry) {
     ComponentSchema swap{"neighborhood", "swap", "qap",
                          "Exchange the locations of two facilities: n(n-1)/2 moves, O(n) delta each."};
     registry.add(swap, [](const Params&, BuildContext& b) -> std::unique_ptr<Component> {
-        SwapOptions o;
-        o.threads = b.threads;
-        o.device = b.device;
-        o.check_moves = b.check_moves;
-        return b.backend == Backend::cuda ? make_cuda_swap(qap_of(b), o) : make_cpu_swap(qap_of(b), o);
+        const gpu::EngineSettings settings = gpu::engine_settings(b);
+        return b.backend == Backend::cuda ? make_cuda_swap(qap_of(b), settings)
+                                          : make_cpu_swap(qap_of(b), settings);
     });
 }
 

@@ -60,12 +60,9 @@ Factory neighborhood_factory(MoveKind kind) {
             if (spec.candidates >= n)
                 spec.candidates = static_cast<std::int32_t>(n - 1);
         }
-        EngineOptions options;
-        options.threads = build.threads;
-        options.device = build.device;
-        options.check_moves = build.check_moves;
-        auto engine = build.backend == Backend::cuda ? make_cuda_engine(problem, spec, options)
-                                                     : make_cpu_engine(problem, spec, options);
+        const gpu::EngineSettings settings = gpu::engine_settings(build);
+        auto engine = build.backend == Backend::cuda ? make_cuda_engine(problem, spec, settings)
+                                                     : make_cpu_engine(problem, spec, settings);
         return std::make_unique<TspNeighborhood>(params.name(), build.backend, std::move(engine));
     };
 }

@@ -2,14 +2,17 @@
 /// \file
 /// Backends of the TSP neighborhoods. A TourEngine evaluates one neighborhood (a move kind,
 /// optionally restricted to candidate lists) for a batch of tours on the CPU (all cores) or on
-/// a CUDA device. Both run the same evaluators (evaluators.hpp) through the neighborhood
-/// engine of gpu/, so they select the same moves and produce the same tours.
+/// a CUDA device. Both are policies of the neighborhood adapter of gpu/ over the same
+/// evaluators (evaluators.hpp), so they select the same moves and produce the same tours.
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
+#include <string>
+#include <utility>
 
+#include "locus/gpu/neighborhood_adapter.hpp"
 #include "locus/problem.hpp"
 #include "locus/tsp/evaluators.hpp"
 #include "locus/tsp/tsp_problem.hpp"
@@ -20,14 +23,6 @@ namespace locus::tsp {
 struct NeighborhoodSpec {
     MoveKind kind = MoveKind::two_opt;
     std::int32_t candidates = 0;
-};
-
-/// Options shared by both backends.
-struct EngineOptions {
-    int threads = 0;          ///< CPU threads (0 = all cores)
-    int device = 0;           ///< CUDA device ordinal
-    bool check_moves = false; ///< re-evaluate every tour after each applied move
-    std::uint32_t sync_every = 4; ///< CUDA descent: steps issued between convergence checks
 };
 
 /// A neighborhood backend (see Neighborhood for the contract of each call).
@@ -45,11 +40,42 @@ public:
     virtual double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) = 0;
 };
 
+/// A TourEngine forwarding to a neighborhood adapter (gpu::CpuNeighborhoodAdapter or
+/// gpu::DeviceNeighborhoodAdapter) whose policy reports cells(); built in place from `args`.
+template <class Adapter> class AdaptedTourEngine final : public TourEngine {
+public:
+    template <class... Args>
+    explicit AdaptedTourEngine(Args&&... args) : adapter_(std::forward<Args>(args)...) {}
+
+    std::uint64_t cells() const override { return adapter_.policy().cells(); }
+    void explore(const SolutionBatch& batch, Pivot pivot, std::span<MoveChoice> out) override {
+        adapter_.explore(batch, pivot, out);
+    }
+    void apply(SolutionBatch& batch, std::span<const MoveChoice> moves) override {
+        adapter_.apply(batch, moves);
+    }
+    DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
+                         const std::function<bool()>& stop) override {
+        return adapter_.descend(batch, pivot, max_steps, stop);
+    }
+    double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) override {
+        return adapter_.time_exploration(batch, pivot, repetitions);
+    }
+
+private:
+    Adapter adapter_;
+};
+
+/// The engine of `spec` on the CPU twin (settings.threads threads).
 std::unique_ptr<TourEngine> make_cpu_engine(const TspProblem& problem, NeighborhoodSpec spec,
-                                            EngineOptions options);
-/// Throws CudaError when no device is usable.
+                                            const gpu::EngineSettings& settings);
+/// The engine of `spec` on CUDA device settings.device. Throws CudaError when no device is
+/// usable.
 std::unique_ptr<TourEngine> make_cuda_engine(const TspProblem& problem, NeighborhoodSpec spec,
-                                             EngineOptions options);
+                                             const gpu::EngineSettings& settings);
+
+/// "TSP two_opt", "TSP or_opt (8 candidates)": the neighborhood in messages.
+std::string neighborhood_label(NeighborhoodSpec spec);
 
 /// Type tag carrying an evaluator type.
 template <class Eval> struct SpaceTag {
@@ -80,10 +106,5 @@ template <class F> decltype(auto) visit_evaluator(const TspProblem& problem, Nei
         return visit_space<Metric, std::int64_t>(spec, f);
     });
 }
-
-/// Throws locus::Error naming the move when a tour's objective disagrees with a full
-/// re-evaluation (check_moves).
-void check_objective(const TspProblem& problem, std::span<const std::int32_t> tour,
-                     Objective objective, const TourMove& move, std::size_t solution);
 
 } // namespace locus::tsp

@@ -1,0 +1,409 @@
+#pragma once
+/// \file
+/// The neighborhood adapter, device side (nvcc only): the CUDA wrapper of a problem's
+/// neighborhood policy. It keeps a batch on the device (solutions, objectives, selected moves,
+/// per-step counters, an error word), explores with the engine's select_moves, applies with one
+/// kernel per step, and runs the batched descent. Results equal CpuNeighborhoodAdapter's
+/// (neighborhood_adapter.hpp) for the same evaluator: same solutions, objectives, step and
+/// evaluation counts.
+///
+/// The batched descent issues steps_per_sync(settings) explore+apply steps without waiting,
+/// then reads each step's applied-move count and counts like run_descent (count_group): up to
+/// and including the first step that applied nothing. Steps issued after convergence select
+/// only non-improving moves and change nothing. `stop` is called between groups; `max_steps`
+/// bounds the steps issued. With check_moves every step is synchronised and every solution
+/// re-evaluated on the host.
+///
+/// Streams: everything is ordered on the adapter's own non-blocking stream; public calls return
+/// after synchronising it (explore, apply and descend hand back host results).
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "locus/error.hpp"
+#include "locus/gpu/cuda_check.hpp"
+#include "locus/gpu/device.hpp"
+#include "locus/gpu/device_buffer.hpp"
+#include "locus/gpu/neighborhood_adapter.hpp"
+#include "locus/gpu/neighborhood_engine.cuh"
+#include "locus/gpu/stream.hpp"
+
+namespace locus::gpu {
+
+/// The batch resident on the device, as the adapter hands it to its policy.
+struct DeviceBatch {
+    std::int32_t* solutions = nullptr; ///< count x width int32, solution-major (device memory)
+    std::uint32_t count = 0;           ///< number of solutions
+    std::uint32_t width = 0;           ///< int32 per solution
+};
+
+/// What a device policy's prepare() returns.
+template <class E> struct PreparedExploration {
+    E evaluator;                   ///< over the device arrays of the current solutions
+    std::uint64_t evaluations = 0; ///< moves the exploration evaluates, as far as the host knows
+};
+
+/// A functor applying one selected move on the device: trivially copyable, with
+///   static constexpr unsigned threads      1: one thread per solution; else one block of this
+///                                          many threads (<= 1024) per solution
+///   __device__ bool operator()(std::uint32_t solution, std::uint64_t index) const
+/// operator() applies move `index` to `solution` and returns true, or returns false and changes
+/// nothing when the index is not a move. With threads > 1 every thread of the block calls it
+/// (it may __syncthreads) and all return the same value.
+template <class A>
+concept DeviceMoveApplier = std::is_trivially_copyable_v<A> && requires {
+    requires A::threads >= 1u && A::threads <= 1024u;
+};
+
+/// A problem's neighborhood on the device, for DeviceNeighborhoodAdapter. P is a class with
+///   evaluator_type                a MoveEvaluator over device arrays
+///   label()                       the neighborhood in messages, e.g. "TSP two_opt"
+///   max_grid()                    the largest grid prepare() returns (sizes the workspace)
+///   device_bytes(count)           device memory of reserve(count), in bytes
+///   reserve(count) / release()    allocate / free the policy's buffers for `count` solutions
+///                                 (the adapter checks the memory budget in between)
+///   upload(batch, d, stream)      copies the state it keeps beside the solutions (TSP: focus)
+///                                 after they are uploaded; ordered on `stream`
+///   download(batch, stream)       the reverse, ordered on `stream` (the adapter synchronises)
+///   prepare(d, d_count, stream)   enqueues the arrays the evaluator reads for the solutions in
+///                                 `d` and returns the evaluator; moves only the device can
+///                                 count it adds to *d_count (unless null) on `stream`, the
+///                                 others it returns in `evaluations`. The next prepare follows
+///                                 at most one applied move per solution
+///   applier(eval, d)              a DeviceMoveApplier for the solutions of `d`, decoding with
+///                                 `eval` (prepared for the solutions before the move)
+///   evaluate(solution)            full objective of a host solution (check_moves)
+template <class P>
+concept DeviceNeighborhoodPolicy = MoveEvaluator<typename P::evaluator_type> &&
+    requires(P& p, const P& cp, const SolutionBatch& cb, SolutionBatch& b, const DeviceBatch& d,
+             const typename P::evaluator_type& e, std::uint32_t count, unsigned long long* d_count,
+             cudaStream_t stream, std::span<const std::int32_t> solution) {
+    { cp.label() } -> std::convertible_to<std::string_view>;
+    { cp.max_grid() } -> std::same_as<MoveGrid>;
+    { cp.device_bytes(count) } -> std::same_as<std::size_t>;
+    p.reserve(count);
+    p.release();
+    p.upload(cb, d, stream);
+    p.download(b, stream);
+    {
+        p.prepare(d, d_count, stream)
+        } -> std::same_as<PreparedExploration<typename P::evaluator_type>>;
+    { p.applier(e, d) } -> DeviceMoveApplier;
+    { cp.evaluate(solution) } -> std::same_as<Objective>;
+};
+
+namespace detail {
+
+/// Threads per block of the apply kernel when the applier takes one thread per solution.
+inline constexpr unsigned kApplyBlockThreads = 128;
+
+/// Applies results[s] of every solution s < batch (only improving ones when `only_improving`):
+/// adds the delta to objectives[s] and 1 to *applied; a move the applier rejects lowers *error
+/// to its index. Thread mapping: A::threads == 1: thread per solution (blocks of
+/// kApplyBlockThreads); else block per solution (A::threads threads, thread 0 counts).
+template <class A, class D>
+__global__ void apply_moves_kernel(const A apply, const MoveResult<D>* results, std::uint32_t batch,
+                                   bool only_improving, Objective* objectives,
+                                   std::uint32_t* applied, unsigned long long* error) {
+    std::uint32_t s = blockIdx.x;
+    if constexpr (A::threads == 1) {
+        s = blockIdx.x * blockDim.x + threadIdx.x;
+        if (s >= batch) return;
+    }
+    const MoveResult<D> r = results[s];
+    if (!r.found() || (only_improving && r.delta >= D(0))) return;
+    const bool done = apply(s, r.index);
+    if (A::threads != 1 && threadIdx.x != 0) return;
+    if (!done) {
+        atomicMin(error, static_cast<unsigned long long>(r.index));
+        return;
+    }
+    objectives[s] += static_cast<Objective>(r.delta);
+    atomicAdd(applied, 1u);
+}
+
+} // namespace detail
+
+/// The CUDA wrapper of a neighborhood policy, with the contracts of locus::Neighborhood and the
+/// results of CpuNeighborhoodAdapter. The constructor makes settings.device current before it
+/// constructs the policy from `args` (so a missing device gets require_device's message). Batch
+/// buffers grow on demand; before growing, the device memory of the adapter, the policy and the
+/// engine workspace for the batch is checked against settings.memory (CudaError naming the MiB
+/// needed and allowed). A move index that does not decode throws Error at the next
+/// synchronisation. Not thread-safe: one call at a time.
+template <class Policy> class DeviceNeighborhoodAdapter {
+    static_assert(DeviceNeighborhoodPolicy<Policy>,
+                  "Policy does not model locus::gpu::DeviceNeighborhoodPolicy");
+
+public:
+    using Evaluator = typename Policy::evaluator_type;
+    using Delta = typename Evaluator::delta_type;
+
+    /// Makes settings.device current (require_device: CudaError when unusable), creates the
+    /// stream, then the policy from `args`. Allocates no batch memory yet.
+    template <class... Args>
+    explicit DeviceNeighborhoodAdapter(EngineSettings settings, Args&&... args)
+        : settings_(settings), device_(select_device(settings.device)),
+          policy_(std::forward<Args>(args)...) {
+        const std::uint32_t group = std::max<std::uint32_t>(1, settings_.sync_every);
+        applied_.allocate(group, "applied-move counters");
+        counts_.allocate(group, "evaluation counters");
+        error_.allocate(1, "error word");
+        error_.fill_bytes_async(0xFF, stream_);
+        applied_host_.resize(group);
+        counts_host_.resize(group);
+        evaluations_.resize(group);
+    }
+
+    /// The wrapped policy (e.g. for its cells()).
+    Policy& policy() { return policy_; }
+    const Policy& policy() const { return policy_; }
+    const EngineSettings& settings() const { return settings_; }
+
+    /// One exploration: out[s] = the move chosen for solution s by `pivot` (!found() when none).
+    void explore(const SolutionBatch& batch, Pivot pivot, std::span<MoveChoice> out) {
+        if (batch.count() == 0) return;
+        upload(batch);
+        select(pivot, nullptr);
+        results_host_.resize(batch.count());
+        results_.download_async(results_host_.data(), batch.count(), stream_);
+        stream_.synchronize();
+        for (std::size_t s = 0; s < batch.count(); ++s) {
+            const MoveResult<Delta>& r = results_host_[s];
+            out[s] =
+                r.found() ? MoveChoice{r.index, static_cast<Objective>(r.delta)} : MoveChoice{};
+        }
+    }
+
+    /// Applies moves[s] to solution s where found, whatever its delta.
+    void apply(SolutionBatch& batch, std::span<const MoveChoice> moves) {
+        if (batch.count() == 0) return;
+        upload(batch);
+        const PreparedExploration<Evaluator> prepared =
+            policy_.prepare(batch_, nullptr, stream_.get());
+        results_host_.resize(batch.count());
+        for (std::size_t s = 0; s < batch.count(); ++s)
+            results_host_[s] =
+                moves[s].found()
+                    ? MoveResult<Delta>{static_cast<Delta>(moves[s].delta), moves[s].index}
+                    : MoveResult<Delta>{invalid_delta<Delta>(), kNoMove};
+        results_.upload_async(results_host_.data(), batch.count(), stream_);
+        launch_apply(prepared.evaluator, false, applied_.data());
+        download(batch);
+    }
+
+    /// The batched descent (see the file comment): the contract of Neighborhood::descend.
+    DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
+                         const std::function<bool()>& stop) {
+        DescentStats stats;
+        if (batch.count() == 0) {
+            stats.stopped = stop && stop();
+            return stats;
+        }
+        upload(batch);
+        const std::uint32_t group = steps_per_sync(settings_);
+        std::uint64_t explorations = 0;
+        while (max_steps == 0 || explorations < max_steps) {
+            if (stop && stop()) {
+                stats.stopped = true;
+                break;
+            }
+            const std::uint32_t issued =
+                max_steps == 0 ? group
+                               : static_cast<std::uint32_t>(
+                                     std::min<std::uint64_t>(group, max_steps - explorations));
+            applied_.fill_bytes_async(0, stream_);
+            counts_.fill_bytes_async(0, stream_);
+            for (std::uint32_t k = 0; k < issued; ++k) {
+                const PreparedExploration<Evaluator> prepared = select(pivot, counts_.data() + k);
+                evaluations_[k] = prepared.evaluations;
+                launch_apply(prepared.evaluator, true, applied_.data() + k);
+            }
+            applied_.download_async(applied_host_.data(), issued, stream_);
+            counts_.download_async(counts_host_.data(), issued, stream_);
+            stream_.synchronize();
+            check_error();
+            for (std::uint32_t k = 0; k < issued; ++k)
+                evaluations_[k] += counts_host_[k];
+            const GroupCount counted =
+                count_group({applied_host_.data(), issued}, {evaluations_.data(), issued}, stats);
+            explorations += counted.explorations;
+            if (settings_.check_moves) check_batch(batch);
+            if (counted.converged) break;
+        }
+        download(batch);
+        return stats;
+    }
+
+    /// Benchmark hook: seconds per exploration of the whole batch, resident and prepared once,
+    /// without transfers (median of `repetitions` >= 1 runs timed with events, after a warm-up).
+    double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) {
+        upload(batch);
+        const PreparedExploration<Evaluator> prepared =
+            policy_.prepare(batch_, nullptr, stream_.get());
+        Event start;
+        Event end;
+        std::vector<double> seconds;
+        for (int r = 0; r <= std::max(repetitions, 1); ++r) {
+            start.record(stream_);
+            LOCUS_CUDA_CHECK(select_moves(prepared.evaluator, batch_.count, pivot, results_.data(),
+                                          workspace_, stream_));
+            end.record(stream_);
+            end.synchronize();
+            seconds.push_back(static_cast<double>(end.elapsed_ms_since(start)) / 1000.0);
+        }
+        return detail::median_after_warmup(std::move(seconds));
+    }
+
+private:
+    static int select_device(int ordinal) {
+        require_device(ordinal);
+        return ordinal;
+    }
+
+    /// Device bytes of a batch of `count` solutions of `width`: the adapter's buffers, the
+    /// policy's and the engine workspace.
+    std::size_t batch_bytes(std::uint32_t count, std::uint32_t width) const {
+        const std::size_t n = count;
+        return n * width * sizeof(std::int32_t) + n * sizeof(Objective) +
+               n * sizeof(MoveResult<Delta>) + policy_.device_bytes(count) +
+               EngineWorkspace::bytes_needed(policy_.max_grid(), count);
+    }
+
+    /// Makes room for `count` solutions of `width`, checking the memory budget first.
+    void reserve(std::uint32_t count, std::uint32_t width) {
+        if (count <= capacity_ && width == width_) return;
+        // NOTE: the old buffers go first, so that a budget taken as a share of the free memory
+        // counts the memory they held.
+        solutions_.release();
+        objectives_.release();
+        results_.release();
+        policy_.release();
+        workspace_.release();
+        capacity_ = 0;
+        const std::size_t need = batch_bytes(count, width);
+        const std::size_t allowed = settings_.memory.allowance();
+        if (need > allowed)
+            throw CudaError(
+                detail::memory_budget_message(policy_.label(), count, width, need, allowed));
+        const std::string label(policy_.label());
+        solutions_.allocate(static_cast<std::size_t>(count) * width, label + " solutions");
+        objectives_.allocate(count, label + " objectives");
+        results_.allocate(count, label + " selected moves");
+        policy_.reserve(count);
+        workspace_.reserve_for(policy_.max_grid(), count, stream_);
+        capacity_ = count;
+        width_ = width;
+    }
+
+    void upload(const SolutionBatch& batch) {
+        const auto count = static_cast<std::uint32_t>(batch.count());
+        const auto width = static_cast<std::uint32_t>(batch.width());
+        reserve(count, width);
+        batch_ = DeviceBatch{solutions_.data(), count, width};
+        solutions_.upload_async(batch.data().data(), batch.data().size(), stream_);
+        objectives_host_.resize(count);
+        for (std::size_t s = 0; s < batch.count(); ++s)
+            objectives_host_[s] = batch.objective(s);
+        objectives_.upload_async(objectives_host_.data(), count, stream_);
+        policy_.upload(batch, batch_, stream_.get());
+    }
+
+    /// Copies the resident batch into `batch` (same shape as uploaded); synchronises.
+    void download(SolutionBatch& batch) {
+        solutions_.download_async(batch.data().data(), batch.data().size(), stream_);
+        objectives_host_.resize(batch.count());
+        objectives_.download_async(objectives_host_.data(), batch.count(), stream_);
+        policy_.download(batch, stream_.get());
+        stream_.synchronize();
+        check_error();
+        for (std::size_t s = 0; s < batch.count(); ++s)
+            batch.objective(s) = objectives_host_[s];
+    }
+
+    PreparedExploration<Evaluator> select(Pivot pivot, unsigned long long* d_count) {
+        const PreparedExploration<Evaluator> prepared =
+            policy_.prepare(batch_, d_count, stream_.get());
+        LOCUS_CUDA_CHECK(select_moves(prepared.evaluator, batch_.count, pivot, results_.data(),
+                                      workspace_, stream_));
+        return prepared;
+    }
+
+    void launch_apply(const Evaluator& eval, bool only_improving, std::uint32_t* applied) {
+        const auto applier = policy_.applier(eval, batch_);
+        using A = std::remove_cv_t<decltype(applier)>;
+        const std::uint32_t count = batch_.count;
+        if constexpr (A::threads == 1) {
+            const unsigned blocks =
+                (count + detail::kApplyBlockThreads - 1) / detail::kApplyBlockThreads;
+            detail::apply_moves_kernel<A, Delta>
+                <<<blocks, detail::kApplyBlockThreads, 0, stream_.get()>>>(
+                    applier, results_.data(), count, only_improving, objectives_.data(), applied,
+                    error_.data());
+        } else {
+            detail::apply_moves_kernel<A, Delta><<<count, A::threads, 0, stream_.get()>>>(
+                applier, results_.data(), count, only_improving, objectives_.data(), applied,
+                error_.data());
+        }
+        LOCUS_CUDA_CHECK_LAUNCH();
+    }
+
+    /// Throws Error when a kernel met a move index that is not a move (and clears the word).
+    void check_error() {
+        unsigned long long index = kNoMove;
+        error_.download_async(&index, 1, stream_);
+        stream_.synchronize();
+        if (index == kNoMove) return;
+        error_.fill_bytes_async(0xFF, stream_);
+        throw Error(detail::undecodable_move_message(policy_.label(), index));
+    }
+
+    /// check_moves after a step: every solution's objective against a full evaluation.
+    void check_batch(const SolutionBatch& batch) {
+        SolutionBatch copy = batch;
+        results_host_.resize(copy.count());
+        results_.download_async(results_host_.data(), copy.count(), stream_);
+        download(copy);
+        for (std::size_t s = 0; s < copy.count(); ++s) {
+            const Objective full = policy_.evaluate(std::as_const(copy)[s]);
+            if (full == copy.objective(s)) continue;
+            const MoveResult<Delta>& r = results_host_[s];
+            const std::string move =
+                r.found() ? "move index " + std::to_string(r.index) : std::string("its last step");
+            throw Error(detail::check_moves_message(s, move, copy.objective(s), full));
+        }
+    }
+
+    EngineSettings settings_;
+    int device_; ///< made current before the stream and the policy are created
+    Stream stream_;
+    Policy policy_;
+    EngineWorkspace workspace_;
+    DeviceBuffer<std::int32_t> solutions_;
+    DeviceBuffer<Objective> objectives_;
+    DeviceBuffer<MoveResult<Delta>> results_;
+    DeviceBuffer<std::uint32_t> applied_;     ///< per step of a group: solutions that moved
+    DeviceBuffer<unsigned long long> counts_; ///< per step: evaluations counted on the device
+    DeviceBuffer<unsigned long long> error_;  ///< lowest undecodable index, kNoMove if none
+    std::uint32_t capacity_ = 0;
+    std::uint32_t width_ = 0;
+    DeviceBatch batch_{};
+    std::vector<Objective> objectives_host_;
+    std::vector<MoveResult<Delta>> results_host_;
+    std::vector<std::uint32_t> applied_host_;
+    std::vector<unsigned long long> counts_host_;
+    std::vector<std::uint64_t> evaluations_;
+};
+
+} // namespace locus::gpu
