@@ -27,15 +27,16 @@
 #include "locus/error.hpp"
 #include "locus/gpu/device.hpp"
 #include "locus/gpu/neighborhood_engine.hpp"
+#include "locus/gpu/tuning.hpp"
 #include "locus/problem.hpp"
 #include "locus/types.hpp"
 
 namespace locus::gpu {
 
 /// Descent steps the device issues between two host synchronisations unless the settings say
-/// otherwise. A tuning constant: more steps hide more launch latency but may run more steps
-/// past convergence (they apply nothing and are not counted).
-inline constexpr std::uint32_t kDefaultSyncEvery = 4;
+/// otherwise (DescentTuning): more steps hide more launch latency but may run more steps past
+/// convergence (they apply nothing and are not counted).
+inline constexpr std::uint32_t kDefaultSyncEvery = DescentTuning<kTuningArch>::kSyncEvery;
 
 /// Settings of a neighborhood backend, the same for every problem (engine_settings() builds
 /// them from a BuildContext).

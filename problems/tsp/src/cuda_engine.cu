@@ -9,11 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include <cub/block/block_scan.cuh>
-
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/neighborhood_adapter.cuh"
+#include "locus/gpu/team.cuh"
 #include "locus/tsp/device_instance.hpp"
 #include "locus/tsp/tour_engine.hpp"
 
@@ -37,32 +36,28 @@ __global__ void prepare_kernel(TourBatchView<Metric> v, typename Metric::point_t
     }
 }
 
-/// Block per solution: the focused cities of each solution in increasing order (a block-wide
-/// scan keeps the order deterministic) and their number; adds the moves the next exploration
+/// Block per solution: the focused cities of each solution in increasing order (the team
+/// layer's order-preserving compaction) and their number; adds the moves the next exploration
 /// evaluates (count * cells_per_focus) to *cells.
-template <int kThreads>
-__global__ void focus_list_kernel(const std::uint8_t* focus, std::int32_t* list, std::int32_t* count,
-                                  std::int32_t n, unsigned long long cells_per_focus,
-                                  unsigned long long* cells) {
-    using Scan = cub::BlockScan<int, kThreads>;
-    __shared__ typename Scan::TempStorage storage;
-    __shared__ int base;
+template <unsigned kThreads>
+__global__ void __launch_bounds__(kThreads)
+    focus_list_kernel(const std::uint8_t* focus, std::int32_t* list, std::int32_t* count,
+                      std::int32_t n, unsigned long long cells_per_focus,
+                      unsigned long long* cells) {
+    __shared__ typename gpu::BlockTeam<kThreads>::Storage s_team;
+    const gpu::BlockTeam<kThreads> team{&s_team};
     const std::int64_t s = blockIdx.x;
-    if (threadIdx.x == 0) base = 0;
-    __syncthreads();
-    for (std::int32_t start = 0; start < n; start += kThreads) {
-        const std::int32_t city = start + static_cast<std::int32_t>(threadIdx.x);
-        const int flag = (city < n && focus[s * n + city] != 0) ? 1 : 0;
-        int offset = 0, total = 0;
-        Scan(storage).ExclusiveSum(flag, offset, total);
-        if (flag != 0) list[s * n + base + offset] = city;
-        __syncthreads();
-        if (threadIdx.x == 0) base += total;
-        __syncthreads();
-    }
+    const std::uint8_t* flags = focus + s * n;
+    std::int32_t* out = list + s * n;
+    const std::uint32_t kept = gpu::compact(
+        team, static_cast<std::uint32_t>(n),
+        [](std::uint32_t city) { return static_cast<std::int32_t>(city); },
+        [&](std::uint32_t city) { return flags[city] != 0; },
+        [&](std::uint32_t k, std::int32_t city) { out[k] = city; });
     if (threadIdx.x == 0) {
-        count[s] = base;
-        if (cells != nullptr) atomicAdd(cells, static_cast<unsigned long long>(base) * cells_per_focus);
+        count[s] = static_cast<std::int32_t>(kept);
+        if (cells != nullptr)
+            atomicAdd(cells, static_cast<unsigned long long>(kept) * cells_per_focus);
     }
 }
 
