@@ -194,11 +194,23 @@ TEST_CASE("matrix words reject values beyond 32 bits") {
 }
 
 TEST_CASE("multi-start device memory: tables per search, tabu matrices for tabu search only") {
-    // n = 10: permutations 2 x 40 bytes, deltas 800, results 32; tabu 400; thread mapping +40.
-    CHECK(gpu::multistart_bytes_needed(10, 3, gpu::Mapping::block, Strategy::sa) == 3 * (80 + 800 + 32));
-    CHECK(gpu::multistart_bytes_needed(10, 3, gpu::Mapping::block, Strategy::ts) == 3 * (80 + 800 + 32 + 400));
-    CHECK(gpu::multistart_bytes_needed(10, 3, gpu::Mapping::thread, Strategy::ts) ==
-          3 * (80 + 800 + 32 + 400 + 40));
+    // n = 10: permutations 2 x 40 bytes, deltas 800, results 48 per search; tabu 400; the
+    // thread mapping's current permutations 40; each array padded to 256 bytes at most.
+    const auto bytes = [](Strategy strategy, gpu::Mapping mapping) {
+        return gpu::multistart_bytes_needed(10, 3, mapping, strategy);
+    };
+    const std::size_t sa = bytes(Strategy::sa, gpu::Mapping::block);
+    CHECK(sa >= 3 * (80 + 800 + 48));
+    CHECK(sa < 3 * (80 + 800 + 48) + 6 * 256);
+    const std::size_t tabu = bytes(Strategy::ts, gpu::Mapping::block) - sa;
+    CHECK(tabu >= 3 * 400);
+    CHECK(tabu < 3 * 400 + 256);
+    const std::size_t perms = bytes(Strategy::ts, gpu::Mapping::thread) -
+                              bytes(Strategy::ts, gpu::Mapping::block);
+    CHECK(perms >= 3 * 40);
+    CHECK(perms < 3 * 40 + 256);
+    CHECK(gpu::multistart_bytes_needed(10, 3000, gpu::Mapping::block, Strategy::sa) >=
+          1000 * (sa - 6 * 256));
 }
 
 TEST_CASE("the CPU twin stops between searches: the rest keep their starts") {
@@ -237,4 +249,43 @@ TEST_CASE("matrix words reject instances whose swap deltas could overflow 64 bit
                          "huge: swap deltas could overflow 64 bits (8 n max(A) max(B) with n = 4, "
                          "max(A) = 2147483647, max(B) = 2147483647 exceeds 2^62)",
                          InstanceError);
+}
+
+namespace {
+/// The QAP policy with a wrong O(1) delta update (off by one): check_moves must catch it.
+struct WrongUpdate : qap::QapSwapPolicy {
+    LOCUS_HD_INLINE std::int64_t updated(const std::int32_t* p, std::int64_t d, std::int32_t r,
+                                         std::int32_t s, std::int32_t u, std::int32_t v) const {
+        return qap::QapSwapPolicy::updated(p, d, r, s, u, v) + 1;
+    }
+};
+} // namespace
+
+TEST_CASE("check_moves: every multi-start strategy verifies each move by full evaluation") {
+    const qap::Instance inst = qap::generate_random(20, 4, 100, true);
+    const auto words = qap::matrix_words(inst);
+    const auto starts = random_starts(inst.n, 4, 2);
+    for (Strategy strategy : {Strategy::hc_best, Strategy::hc_first, Strategy::sa, Strategy::ts}) {
+        CAPTURE(static_cast<int>(strategy));
+        MultiStartConfig config;
+        config.strategy = strategy;
+        config.iterations = 200;
+        config.check_moves = true;
+        std::vector<std::int32_t> best(starts.size());
+        std::vector<SearchResult> results(4);
+        gpu::run_multistart_cpu(qap::swap_policy(words.data(), inst.n, false), config, 4,
+                                starts.data(), best.data(), results.data(), 1);
+        for (const SearchResult& r : results) CHECK(r.check_failed == 0);
+        WrongUpdate wrong;
+        static_cast<qap::QapSwapPolicy&>(wrong) = qap::swap_policy(words.data(), inst.n, false);
+        gpu::run_multistart_cpu(wrong, config, 4, starts.data(), best.data(), results.data(), 1);
+        int caught = 0;
+        for (const SearchResult& r : results) {
+            if (r.check_failed == 0) continue;
+            ++caught;
+            CHECK(r.full != r.final);
+            CHECK(r.moves >= 2); // the first move's deltas are exact, later ones drift
+        }
+        CHECK(caught > 0);
+    }
 }

@@ -90,8 +90,10 @@ TEST_CASE("CUDA multi-start says how much memory too many searches need") {
         gpu::MultiStartEngine<QapSwapPolicy> engine(swap_policy(d_words.data(), inst.n, true), 50000000,
                                                     gpu::Mapping::block, gpu::Strategy::ts);
     });
-    CHECK(message.find("multi-start engine: 50000000 searches of n = 100 need 5761718 MiB") == 0);
-    CHECK(message.find("run fewer searches per launch (the batch size)") != std::string::npos);
+    CHECK(message.find("multi-start engine (50000000 searches of n = 100): needs ") == 0);
+    CHECK(message.find("MiB of GPU memory (largest arrays: multi-start swap-delta tables") !=
+          std::string::npos);
+    CHECK(message.find("; run fewer searches per launch (the batch size)") != std::string::npos);
 }
 
 TEST_CASE("CUDA multi-start rounds larger than the engine run in several launches, same searches") {
@@ -133,7 +135,7 @@ TEST_CASE("a stopped CUDA multi-start round: searches of launches that did not r
     config.strategy = gpu::Strategy::hc_best;
     config.iterations = 100;
     std::vector<std::int32_t> best(starts.size(), -1);
-    std::vector<gpu::SearchResult> results(searches, gpu::SearchResult{-1, -1, 99, 99});
+    std::vector<gpu::SearchResult> results(searches, gpu::SearchResult{-1, -1, 99, 99, 0, 0});
     // A runner of 16 searches per launch: the round of 45 needs three launches; stop after one.
     const auto runner = make_cuda_multistart(inst, 16, gpu::Mapping::block, gpu::Strategy::hc_best, 0);
     int asked = 0;

@@ -37,17 +37,6 @@ namespace detail {
 /// One block per search.
 using BlockSearchTeam = BlockTeam<kMultiStartThreads>;
 
-/// Device arrays of a launch for `searches` searches of length n.
-struct MultiStartArrays {
-    const std::int32_t* starts; ///< searches * n, contiguous per search
-    std::int32_t* best;         ///< searches * n (interleaved for the thread mapping)
-    std::int64_t* delta;        ///< searches * n * n
-    std::int32_t* tabu;         ///< searches * n * n (tabu search only)
-    std::int32_t* perms;        ///< searches * n, contiguous (thread mapping only)
-    SearchResult* results;      ///< searches
-    std::uint64_t first;        ///< id of search 0 of this launch (its random stream)
-};
-
 /// Copies the policy's read-only data into shared memory (when `stage`) and returns the policy
 /// to use.
 template <class P>
@@ -137,17 +126,17 @@ inline constexpr std::size_t kChipDataBytes = MultiStartTuning<kTuningArch>::kCh
 /// Multi-start searches on the device: buffers for up to `capacity` searches allocated at
 /// construction; run() launches one kernel per `capacity` searches.
 
-/// The most searches of length n whose buffers fit in `fraction` of the device's free memory
-/// now (at least 1; the engine's constructor says so when even one does not fit).
+/// The most searches of length n whose buffers fit in `budget` now (at least 1; the engine's
+/// constructor says so when even one does not fit). The storage list is linear in the searches
+/// up to its alignment, which the per-search bytes of a 1024-search list absorb.
 inline std::uint32_t multistart_fitting_searches(std::int32_t n, Mapping mapping, Strategy strategy,
-                                                 double fraction = MemoryTuning<kTuningArch>::kFreeFraction) {
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    LOCUS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const std::size_t one = multistart_bytes_needed(n, 1, mapping, strategy);
-    const auto fit = static_cast<std::size_t>(static_cast<double>(free_bytes) * fraction) / one;
+                                                 const MemoryBudget& budget = {}) {
+    const std::size_t per_1024 = multistart_bytes_needed(n, 1024, mapping, strategy);
+    const std::size_t one = std::max<std::size_t>((per_1024 + 1023) / 1024, 1);
+    const std::size_t fit = budget.allowance() / one;
     return static_cast<std::uint32_t>(std::clamp<std::size_t>(fit, 1, 0xFFFFFFFFu));
 }
+
 template <class P>
 class MultiStartEngine {
 public:
@@ -155,8 +144,8 @@ public:
     /// permutation does not fit in shared memory) and CudaError naming the buffer when the
     /// device is out of memory.
     MultiStartEngine(const P& problem, std::uint32_t capacity, Mapping mapping,
-                     Strategy strategy)
-        : problem_(problem), capacity_(capacity), mapping_(mapping) {
+                     Strategy strategy, const MemoryBudget& budget = {})
+        : problem_(problem), capacity_(capacity), mapping_(mapping), strategy_(strategy) {
         if (capacity == 0)
             throw Error("multi-start engine: a capacity of 0 searches");
         const auto n = static_cast<std::size_t>(problem.size());
@@ -177,34 +166,17 @@ public:
         // NOTE: data on chip costs occupancy (it is copied per block); beyond kChipDataBytes the
         // read-only cache path, which the L1 holds for all resident blocks at once, is faster.
         data_on_chip_ = data_bytes <= kChipDataBytes && data_bytes + perm_bytes <= limit;
-        const std::size_t needed = multistart_bytes_needed(problem.size(), capacity, mapping, strategy);
-        std::size_t free_bytes = 0;
-        std::size_t total_bytes = 0;
-        LOCUS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-        if (needed > free_bytes)
-            throw Error("multi-start engine: " + std::to_string(capacity) + " searches of n = " +
-                        std::to_string(problem.size()) + " need " + std::to_string(needed >> 20) +
-                        " MiB of GPU memory (swap-delta tables" +
-                        (strategy == Strategy::ts ? std::string(" and tabu matrices") : std::string()) +
-                        "), the device has " + std::to_string(free_bytes >> 20) + " MiB free of " +
-                        std::to_string(total_bytes >> 20) + " MiB; run fewer searches per launch "
-                        "(the batch size)");
         shared_bytes_ = (data_on_chip_ ? data_bytes : 0) + perm_bytes;
-        starts_.allocate(capacity * n, "multi-start starting permutations");
-        best_.allocate(capacity * n, "multi-start best permutations");
-        delta_.allocate(capacity * n * n, "multi-start swap-delta tables");
-        if (strategy == Strategy::ts)
-            tabu_.allocate(capacity * n * n, "multi-start tabu matrices");
-        if (mapping == Mapping::thread)
-            perms_.allocate(capacity * n, "multi-start current permutations");
-        results_.allocate(capacity, "multi-start results");
+        ArrayList list;
+        arrays_.declare(list, problem.size(), capacity, mapping, strategy);
+        storage_.allocate(list, budget,
+                          "multi-start engine (" + std::to_string(capacity) + " searches of n = " +
+                              std::to_string(problem.size()) + ")",
+                          "run fewer searches per launch (the batch size)");
     }
 
-    /// Device bytes allocated.
-    std::size_t device_bytes() const {
-        return starts_.bytes() + best_.bytes() + delta_.bytes() + tabu_.bytes() + perms_.bytes() +
-               results_.bytes();
-    }
+    /// Device bytes allocated (the storage list's block).
+    std::size_t device_bytes() const { return storage_.bytes(); }
     /// Whether the policy's data is copied into shared memory.
     bool data_on_chip() const { return data_on_chip_; }
 
@@ -217,7 +189,7 @@ public:
     std::uint32_t run(const MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
                       std::int32_t* best, SearchResult* results,
                       const std::function<bool()>& stop = {}) {
-        if (config.strategy == Strategy::ts && tabu_.empty())
+        if (config.strategy == Strategy::ts && strategy_ != Strategy::ts)
             throw Error("multi-start engine: built without tabu matrices; construct it for "
                         "Strategy::ts");
         const MultiStartPlan plan = plan_multistart(config, problem_.size());
@@ -239,10 +211,11 @@ private:
     void launch(const MultiStartPlan& plan, std::uint32_t first, std::uint32_t searches,
                 const std::int32_t* starts, std::int32_t* best, SearchResult* results) {
         const auto nn = static_cast<std::size_t>(problem_.size());
-        starts_.upload(starts, searches * nn);
-        const detail::MultiStartArrays arrays{starts_.data(), best_.data(), delta_.data(),
-                                              plan.strategy == Strategy::ts ? tabu_.data() : nullptr,
-                                              perms_.data(), results_.data(), first};
+        LOCUS_CUDA_CHECK(cudaMemcpy(arrays_.starts, starts, searches * nn * 4,
+                                    cudaMemcpyHostToDevice));
+        MultiStartArrays arrays = arrays_;
+        arrays.tabu = plan.strategy == Strategy::ts ? arrays_.tabu : nullptr;
+        arrays.first = first;
         const std::uint32_t data_words = data_on_chip_ ? problem_.data_words() : 0;
         if (mapping_ == Mapping::thread) {
             const auto kernel = detail::multistart_thread_kernel<P>;
@@ -268,14 +241,17 @@ private:
         if (mapping_ == Mapping::thread) {
             // Interleaved: element i of search s at i * searches + s.
             std::vector<std::int32_t> interleaved(searches * nn);
-            best_.download(interleaved.data(), interleaved.size());
+            LOCUS_CUDA_CHECK(cudaMemcpy(interleaved.data(), arrays_.best, interleaved.size() * 4,
+                                        cudaMemcpyDeviceToHost));
             for (std::size_t s = 0; s < searches; ++s)
                 for (std::size_t i = 0; i < nn; ++i)
                     best[s * nn + i] = interleaved[i * searches + s];
         } else {
-            best_.download(best, searches * nn);
+            LOCUS_CUDA_CHECK(cudaMemcpy(best, arrays_.best, searches * nn * 4,
+                                        cudaMemcpyDeviceToHost));
         }
-        results_.download(results, searches);
+        LOCUS_CUDA_CHECK(cudaMemcpy(results, arrays_.results, searches * sizeof(SearchResult),
+                                    cudaMemcpyDeviceToHost));
     }
 
     template <class K>
@@ -290,12 +266,9 @@ private:
     Mapping mapping_;
     bool data_on_chip_ = false;
     std::size_t shared_bytes_ = 0;
-    DeviceBuffer<std::int32_t> starts_;
-    DeviceBuffer<std::int32_t> best_;
-    DeviceBuffer<std::int64_t> delta_;
-    DeviceBuffer<std::int32_t> tabu_;
-    DeviceBuffer<std::int32_t> perms_;
-    DeviceBuffer<SearchResult> results_;
+    Strategy strategy_;
+    MultiStartArrays arrays_;
+    DeviceStorage storage_;
 };
 
 } // namespace locus::gpu

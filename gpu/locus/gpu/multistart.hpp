@@ -41,6 +41,7 @@
 #include "locus/error.hpp"
 #include "locus/gpu/cpu_threads.hpp"
 #include "locus/gpu/exact_math.hpp"
+#include "locus/gpu/storage.hpp"
 #include "locus/gpu/team.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
@@ -78,6 +79,9 @@ struct MultiStartConfig {
     // robust tabu search uses [0.9 n, 1.1 n]); both 0 means that default.
     std::uint32_t tenure_min = 0;
     std::uint32_t tenure_max = 0;
+    /// Full evaluation after every move (job key check_moves): a search whose objective by
+    /// deltas disagrees stops and reports both values (SearchResult::check_failed).
+    bool check_moves = false;
 };
 
 /// The per-launch constants both backends use (computed once on the host).
@@ -92,6 +96,7 @@ struct MultiStartPlan {
     std::uint32_t samples;
     std::uint32_t tenure_min;
     std::uint32_t tenure_span; ///< tenure_max - tenure_min + 1
+    bool check_moves;
 };
 
 /// Checks `config` for permutations of length n and derives the plan. Throws locus::Error.
@@ -131,19 +136,8 @@ inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32
     plan.samples = config.samples == 0 ? 1 : config.samples;
     plan.tenure_min = tmin;
     plan.tenure_span = tmax - tmin + 1;
+    plan.check_moves = config.check_moves;
     return plan;
-}
-
-/// Device bytes of a multi-start launch of `searches` searches of length n: starting and best
-/// permutations (4n each), swap-delta tables (8n^2), tabu matrices (4n^2, tabu search only),
-/// current permutations (4n, thread mapping only) and results.
-inline std::size_t multistart_bytes_needed(std::int32_t n, std::uint32_t searches, Mapping mapping,
-                                           Strategy strategy) {
-    const auto nn = static_cast<std::size_t>(n);
-    std::size_t per_search = 8 * nn + 8 * nn * nn + sizeof(std::int64_t) * 4;
-    if (strategy == Strategy::ts) per_search += 4 * nn * nn;
-    if (mapping == Mapping::thread) per_search += 4 * nn;
-    return per_search * searches;
 }
 
 /// Strided view of one search's array: element i at base[i * stride] (stride 1: contiguous;
@@ -167,11 +161,49 @@ struct SearchArrays {
 /// Result of one search.
 struct SearchResult {
     std::int64_t best;       ///< best objective found
-    std::int64_t final;      ///< objective of the final permutation
+    std::int64_t final;      ///< objective of the final permutation (by deltas)
     std::uint64_t moves;     ///< moves applied
     std::uint64_t improved_at; ///< move count when the best was found
+    /// check_moves: 1 when a full evaluation after move `moves` gave `full` != `final`.
+    std::int64_t check_failed;
+    std::int64_t full;
 };
-static_assert(sizeof(SearchResult) == 4 * sizeof(std::int64_t), "multistart_bytes_needed counts 32 bytes per result");
+
+/// The device arrays of a multi-start launch, declared once (storage list): starting and best
+/// permutations, swap-delta tables, tabu matrices (tabu search only), current permutations
+/// (thread mapping only) and results.
+struct MultiStartArrays {
+    std::int32_t* starts = nullptr;   ///< searches * n, contiguous per search
+    std::int32_t* best = nullptr;     ///< searches * n (interleaved for the thread mapping)
+    std::int64_t* delta = nullptr;    ///< searches * n * n
+    std::int32_t* tabu = nullptr;     ///< searches * n * n (tabu search only)
+    std::int32_t* perms = nullptr;    ///< searches * n, contiguous (thread mapping only)
+    SearchResult* results = nullptr;  ///< searches
+    std::uint64_t first = 0;          ///< id of search 0 of this launch (its random stream)
+
+    void declare(ArrayList& list, std::int32_t n, std::uint32_t searches, Mapping mapping,
+                 Strategy strategy) {
+        const auto nn = static_cast<std::size_t>(n);
+        const std::size_t count = searches;
+        list.add(starts, count * nn, "multi-start starting permutations");
+        list.add(best, count * nn, "multi-start best permutations");
+        list.add(delta, count * nn * nn, "multi-start swap-delta tables");
+        list.add(tabu, strategy == Strategy::ts ? count * nn * nn : 0, "multi-start tabu matrices");
+        list.add(perms, mapping == Mapping::thread ? count * nn : 0,
+                 "multi-start current permutations");
+        list.add(results, count, "multi-start results");
+    }
+};
+
+/// Device bytes of a multi-start launch of `searches` searches of length n (its storage list).
+inline std::size_t multistart_bytes_needed(std::int32_t n, std::uint32_t searches, Mapping mapping,
+                                           Strategy strategy) {
+    ArrayList list;
+    MultiStartArrays arrays;
+    arrays.declare(list, n, searches, mapping, strategy);
+    return list.bytes();
+}
+
 
 
 namespace detail {
@@ -297,7 +329,7 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
          i += static_cast<std::int32_t>(team.size()))
         cost += problem.row_cost(perm, i);
     cost = team.sum(cost);
-    SearchResult result{cost, cost, 0, 0};
+    SearchResult result{cost, cost, 0, 0, 0, 0};
 
     double temperature = 0.0;
     if (plan.strategy == Strategy::sa) {
@@ -412,6 +444,18 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
         apply_swap(team, problem, x, perm, u, v);
         cost += d;
         ++result.moves;
+        if (plan.check_moves) {
+            std::int64_t full = 0;
+            for (std::int32_t i = static_cast<std::int32_t>(team.rank()); i < n;
+                 i += static_cast<std::int32_t>(team.size()))
+                full += problem.row_cost(perm, i);
+            full = team.sum(full);
+            if (full != cost) {
+                result.check_failed = 1;
+                result.full = full;
+                break;
+            }
+        }
         if (cost < result.best) {
             result.best = cost;
             result.improved_at = result.moves;
@@ -467,7 +511,7 @@ std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& confi
                 std::copy_n(perm.data(), nn, best + s * nn);
                 std::int64_t cost = 0;
                 for (std::int32_t r = 0; r < n; ++r) cost += problem.row_cost(perm.data(), r);
-                results[s] = {cost, cost, 0, 0};
+                results[s] = {cost, cost, 0, 0, 0, 0};
                 continue;
             }
             const SearchArrays x{{best + s * nn, 1},

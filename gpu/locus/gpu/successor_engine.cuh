@@ -229,11 +229,9 @@ public:
                               "successor rating scratch");
     }
 
-    /// Device bytes allocated (successor_bytes_needed for this device's plan).
-    std::size_t device_bytes() const {
-        return successor_bytes_needed(problem_, capacity_, launch_.groups,
-                                      launch_.plan.ratings_on_chip);
-    }
+    /// Device bytes allocated, measured from the buffers (successor_bytes_needed predicts it
+    /// for this device's plan).
+    std::size_t device_bytes() const { return source_.bytes() + target_.bytes() + ratings_.bytes(); }
     /// The kernel's plan on this device.
     const SuccessorLaunch& launch() const { return launch_; }
 

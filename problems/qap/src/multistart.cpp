@@ -138,16 +138,16 @@ struct MultiStartOptions {
 /// the best distinct solutions found so far.
 class MultiStart final : public Algorithm {
 public:
-    MultiStart(const QapProblem& problem, MultiStartOptions options, Backend backend, int device,
-               int threads)
-        : problem_(problem), options_(options), backend_(backend), device_(device), threads_(threads) {}
+    MultiStart(const QapProblem& problem, MultiStartOptions options, const BuildContext& build)
+        : problem_(problem), options_(options), backend_(build.backend), device_(build.device),
+          threads_(build.threads), budget_{build.memory_budget, build.memory_fraction} {}
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
         const auto searches = static_cast<std::uint32_t>(batch.count());
         const auto n = static_cast<std::size_t>(problem_.size());
         auto runner = backend_ == Backend::cuda
                           ? make_cuda_multistart(problem_.instance(), searches, options_.mapping,
-                                                 options_.config.strategy, device_)
+                                                 options_.config.strategy, device_, budget_)
                           : make_cpu_multistart(problem_.instance(), threads_);
         ctx.offer(batch);
         std::vector<std::int32_t> starts(batch.data().begin(), batch.data().end());
@@ -167,6 +167,13 @@ public:
             std::uint64_t moves = 0;
             std::uint64_t longest = 0;
             std::uint32_t leader = 0;
+            for (std::uint32_t s = 0; s < searches; ++s)
+                if (results[s].check_failed != 0)
+                    throw Error(fmt::format("check_moves: multi-start search {} of round {} after "
+                                            "move {} has objective {} by delta but {} by full "
+                                            "evaluation",
+                                            s, round, results[s].moves, results[s].final,
+                                            results[s].full));
             for (std::uint32_t s = 0; s < searches; ++s) {
                 moves += results[s].moves;
                 longest = std::max(longest, results[s].moves);
@@ -231,6 +238,7 @@ private:
     Backend backend_;
     int device_;
     int threads_;
+    gpu::MemoryBudget budget_;
 };
 
 gpu::Strategy strategy_of(const std::string& name) {
@@ -291,6 +299,7 @@ void register_multistart(Registry& registry) {
         MultiStartOptions o;
         o.config.strategy = strategy_of(p.get_string("strategy"));
         o.config.iterations = static_cast<std::uint64_t>(p.get_int("iterations"));
+        o.config.check_moves = b.check_moves;
         o.config.accept0 = p.get_real("accept0");
         o.config.final_ratio = p.get_real("final_ratio");
         const std::string& schedule = p.get_string("schedule");
@@ -309,7 +318,7 @@ void register_multistart(Registry& registry) {
         } catch (const Error& e) {
             throw ConfigError(p.path() + ": " + e.what());
         }
-        return std::make_unique<MultiStart>(problem, o, b.backend, b.device, b.threads);
+        return std::make_unique<MultiStart>(problem, o, b);
     });
 }
 

@@ -29,11 +29,12 @@ gpu::DeviceBuffer<std::int32_t> device_words(const Instance& instance) {
 class CudaMultiStart final : public MultiStartRunner {
 public:
     CudaMultiStart(const Instance& instance, std::uint32_t capacity, gpu::Mapping mapping,
-                   gpu::Strategy strategy, int device)
+                   gpu::Strategy strategy, int device, const gpu::MemoryBudget& budget)
         : instance_(instance), device_(select(device)), d_words_(device_words(instance)),
           engine_(swap_policy(d_words_.data(), instance.n, true),
-                  std::min(capacity, gpu::multistart_fitting_searches(instance.n, mapping, strategy)),
-                  mapping, strategy) {}
+                  std::min(capacity,
+                           gpu::multistart_fitting_searches(instance.n, mapping, strategy, budget)),
+                  mapping, strategy, budget) {}
 
     // Rounds with more searches than fit in device memory run in several launches
     // (MultiStartEngine::run), asking `stop` between them; the searches of launches that did
@@ -46,7 +47,7 @@ public:
             const std::int32_t* start = starts + s * n;
             std::copy_n(start, n, best + s * n);
             const std::int64_t cost = objective(instance_, std::span<const std::int32_t>(start, n));
-            results[s] = {cost, cost, 0, 0};
+            results[s] = {cost, cost, 0, 0, 0, 0};
         }
         return ran;
     }
@@ -62,8 +63,9 @@ private:
 
 std::unique_ptr<MultiStartRunner> make_cuda_multistart(const Instance& instance,
                                                        std::uint32_t capacity, gpu::Mapping mapping,
-                                                       gpu::Strategy strategy, int device) {
-    return std::make_unique<CudaMultiStart>(instance, capacity, mapping, strategy, device);
+                                                       gpu::Strategy strategy, int device,
+                                                       const gpu::MemoryBudget& budget) {
+    return std::make_unique<CudaMultiStart>(instance, capacity, mapping, strategy, device, budget);
 }
 
 } // namespace locus::qap

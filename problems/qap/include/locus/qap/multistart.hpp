@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 
+#include "locus/gpu/device.hpp"
 #include "locus/gpu/multistart.hpp"
 #include "locus/qap/instance.hpp"
 
@@ -36,11 +37,12 @@ public:
 std::unique_ptr<MultiStartRunner> make_cpu_multistart(const Instance& instance, int threads);
 /// The CUDA engine for rounds of up to `capacity` searches with `mapping` (split into several
 /// launches when they do not fit in device memory at once); builds tabu matrices when
-/// `strategy` is tabu search. Throws CudaError without a usable device, locus::Error when not
-/// even one search fits.
+/// `strategy` is tabu search; launches are sized to `budget`. Throws CudaError without a
+/// usable device or when not even one search fits the budget.
 std::unique_ptr<MultiStartRunner> make_cuda_multistart(const Instance& instance,
                                                        std::uint32_t capacity, gpu::Mapping mapping,
-                                                       gpu::Strategy strategy, int device);
+                                                       gpu::Strategy strategy, int device,
+                                                       const gpu::MemoryBudget& budget = {});
 
 /// Registers the "multistart" algorithm and the "greedy" construction of the QAP plugin.
 void register_multistart(Registry& registry);
