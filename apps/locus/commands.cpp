@@ -19,13 +19,20 @@ namespace {
 
 std::string type_name(const ParamSpec& spec) {
     switch (spec.type) {
-    case ParamType::integer: return "integer";
-    case ParamType::real: return "real";
-    case ParamType::boolean: return "boolean";
-    case ParamType::string: return "string";
-    case ParamType::choice: return fmt::format("one of {}", fmt::join(spec.choices, "|"));
-    case ParamType::component: return spec.component_kind;
-    case ParamType::component_list: return "list of " + spec.component_kind;
+    case ParamType::integer:
+        return "integer";
+    case ParamType::real:
+        return "real";
+    case ParamType::boolean:
+        return "boolean";
+    case ParamType::string:
+        return "string";
+    case ParamType::choice:
+        return fmt::format("one of {}", fmt::join(spec.choices, "|"));
+    case ParamType::component:
+        return spec.component_kind;
+    case ParamType::component_list:
+        return "list of " + spec.component_kind;
     }
     return "?";
 }
@@ -60,7 +67,7 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
         if (!verbose) continue;
         std::printf("      %s\n", s.doc.c_str());
         for (const ParamSpec& p : s.params) {
-            const std::string def = p.required ? "required"
+            const std::string def = p.required               ? "required"
                                     : p.default_yaml.empty() ? "optional"
                                                              : "default " + p.default_yaml;
             std::printf("      - %s (%s%s, %s): %s\n", p.name.c_str(), type_name(p).c_str(),
@@ -71,7 +78,8 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
 }
 
 int verify_solution(const std::string& instance, const std::string& solution,
-                    const std::string& problem_name, const std::vector<std::filesystem::path>& plugin_paths) {
+                    const std::string& problem_name,
+                    const std::vector<std::filesystem::path>& plugin_paths) {
     Registry registry;
     load_plugins(plugin_paths, registry);
     // A generated instance (a generator spec, not a file) needs --problem.
@@ -95,14 +103,16 @@ int verify_solution(const std::string& instance, const std::string& solution,
             }
         }
         if (name.empty())
-            throw ConfigError(fmt::format("cannot tell the problem of '{}' from its extension (known: {}); "
-                                          "pass --problem",
-                                          instance_file.string(), fmt::join(known, ", ")));
+            throw ConfigError(
+                fmt::format("cannot tell the problem of '{}' from its extension (known: {}); "
+                            "pass --problem",
+                            instance_file.string(), fmt::join(known, ", ")));
     }
     const RegistryEntry* entry = registry.find("problem", name);
     if (entry == nullptr) {
         const auto names = registry.names("problem");
-        throw ConfigError(fmt::format("unknown problem '{}' (valid: {})", name, fmt::join(names, ", ")));
+        throw ConfigError(
+            fmt::format("unknown problem '{}' (valid: {})", name, fmt::join(names, ", ")));
     }
     Params params("problem", name, "problem", {});
     params.set("instance", instance_arg);
@@ -111,12 +121,21 @@ int verify_solution(const std::string& instance, const std::string& solution,
         if (spec.name == "instance" || spec.default_yaml.empty()) continue;
         const YAML::Node value = YAML::Load(spec.default_yaml);
         switch (spec.type) {
-        case ParamType::integer: params.set(spec.name, value.as<std::int64_t>()); break;
-        case ParamType::real: params.set(spec.name, value.as<double>()); break;
-        case ParamType::boolean: params.set(spec.name, value.as<bool>()); break;
+        case ParamType::integer:
+            params.set(spec.name, value.as<std::int64_t>());
+            break;
+        case ParamType::real:
+            params.set(spec.name, value.as<double>());
+            break;
+        case ParamType::boolean:
+            params.set(spec.name, value.as<bool>());
+            break;
         case ParamType::string:
-        case ParamType::choice: params.set(spec.name, value.as<std::string>()); break;
-        default: break;
+        case ParamType::choice:
+            params.set(spec.name, value.as<std::string>());
+            break;
+        default:
+            break;
         }
     }
     BuildContext build;

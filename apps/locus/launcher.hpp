@@ -32,9 +32,9 @@ struct RunOptions {
 /// Exit codes of the launcher.
 enum ExitCode : int {
     kOk = 0,
-    kFailure = 1,     ///< runtime error: instance, plugin, CUDA, I/O
-    kUsage = 2,       ///< invalid command line or config
-    kInfeasible = 3,  ///< verify: the solution is infeasible
+    kFailure = 1,    ///< runtime error: instance, plugin, CUDA, I/O
+    kUsage = 2,      ///< invalid command line or config
+    kInfeasible = 3, ///< verify: the solution is infeasible
     kInterrupted = 130
 };
 
@@ -50,7 +50,8 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
 /// Exit status kOk when the solution is feasible, kInfeasible when it is infeasible or its
 /// file is not a valid solution of the instance (wrong size, repeated or unknown ids).
 int verify_solution(const std::string& instance, const std::string& solution,
-                    const std::string& problem, const std::vector<std::filesystem::path>& plugin_paths);
+                    const std::string& problem,
+                    const std::vector<std::filesystem::path>& plugin_paths);
 
 /// The embedded default job (configs/demo.yaml at build time).
 const char* embedded_demo_config();

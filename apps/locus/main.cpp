@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
     run_cmd->add_option("config", run.config, "YAML config file (omit for the embedded demo job)");
     run_cmd->add_option("--set", run.overrides, "Override a config value: key.path=value")
         ->take_all();
-    run_cmd->add_option("--instance", run.instance, "Instance file or generator spec (problem.instance)");
+    run_cmd->add_option("--instance", run.instance,
+                        "Instance file or generator spec (problem.instance)");
     // NOTE: --time-limit and --seed are range-checked by the config validation (as the
     // overrides termination.time_limit and seed), which gives the same message as in a file.
     run_cmd->add_option("--time-limit", run.time_limit, "Wall-clock limit per run in seconds");

@@ -26,7 +26,8 @@ std::string utc_stamp(const char* format) {
 
 std::string sanitize(const std::string& text) {
     std::string out;
-    for (char c : text) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
+    for (char c : text)
+        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
     return out;
 }
 
@@ -44,7 +45,8 @@ Recorder::Recorder(const fs::path& out_dir, const Problem& problem, JobFacts fac
     std::error_code ec;
     fs::create_directories(out_dir_, ec);
     if (ec)
-        throw Error(fmt::format("cannot create output directory '{}': {}", out_dir_.string(), ec.message()));
+        throw Error(fmt::format("cannot create output directory '{}': {}", out_dir_.string(),
+                                ec.message()));
 }
 
 Recorder::~Recorder() {

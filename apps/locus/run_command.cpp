@@ -54,7 +54,8 @@ extern "C" void on_signal(int) {
 std::vector<std::string> all_overrides(const RunOptions& options) {
     std::vector<std::string> overrides = options.overrides;
     if (options.instance) overrides.push_back("problem.instance=" + *options.instance);
-    if (options.time_limit) overrides.push_back(fmt::format("termination.time_limit={}", *options.time_limit));
+    if (options.time_limit)
+        overrides.push_back(fmt::format("termination.time_limit={}", *options.time_limit));
     if (options.seed) overrides.push_back(fmt::format("seed={}", *options.seed));
     if (options.backend) overrides.push_back("backend=" + *options.backend);
     if (options.out) overrides.push_back("output=" + *options.out);
@@ -112,11 +113,13 @@ private:
         std::unique_lock lock(mutex_);
         while (!done_) {
             cv_.wait_for(lock, std::chrono::milliseconds(500));
-            const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const double t =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             std::string text = fmt::format("\r[{:8.1f} s] run {}", t, run_.load());
             if (has_best_.load()) {
                 text += fmt::format("  best {}", best_.load());
-                if (best_known_) text += fmt::format("  gap {:.3f} %", gap_percent(best_.load(), *best_known_));
+                if (best_known_)
+                    text += fmt::format("  gap {:.3f} %", gap_percent(best_.load(), *best_known_));
             }
             std::fputs((text + "   ").c_str(), stderr);
             std::fflush(stderr);
@@ -154,7 +157,8 @@ std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& e
     auto loaded = loader.load_all(registry);
     if (loaded.empty()) {
         std::string dirs;
-        for (const auto& dir : loader.search_path()) dirs += (dirs.empty() ? "" : ", ") + dir.string();
+        for (const auto& dir : loader.search_path())
+            dirs += (dirs.empty() ? "" : ", ") + dir.string();
         throw PluginError("no locus plugins found (searched: " + dirs +
                           "); set LOCUS_PLUGIN_PATH or pass --plugin-path");
     }
@@ -198,8 +202,8 @@ int run_job(const RunOptions& options) {
         const std::string why = build.backend == Backend::cpu
                                     ? " (no CUDA device: " + gpu::device_unavailable_reason() + ")"
                                     : "";
-        std::fprintf(stderr, "locus: backend auto -> %s%s\n", std::string(to_string(build.backend)).c_str(),
-                     why.c_str());
+        std::fprintf(stderr, "locus: backend auto -> %s%s\n",
+                     std::string(to_string(build.backend)).c_str(), why.c_str());
     }
 
     auto problem = registry.create<Problem>(job.get_component("problem"), build);
@@ -228,9 +232,12 @@ int run_job(const RunOptions& options) {
         progress.update(run, point.objective);
     };
     std::vector<nlohmann::json> lines;
-    callbacks.on_run_end = [&](const RunSummary& summary) { lines.push_back(recorder.run_end(summary)); };
-    SearchContext ctx(*problem, construction.get(), termination_of(job.get_component("termination")),
-                      build.seed, start, facts.best_known, callbacks);
+    callbacks.on_run_end = [&](const RunSummary& summary) {
+        lines.push_back(recorder.run_end(summary));
+    };
+    SearchContext ctx(*problem, construction.get(),
+                      termination_of(job.get_component("termination")), build.seed, start,
+                      facts.best_known, callbacks);
 
     SolutionBatch batch(facts.batch, problem->solution_width());
     if (options.initial) {
@@ -243,8 +250,8 @@ int run_job(const RunOptions& options) {
         }
         const Verdict verdict = problem->verify(solution);
         if (!verdict.feasible)
-            throw InstanceError(fmt::format("initial solution '{}' is not feasible: {}", file.string(),
-                                            verdict.message));
+            throw InstanceError(fmt::format("initial solution '{}' is not feasible: {}",
+                                            file.string(), verdict.message));
         for (std::size_t i = 0; i < batch.count(); ++i) {
             std::copy(solution.begin(), solution.end(), batch[i].begin());
             batch.objective(i) = verdict.objective;
@@ -270,16 +277,21 @@ int run_job(const RunOptions& options) {
     if (failure) std::rethrow_exception(failure);
     if (!options.quiet) {
         for (const auto& line : lines) {
-            std::string gap = line["gap"].is_null() ? "" : fmt::format(" gap {:.3f} %", line["gap"].get<double>());
+            std::string gap = line["gap"].is_null()
+                                  ? ""
+                                  : fmt::format(" gap {:.3f} %", line["gap"].get<double>());
             std::fprintf(stderr, "locus: run %s: objective %s%s in %.2f s (%s), solution %s\n",
                          line["run"].dump().c_str(), line["objective"].dump().c_str(), gap.c_str(),
-                         line["total_time_s"].get<double>(), line["stop_reason"].get<std::string>().c_str(),
+                         line["total_time_s"].get<double>(),
+                         line["stop_reason"].get<std::string>().c_str(),
                          line["solution_file"].dump().c_str());
         }
         std::fprintf(stderr, "locus: results appended to %s\n", recorder.results_file().c_str());
     }
     if (recorder.mismatch()) {
-        std::fprintf(stderr, "locus: error: a run's objective disagreed with its re-evaluation (see results)\n");
+        std::fprintf(
+            stderr,
+            "locus: error: a run's objective disagreed with its re-evaluation (see results)\n");
         return kFailure;
     }
     return interrupt_requested() ? kInterrupted : kOk;

@@ -22,16 +22,25 @@ class Construction;
 
 /// When a run stops. Zero means "no limit" for every field.
 struct Termination {
-    double time_limit_s = 0.0;             ///< wall clock per run; run 0 includes loading
-    std::uint64_t max_iterations = 0;      ///< algorithm iterations
-    std::uint64_t max_evaluations = 0;     ///< evaluated moves / solutions
-    std::optional<Objective> target;       ///< stop when best <= target
-    std::optional<double> target_gap;      ///< stop when gap to best known <= this (percent)
+    double time_limit_s = 0.0;               ///< wall clock per run; run 0 includes loading
+    std::uint64_t max_iterations = 0;        ///< algorithm iterations
+    std::uint64_t max_evaluations = 0;       ///< evaluated moves / solutions
+    std::optional<Objective> target;         ///< stop when best <= target
+    std::optional<double> target_gap;        ///< stop when gap to best known <= this (percent)
     std::uint64_t stagnation_iterations = 0; ///< stop after this many iterations w/o improvement
 };
 
 /// Why a run stopped.
-enum class StopReason { none, time_limit, iterations, evaluations, target, stagnation, interrupted, converged };
+enum class StopReason {
+    none,
+    time_limit,
+    iterations,
+    evaluations,
+    target,
+    stagnation,
+    interrupted,
+    converged
+};
 std::string_view to_string(StopReason reason);
 
 /// Process-wide interrupt flag (set from SIGINT/SIGTERM handlers; async-signal-safe).
@@ -76,8 +85,8 @@ public:
     /// `start` is the job start (before loading) so that run 0's time limit includes loading.
     /// `best_known` (if any) enables target_gap.
     SearchContext(Problem& problem, Construction* construction, Termination termination,
-                  std::uint64_t seed, Clock::time_point start,
-                  std::optional<Objective> best_known, Callbacks callbacks);
+                  std::uint64_t seed, Clock::time_point start, std::optional<Objective> best_known,
+                  Callbacks callbacks);
 
     Problem& problem() { return problem_; }
     /// Seed of the current run: derive_key(job seed, run) for run > 0, the job seed for run 0.
@@ -88,7 +97,9 @@ public:
     bool should_stop();
     StopReason stop_reason() const { return reason_; }
     /// Marks the run as converged (an algorithm ended by itself); informational.
-    void set_converged() { if (reason_ == StopReason::none) reason_ = StopReason::converged; }
+    void set_converged() {
+        if (reason_ == StopReason::none) reason_ = StopReason::converged;
+    }
 
     /// Nesting depth of algorithms: metaheuristics call enter()/leave() around nested
     /// algorithms so that a local search counts its steps as iterations only at depth 0.
@@ -110,7 +121,9 @@ public:
     /// Records the states that lead from a start to the current best solution (the last state
     /// must equal it); reported with the run when the best has not changed since. Algorithms
     /// that build solutions step by step (beam search) call it.
-    void set_trajectory(std::vector<std::vector<std::int32_t>> states) { trajectory_ = std::move(states); }
+    void set_trajectory(std::vector<std::vector<std::int32_t>> states) {
+        trajectory_ = std::move(states);
+    }
     std::span<const std::int32_t> best_solution() const { return best_; }
 
     /// Builds initial solutions with the job's construction, keyed by this run's seed.

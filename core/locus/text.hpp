@@ -10,7 +10,9 @@
 namespace locus {
 
 /// Blank: space, tab, CR, vertical tab or form feed (not LF, which ends lines).
-inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+inline bool is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 /// `text` without leading and trailing blanks.
 inline std::string_view trim(std::string_view text) {

@@ -35,7 +35,9 @@ public:
     std::size_t count() const { return objective_.size(); }
     std::size_t width() const { return width_; }
 
-    std::span<std::int32_t> operator[](std::size_t i) { return {data_.data() + i * width_, width_}; }
+    std::span<std::int32_t> operator[](std::size_t i) {
+        return {data_.data() + i * width_, width_};
+    }
     std::span<const std::int32_t> operator[](std::size_t i) const {
         return {data_.data() + i * width_, width_};
     }

@@ -1,5 +1,6 @@
 #include "config_tree.hpp"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
@@ -210,9 +211,8 @@ void apply_override(ConfigNode& root, const std::string& text) {
                 throw ConfigError(prefix + "'" + where + "' is a list; expected an index, e.g. '" +
                                   where + "[0]'");
             if (step.index >= node->items.size())
-                throw ConfigError(prefix + "index " + std::to_string(step.index) +
-                                  " is out of range ('" + where + "' has " +
-                                  std::to_string(node->items.size()) + " items)");
+                throw ConfigError(fmt::format("{}index {} is out of range ('{}' has {} items)",
+                                              prefix, step.index, where, node->items.size()));
             node = &node->items[step.index];
             where += "[" + step.key + "]";
             continue;

@@ -1,5 +1,6 @@
 #include "locus/plugin_loader.hpp"
 
+#include <fmt/format.h>
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -87,9 +88,9 @@ std::string missing_entry_message(const boost::dll::shared_library& library, con
         if (version == LOCUS_ABI_VERSION)
             continue;
         if (library.has("locus_plugin_v" + std::to_string(version))) {
-            message += "; it was built for plugin ABI " + std::to_string(version) +
-                       ", this locus uses ABI " + std::to_string(LOCUS_ABI_VERSION) +
-                       "; rebuild the plugin";
+            message += fmt::format("; it was built for plugin ABI {}, this locus uses ABI {}; "
+                                   "rebuild the plugin",
+                                   version, LOCUS_ABI_VERSION);
             break;
         }
     }
@@ -99,9 +100,9 @@ std::string missing_entry_message(const boost::dll::shared_library& library, con
 /// Checks the descriptor of `path` without calling into the plugin.
 void check_descriptor(const PluginDescriptor& descriptor, const fs::path& path) {
     if (descriptor.abi_version != LOCUS_ABI_VERSION)
-        throw PluginError("plugin '" + path.string() + "' was built for plugin ABI version " +
-                          std::to_string(descriptor.abi_version) + ", this locus expects " +
-                          std::to_string(LOCUS_ABI_VERSION) + "; rebuild the plugin");
+        throw PluginError(fmt::format("plugin '{}' was built for plugin ABI version {}, this locus "
+                                      "expects {}; rebuild the plugin",
+                                      path.string(), descriptor.abi_version, LOCUS_ABI_VERSION));
     const std::string build_id = descriptor.build_id != nullptr ? descriptor.build_id : "";
     if (build_id != LOCUS_BUILD_ID)
         throw PluginError("plugin '" + path.string() + "' comes from another build (build id " +

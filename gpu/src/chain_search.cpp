@@ -18,13 +18,13 @@ namespace {
 
 /// Settings of the engine's own parameters.
 struct ChainSearchOptions {
-    std::uint32_t epoch = 20;            ///< iterations per chain between exchanges
+    std::uint32_t epoch = 20; ///< iterations per chain between exchanges
     AcceptanceKind acceptance = AcceptanceKind::better_or_equal;
-    double threshold = 0.0;              ///< threshold acceptance, share of the start objective
-    double temperature = 0.0;            ///< annealing T0, share of the start objective
-    double cooling = 1.0;                ///< annealing factor per iteration
+    double threshold = 0.0;   ///< threshold acceptance, share of the start objective
+    double temperature = 0.0; ///< annealing T0, share of the start objective
+    double cooling = 1.0;     ///< annealing factor per iteration
     Exchange exchange = Exchange::copy_best;
-    std::uint32_t elite = 8;             ///< elite pool size (elite, recombine)
+    std::uint32_t elite = 8; ///< elite pool size (elite, recombine)
 };
 
 /// The E chains with the lowest distinct best objectives (ties to the lowest chain).
@@ -35,19 +35,17 @@ std::vector<std::uint32_t> elite_chains(const std::vector<std::int64_t>& values,
                      [&](std::uint32_t a, std::uint32_t b) { return values[a] < values[b]; });
     std::vector<std::uint32_t> elite;
     for (const std::uint32_t c : order) {
-        if (!elite.empty() && values[elite.back()] == values[c])
-            continue;
+        if (!elite.empty() && values[elite.back()] == values[c]) continue;
         elite.push_back(c);
-        if (elite.size() == e)
-            break;
+        if (elite.size() == e) break;
     }
     return elite;
 }
 
 class ChainSearch final : public Algorithm {
 public:
-    ChainSearch(std::shared_ptr<const ChainSearchSpec> spec, Params params, const BuildContext& build,
-                ChainSearchOptions options)
+    ChainSearch(std::shared_ptr<const ChainSearchSpec> spec, Params params,
+                const BuildContext& build, ChainSearchOptions options)
         : spec_(std::move(spec)), params_(std::move(params)), build_(build), options_(options) {}
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
@@ -134,7 +132,9 @@ private:
             std::vector<std::uint32_t> second(chains);
             for (std::uint32_t c = 0; c < chains; ++c) {
                 sources[c] = elite[c % e];
-                second[c] = elite[(c % e + 1 + static_cast<std::uint32_t>(round % std::max(e - 1, 1u))) % e];
+                second[c] =
+                    elite[(c % e + 1 + static_cast<std::uint32_t>(round % std::max(e - 1, 1u))) %
+                          e];
             }
             runner.recombine(sources, second, round);
             return;
@@ -161,16 +161,16 @@ private:
 
 void register_chain_search(Registry& registry, ChainSearchSpec spec) {
     ComponentSchema schema{"algorithm", spec.name, spec.problem, spec.doc};
-    if (spec.parameters)
-        spec.parameters(schema);
+    if (spec.parameters) spec.parameters(schema);
     schema.integer("epoch", "20", "iterations per chain between exchanges", 1, 1000000)
         .choice("acceptance", "better", {"better", "threshold", "annealing"},
                 "better: trial <= current; threshold: trial <= current + threshold x start "
                 "objective; annealing: Metropolis at temperature x start objective x cooling^it")
-        .real("threshold", "0.001", "threshold acceptance: share of the start objective", 0.0,
-              1.0)
-        .real("temperature", "0.0005", "annealing: initial temperature, share of the start "
-              "objective", 0.0, 1.0)
+        .real("threshold", "0.001", "threshold acceptance: share of the start objective", 0.0, 1.0)
+        .real("temperature", "0.0005",
+              "annealing: initial temperature, share of the start "
+              "objective",
+              0.0, 1.0)
         .real("cooling", "0.9999", "annealing: temperature factor per iteration", 0.5, 1.0)
         .choice("exchange", "copy_best", {"none", "copy_best", "elite", "recombine"},
                 "before every epoch: none, every chain from the best (copy_best), chain c from "

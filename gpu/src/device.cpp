@@ -1,5 +1,6 @@
 #include "locus/gpu/device.hpp"
 
+#include <fmt/format.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -47,8 +48,8 @@ void require_ordinal(int ordinal) {
                         query.error + "); use --backend cpu");
     }
     if (ordinal < 0 || ordinal >= query.count) {
-        throw CudaError("CUDA device " + std::to_string(ordinal) + " does not exist (" +
-                        devices_present(query.count) + ")");
+        throw CudaError(fmt::format("CUDA device {} does not exist ({})", ordinal,
+                                    devices_present(query.count)));
     }
 }
 

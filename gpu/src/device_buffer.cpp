@@ -1,5 +1,6 @@
 #include "locus/gpu/device_buffer.hpp"
 
+#include <fmt/format.h>
 #include <cstdio>
 
 namespace locus::gpu {
@@ -36,9 +37,9 @@ void throw_allocation_error(cudaError_t status, std::size_t bytes, const std::st
 }
 
 void throw_size_overflow(std::size_t count, std::size_t element_size, const std::string& what) {
-    throw CudaError("GPU out of memory allocating " + what + ": " + std::to_string(count) +
-                    " elements of " + std::to_string(element_size) +
-                    " bytes exceed the address space");
+    throw CudaError(fmt::format("GPU out of memory allocating {}: {} elements of {} bytes exceed "
+                                "the address space",
+                                what, count, element_size));
 }
 
 } // namespace locus::gpu

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <fmt/format.h>
 #include <string>
 #include <utility>
 
@@ -63,9 +64,9 @@ void EngineWorkspace::reserve_for(MoveGrid grid, std::uint32_t batch, cudaStream
     const cudaError_t status = prepare(batch, scratch, stream);
     if (status != cudaSuccess) {
         throw_allocation_error(status, bytes_needed(grid, batch),
-                               "the neighborhood engine workspace (" + std::to_string(batch) +
-                                   " solutions of " + std::to_string(grid.rows) + " x " +
-                                   std::to_string(grid.cols) + " moves)");
+                               fmt::format("the neighborhood engine workspace ({} solutions of "
+                                           "{} x {} moves)",
+                                           batch, grid.rows, grid.cols));
     }
     LOCUS_CUDA_CHECK(cudaStreamSynchronize(stream));
 }

@@ -21,7 +21,8 @@ namespace {
 class BeamSearch final : public Algorithm {
 public:
     BeamSearch(const Params& params, BuildContext& build)
-        : generator_(build.registry->create<SuccessorGenerator>(params.get_component("generator"), build)),
+        : generator_(
+              build.registry->create<SuccessorGenerator>(params.get_component("generator"), build)),
           width_(static_cast<std::size_t>(params.get_int("width"))),
           successors_(static_cast<std::uint32_t>(params.get_int("successors"))),
           max_steps_(static_cast<std::uint64_t>(params.get_int("max_steps"))),
@@ -29,7 +30,8 @@ public:
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
         SolutionBatch beam(std::min(width_, batch.count()), batch.width());
-        for (std::size_t i = 0; i < beam.count(); ++i) beam.copy_from(i, batch, i);
+        for (std::size_t i = 0; i < beam.count(); ++i)
+            beam.copy_from(i, batch, i);
         // The beams of every step and each state's parent in the previous beam, to hand the
         // run the states that lead to its best solution (SearchContext::set_trajectory).
         std::vector<SolutionBatch> beams;
@@ -59,19 +61,21 @@ public:
                 break;
             }
             if (ctx.should_stop()) break;
-            generator_->expand(beam, successors_, derive_key(ctx.seed(), step, 0x6265616Dull), next);
+            generator_->expand(beam, successors_, derive_key(ctx.seed(), step, 0x6265616Dull),
+                               next);
             ctx.add_evaluations(next.count());
             order.resize(next.count());
             std::iota(order.begin(), order.end(), std::size_t{0});
             const std::size_t keep = std::min(width_, next.count());
-            std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
-                              [&](std::size_t a, std::size_t b) {
+            std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep),
+                              order.end(), [&](std::size_t a, std::size_t b) {
                                   return next.objective(a) != next.objective(b)
                                              ? next.objective(a) < next.objective(b)
                                              : a < b;
                               });
             beam = SolutionBatch(keep, next.width());
-            for (std::size_t i = 0; i < keep; ++i) beam.copy_from(i, next, order[i]);
+            for (std::size_t i = 0; i < keep; ++i)
+                beam.copy_from(i, next, order[i]);
             ctx.add_iterations(1);
             offer(static_cast<std::size_t>(step) + 1);
             if (trajectory_) {
@@ -93,7 +97,8 @@ public:
             }
             ctx.set_trajectory(std::move(states));
         }
-        for (std::size_t i = 0; i < std::min(beam.count(), batch.count()); ++i) batch.copy_from(i, beam, i);
+        for (std::size_t i = 0; i < std::min(beam.count(), batch.count()); ++i)
+            batch.copy_from(i, beam, i);
     }
 
 private:
@@ -111,16 +116,18 @@ private:
 };
 
 void register_components(Registry& registry) {
-    ComponentSchema beam{"algorithm", "beam_search", "",
-                         "Beam search: every state of the beam is expanded into `successors` states "
-                         "by the problem's successor generator; the best `width` by objective (ties: "
-                         "lowest index) form the next beam; stops at a goal state. Starts from the "
-                         "first `width` initial solutions. Iterations count beam steps."};
+    ComponentSchema beam{
+        "algorithm", "beam_search", "",
+        "Beam search: every state of the beam is expanded into `successors` states "
+        "by the problem's successor generator; the best `width` by objective (ties: "
+        "lowest index) form the next beam; stops at a goal state. Starts from the "
+        "first `width` initial solutions. Iterations count beam steps."};
     beam.component("generator", "successor_generator", "", "successor generator of the problem")
         .required();
     beam.integer("width", "64", "states kept per step (|X|)", 1, 1048576);
     beam.integer("successors", "8", "successors per state", 1, 65536);
-    beam.integer("max_steps", "0", "most beam steps (0 = until a goal or the termination limits)", 0);
+    beam.integer("max_steps", "0", "most beam steps (0 = until a goal or the termination limits)",
+                 0);
     beam.boolean("trajectory", "true",
                  "keep every beam to report the states leading to the best solution (a path file "
                  "for problems that write one)");
@@ -132,4 +139,5 @@ void register_components(Registry& registry) {
 } // namespace
 } // namespace locus
 
-LOCUS_PLUGIN("beam_search", "Beam search over FANG successor generation", locus::register_components)
+LOCUS_PLUGIN("beam_search", "Beam search over FANG successor generation",
+             locus::register_components)

@@ -20,9 +20,12 @@ namespace {
 class IteratedLocalSearch final : public Algorithm {
 public:
     IteratedLocalSearch(const Params& params, BuildContext& build)
-        : local_search_(build.registry->create<Algorithm>(params.get_component("local_search"), build)),
-          perturbation_(build.registry->create<Perturbation>(params.get_component("perturbation"), build)),
-          acceptance_(build.registry->create<Acceptance>(params.get_component("acceptance"), build)),
+        : local_search_(
+              build.registry->create<Algorithm>(params.get_component("local_search"), build)),
+          perturbation_(
+              build.registry->create<Perturbation>(params.get_component("perturbation"), build)),
+          acceptance_(
+              build.registry->create<Acceptance>(params.get_component("acceptance"), build)),
           restart_after_(static_cast<std::uint64_t>(params.get_int("restart_after"))),
           focused_(params.get_bool("focused")) {}
 
@@ -33,14 +36,16 @@ public:
             local_search_->run(batch, ctx);
         }
         ctx.offer(batch);
-        SolutionBatch best = batch;   // best of each chain
+        SolutionBatch best = batch; // best of each chain
         SolutionBatch trial = batch;
         trial.set_focus_enabled(focused_);
         std::vector<std::uint64_t> since_best(batch.count(), 0);
         for (std::uint64_t iteration = 1; !ctx.should_stop(); ++iteration) {
-            for (std::size_t i = 0; i < batch.count(); ++i) trial.copy_from(i, batch, i);
+            for (std::size_t i = 0; i < batch.count(); ++i)
+                trial.copy_from(i, batch, i);
             // NOTE: everything is in focus unless the perturbation narrows it to what it changed.
-            if (focused_) std::fill(trial.focus_data().begin(), trial.focus_data().end(), std::uint8_t{1});
+            if (focused_)
+                std::fill(trial.focus_data().begin(), trial.focus_data().end(), std::uint8_t{1});
             perturbation_->perturb(trial, derive_key(ctx.seed(), iteration, 0x70657274ull));
             {
                 NestedScope nested(ctx);

@@ -31,8 +31,8 @@ DescentStats descend(Neighborhood& neighborhood, SolutionBatch& batch, Pivot piv
 class Descent final : public Algorithm {
 public:
     Descent(const Params& params, BuildContext& build)
-        : neighborhood_(build.registry->create<Neighborhood>(params.get_component("neighborhood"),
-                                                             build)),
+        : neighborhood_(
+              build.registry->create<Neighborhood>(params.get_component("neighborhood"), build)),
           pivot_(parse_pivot(params.get_string("pivot"))),
           max_steps_(static_cast<std::uint64_t>(params.get_int("max_steps"))) {}
 
@@ -54,7 +54,8 @@ private:
 /// solution of the batch (every solution is then locally optimal for all neighborhoods).
 class Vnd final : public Algorithm {
 public:
-    Vnd(const Params& params, BuildContext& build) : pivot_(parse_pivot(params.get_string("pivot"))) {
+    Vnd(const Params& params, BuildContext& build)
+        : pivot_(parse_pivot(params.get_string("pivot"))) {
         for (const auto& child : params.get_components("neighborhoods"))
             neighborhoods_.push_back(build.registry->create<Neighborhood>(*child, build));
     }
@@ -87,7 +88,10 @@ void register_components(Registry& registry) {
     descent.component("neighborhood", "neighborhood", "", "neighborhood to descend in").required();
     descent.choice("pivot", "best", {"best", "first"},
                    "best: minimal delta (ties: lowest index); first: lowest-index improving move");
-    descent.integer("max_steps", "0", "maximum number of explorations, each applying at most one move per solution (0 = to a local optimum)", 0);
+    descent.integer("max_steps", "0",
+                    "maximum number of explorations, each applying at most one move per solution "
+                    "(0 = to a local optimum)",
+                    0);
     registry.add(descent, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         return std::make_unique<Descent>(p, b);
     });

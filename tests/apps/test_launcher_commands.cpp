@@ -21,10 +21,10 @@ const std::string kJob =
     "algorithm: {name: descent, neighborhood: {name: two_opt, candidates: 6}}\n"
     "backend: cpu\n";
 
-std::string error_line(const std::string &message) { return "locus: error: " + message + "\n"; }
+std::string error_line(const std::string& message) { return "locus: error: " + message + "\n"; }
 
 /// The component names listed under `kind:` by `locus plugins`.
-std::vector<std::string> listed(const std::string &output, const std::string &kind) {
+std::vector<std::string> listed(const std::string& output, const std::string& kind) {
     std::istringstream in(output);
     std::string line;
     std::vector<std::string> names;
@@ -34,22 +34,19 @@ std::vector<std::string> listed(const std::string &output, const std::string &ki
             inside = true;
             continue;
         }
-        if (!inside)
-            continue;
-        if (line.rfind("  ", 0) != 0)
-            break;
-        if (line.rfind("   ", 0) == 0)
-            continue; // documentation lines of --verbose
+        if (!inside) continue;
+        if (line.rfind("  ", 0) != 0) break;
+        if (line.rfind("   ", 0) == 0) continue; // documentation lines of --verbose
         names.push_back(line.substr(2, line.find(' ', 2) - 2));
     }
     return names;
 }
 
 /// A copy of the launcher in a directory without plugins (its core library linked there).
-fs::path lone_launcher(const fs::path &dir) {
+fs::path lone_launcher(const fs::path& dir) {
     fs::create_directories(dir);
     fs::copy_file(bin_dir() / "locus", dir / "locus");
-    for (const auto &entry : fs::directory_iterator(bin_dir())) {
+    for (const auto& entry : fs::directory_iterator(bin_dir())) {
         const std::string name = entry.path().filename().string();
         if (name.rfind("lib", 0) == 0 && name.find(".so") != std::string::npos)
             fs::create_symlink(entry.path(), dir / name);
@@ -63,16 +60,17 @@ TEST_CASE("locus plugins lists every plugin and component") {
     const CommandResult r = run_locus("plugins");
     REQUIRE(r.exit_code == 0);
     // Plugins are listed with their canonical paths.
-    for (const char *plugin : {"beam_search", "gridpath", "ils", "local_search", "qap", "repeat", "tsp"})
+    for (const char* plugin :
+         {"beam_search", "gridpath", "ils", "local_search", "qap", "repeat", "tsp"})
         CHECK(r.output.find(
                   (fs::canonical(bin_dir()) / (std::string("locus_") + plugin + ".so")).string()) !=
               std::string::npos);
     CHECK(listed(r.output, "problem") == std::vector<std::string>{"gridpath", "qap", "tsp"});
     const auto algorithms = listed(r.output, "algorithm");
-    for (const char *name : {"descent", "ils", "repeat", "vnd"})
+    for (const char* name : {"descent", "ils", "repeat", "vnd"})
         CHECK(std::find(algorithms.begin(), algorithms.end(), name) != algorithms.end());
     const auto neighborhoods = listed(r.output, "neighborhood");
-    for (const char *name : {"or_opt", "swap", "two_opt"})
+    for (const char* name : {"or_opt", "swap", "two_opt"})
         CHECK(std::find(neighborhoods.begin(), neighborhoods.end(), name) != neighborhoods.end());
     CHECK(r.output.find("\n  two_opt [tsp]\n") != std::string::npos);
     CHECK(r.output.find("\n  double_bridge [tsp]\n") != std::string::npos);
@@ -89,7 +87,7 @@ TEST_CASE("locus plugins lists every plugin and component") {
 TEST_CASE("locus plugins --verbose documents every parameter with its type and default") {
     const CommandResult r = run_locus("plugins --verbose");
     REQUIRE(r.exit_code == 0);
-    for (const char *line :
+    for (const char* line :
          {"\n      - candidates (integer in [0, 1024], default 0): candidate-list size K (0 = full "
           "neighborhood)\n",
           "\n      - runs (integer in [1, 1000000], default 10): number of runs\n",
@@ -154,7 +152,7 @@ TEST_CASE("a job whose problem has no plugin lists the problems there are") {
     const std::vector<std::string> problems = listed(plugins.output, "problem");
     REQUIRE_FALSE(problems.empty());
     std::string valid;
-    for (const std::string &name : problems)
+    for (const std::string& name : problems)
         valid += (valid.empty() ? "" : ", ") + name;
 
     const fs::path config = dir / "job.yaml";
@@ -202,7 +200,7 @@ TEST_CASE("the plugin search path: --plugin-path, then LOCUS_PLUGIN_PATH, then t
     // A file name found in several directories is loaded from the first one only.
     write_file(first / "locus_tsp.so", "first\n");
     write_file(second / "locus_tsp.so", "second\n");
-    auto message = [](const fs::path &file) {
+    auto message = [](const fs::path& file) {
         const std::string name = fs::canonical(file).string();
         return error_line("cannot load plugin '" + name + "': " + name + ": file too short");
     };

@@ -21,10 +21,15 @@ public:
     std::size_t size() const override { return 1; }
     std::size_t solution_width() const override { return 1; }
     Objective evaluate(std::span<const std::int32_t> s) const override { return s[0]; }
-    Verdict verify(std::span<const std::int32_t> s) const override { return {true, evaluate(s), {}}; }
+    Verdict verify(std::span<const std::int32_t> s) const override {
+        return {true, evaluate(s), {}};
+    }
     std::string solution_extension() const override { return ".txt"; }
-    void write_solution(const std::filesystem::path&, std::span<const std::int32_t>, Objective) const override {}
-    std::vector<std::int32_t> read_solution(const std::filesystem::path&) const override { return {0}; }
+    void write_solution(const std::filesystem::path&, std::span<const std::int32_t>,
+                        Objective) const override {}
+    std::vector<std::int32_t> read_solution(const std::filesystem::path&) const override {
+        return {0};
+    }
 };
 
 } // namespace
@@ -34,8 +39,8 @@ TEST_CASE("a trajectory is reported with the run only while it ends at the run's
     std::vector<RunSummary> runs;
     SearchContext::Callbacks callbacks;
     callbacks.on_run_end = [&runs](const RunSummary& s) { runs.push_back(s); };
-    SearchContext ctx(problem, nullptr, Termination{}, 1, std::chrono::steady_clock::now(), std::nullopt,
-                      callbacks);
+    SearchContext ctx(problem, nullptr, Termination{}, 1, std::chrono::steady_clock::now(),
+                      std::nullopt, callbacks);
     const std::vector<std::int32_t> a{5}, b{3}, start{9};
     CHECK(ctx.offer(a, 5.0));
     ctx.set_trajectory({start, a});

@@ -50,8 +50,7 @@ __device__ void exercise(const Team& team, const std::int64_t* values, std::uint
         [&](std::uint32_t i) { return array[i] % 3 == 0; },
         [&](std::uint32_t k, std::uint32_t v) { array[k] = v; });
     locus::gpu::scan_in_place(team, scan, kArray);
-    if (team.rank() == 0)
-        *out = {value, index, sum, min, total, kept, 0, 0};
+    if (team.rank() == 0) *out = {value, index, sum, min, total, kept, 0, 0};
 }
 
 struct Saturating {
@@ -61,8 +60,9 @@ struct Saturating {
 };
 
 template <unsigned kThreads>
-__global__ void __launch_bounds__(kThreads == 0 ? 1024 : kThreads) block_kernel(const std::int64_t* values, std::uint32_t* arrays,
-                             std::uint64_t* scans, std::uint32_t* prefix, TeamOutput* out) {
+__global__ void __launch_bounds__(kThreads == 0 ? 1024 : kThreads)
+    block_kernel(const std::int64_t* values, std::uint32_t* arrays, std::uint64_t* scans,
+                 std::uint32_t* prefix, TeamOutput* out) {
     __shared__ typename BlockTeam<kThreads>::Storage storage;
     const BlockTeam<kThreads> team{&storage};
     const std::uint64_t b = blockIdx.x;
@@ -72,12 +72,11 @@ __global__ void __launch_bounds__(kThreads == 0 ? 1024 : kThreads) block_kernel(
     std::uint32_t total = 0;
     const std::uint32_t big = static_cast<std::uint32_t>(values[b * size + team.rank()]) << 24;
     (void)team.exclusive_scan(big, 0u, Saturating{}, total);
-    if (team.rank() == 0)
-        out[b].saturated_total = total;
+    if (team.rank() == 0) out[b].saturated_total = total;
 }
 
-__global__ void warp_kernel(const std::int64_t* values, std::uint32_t* arrays,
-                            std::uint64_t* scans, std::uint32_t* prefix, TeamOutput* out) {
+__global__ void warp_kernel(const std::int64_t* values, std::uint32_t* arrays, std::uint64_t* scans,
+                            std::uint32_t* prefix, TeamOutput* out) {
     const WarpTeam team;
     const std::uint64_t w = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     exercise(team, values + w * 32, arrays + w * kArray, scans + w * kArray, prefix + w * 32,
@@ -152,8 +151,7 @@ void check_teams(std::uint32_t teams, std::uint32_t size, bool saturated, Launch
         CHECK(got[t].sum == sum);
         CHECK(got[t].min == *std::min_element(v, v + size));
         CHECK(got[t].total == running);
-        if (saturated)
-            CHECK(got[t].saturated_total == saturated_total);
+        if (saturated) CHECK(got[t].saturated_total == saturated_total);
         std::vector<std::uint32_t> kept;
         for (std::uint32_t i = 0; i < kArray; ++i)
             if (c.arrays[std::uint64_t{t} * kArray + i] % 3 == 0)
@@ -181,8 +179,7 @@ TEST_CASE("BlockTeam of fixed size: collectives, compaction and scans match the 
 TEST_CASE("BlockTeam of run-time size: collectives, compaction and scans match the host") {
     for (const std::uint32_t threads : {32u, 96u, 256u, 1024u}) {
         CAPTURE(threads);
-        check_teams(4, threads, true,
-                    [&](auto... a) { block_kernel<0><<<4, threads>>>(a...); });
+        check_teams(4, threads, true, [&](auto... a) { block_kernel<0><<<4, threads>>>(a...); });
     }
 }
 

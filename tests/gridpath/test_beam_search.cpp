@@ -61,7 +61,8 @@ TEST_CASE("one FANG step moves every active agent to a legal free cell within it
 }
 
 namespace {
-/// Runs `locus run configs/gridpath/beam.yaml` on `spec` with extra options; returns the results line.
+/// Runs `locus run configs/gridpath/beam.yaml` on `spec` with extra options; returns the results
+/// line.
 std::string run_beam(const std::string& spec, const std::string& extra, const std::string& tag) {
     const auto dir = locus::test::temp_dir(tag);
     const auto bin = (locus::test::bin_dir() / "locus").string();
@@ -83,7 +84,8 @@ std::string field(const std::string& line, const std::string& key) {
 
 TEST_CASE("beam search brings every agent to its goal, deterministically") {
     const std::string spec = "random-grid:size=64,agents=8,obstacles=0.15,seed=5";
-    const std::string a = run_beam(spec, "--set algorithm.width=32 algorithm.successors=4", "beam-a");
+    const std::string a =
+        run_beam(spec, "--set algorithm.width=32 algorithm.successors=4", "beam-a");
     const std::string b =
         run_beam(spec, "--set algorithm.width=32 algorithm.successors=4 threads=1", "beam-b");
     CHECK(field(a, "stop_reason") == "\"converged\"");
@@ -95,8 +97,9 @@ TEST_CASE("beam search brings every agent to its goal, deterministically") {
 }
 
 TEST_CASE("beam search solves a generated 256 x 256 instance with 32 agents and 20 % obstacles") {
-    const std::string line = run_beam("random-grid:size=256,agents=32,obstacles=0.2,seed=1",
-                                      "--set algorithm.width=16 algorithm.successors=4", "beam-256");
+    const std::string line =
+        run_beam("random-grid:size=256,agents=32,obstacles=0.2,seed=1",
+                 "--set algorithm.width=16 algorithm.successors=4", "beam-256");
     CHECK(field(line, "stop_reason") == "\"converged\"");
     const long long moves = std::stoll(field(line, "objective"));
     CHECK(moves < 1000000);
@@ -147,8 +150,9 @@ TEST_CASE("window_moves rejects a load outside 1..16384 with a clear message") {
     for (const std::int32_t load : {0, 16385}) {
         WindowMovesOptions options;
         options.load = load;
-        CHECK(test::error_message<ConfigError>([&] { WindowMoves(problem, options, Backend::cpu); }) ==
-              "window_moves: load " + std::to_string(load) + " must be between 1 and 16384");
+        CHECK(test::error_message<ConfigError>([&] {
+                  WindowMoves(problem, options, Backend::cpu);
+              }) == "window_moves: load " + std::to_string(load) + " must be between 1 and 16384");
     }
 }
 
@@ -157,7 +161,8 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
     // Dense agents make windows hold more than kNearby other agents (the fallback path); loads
     // with odd and even numbers of extra goals, wrapping around the agents.
     for (const std::int32_t agents : {5, 60}) {
-        const GridpathProblem problem(generate(24, agents, 0.15, static_cast<std::uint64_t>(agents)));
+        const GridpathProblem problem(
+            generate(24, agents, 0.15, static_cast<std::uint64_t>(agents)));
         const Instance& inst = problem.instance();
         const std::vector<std::int32_t> goals = goal_words(inst);
         const std::vector<std::int32_t> state = problem.start_state();
@@ -166,8 +171,12 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
             for (const std::int32_t load : {1, 2, 17, 18, 40, 130}) {
                 const std::vector<LoadGoal> load_goals = make_load_goals(goals, load);
                 CHECK(load_goals.size() ==
-                      (load == 1 ? 0 : 2 * static_cast<std::size_t>(load_copy(static_cast<std::size_t>(agents), load)) + kLoadGoalPadding));
-                for (std::size_t i = 0; load > 1 && i < static_cast<std::size_t>(agents + load - 2); ++i) {
+                      (load == 1 ? 0
+                                 : 2 * static_cast<std::size_t>(
+                                           load_copy(static_cast<std::size_t>(agents), load)) +
+                                       kLoadGoalPadding));
+                for (std::size_t i = 0; load > 1 && i < static_cast<std::size_t>(agents + load - 2);
+                     ++i) {
                     const std::size_t agent = (i + 1) % static_cast<std::size_t>(agents);
                     REQUIRE(load_goals[i].x == goals[2 * agent]);
                     REQUIRE(load_goals[i].y == static_cast<float>(goals[2 * agent + 1]));
@@ -175,12 +184,14 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
                 WindowMovesOptions options;
                 options.window = window;
                 options.load = load;
-                GridMovesPolicy policy =
-                    make_policy(inst, options, inst.grid.blocked.data(), goals.data(), load_goals.data());
-                CHECK(policy.load_copy == (load == 1 ? 0 : load_copy(static_cast<std::size_t>(agents), load)));
+                GridMovesPolicy policy = make_policy(inst, options, inst.grid.blocked.data(),
+                                                     goals.data(), load_goals.data());
+                CHECK(policy.load_copy ==
+                      (load == 1 ? 0 : load_copy(static_cast<std::size_t>(agents), load)));
                 // The second copy (the device's 16-byte aligned runs of odd agents) is the first
                 // shifted by one goal.
-                for (std::size_t i = 0; load > 1 && i + 1 < static_cast<std::size_t>(agents + load - 2); ++i) {
+                for (std::size_t i = 0;
+                     load > 1 && i + 1 < static_cast<std::size_t>(agents + load - 2); ++i) {
                     REQUIRE(load_goals[policy.load_copy + i].x == load_goals[i + 1].x);
                     REQUIRE(load_goals[policy.load_copy + i].y == load_goals[i + 1].y);
                 }
@@ -193,7 +204,8 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
                     const auto context = policy.prepare<0>(state.data(), v);
                     overflowed += context.nearby > GridMovesPolicy::kNearby;
                     for (std::uint32_t l = 0; l < policy.max_possibilities(); ++l) {
-                        const std::int32_t cell = static_cast<std::int32_t>(l < policy.max_possibilities() / 2 ? l : l + 1);
+                        const std::int32_t cell = static_cast<std::int32_t>(
+                            l < policy.max_possibilities() / 2 ? l : l + 1);
                         const std::int32_t x = state[2 * var] + cell % window - window / 2;
                         const std::int32_t y = state[2 * var + 1] + cell / window - window / 2;
                         std::int32_t expected = -1;
@@ -202,7 +214,8 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
                             for (std::int32_t a = 0; a < agents; ++a)
                                 taken |= a != var && state[2 * a] == x && state[2 * a + 1] == y;
                             if (!taken) {
-                                expected = std::abs(x - goals[2 * var]) + std::abs(y - goals[2 * var + 1]);
+                                expected =
+                                    std::abs(x - goals[2 * var]) + std::abs(y - goals[2 * var + 1]);
                                 std::int32_t extra_x = 0;
                                 std::int32_t extra_y = 0;
                                 for (std::int32_t k = 1; k < load; ++k) {
@@ -210,7 +223,8 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
                                     extra_x += std::abs(x - goals[2 * other]);
                                     extra_y += std::abs(y - goals[2 * other + 1]);
                                 }
-                                const bool bump = load > 1 && (extra_x >= 9 * load || extra_y >= 9 * load);
+                                const bool bump =
+                                    load > 1 && (extra_x >= 9 * load || extra_y >= 9 * load);
                                 expected += bump ? 1 : 0;
                                 bumped += bump ? 1 : 0;
                             }
@@ -222,8 +236,7 @@ TEST_CASE("policy ratings equal a direct evaluation: crowded windows, every load
                 }
             }
         }
-        if (agents == 60)
-            CHECK(overflowed > 0);
+        if (agents == 60) CHECK(overflowed > 0);
     }
     CHECK(bumped > 0);
 }

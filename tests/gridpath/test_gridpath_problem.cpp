@@ -22,7 +22,8 @@ TEST_CASE("grid-path objective: moves plus a penalty per unit of remaining dista
     auto state = problem.start_state();
     REQUIRE(state.size() == 7);
     std::int64_t bound = 0;
-    for (const Agent& a : problem.instance().agents) bound += manhattan(a);
+    for (const Agent& a : problem.instance().agents)
+        bound += manhattan(a);
     CHECK(problem.remaining(state) == bound);
     CHECK(problem.evaluate(state) == kRemainingPenalty * static_cast<double>(bound));
     for (std::size_t a = 0; a < 3; ++a) {
@@ -60,15 +61,19 @@ TEST_CASE("grid-path solution files round-trip and malformed ones are rejected")
     problem.write_solution(dir / "s.agents", state, problem.evaluate(state));
     CHECK(problem.read_solution(dir / "s.agents") == state);
     std::ifstream in(dir / "s.agents");
-    const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    CHECK(written.find("\nlower_bound " + std::to_string(manhattan_lower_bound(problem.instance())) + "\n") !=
+    const std::string written((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+    CHECK(written.find("\nlower_bound " +
+                       std::to_string(manhattan_lower_bound(problem.instance())) + "\n") !=
           std::string::npos);
     locus::test::write_file(dir / "bad.agents", "agents 3\nmoves 2\n1 2\n");
     const std::string short_file = (dir / "bad.agents").string() + ": 1 of 3 agent positions";
-    CHECK_THROWS_WITH_AS(problem.read_solution(dir / "bad.agents"), short_file.c_str(), InstanceError);
+    CHECK_THROWS_WITH_AS(problem.read_solution(dir / "bad.agents"), short_file.c_str(),
+                         InstanceError);
     locus::test::write_file(dir / "wrong.agents", "agents 4\n");
-    const std::string wrong = (dir / "wrong.agents").string() +
-                              ":1: the solution has a different number of agents than the instance (3)";
+    const std::string wrong =
+        (dir / "wrong.agents").string() +
+        ":1: the solution has a different number of agents than the instance (3)";
     CHECK_THROWS_WITH_AS(problem.read_solution(dir / "wrong.agents"), wrong.c_str(), InstanceError);
 }
 
@@ -116,7 +121,8 @@ TEST_CASE("locus runs the beam search and its final state verifies") {
         std::size_t index = 0;
         fields >> word >> index;
         std::vector<int> cells;
-        for (int v = 0; fields >> v;) cells.push_back(v);
+        for (int v = 0; fields >> v;)
+            cells.push_back(v);
         REQUIRE(cells.size() == 2 * (steps + 1));
         const Agent& agent = problem.instance().agents.at(index);
         CHECK(cells[0] == agent.start_x);
@@ -139,7 +145,8 @@ TEST_CASE("grid-path trajectories: checked step by step, with the reason when wr
     moved[6] = 1;
     std::vector<std::vector<std::int32_t>> states{start, moved};
     const bool free = problem.instance().grid.passable(moved[0], moved[1]) &&
-                      !(moved[0] == start[2] && moved[1] == start[3]) && !(moved[0] == start[4] && moved[1] == start[5]);
+                      !(moved[0] == start[2] && moved[1] == start[3]) &&
+                      !(moved[0] == start[4] && moved[1] == start[5]);
     REQUIRE(free);
     const Verdict good = problem.verify_trajectory(states);
     CHECK(good.feasible);
@@ -154,6 +161,7 @@ TEST_CASE("grid-path trajectories: checked step by step, with the reason when wr
     collision[1][1] = start[3];
     CHECK(problem.verify_trajectory(collision).message.find("step 1: agent ") == 0);
     std::vector<std::vector<std::int32_t>> late{moved};
-    CHECK(problem.verify_trajectory(late).message == "the trajectory does not begin at the start state");
+    CHECK(problem.verify_trajectory(late).message ==
+          "the trajectory does not begin at the start state");
     CHECK(problem.verify_trajectory({}).message == "the trajectory has no states");
 }

@@ -10,10 +10,15 @@ using namespace locus;
 using namespace locus::gridpath;
 
 TEST_CASE("CUDA and CPU window_moves expansions are identical over several steps") {
-    struct Case { std::int32_t size, agents; double obstacles; std::int32_t window, load, greed; };
-    for (const Case& c : {Case{48, 6, 0.1, 5, 1, 2}, Case{96, 16, 0.2, 7, 4, 1}, Case{64, 8, 0.0, 35, 1, 2},
-                         // crowded windows (all agents checked) and loads wrapping around the agents
-                         Case{24, 60, 0.15, 13, 40, 2}, Case{32, 20, 0.1, 9, 18, 3}}) {
+    struct Case {
+        std::int32_t size, agents;
+        double obstacles;
+        std::int32_t window, load, greed;
+    };
+    for (const Case& c :
+         {Case{48, 6, 0.1, 5, 1, 2}, Case{96, 16, 0.2, 7, 4, 1}, Case{64, 8, 0.0, 35, 1, 2},
+          // crowded windows (all agents checked) and loads wrapping around the agents
+          Case{24, 60, 0.15, 13, 40, 2}, Case{32, 20, 0.1, 9, 18, 3}}) {
         const GridpathProblem problem(generate(c.size, c.agents, c.obstacles, 7));
         WindowMovesOptions options;
         options.window = c.window;

@@ -22,7 +22,8 @@ namespace {
 __global__ void rate_all(GridMovesPolicy policy, const std::int32_t* state, std::int32_t* ratings) {
     const std::uint32_t possibilities = policy.max_possibilities();
     const std::uint32_t total = static_cast<std::uint32_t>(policy.agents) * possibilities;
-    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += gridDim.x * blockDim.x) {
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
+         i += gridDim.x * blockDim.x) {
         const std::uint32_t var = i / possibilities;
         const auto context = policy.prepare<0>(state, var);
         ratings[i] = policy.rate<0>(state, var, i % possibilities, context);
@@ -35,7 +36,8 @@ TEST_CASE("device ratings equal host ratings for every load shape (odd and even 
     std::uint64_t bumped = 0;
     std::uint64_t compared = 0;
     for (const std::int32_t agents : {1, 5, 8, 61}) {
-        const GridpathProblem problem(generate(40, agents, 0.1, static_cast<std::uint64_t>(agents) + 3));
+        const GridpathProblem problem(
+            generate(40, agents, 0.1, static_cast<std::uint64_t>(agents) + 3));
         const Instance& inst = problem.instance();
         const std::vector<std::int32_t> goals = goal_words(inst);
         const std::vector<std::int32_t> state = problem.start_state();
@@ -52,7 +54,8 @@ TEST_CASE("device ratings equal host ratings for every load shape (odd and even 
             WindowMovesOptions options;
             options.window = 9;
             options.load = load;
-            GridMovesPolicy host = make_policy(inst, options, inst.grid.blocked.data(), goals.data(), load_goals.data());
+            GridMovesPolicy host = make_policy(inst, options, inst.grid.blocked.data(),
+                                               goals.data(), load_goals.data());
             host.never = 13 * load; // about the mean coordinate distance: some ratings bumped
             GridMovesPolicy device = host;
             device.blocked = d_blocked.data();

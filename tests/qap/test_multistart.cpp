@@ -23,7 +23,8 @@ using locus::gpu::Strategy;
 
 namespace {
 
-std::vector<std::int32_t> random_starts(std::int32_t n, std::uint32_t searches, std::uint64_t seed) {
+std::vector<std::int32_t> random_starts(std::int32_t n, std::uint32_t searches,
+                                        std::uint64_t seed) {
     return locus::qap::random_permutations(n, searches, seed);
 }
 
@@ -32,20 +33,22 @@ struct Outcome {
     std::vector<SearchResult> results;
 };
 
-Outcome run(const qap::Instance& inst, const MultiStartConfig& config, const std::vector<std::int32_t>& starts,
-            int threads) {
+Outcome run(const qap::Instance& inst, const MultiStartConfig& config,
+            const std::vector<std::int32_t>& starts, int threads) {
     const auto words = qap::matrix_words(inst);
-    const auto searches = static_cast<std::uint32_t>(starts.size() / static_cast<std::size_t>(inst.n));
+    const auto searches =
+        static_cast<std::uint32_t>(starts.size() / static_cast<std::size_t>(inst.n));
     Outcome o{std::vector<std::int32_t>(starts.size()), std::vector<SearchResult>(searches)};
-    gpu::run_multistart_cpu(qap::swap_policy(words.data(), inst.n, false), config, searches, starts.data(),
-                            o.best.data(), o.results.data(), threads);
+    gpu::run_multistart_cpu(qap::swap_policy(words.data(), inst.n, false), config, searches,
+                            starts.data(), o.best.data(), o.results.data(), threads);
     return o;
 }
 
 bool is_permutation(std::span<const std::int32_t> p) {
     std::vector<char> seen(p.size(), 0);
     for (const std::int32_t v : p) {
-        if (v < 0 || static_cast<std::size_t>(v) >= p.size() || seen[static_cast<std::size_t>(v)]) return false;
+        if (v < 0 || static_cast<std::size_t>(v) >= p.size() || seen[static_cast<std::size_t>(v)])
+            return false;
         seen[static_cast<std::size_t>(v)] = 1;
     }
     return true;
@@ -67,7 +70,8 @@ TEST_CASE("multi-start hill climbing ends in local optima and reports their obje
                 REQUIRE(is_permutation(p));
                 CHECK(o.results[s].best == qap::objective(inst, p));
                 CHECK(o.results[s].final == o.results[s].best);
-                CHECK(o.results[s].best <= qap::objective(inst, std::span<const std::int32_t>(starts.data() + s * 17, 17)));
+                CHECK(o.results[s].best <= qap::objective(inst, std::span<const std::int32_t>(
+                                                                    starts.data() + s * 17, 17)));
                 std::int64_t best_delta = 0;
                 for (std::int32_t r = 0; r < 17; ++r)
                     for (std::int32_t q = r + 1; q < 17; ++q)
@@ -95,7 +99,9 @@ TEST_CASE("simulated annealing and tabu search return the best permutation they 
             CHECK(o.results[s].best == qap::objective(inst, p));
             CHECK(o.results[s].best <= o.results[s].final);
             CHECK(o.results[s].moves > 0);
-            start_best = std::min(start_best, qap::objective(inst, std::span<const std::int32_t>(starts.data() + s * 23, 23)));
+            start_best = std::min(
+                start_best,
+                qap::objective(inst, std::span<const std::int32_t>(starts.data() + s * 23, 23)));
             found = std::min(found, o.results[s].best);
         }
         CAPTURE(static_cast<int>(strategy));
@@ -106,7 +112,8 @@ TEST_CASE("simulated annealing and tabu search return the best permutation they 
         hc.iterations = 100000;
         const Outcome h = run(inst, hc, starts, 2);
         std::int64_t hc_found = INT64_MAX;
-        for (const auto& r : h.results) hc_found = std::min(hc_found, r.best);
+        for (const auto& r : h.results)
+            hc_found = std::min(hc_found, r.best);
         CHECK(found <= hc_found);
     }
 }
@@ -115,7 +122,8 @@ TEST_CASE("annealing schedules: each reports true objectives, thread-count indep
     const qap::Instance inst = qap::generate_random(19, 12, 80, true);
     const auto starts = random_starts(inst.n, 8, 6);
     std::vector<std::vector<std::int32_t>> finals;
-    for (const gpu::Schedule schedule : {gpu::Schedule::geometric, gpu::Schedule::linear, gpu::Schedule::lundy_mees}) {
+    for (const gpu::Schedule schedule :
+         {gpu::Schedule::geometric, gpu::Schedule::linear, gpu::Schedule::lundy_mees}) {
         MultiStartConfig config;
         config.strategy = Strategy::sa;
         config.schedule = schedule;
@@ -124,7 +132,8 @@ TEST_CASE("annealing schedules: each reports true objectives, thread-count indep
         const Outcome two = run(inst, config, starts, 2);
         CHECK(one.best == two.best);
         for (std::size_t s = 0; s < one.results.size(); ++s)
-            CHECK(one.results[s].best == qap::objective(inst, std::span<const std::int32_t>(one.best.data() + s * 19, 19)));
+            CHECK(one.results[s].best == qap::objective(inst, std::span<const std::int32_t>(
+                                                                  one.best.data() + s * 19, 19)));
         finals.push_back(one.best);
     }
     CHECK(finals[0] != finals[1]);
@@ -163,14 +172,17 @@ TEST_CASE("the software exponential matches std::exp to 1e-14 relative") {
 
 TEST_CASE("multi-start plan errors name the setting") {
     MultiStartConfig config;
-    CHECK_THROWS_WITH_AS(gpu::plan_multistart(config, 1),
-                         "multi-start engine: permutations of length 1 have no swap moves (need n >= 2)", Error);
-    CHECK_THROWS_WITH_AS(gpu::plan_multistart(config, 46341),
-                         "multi-start engine: permutations of length 46341 exceed the 46340 its 32-bit pair "
-                         "indices allow",
-                         Error);
+    CHECK_THROWS_WITH_AS(
+        gpu::plan_multistart(config, 1),
+        "multi-start engine: permutations of length 1 have no swap moves (need n >= 2)", Error);
+    CHECK_THROWS_WITH_AS(
+        gpu::plan_multistart(config, 46341),
+        "multi-start engine: permutations of length 46341 exceed the 46340 its 32-bit pair "
+        "indices allow",
+        Error);
     config.accept0 = 1.0;
-    CHECK_THROWS_WITH_AS(gpu::plan_multistart(config, 5), "multi-start engine: accept0 must lie in (0, 1)", Error);
+    CHECK_THROWS_WITH_AS(gpu::plan_multistart(config, 5),
+                         "multi-start engine: accept0 must lie in (0, 1)", Error);
     config.accept0 = 0.5;
     config.tenure_min = 9;
     config.tenure_max = 4;
@@ -187,10 +199,11 @@ TEST_CASE("matrix words reject values beyond 32 bits") {
     qap::Instance inst = qap::generate_random(4, 1, 10, false);
     inst.name = "big";
     inst.a[5] = 5000000000LL;
-    CHECK_THROWS_WITH_AS(qap::matrix_words(inst),
-                         "big: value 5000000000 does not fit in 32 bits, which the multi-start engine "
-                         "stores the matrices in",
-                         InstanceError);
+    CHECK_THROWS_WITH_AS(
+        qap::matrix_words(inst),
+        "big: value 5000000000 does not fit in 32 bits, which the multi-start engine "
+        "stores the matrices in",
+        InstanceError);
 }
 
 TEST_CASE("multi-start device memory: tables per search, tabu matrices for tabu search only") {
@@ -205,8 +218,8 @@ TEST_CASE("multi-start device memory: tables per search, tabu matrices for tabu 
     const std::size_t tabu = bytes(Strategy::ts, gpu::Mapping::block) - sa;
     CHECK(tabu >= 3 * 400);
     CHECK(tabu < 3 * 400 + 256);
-    const std::size_t perms = bytes(Strategy::ts, gpu::Mapping::thread) -
-                              bytes(Strategy::ts, gpu::Mapping::block);
+    const std::size_t perms =
+        bytes(Strategy::ts, gpu::Mapping::thread) - bytes(Strategy::ts, gpu::Mapping::block);
     CHECK(perms >= 3 * 40);
     CHECK(perms < 3 * 40 + 256);
     CHECK(gpu::multistart_bytes_needed(10, 3000, gpu::Mapping::block, Strategy::sa) >=
@@ -223,9 +236,9 @@ TEST_CASE("the CPU twin stops between searches: the rest keep their starts") {
     std::vector<std::int32_t> best(starts.size());
     std::vector<SearchResult> results(10);
     int polls = 0;
-    const std::uint32_t ran = gpu::run_multistart_cpu(qap::swap_policy(words.data(), inst.n, false), config, 10,
-                                                      starts.data(), best.data(), results.data(), 1,
-                                                      [&polls] { return ++polls > 3; });
+    const std::uint32_t ran = gpu::run_multistart_cpu(
+        qap::swap_policy(words.data(), inst.n, false), config, 10, starts.data(), best.data(),
+        results.data(), 1, [&polls] { return ++polls > 3; });
     CHECK(ran == 3);
     for (std::size_t s = 0; s < 10; ++s) {
         const std::span<const std::int32_t> start(starts.data() + s * 14, 14);
@@ -275,7 +288,8 @@ TEST_CASE("check_moves: every multi-start strategy verifies each move by full ev
         std::vector<SearchResult> results(4);
         gpu::run_multistart_cpu(qap::swap_policy(words.data(), inst.n, false), config, 4,
                                 starts.data(), best.data(), results.data(), 1);
-        for (const SearchResult& r : results) CHECK(r.check_failed == 0);
+        for (const SearchResult& r : results)
+            CHECK(r.check_failed == 0);
         WrongUpdate wrong;
         static_cast<qap::QapSwapPolicy&>(wrong) = qap::swap_policy(words.data(), inst.n, false);
         gpu::run_multistart_cpu(wrong, config, 4, starts.data(), best.data(), results.data(), 1);

@@ -20,9 +20,11 @@ SolutionBatch random_batch(const QapProblem& problem, std::size_t count, std::ui
     SolutionBatch batch(count, problem.size());
     for (std::size_t i = 0; i < count; ++i) {
         auto p = batch[i];
-        for (std::size_t k = 0; k < p.size(); ++k) p[k] = static_cast<std::int32_t>(k);
+        for (std::size_t k = 0; k < p.size(); ++k)
+            p[k] = static_cast<std::int32_t>(k);
         Rng rng(seed, i);
-        for (std::size_t k = p.size() - 1; k > 0; --k) std::swap(p[k], p[rng.below(static_cast<std::uint32_t>(k + 1))]);
+        for (std::size_t k = p.size() - 1; k > 0; --k)
+            std::swap(p[k], p[rng.below(static_cast<std::uint32_t>(k + 1))]);
         batch.objective(i) = problem.evaluate(p);
     }
     return batch;
@@ -72,7 +74,8 @@ TEST_CASE("swap descents end in local optima, checked move by move") {
         CHECK(batch.objective(0) < start);
         std::vector<MoveChoice> choice(3);
         swap->explore(batch, Pivot::best, choice);
-        for (const auto& c : choice) CHECK(c.delta >= 0);
+        for (const auto& c : choice)
+            CHECK(c.delta >= 0);
     }
 }
 
@@ -82,9 +85,9 @@ namespace {
 std::string run_qap(const std::string& config, const std::string& options, const std::string& tag) {
     const auto dir = locus::test::temp_dir(tag);
     const auto bin = (locus::test::bin_dir() / "locus").string();
-    const auto run = locus::test::run_command(bin + " run " +
-                                              (locus::test::source_dir() / "configs/qap" / config).string() +
-                                              " -q --backend cpu " + options + " --out " + (dir / "out").string());
+    const auto run = locus::test::run_command(
+        bin + " run " + (locus::test::source_dir() / "configs/qap" / config).string() +
+        " -q --backend cpu " + options + " --out " + (dir / "out").string());
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
     std::ifstream in(dir / "out" / "results.jsonl");
@@ -95,19 +98,21 @@ std::string run_qap(const std::string& config, const std::string& options, const
 } // namespace
 
 TEST_CASE("locus runs ILS on a QAP instance and its .sln verifies") {
-    const std::string line = run_qap("ils.yaml",
-                                     "--instance random-qap:n=20,seed=4 --set termination.iterations=200 "
-                                     "termination.time_limit=0",
-                                     "qap-run");
+    const std::string line =
+        run_qap("ils.yaml",
+                "--instance random-qap:n=20,seed=4 --set termination.iterations=200 "
+                "termination.time_limit=0",
+                "qap-run");
     CHECK(line.find("\"feasible\":true") != std::string::npos);
     CHECK(line.find("\"iterations\":200") != std::string::npos);
 }
 
 TEST_CASE("locus runs the multi-start tabu search config with elite restarts; its .sln verifies") {
-    const std::string line = run_qap("multistart-ts.yaml",
-                                     "--instance random-qap:n=25,seed=6 --set batch=16 algorithm.rounds=3 "
-                                     "algorithm.iterations=150 termination.time_limit=0",
-                                     "qap-multistart");
+    const std::string line =
+        run_qap("multistart-ts.yaml",
+                "--instance random-qap:n=25,seed=6 --set batch=16 algorithm.rounds=3 "
+                "algorithm.iterations=150 termination.time_limit=0",
+                "qap-multistart");
     CHECK(line.find("\"feasible\":true") != std::string::npos);
     CHECK(line.find("\"iterations\":450") != std::string::npos);
     CHECK(line.find("\"algorithm\":\"multistart\"") != std::string::npos);
@@ -125,8 +130,9 @@ TEST_CASE("locus runs the multi-start tabu search config with elite restarts; it
 
 TEST_CASE("a time limit interrupts a long CPU multi-start round; the best so far is kept") {
     // The GPU config on the CPU: one round of 4096 searches x 1000 moves would take minutes here.
-    const std::string line = run_qap("multistart-ts-gpu.yaml", "--instance random-qap:n=40,seed=2 --time-limit 1",
-                                     "qap-multistart-stop");
+    const std::string line =
+        run_qap("multistart-ts-gpu.yaml", "--instance random-qap:n=40,seed=2 --time-limit 1",
+                "qap-multistart-stop");
     CHECK(line.find("\"feasible\":true") != std::string::npos);
     CHECK(line.find("\"stop_reason\":\"time_limit\"") != std::string::npos);
     const auto at = line.find("\"total_time_s\":") + 15;

@@ -15,7 +15,8 @@ using namespace locus::qap;
 TEST_CASE("CUDA and CPU swap explorations and descents are identical") {
     for (std::int32_t n : {12, 40, 100}) {
         for (bool asymmetric : {false, true}) {
-            const QapProblem problem(generate_random(n, static_cast<std::uint64_t>(n), 100, asymmetric));
+            const QapProblem problem(
+                generate_random(n, static_cast<std::uint64_t>(n), 100, asymmetric));
             auto cpu = make_cpu_swap(problem, {});
             auto cuda = make_cuda_swap(problem, {});
             SolutionBatch batch(6, problem.size());
@@ -23,7 +24,8 @@ TEST_CASE("CUDA and CPU swap explorations and descents are identical") {
                 auto p = batch[i];
                 std::iota(p.begin(), p.end(), 0);
                 Rng rng(7, i);
-                for (std::size_t k = p.size() - 1; k > 0; --k) std::swap(p[k], p[rng.below(static_cast<std::uint32_t>(k + 1))]);
+                for (std::size_t k = p.size() - 1; k > 0; --k)
+                    std::swap(p[k], p[rng.below(static_cast<std::uint32_t>(k + 1))]);
                 batch.objective(i) = problem.evaluate(p);
             }
             for (Pivot pivot : {Pivot::best, Pivot::first}) {
@@ -40,7 +42,8 @@ TEST_CASE("CUDA and CPU swap explorations and descents are identical") {
                 CHECK(sx.steps == sy.steps);
                 CHECK(sx.evaluations == sy.evaluations);
                 CHECK(std::equal(x.data().begin(), x.data().end(), y.data().begin()));
-                for (std::size_t s = 0; s < 6; ++s) CHECK(x.objective(s) == y.objective(s));
+                for (std::size_t s = 0; s < 6; ++s)
+                    CHECK(x.objective(s) == y.objective(s));
             }
         }
     }

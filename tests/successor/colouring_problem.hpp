@@ -32,8 +32,8 @@ struct ColouringProblem {
     static constexpr int kVariableTypes = 2;
 
     std::uint32_t vars;
-    std::uint32_t colours;         ///< possibilities of type-0 variables
-    std::uint32_t forbid_per_256;  ///< share of forbidden (weight 0) possibilities
+    std::uint32_t colours;        ///< possibilities of type-0 variables
+    std::uint32_t forbid_per_256; ///< share of forbidden (weight 0) possibilities
     std::uint64_t key;
 
     LOCUS_HD std::uint32_t state_words() const { return vars; }
@@ -49,20 +49,19 @@ struct ColouringProblem {
         return var < 0 || var >= static_cast<std::int64_t>(vars) ? -1 : state[var];
     }
     template <int T>
-    LOCUS_HD ColourRating rate(const std::int32_t* state, std::uint32_t var, std::uint32_t l) const {
+    LOCUS_HD ColourRating rate(const std::int32_t* state, std::uint32_t var,
+                               std::uint32_t l) const {
         const std::int32_t left = neighbour(state, static_cast<std::int64_t>(var) - 1);
         const std::int32_t right = neighbour(state, static_cast<std::int64_t>(var) + 1);
-        const std::uint64_t h = derive_key(key, var * 65536ull + l,
-                                           static_cast<std::uint32_t>(left),
-                                           static_cast<std::uint32_t>(right));
+        const std::uint64_t h =
+            derive_key(key, var * 65536ull + l, static_cast<std::uint32_t>(left),
+                       static_cast<std::uint32_t>(right));
         const auto colour = static_cast<std::int32_t>(l);
         return {static_cast<std::uint32_t>(h), (left == colour) + (right == colour)};
     }
     LOCUS_HD bool forbidden(const ColourRating& r) const { return (r.hash >> 24) < forbid_per_256; }
-    template <int T>
-    LOCUS_HD std::uint32_t map(const ColourRating& r, const MaxHash& a) const {
-        if (forbidden(r) || r.conflicts > 0)
-            return 0;
+    template <int T> LOCUS_HD std::uint32_t map(const ColourRating& r, const MaxHash& a) const {
+        if (forbidden(r) || r.conflicts > 0) return 0;
         if constexpr (T == 0)
             return (r.hash & 0xFFFFu) + 1;
         else
@@ -72,8 +71,7 @@ struct ColouringProblem {
     LOCUS_HD void assign(std::int32_t* state, std::uint32_t var, std::uint32_t l) const {
         state[var] = static_cast<std::int32_t>(l);
     }
-    template <int T>
-    LOCUS_HD void could_not_assign(std::int32_t* state, std::uint32_t var) const {
+    template <int T> LOCUS_HD void could_not_assign(std::int32_t* state, std::uint32_t var) const {
         state[var] = T == 0 ? -2 : -3;
     }
 };
@@ -104,16 +102,14 @@ struct TableProblem {
     LOCUS_HD std::uint32_t rate(const std::int32_t*, std::uint32_t, std::uint32_t l) const {
         return weights[l];
     }
-    template <int T>
-    LOCUS_HD std::uint32_t map(std::uint32_t r, const NoAggregate&) const {
+    template <int T> LOCUS_HD std::uint32_t map(std::uint32_t r, const NoAggregate&) const {
         return r;
     }
     template <int T>
     LOCUS_HD void assign(std::int32_t* state, std::uint32_t, std::uint32_t l) const {
         state[0] = static_cast<std::int32_t>(l);
     }
-    template <int T>
-    LOCUS_HD void could_not_assign(std::int32_t* state, std::uint32_t) const {
+    template <int T> LOCUS_HD void could_not_assign(std::int32_t* state, std::uint32_t) const {
         state[0] = -2;
     }
 };
@@ -140,16 +136,14 @@ struct ExclusiveProblem {
             taken += state[v] == 1;
         return taken == 0 ? 1u : 0u;
     }
-    template <int T>
-    LOCUS_HD std::uint32_t map(std::uint32_t r, const NoAggregate&) const {
+    template <int T> LOCUS_HD std::uint32_t map(std::uint32_t r, const NoAggregate&) const {
         return r;
     }
     template <int T>
     LOCUS_HD void assign(std::int32_t* state, std::uint32_t var, std::uint32_t) const {
         state[var] = 1;
     }
-    template <int T>
-    LOCUS_HD void could_not_assign(std::int32_t* state, std::uint32_t var) const {
+    template <int T> LOCUS_HD void could_not_assign(std::int32_t* state, std::uint32_t var) const {
         state[var] = -2;
     }
 };

@@ -31,12 +31,11 @@ std::vector<std::int32_t> random_tour(std::size_t n, std::uint64_t seed) {
     return tour;
 }
 
-
 /// Checks every cell of the evaluator for solution 0 of `tour`: valid cells decode to valid
 /// moves whose application changes the length by exactly the delta and keeps a permutation.
 template <class Eval>
-void check_all_moves(const TspProblem& problem, const std::vector<std::int32_t>& tour, std::int32_t K,
-                     std::size_t& valid_moves) {
+void check_all_moves(const TspProblem& problem, const std::vector<std::int32_t>& tour,
+                     std::int32_t K, std::size_t& valid_moves) {
     using Metric = decltype(Eval{}.v.metric);
     const Instance& inst = problem.instance();
     const auto n = static_cast<std::int32_t>(inst.n);
@@ -44,7 +43,8 @@ void check_all_moves(const TspProblem& problem, const std::vector<std::int32_t>&
     std::vector<std::int32_t> D(static_cast<std::size_t>(n)), pos(static_cast<std::size_t>(n));
     TourBatchView<Metric> v;
     v.metric = host_metric<Metric>(inst);
-    for (std::int32_t k = 0; k < n; ++k) prepare_entry(v.metric, tour.data(), P.data(), D.data(), pos.data(), n, k);
+    for (std::int32_t k = 0; k < n; ++k)
+        prepare_entry(v.metric, tour.data(), P.data(), D.data(), pos.data(), n, k);
     v.tour = tour.data();
     v.P = P.data();
     v.D = D.data();
@@ -74,8 +74,7 @@ void check_all_moves(const TspProblem& problem, const std::vector<std::int32_t>&
     }
 }
 
-template <template <class> class Space>
-void check_space_on_metrics(std::int32_t K) {
+template <template <class> class Space> void check_space_on_metrics(std::int32_t K) {
     for (std::size_t n : {5u, 6u, 7u, 12u, 31u}) {
         for (const Instance& inst : {generate_random_uniform(n, 11 + n, 1000), real_instance(n, n),
                                      matrix_instance(n, 3 * n)}) {
@@ -135,7 +134,11 @@ TEST_CASE("Or-opt applies: segment lands between t[p] and t[p+1] in the right or
     const std::int32_t n = 10;
     std::vector<std::int32_t> base(n);
     std::iota(base.begin(), base.end(), 0);
-    struct Case { std::int32_t i, length, p; bool reversed; std::vector<std::int32_t> expected; };
+    struct Case {
+        std::int32_t i, length, p;
+        bool reversed;
+        std::vector<std::int32_t> expected;
+    };
     const std::vector<Case> cases = {
         {2, 2, 6, false, {0, 1, 4, 5, 6, 2, 3, 7, 8, 9}}, // forward gap
         {2, 2, 6, true, {0, 1, 4, 5, 6, 3, 2, 7, 8, 9}},
@@ -156,15 +159,18 @@ TEST_CASE("Or-opt applies: segment lands between t[p] and t[p+1] in the right or
         // Compare as cycles: rotate so that city 0... of expected aligns.
         const auto start = std::find(tour.begin(), tour.end(), c.expected[0]) - tour.begin();
         std::vector<std::int32_t> rotated(n);
-        for (std::int32_t k = 0; k < n; ++k) rotated[k] = tour[(start + k) % n];
+        for (std::int32_t k = 0; k < n; ++k)
+            rotated[k] = tour[(start + k) % n];
         CHECK(rotated == c.expected);
     }
 }
 
 TEST_CASE("CPU descents end in local optima and do not depend on the thread count") {
     TspProblem problem(generate_random_uniform(120, 5, 10000));
-    const std::vector<NeighborhoodSpec> specs = {{MoveKind::two_opt, 0}, {MoveKind::or_opt, 0},
-                                                 {MoveKind::swap, 0}, {MoveKind::two_opt, 8},
+    const std::vector<NeighborhoodSpec> specs = {{MoveKind::two_opt, 0},
+                                                 {MoveKind::or_opt, 0},
+                                                 {MoveKind::swap, 0},
+                                                 {MoveKind::two_opt, 8},
                                                  {MoveKind::or_opt, 8}};
     for (const auto& spec : specs) {
         for (Pivot pivot : {Pivot::best, Pivot::first}) {
@@ -189,7 +195,8 @@ TEST_CASE("CPU descents end in local optima and do not depend on the thread coun
             }
             std::vector<MoveChoice> choice(3);
             engine_all->explore(a, Pivot::best, choice);
-            for (const auto& c : choice) CHECK((!c.found() || c.delta >= 0));
+            for (const auto& c : choice)
+                CHECK((!c.found() || c.delta >= 0));
         }
     }
 }
@@ -239,7 +246,7 @@ TEST_CASE("nearest neighbor on a line visits cities in order") {
 
 TEST_CASE("nearest-neighbor tours are the same with and without neighbor lists") {
     for (std::size_t n : {10u, 57u, 400u}) {
-        TspProblem problem(generate_random_uniform(n, n, 50));  // small range: many equal distances
+        TspProblem problem(generate_random_uniform(n, n, 50)); // small range: many equal distances
         const std::int32_t k = std::min<std::int32_t>(5, static_cast<std::int32_t>(n) - 1);
         for (std::int32_t start : {0, 3, static_cast<std::int32_t>(n) - 1}) {
             std::vector<std::int32_t> plain(n), listed(n);
@@ -261,7 +268,8 @@ TEST_CASE("random tours are permutations, reproducible by seed") {
     CHECK(std::equal(a.data().begin(), a.data().end(), b.data().begin()));
     CHECK_FALSE(std::equal(a.data().begin(), a.data().end(), c.data().begin()));
     CHECK_FALSE(std::equal(a[0].begin(), a[0].end(), a[1].begin()));
-    for (std::size_t s = 0; s < 3; ++s) CHECK_FALSE(check_tour(a[s], 100).has_value());
+    for (std::size_t s = 0; s < 3; ++s)
+        CHECK_FALSE(check_tour(a[s], 100).has_value());
 }
 
 TEST_CASE("candidate lists hold the nearest cities of each quadrant, then the nearest others") {
@@ -284,12 +292,13 @@ TEST_CASE("candidate lists hold the nearest cities of each quadrant, then the ne
             if (!q.empty()) expected.insert(q[0].second); // k/4 = 1 per quadrant
         }
         std::sort(all.begin(), all.end());
-        for (std::size_t r = 0; expected.size() < static_cast<std::size_t>(k); ++r) expected.insert(all[r].second);
+        for (std::size_t r = 0; expected.size() < static_cast<std::size_t>(k); ++r)
+            expected.insert(all[r].second);
         const std::set<std::int32_t> got(lists.begin() + a * k, lists.begin() + (a + 1) * k);
         CHECK(got == expected);
         for (std::int32_t c = 1; c < k; ++c)
             CHECK(inst.distance(a, lists[a * k + c - 1]) <= inst.distance(a, lists[a * k + c]));
     }
-    CHECK_THROWS_WITH_AS(problem.candidates(80), "candidates: 80 is out of range for 80 cities (1..79)",
-                         ConfigError);
+    CHECK_THROWS_WITH_AS(problem.candidates(80),
+                         "candidates: 80 is out of range for 80 cities (1..79)", ConfigError);
 }

@@ -26,7 +26,8 @@ inline Instance real_instance(std::size_t n, std::uint64_t seed) {
 }
 
 /// An explicit instance with random symmetric weights in [1, max_weight].
-inline Instance matrix_instance(std::size_t n, std::uint64_t seed, std::uint32_t max_weight = 1000) {
+inline Instance matrix_instance(std::size_t n, std::uint64_t seed,
+                                std::uint32_t max_weight = 1000) {
     Instance inst;
     inst.name = "matrix";
     inst.n = n;
@@ -35,7 +36,8 @@ inline Instance matrix_instance(std::size_t n, std::uint64_t seed, std::uint32_t
     Rng rng(seed, 3);
     for (std::size_t a = 0; a < n; ++a)
         for (std::size_t b = a + 1; b < n; ++b)
-            inst.matrix[a * n + b] = inst.matrix[b * n + a] = static_cast<std::int32_t>(1 + rng.below(max_weight));
+            inst.matrix[a * n + b] = inst.matrix[b * n + a] =
+                static_cast<std::int32_t>(1 + rng.below(max_weight));
     prepare_metric(inst, "matrix");
     return inst;
 }

@@ -26,7 +26,6 @@ using locus::tsp::test::real_instance;
 
 namespace {
 
-
 /// Under compute-sanitizer (LOCUS_SANITIZER_RUN set) only the small instances run.
 bool sanitizer_run() { return std::getenv("LOCUS_SANITIZER_RUN") != nullptr; }
 
@@ -40,8 +39,10 @@ std::vector<Instance> instances() {
     return list;
 }
 
-const std::vector<NeighborhoodSpec> kSpecs = {{MoveKind::two_opt, 0}, {MoveKind::or_opt, 0},
-                                              {MoveKind::swap, 0},    {MoveKind::two_opt, 8},
+const std::vector<NeighborhoodSpec> kSpecs = {{MoveKind::two_opt, 0},
+                                              {MoveKind::or_opt, 0},
+                                              {MoveKind::swap, 0},
+                                              {MoveKind::two_opt, 8},
                                               {MoveKind::or_opt, 6}};
 
 bool same_tours(const SolutionBatch& a, const SolutionBatch& b) {
@@ -104,7 +105,8 @@ TEST_CASE("descents give identical tours, objectives and step counts on CPU and 
                 const DescentStats sb = cuda->descend(b, pivot, 0, {});
                 CHECK(sa.steps == sb.steps);
                 CHECK(same_tours(a, b));
-                for (std::size_t s = 0; s < 3; ++s) CHECK(b.objective(s) == problem.evaluate(b[s]));
+                for (std::size_t s = 0; s < 3; ++s)
+                    CHECK(b.objective(s) == problem.evaluate(b[s]));
             }
         }
     }
@@ -151,7 +153,8 @@ TEST_CASE("whole seeded ILS runs are identical on CPU and CUDA") {
     const std::string config = (locus::test::source_dir() / "configs/tsp/ils.yaml").string();
     for (const std::string& extra :
          {config + " --instance random-uniform:n=700,seed=4 --seed 3",
-          config + " --instance random-uniform:n=300,seed=5 --set batch=4 --set algorithm.local_search.neighborhoods=[two_opt,or_opt]"}) {
+          config + " --instance random-uniform:n=300,seed=5 --set batch=4 --set "
+                   "algorithm.local_search.neighborhoods=[two_opt,or_opt]"}) {
         const auto cpu = run_locus("cpu", dir / "cpu", extra);
         const auto cuda = run_locus("cuda", dir / "cuda", extra);
         CHECK(cpu["objective"] == cuda["objective"]);
@@ -168,7 +171,8 @@ TEST_CASE("whole seeded ILS runs are identical on CPU and CUDA") {
 TEST_CASE("focused descents give identical tours, focus and evaluation counts on CPU and CUDA") {
     TspProblem problem(generate_random_uniform(sanitizer_run() ? 120 : 900, 12, 100000));
     const std::size_t n = problem.size();
-    for (const NeighborhoodSpec spec : {NeighborhoodSpec{MoveKind::two_opt, 8}, NeighborhoodSpec{MoveKind::or_opt, 8}}) {
+    for (const NeighborhoodSpec spec :
+         {NeighborhoodSpec{MoveKind::two_opt, 8}, NeighborhoodSpec{MoveKind::or_opt, 8}}) {
         auto cpu = make_cpu_engine(problem, spec, {});
         auto cuda = make_cuda_engine(problem, spec, {});
         SolutionBatch a(4, n);
@@ -242,8 +246,9 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA") {
 TEST_CASE("resident ILS chains that do not fit the memory budget fail with a clear message") {
     TspProblem problem(generate_random_uniform(500, 3, 100000));
     TspChainOptions options;
-    const std::string message = locus::test::error_message<CudaError>(
-        [&] { make_cuda_chain_runner(problem, options, 1000, {}, 0, {1u << 20, 0.8}); });
+    const std::string message = locus::test::error_message<CudaError>([&] {
+        make_cuda_chain_runner(problem, options, 1000, {}, 0, {1u << 20, 0.8});
+    });
     CHECK(message.find("many-chain engine (1000 chains): needs ") == 0);
     CHECK(message.find("the budget allows 1.0 MiB (memory_budget); use fewer chains (batch)") !=
           std::string::npos);
@@ -255,7 +260,8 @@ TEST_CASE("FANG tour construction gives identical tours on CPU and CUDA") {
         TspProblem problem(inst);
         const std::uint32_t count = sanitizer_run() ? 2 : 16;
         std::vector<std::int32_t> starts(count);
-        for (std::uint32_t s = 0; s < count; ++s) starts[s] = static_cast<std::int32_t>((7 * s) % inst.n);
+        for (std::uint32_t s = 0; s < count; ++s)
+            starts[s] = static_cast<std::int32_t>((7 * s) % inst.n);
         for (std::int32_t greed : {0, 3}) {
             std::vector<std::int32_t> a(count * inst.n), b(count * inst.n);
             fang_tours_cpu(problem, greed, starts.data(), count, 11, 0, a.data());

@@ -67,23 +67,19 @@ enum class AcceptanceKind : std::int32_t {
 /// Acceptance as a device policy (host-built constants, identical decisions on both backends).
 struct Acceptance {
     AcceptanceKind kind = AcceptanceKind::better_or_equal;
-    std::int64_t threshold = 0;   ///< threshold: largest accepted uphill step (objective units)
-    double temperature = 0.0;     ///< annealing: T at iteration 0 (objective units)
-    double log_cooling = 0.0;     ///< annealing: ln of the per-iteration cooling factor (<= 0)
+    std::int64_t threshold = 0; ///< threshold: largest accepted uphill step (objective units)
+    double temperature = 0.0;   ///< annealing: T at iteration 0 (objective units)
+    double log_cooling = 0.0;   ///< annealing: ln of the per-iteration cooling factor (<= 0)
 
     /// Whether `trial` replaces `current` at global iteration `iteration` of `chain`.
     LOCUS_HD_INLINE bool accept(std::int64_t trial, std::int64_t current, std::uint64_t seed,
                                 std::uint32_t chain, std::uint64_t iteration) const {
-        if (trial <= current)
-            return true;
-        if (kind == AcceptanceKind::threshold)
-            return trial - current <= threshold;
-        if (kind != AcceptanceKind::annealing || !(temperature > 0.0))
-            return false;
-        const double t =
-            mul_rn(temperature, exp_nonpositive(mul_rn(static_cast<double>(iteration), log_cooling)));
-        if (!(t > 0.0))
-            return false;
+        if (trial <= current) return true;
+        if (kind == AcceptanceKind::threshold) return trial - current <= threshold;
+        if (kind != AcceptanceKind::annealing || !(temperature > 0.0)) return false;
+        const double t = mul_rn(
+            temperature, exp_nonpositive(mul_rn(static_cast<double>(iteration), log_cooling)));
+        if (!(t > 0.0)) return false;
         Rng rng(derive_key(seed, chain, iteration, 0xACCE97u), 0);
         const double u = static_cast<double>(rng.next_u64() >> 11) * 0x1.0p-53;
         return u < exp_nonpositive(-static_cast<double>(trial - current) / t);
@@ -116,9 +112,9 @@ struct ChainArrays {
     std::int32_t* active_list = nullptr; ///< elements a descent still searches from
     std::int32_t* active_count = nullptr;
     std::uint8_t* active_bits = nullptr;
-    std::uint8_t* improving = nullptr;   ///< per active entry: an improving move was seen
-    std::int32_t* touched = nullptr;     ///< per chain: scratch for touched elements
-    std::int64_t* errors = nullptr;      ///< per chain: flag, neighborhood, by delta, full
+    std::uint8_t* improving = nullptr; ///< per active entry: an improving move was seen
+    std::int32_t* touched = nullptr;   ///< per chain: scratch for touched elements
+    std::int64_t* errors = nullptr;    ///< per chain: flag, neighborhood, by delta, full
 
     /// Declares every array for `chains` chains.
     void declare(ArrayList& list, std::size_t chains) {
@@ -164,8 +160,7 @@ LOCUS_HD_INLINE void copy(const Team& team, std::int32_t* to, const std::int32_t
 /// Leader only: adds an element to the chain's focus (once).
 LOCUS_HD_INLINE void focus(const ChainArrays& a, std::uint32_t chain, std::int32_t element) {
     std::uint8_t* bits = a.focus_bits + a.element(chain);
-    if (bits[element] != 0)
-        return;
+    if (bits[element] != 0) return;
     bits[element] = 1;
     a.focus_list[a.element(chain) + a.focus_count[chain]] = element;
     ++a.focus_count[chain];
@@ -219,8 +214,7 @@ LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
             active_bits[focus[f]] = 1;
             improving[f] = 0;
         }
-        if (team.rank() == 0)
-            a.active_count[chain] = focused;
+        if (team.rank() == 0) a.active_count[chain] = focused;
         team.sync();
     }
     bool improved = false;
@@ -238,7 +232,7 @@ LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
             if constexpr (kFocused) {
                 if (d < Delta(0))
                     improving[r / static_cast<std::uint32_t>(
-                        std::remove_cvref_t<decltype(eval)>::rows_per_focus)] = 1;
+                                      std::remove_cvref_t<decltype(eval)>::rows_per_focus)] = 1;
             }
             if (d < best) {
                 best = d;
@@ -248,15 +242,13 @@ LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
         team.argmin(best, best_index); // ends with a barrier: the improving flags are visible
         const bool apply = best_index != kNoMove && best < Delta(0);
         typename P::move_type move{};
-        if (apply)
-            move = eval.decode(0, best_index);
+        if (apply) move = eval.decode(0, best_index);
         team.sync(); // every rank decoded before the lists and the solution change
         std::int32_t kept = 0;
         if constexpr (kFocused) {
             const auto listed = static_cast<std::uint32_t>(count);
             for (std::uint32_t f = team.rank(); f < listed; f += team.size())
-                if (improving[f] == 0)
-                    active_bits[active[f]] = 0;
+                if (improving[f] == 0) active_bits[active[f]] = 0;
             kept = static_cast<std::int32_t>(compact(
                 team, listed, [&](std::uint32_t f) { return active[f]; },
                 [&](std::uint32_t f) { return improving[f] != 0; },
@@ -268,9 +260,9 @@ LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
         if (team.rank() == 0) {
             a.evaluations[chain] += total;
             if (apply) {
-                std::int32_t* touched = a.touched + chain * static_cast<std::int64_t>(
-                                                                a.width > a.elements ? a.width
-                                                                                     : a.elements);
+                std::int32_t* touched =
+                    a.touched +
+                    chain * static_cast<std::int64_t>(a.width > a.elements ? a.width : a.elements);
                 const int n_touched = policy.touched(solution, move, touched);
                 for (int t = 0; t < n_touched; ++t) {
                     focus(a, chain, touched[t]);
@@ -282,15 +274,12 @@ LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
                 }
                 a.trial_objective[chain] += static_cast<std::int64_t>(best);
             }
-            if (kFocused)
-                a.active_count[chain] = kept;
+            if (kFocused) a.active_count[chain] = kept;
         }
         team.sync();
-        if (!apply)
-            break;
+        if (!apply) break;
         policy.apply(team, chain, solution, move);
-        if (params.check_moves)
-            check(team, policy, a, chain, k);
+        if (params.check_moves) check(team, policy, a, chain, k);
         improved = true;
     }
     if constexpr (kFocused) {
@@ -310,8 +299,7 @@ template <int First, class P, class Team>
 LOCUS_HD bool descend_in(int k, const Team& team, const P& policy, const ChainArrays& a,
                          const ChainParams& params, std::uint32_t chain) {
     if constexpr (First < P::kNeighborhoods) {
-        if (k == First)
-            return descend<First>(team, policy, a, params, chain);
+        if (k == First) return descend<First>(team, policy, a, params, chain);
         return descend_in<First + 1>(k, team, policy, a, params, chain);
     } else {
         return false;
@@ -365,15 +353,14 @@ LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
     for (std::uint32_t it = 0; it < iterations; ++it) {
         const std::uint64_t iteration = first_iteration + it;
         chain::copy(team, trial, current, width);
-        if (team.rank() == 0)
-            a.trial_objective[chain] = a.current_objective[chain];
+        if (team.rank() == 0) a.trial_objective[chain] = a.current_objective[chain];
         team.sync();
         if (team.rank() == 0) {
             chain::clear_focus(a, chain);
             Rng rng(derive_key(params.seed, chain, iteration), 0);
-            std::int32_t* touched = a.touched + chain * static_cast<std::int64_t>(
-                                                            width > a.elements ? width
-                                                                               : a.elements);
+            std::int32_t* touched =
+                a.touched +
+                chain * static_cast<std::int64_t>(width > a.elements ? width : a.elements);
             std::int32_t count = 0;
             a.trial_objective[chain] += policy.perturb(chain, trial, rng, touched, count);
             for (std::int32_t t = 0; t < count; ++t)
@@ -383,19 +370,16 @@ LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
         policy.refresh(team, chain, trial);
         chain::vnd(team, policy, a, params, chain);
         const std::int64_t value = a.trial_objective[chain];
-        const bool accepted =
-            params.acceptance.accept(value, a.current_objective[chain], params.seed, chain,
-                                     iteration);
+        const bool accepted = params.acceptance.accept(value, a.current_objective[chain],
+                                                       params.seed, chain, iteration);
         if (accepted) {
             chain::copy(team, current, trial, width);
-            if (value < a.best_objective[chain])
-                chain::copy(team, best, trial, width);
+            if (value < a.best_objective[chain]) chain::copy(team, best, trial, width);
         }
         team.sync();
         if (team.rank() == 0 && accepted) {
             a.current_objective[chain] = value;
-            if (value < a.best_objective[chain])
-                a.best_objective[chain] = value;
+            if (value < a.best_objective[chain]) a.best_objective[chain] = value;
         }
         team.sync();
     }
@@ -404,7 +388,9 @@ LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
 /// Whether P supplies a recombination operator.
 template <class P>
 concept Recombining = requires(const P& p, std::uint32_t c, const std::int32_t* s,
-                               std::int32_t* out, Rng& rng) { p.recombine(c, s, s, out, rng); };
+                               std::int32_t* out, Rng& rng) {
+    p.recombine(c, s, s, out, rng);
+};
 
 /// A check_moves failure of a chain, as the host reads it.
 struct ChainCheck {
@@ -423,8 +409,9 @@ public:
     /// the results the chains' current and best solutions. `stop` (may be empty) is polled
     /// between chains on the CPU: chains not started when it returns true keep their start.
     /// With `only` >= 0 only that chain descends.
-    virtual void start(std::span<const std::int32_t> starts, std::span<const std::int64_t> objectives,
-                       const std::function<bool()>& stop, std::int64_t only) = 0;
+    virtual void start(std::span<const std::int32_t> starts,
+                       std::span<const std::int64_t> objectives, const std::function<bool()>& stop,
+                       std::int64_t only) = 0;
     /// Runs `iterations` iterations of every chain, numbered from `first`.
     virtual void epoch(std::uint64_t first, std::uint32_t iterations,
                        const std::function<bool()>& stop) = 0;
@@ -447,8 +434,7 @@ public:
 };
 
 /// The CPU twin: every chain runs the chain routine on one thread (OpenMP, all cores).
-template <class P>
-class CpuChainRunner final : public ChainRunner {
+template <class P> class CpuChainRunner final : public ChainRunner {
 public:
     /// `policy` holds host pointers; its workspace is allocated here for `chains` chains.
     /// `resources` (may be null) is kept alive with the runner: the host data the policy's
@@ -532,8 +518,7 @@ private:
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
 #endif
         for (std::int64_t c = 0; c < count; ++c) {
-            if (stopped.load(std::memory_order_relaxed) || (only >= 0 && c != only))
-                continue;
+            if (stopped.load(std::memory_order_relaxed) || (only >= 0 && c != only)) continue;
 #if defined(_OPENMP)
             // NOTE: the stop callback (SearchContext) is not thread safe: only thread 0 polls.
             if (stop && omp_get_thread_num() == 0 && stop()) {

@@ -9,9 +9,9 @@
 /// i * searches + s, so that the threads of a warp, which scan pairs in the same order, read
 /// consecutive words); one warp per search, or one block per search (arrays contiguous per
 /// search, the current permutation in shared memory, pairs dealt round-robin to the threads,
-/// argmin and sums through the team layer). The policy's read-only data (the QAP matrices) is copied into shared
-/// memory when it fits (MultiStartLaunch::data_on_chip); otherwise the kernels read it through
-/// the read-only data cache (const __restrict__ global pointers).
+/// argmin and sums through the team layer). The policy's read-only data (the QAP matrices) is
+/// copied into shared memory when it fits (MultiStartLaunch::data_on_chip); otherwise the kernels
+/// read it through the read-only data cache (const __restrict__ global pointers).
 
 #include <cuda_runtime.h>
 
@@ -39,10 +39,8 @@ using BlockSearchTeam = BlockTeam<kMultiStartThreads>;
 
 /// Copies the policy's read-only data into shared memory (when `stage`) and returns the policy
 /// to use.
-template <class P>
-__device__ P stage_data(const P& problem, bool stage, std::int32_t* shared) {
-    if (!stage)
-        return problem;
+template <class P> __device__ P stage_data(const P& problem, bool stage, std::int32_t* shared) {
+    if (!stage) return problem;
     const std::uint32_t words = problem.data_words();
     const std::int32_t* from = problem.data();
     for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x)
@@ -58,8 +56,7 @@ __global__ void multistart_thread_kernel(const P problem, const MultiStartPlan p
     extern __shared__ __align__(16) std::int32_t s_words[];
     const P local = stage_data(problem, stage, s_words);
     const std::uint32_t search = blockIdx.x * blockDim.x + threadIdx.x;
-    if (search >= searches)
-        return;
+    if (search >= searches) return;
     const std::int32_t n = local.size();
     const auto nn = static_cast<std::uint64_t>(n);
     std::int32_t* perm = arrays.perms + search * nn;
@@ -81,8 +78,7 @@ __global__ void multistart_warp_kernel(const P problem, const MultiStartPlan pla
     const auto nn = static_cast<std::uint64_t>(n);
     const std::uint32_t warp = threadIdx.x / 32;
     const std::uint32_t search = blockIdx.x * (blockDim.x / 32) + warp;
-    if (search >= searches)
-        return; // whole warps leave; no block-wide barrier follows
+    if (search >= searches) return; // whole warps leave; no block-wide barrier follows
     std::int32_t* perm = s_words + data_words + warp * static_cast<std::uint32_t>(n);
     const WarpTeam team;
     for (std::int32_t i = static_cast<std::int32_t>(team.rank()); i < n; i += 32)
@@ -91,8 +87,7 @@ __global__ void multistart_warp_kernel(const P problem, const MultiStartPlan pla
                          {arrays.delta + search * nn * nn, 1},
                          {arrays.tabu == nullptr ? nullptr : arrays.tabu + search * nn * nn, 1}};
     const SearchResult result = run_search(team, local, plan, arrays.first + search, x, perm);
-    if (team.rank() == 0)
-        arrays.results[search] = result;
+    if (team.rank() == 0) arrays.results[search] = result;
 }
 
 template <class P>
@@ -114,8 +109,7 @@ __global__ void multistart_block_kernel(const P problem, const MultiStartPlan pl
                          {arrays.delta + search * nn * nn, 1},
                          {arrays.tabu == nullptr ? nullptr : arrays.tabu + search * nn * nn, 1}};
     const SearchResult result = run_search(team, local, plan, arrays.first + search, x, perm);
-    if (threadIdx.x == 0)
-        arrays.results[search] = result;
+    if (threadIdx.x == 0) arrays.results[search] = result;
 }
 
 } // namespace detail
@@ -137,26 +131,25 @@ inline std::uint32_t multistart_fitting_searches(std::int32_t n, Mapping mapping
     return static_cast<std::uint32_t>(std::clamp<std::size_t>(fit, 1, 0xFFFFFFFFu));
 }
 
-template <class P>
-class MultiStartEngine {
+template <class P> class MultiStartEngine {
 public:
     /// `problem` holds device pointers. Throws locus::Error when the mapping cannot run (the
     /// permutation does not fit in shared memory) and CudaError naming the buffer when the
     /// device is out of memory.
-    MultiStartEngine(const P& problem, std::uint32_t capacity, Mapping mapping,
-                     Strategy strategy, const MemoryBudget& budget = {})
+    MultiStartEngine(const P& problem, std::uint32_t capacity, Mapping mapping, Strategy strategy,
+                     const MemoryBudget& budget = {})
         : problem_(problem), capacity_(capacity), mapping_(mapping), strategy_(strategy) {
-        if (capacity == 0)
-            throw Error("multi-start engine: a capacity of 0 searches");
+        if (capacity == 0) throw Error("multi-start engine: a capacity of 0 searches");
         const auto n = static_cast<std::size_t>(problem.size());
         int device = 0;
         LOCUS_CUDA_CHECK(cudaGetDevice(&device));
         int optin = 0;
-        LOCUS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-        const std::size_t perm_bytes =
-            mapping == Mapping::thread ? 0
-            : mapping == Mapping::warp ? (kMultiStartThreads / 32) * n * 4
-                                       : n * 4;
+        LOCUS_CUDA_CHECK(
+            cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+        const std::size_t perm_bytes = mapping == Mapping::thread ? 0
+                                       : mapping == Mapping::warp
+                                           ? (kMultiStartThreads / 32) * n * 4
+                                           : n * 4;
         const std::size_t data_bytes = static_cast<std::size_t>(problem.data_words()) * 4;
         const std::size_t limit = static_cast<std::size_t>(optin) - 1024; // static shared + slack
         if (perm_bytes > limit)
@@ -170,8 +163,8 @@ public:
         ArrayList list;
         arrays_.declare(list, problem.size(), capacity, mapping, strategy);
         storage_.allocate(list, budget,
-                          "multi-start engine (" + std::to_string(capacity) + " searches of n = " +
-                              std::to_string(problem.size()) + ")",
+                          "multi-start engine (" + std::to_string(capacity) +
+                              " searches of n = " + std::to_string(problem.size()) + ")",
                           "run fewer searches per launch (the batch size)");
     }
 
@@ -186,8 +179,8 @@ public:
     /// search i keeps its random stream (and its result) whatever the split. `stop` (optional)
     /// is asked between launches; returns the number of searches run (a prefix of the round,
     /// whose results are complete; `best` and `results` of the others are left untouched).
-    std::uint32_t run(const MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
-                      std::int32_t* best, SearchResult* results,
+    std::uint32_t run(const MultiStartConfig& config, std::uint32_t searches,
+                      const std::int32_t* starts, std::int32_t* best, SearchResult* results,
                       const std::function<bool()>& stop = {}) {
         if (config.strategy == Strategy::ts && strategy_ != Strategy::ts)
             throw Error("multi-start engine: built without tabu matrices; construct it for "
@@ -211,8 +204,8 @@ private:
     void launch(const MultiStartPlan& plan, std::uint32_t first, std::uint32_t searches,
                 const std::int32_t* starts, std::int32_t* best, SearchResult* results) {
         const auto nn = static_cast<std::size_t>(problem_.size());
-        LOCUS_CUDA_CHECK(cudaMemcpy(arrays_.starts, starts, searches * nn * 4,
-                                    cudaMemcpyHostToDevice));
+        LOCUS_CUDA_CHECK(
+            cudaMemcpy(arrays_.starts, starts, searches * nn * 4, cudaMemcpyHostToDevice));
         MultiStartArrays arrays = arrays_;
         arrays.tabu = plan.strategy == Strategy::ts ? arrays_.tabu : nullptr;
         arrays.first = first;
@@ -247,17 +240,17 @@ private:
                 for (std::size_t i = 0; i < nn; ++i)
                     best[s * nn + i] = interleaved[i * searches + s];
         } else {
-            LOCUS_CUDA_CHECK(cudaMemcpy(best, arrays_.best, searches * nn * 4,
-                                        cudaMemcpyDeviceToHost));
+            LOCUS_CUDA_CHECK(
+                cudaMemcpy(best, arrays_.best, searches * nn * 4, cudaMemcpyDeviceToHost));
         }
         LOCUS_CUDA_CHECK(cudaMemcpy(results, arrays_.results, searches * sizeof(SearchResult),
                                     cudaMemcpyDeviceToHost));
     }
 
-    template <class K>
-    void set_shared(K kernel) const {
+    template <class K> void set_shared(K kernel) const {
         if (shared_bytes_ > 48 * 1024)
-            LOCUS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            LOCUS_CUDA_CHECK(cudaFuncSetAttribute(kernel,
+                                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                   static_cast<int>(shared_bytes_)));
     }
 

@@ -68,12 +68,13 @@ enum class Mapping : std::int32_t { thread = 0, warp = 1, block = 2 };
 /// Settings of one multi-start launch (both backends).
 struct MultiStartConfig {
     Strategy strategy = Strategy::ts;
-    std::uint64_t iterations = 1000; ///< moves per search (HC: at most, it stops at a local optimum)
-    std::uint64_t seed = 1;          ///< random streams: derive_key(seed, search, step)
+    std::uint64_t iterations =
+        1000;               ///< moves per search (HC: at most, it stops at a local optimum)
+    std::uint64_t seed = 1; ///< random streams: derive_key(seed, search, step)
     // Simulated annealing: T0 = mean positive delta of `samples` random swaps / -ln(accept0);
     Schedule schedule = Schedule::geometric;
-    double accept0 = 0.5;       ///< acceptance probability of the mean uphill move at T0
-    double final_ratio = 1e-3;  ///< final temperature / T0
+    double accept0 = 0.5;      ///< acceptance probability of the mean uphill move at T0
+    double final_ratio = 1e-3; ///< final temperature / T0
     std::uint32_t samples = 100;
     // Tabu search: tenure drawn uniformly in [tenure_min, tenure_max] per move (Taillard's
     // robust tabu search uses [0.9 n, 1.1 n]); both 0 means that default.
@@ -89,8 +90,8 @@ struct MultiStartPlan {
     Strategy strategy;
     std::uint64_t iterations;
     std::uint64_t seed;
-    double log_accept0;  ///< ln(accept0) (< 0)
-    double cooling;      ///< geometric: per-move factor final_ratio^(1/iterations)
+    double log_accept0; ///< ln(accept0) (< 0)
+    double cooling;     ///< geometric: per-move factor final_ratio^(1/iterations)
     Schedule schedule;
     double final_ratio;
     std::uint32_t samples;
@@ -142,8 +143,7 @@ inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32
 
 /// Strided view of one search's array: element i at base[i * stride] (stride 1: contiguous;
 /// stride = number of searches: interleaved for one thread per search, coalesced).
-template <class T>
-struct Strided {
+template <class T> struct Strided {
     T* base;
     std::uint32_t stride;
     LOCUS_HD_INLINE T& operator[](std::uint64_t i) const { return base[i * stride]; }
@@ -160,9 +160,9 @@ struct SearchArrays {
 
 /// Result of one search.
 struct SearchResult {
-    std::int64_t best;       ///< best objective found
-    std::int64_t final;      ///< objective of the final permutation (by deltas)
-    std::uint64_t moves;     ///< moves applied
+    std::int64_t best;         ///< best objective found
+    std::int64_t final;        ///< objective of the final permutation (by deltas)
+    std::uint64_t moves;       ///< moves applied
     std::uint64_t improved_at; ///< move count when the best was found
     /// check_moves: 1 when a full evaluation after move `moves` gave `full` != `final`.
     std::int64_t check_failed;
@@ -173,13 +173,13 @@ struct SearchResult {
 /// permutations, swap-delta tables, tabu matrices (tabu search only), current permutations
 /// (thread mapping only) and results.
 struct MultiStartArrays {
-    std::int32_t* starts = nullptr;   ///< searches * n, contiguous per search
-    std::int32_t* best = nullptr;     ///< searches * n (interleaved for the thread mapping)
-    std::int64_t* delta = nullptr;    ///< searches * n * n
-    std::int32_t* tabu = nullptr;     ///< searches * n * n (tabu search only)
-    std::int32_t* perms = nullptr;    ///< searches * n, contiguous (thread mapping only)
-    SearchResult* results = nullptr;  ///< searches
-    std::uint64_t first = 0;          ///< id of search 0 of this launch (its random stream)
+    std::int32_t* starts = nullptr;  ///< searches * n, contiguous per search
+    std::int32_t* best = nullptr;    ///< searches * n (interleaved for the thread mapping)
+    std::int64_t* delta = nullptr;   ///< searches * n * n
+    std::int32_t* tabu = nullptr;    ///< searches * n * n (tabu search only)
+    std::int32_t* perms = nullptr;   ///< searches * n, contiguous (thread mapping only)
+    SearchResult* results = nullptr; ///< searches
+    std::uint64_t first = 0;         ///< id of search 0 of this launch (its random stream)
 
     void declare(ArrayList& list, std::int32_t n, std::uint32_t searches, Mapping mapping,
                  Strategy strategy) {
@@ -203,8 +203,6 @@ inline std::size_t multistart_bytes_needed(std::int32_t n, std::uint32_t searche
     arrays.declare(list, n, searches, mapping, strategy);
     return list.bytes();
 }
-
-
 
 namespace detail {
 
@@ -308,8 +306,7 @@ LOCUS_HD void apply_swap(const Team& team, const P& problem, const SearchArrays&
 LOCUS_EXEC_CHECK_DISABLE
 template <class Team, class P>
 LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const MultiStartPlan& plan,
-                                 std::uint64_t search, const SearchArrays& x,
-                                 std::int32_t* perm) {
+                                 std::uint64_t search, const SearchArrays& x, std::int32_t* perm) {
     const std::int32_t n = problem.size();
     const auto nn = static_cast<std::uint64_t>(n);
     team.sync();
@@ -339,21 +336,23 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
         for (std::uint32_t k = 0; k < plan.samples; ++k) {
             std::int32_t r = 0, s = 0;
             random_pair(draw(plan, search, k, 1), n, r, s);
-            const std::int64_t d = x.delta[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(s)];
+            const std::int64_t d =
+                x.delta[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(s)];
             if (d > 0) {
                 uphill += d;
                 ++count;
             }
         }
-        const double mean = count == 0 ? 1.0 : static_cast<double>(uphill) / static_cast<double>(count);
+        const double mean =
+            count == 0 ? 1.0 : static_cast<double>(uphill) / static_cast<double>(count);
         temperature = mean / -plan.log_accept0;
     }
     const double initial = temperature;
     // Lundy-Mees: beta such that T reaches T0 * final_ratio after `iterations` moves.
-    const double beta = plan.iterations == 0 || initial <= 0.0
-                            ? 0.0
-                            : (1.0 / plan.final_ratio - 1.0) /
-                                  (static_cast<double>(plan.iterations) * initial);
+    const double beta =
+        plan.iterations == 0 || initial <= 0.0
+            ? 0.0
+            : (1.0 / plan.final_ratio - 1.0) / (static_cast<double>(plan.iterations) * initial);
 
     for (std::uint64_t it = 0; it < plan.iterations; ++it) {
         std::int32_t u = -1, v = -1;
@@ -375,8 +374,10 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
                     }
                     const std::int32_t pr = perm[r], ps = perm[s];
                     const bool allowed =
-                        static_cast<std::uint64_t>(x.tabu[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(ps)]) <= it ||
-                        static_cast<std::uint64_t>(x.tabu[static_cast<std::uint64_t>(s) * nn + static_cast<std::uint64_t>(pr)]) <= it;
+                        static_cast<std::uint64_t>(x.tabu[static_cast<std::uint64_t>(r) * nn +
+                                                          static_cast<std::uint64_t>(ps)]) <= it ||
+                        static_cast<std::uint64_t>(x.tabu[static_cast<std::uint64_t>(s) * nn +
+                                                          static_cast<std::uint64_t>(pr)]) <= it;
                     if (!allowed && cost + d >= result.best) return;
                 }
                 if (d < best_value) {
@@ -409,7 +410,8 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
         } else { // simulated annealing
             std::int32_t r = 0, s = 0;
             random_pair(draw(plan, search, it, 2), n, r, s);
-            const std::int64_t d = x.delta[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(s)];
+            const std::int64_t d =
+                x.delta[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(s)];
             bool accept = d <= 0;
             if (!accept && temperature > 0.0) {
                 const double u01 = static_cast<double>(draw(plan, search, it, 3) >> 11) * 0x1.0p-53;
@@ -419,20 +421,22 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
                 temperature = mul_rn(temperature, plan.cooling);
             else if (plan.schedule == Schedule::linear)
                 temperature = mul_rn(initial, add_rn(1.0, -(mul_rn(1.0 - plan.final_ratio,
-                                                                    static_cast<double>(it + 1)) /
-                                                             static_cast<double>(plan.iterations))));
+                                                                   static_cast<double>(it + 1)) /
+                                                            static_cast<double>(plan.iterations))));
             else
                 temperature = temperature / add_rn(1.0, mul_rn(beta, temperature));
             if (!accept) continue;
             u = r;
             v = s;
         }
-        const std::int64_t d = x.delta[static_cast<std::uint64_t>(u) * nn + static_cast<std::uint64_t>(v)];
+        const std::int64_t d =
+            x.delta[static_cast<std::uint64_t>(u) * nn + static_cast<std::uint64_t>(v)];
         if (plan.strategy == Strategy::ts) {
             // Item u leaves location p[u], item v leaves p[v]: returning there is tabu.
             const std::uint64_t bits = draw(plan, search, it, 4);
             const auto t1 = plan.tenure_min + static_cast<std::uint32_t>(bits % plan.tenure_span);
-            const auto t2 = plan.tenure_min + static_cast<std::uint32_t>((bits >> 32) % plan.tenure_span);
+            const auto t2 =
+                plan.tenure_min + static_cast<std::uint32_t>((bits >> 32) % plan.tenure_span);
             team.sync();
             if (team.rank() == 0) {
                 x.tabu[static_cast<std::uint64_t>(u) * nn + static_cast<std::uint64_t>(perm[u])] =
@@ -510,13 +514,12 @@ std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& confi
             if (stopped.load()) {
                 std::copy_n(perm.data(), nn, best + s * nn);
                 std::int64_t cost = 0;
-                for (std::int32_t r = 0; r < n; ++r) cost += problem.row_cost(perm.data(), r);
+                for (std::int32_t r = 0; r < n; ++r)
+                    cost += problem.row_cost(perm.data(), r);
                 results[s] = {cost, cost, 0, 0, 0, 0};
                 continue;
             }
-            const SearchArrays x{{best + s * nn, 1},
-                                 {delta.data(), 1},
-                                 {tabu.data(), 1}};
+            const SearchArrays x{{best + s * nn, 1}, {delta.data(), 1}, {tabu.data(), 1}};
             results[s] = detail::run_search(SerialTeam{}, problem, plan,
                                             static_cast<std::uint64_t>(i), x, perm.data());
             ran.fetch_add(1);
@@ -527,4 +530,3 @@ std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& confi
 }
 
 } // namespace locus::gpu
-

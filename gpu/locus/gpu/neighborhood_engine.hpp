@@ -49,8 +49,7 @@ struct MoveGrid {
 
 /// The move selected for one solution: its delta and index. `index == locus::kNoMove` (and
 /// `delta == invalid_delta<Delta>()`) when there is none.
-template <class Delta>
-struct MoveResult {
+template <class Delta> struct MoveResult {
     Delta delta;
     std::uint64_t index;
 
@@ -78,8 +77,7 @@ concept EngineDelta = (std::is_integral_v<Delta> && std::is_signed_v<Delta> &&
 
 /// The delta meaning "this grid cell is not a move": the largest value of Delta. A valid move
 /// must have a smaller delta. Deltas must never be NaN.
-template <class Delta>
-LOCUS_HD constexpr Delta invalid_delta() {
+template <class Delta> LOCUS_HD constexpr Delta invalid_delta() {
     static_assert(EngineDelta<Delta>, "delta_type must be a signed integer, float or double");
     if constexpr (std::is_same_v<Delta, float>) {
         return FLT_MAX;
@@ -182,9 +180,8 @@ inline constexpr std::uint64_t kMaxSplitUnits = Tuning::kMaxSplitUnits;
 /// Bytes of one per-block partial result (MoveResult of any delta type fits).
 inline constexpr std::size_t kPartialBytes = 16;
 
-
-/// Threads worth starting for `cells` evaluations: at most one per kCpuCellsPerThread, so that small
-/// explorations (focused or candidate-list neighborhoods) do not pay for a parallel region.
+/// Threads worth starting for `cells` evaluations: at most one per kCpuCellsPerThread, so that
+/// small explorations (focused or candidate-list neighborhoods) do not pay for a parallel region.
 /// Results do not depend on the team size.
 inline int team_for(int threads, std::uint64_t cells) {
     const std::uint64_t useful = std::max<std::uint64_t>(1, cells / Tuning::kCpuCellsPerThread);
@@ -230,8 +227,7 @@ MoveResult<typename E::delta_type> scan_best(const E& eval, std::uint32_t soluti
         const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
         for (std::uint32_t col = 0; col < cols; ++col) {
             const D delta = eval(context, col);
-            if (delta < best.delta)
-                best = {delta, base + col};
+            if (delta < best.delta) best = {delta, base + col};
         }
     }
     return best;
@@ -246,8 +242,7 @@ scan_first(const E& eval, std::uint32_t solution, std::uint32_t row_begin, std::
     using D = typename E::delta_type;
     for (std::uint32_t row = row_begin; row < row_end; ++row) {
         const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
-        if (found.load(std::memory_order_relaxed) < base)
-            break;
+        if (found.load(std::memory_order_relaxed) < base) break;
         const auto context = eval.row(solution, row);
         for (std::uint32_t col = 0; col < cols; ++col) {
             const D delta = eval(context, col);
@@ -293,8 +288,7 @@ void select_moves_cpu(const E& eval, std::uint32_t batch, Pivot pivot,
                       MoveResult<typename E::delta_type>* out, int threads) {
     static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
     using D = typename E::delta_type;
-    if (batch == 0)
-        return;
+    if (batch == 0) return;
     const MoveGrid grid = eval.grid();
     const int team = detail::team_for(resolve_threads(threads), grid.size() * batch);
     const detail::CpuChunks split = detail::cpu_chunks(grid.rows, batch, team);
@@ -330,8 +324,7 @@ void select_moves_cpu(const E& eval, std::uint32_t batch, Pivot pivot,
                 pivot == Pivot::best
                     ? detail::precedes_best(p.delta, p.index, result.delta, result.index)
                     : p.index < result.index;
-            if (take)
-                result = p;
+            if (take) result = p;
         }
         out[solution] = result;
     }
@@ -348,8 +341,7 @@ void improving_moves_cpu(const E& eval, std::uint32_t batch, std::uint32_t capac
                          int threads) {
     static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
     using D = typename E::delta_type;
-    if (batch == 0)
-        return;
+    if (batch == 0) return;
     const MoveGrid grid = eval.grid();
     const int team = detail::team_for(resolve_threads(threads), grid.size() * batch);
     const detail::CpuChunks split = detail::cpu_chunks(grid.rows, batch, team);
@@ -385,13 +377,11 @@ void improving_moves_cpu(const E& eval, std::uint32_t batch, std::uint32_t capac
     }
 
     // Pass 2: chunks whose offset is below capacity write their moves in index order.
-    if (capacity == 0)
-        return;
+    if (capacity == 0) return;
     LOCUS_OMP(omp parallel for schedule(dynamic, 1) num_threads(team))
     for (std::int64_t item = 0; item < items; ++item) {
         const auto k = static_cast<std::size_t>(item);
-        if (offset[k] >= capacity || chunk_count[k] == 0)
-            continue;
+        if (offset[k] >= capacity || chunk_count[k] == 0) continue;
         const auto solution = static_cast<std::uint32_t>(item / split.chunks);
         std::uint32_t row_begin = 0;
         std::uint32_t row_end = 0;
@@ -403,8 +393,7 @@ void improving_moves_cpu(const E& eval, std::uint32_t batch, std::uint32_t capac
             const std::uint64_t base = static_cast<std::uint64_t>(row) * grid.cols;
             for (std::uint32_t col = 0; col < grid.cols && position < capacity; ++col) {
                 const D delta = eval(context, col);
-                if (delta < D(0))
-                    slots[position++] = {delta, base + col};
+                if (delta < D(0)) slots[position++] = {delta, base + col};
             }
         }
     }

@@ -7,15 +7,15 @@
 /// Thread mapping: one thread block (a team of `group_threads` threads, a multiple of the warp
 /// size, by default 128 or 256 by the number of possibilities) serves one state at a time; a
 /// grid of as many blocks as fit on the device at once walks over the states (grid-stride), so
-/// per-group scratch is sized by the device, not by the number of states. Possibilities are rated in block-stride loops into the ratings array
-/// (shared memory when the plan keeps it on chip, else the group's global scratch); aggregators
-/// are merged through the team layer (CUB warp reductions, then across warps); every thread maps and sums a whole segment
-/// of 32 possibilities (skewed start, no bank conflicts); the segment sums are prefix-summed in place into the lookup
-/// in shared memory; every thread binary-searches the lookup for the drawn value; the first
-/// warp recomputes the 32 weights of the found segment and prefix-sums them with shuffles to
-/// find the possibility. The state slot is staged in shared memory when the plan allows.
-/// Launchers enqueue work on `stream` and return without synchronizing; launch errors come
-/// back as cudaError_t.
+/// per-group scratch is sized by the device, not by the number of states. Possibilities are rated
+/// in block-stride loops into the ratings array (shared memory when the plan keeps it on chip, else
+/// the group's global scratch); aggregators are merged through the team layer (CUB warp reductions,
+/// then across warps); every thread maps and sums a whole segment of 32 possibilities (skewed
+/// start, no bank conflicts); the segment sums are prefix-summed in place into the lookup in shared
+/// memory; every thread binary-searches the lookup for the drawn value; the first warp recomputes
+/// the 32 weights of the found segment and prefix-sums them with shuffles to find the possibility.
+/// The state slot is staged in shared memory when the plan allows. Launchers enqueue work on
+/// `stream` and return without synchronizing; launch errors come back as cudaError_t.
 
 #include <cuda_runtime.h>
 
@@ -37,8 +37,7 @@ namespace detail {
 
 /// The block of the assignment kernel as a team (any multiple of 32 threads): its collectives
 /// move aggregators and 64-bit sums.
-template <class A>
-using SuccessorTeam = BlockTeam<0, (sizeof(A) > 8 ? sizeof(A) : 8)>;
+template <class A> using SuccessorTeam = BlockTeam<0, (sizeof(A) > 8 ? sizeof(A) : 8)>;
 
 /// Clone kernel: target slot t = source slot t / k, successor value successor_value(seed, t).
 /// One thread per target word (grid-stride). A template so that the header defines no
@@ -81,10 +80,10 @@ __global__ void assign_states_kernel(const P problem, SuccessorLayout layout, st
     extern __shared__ __align__(16) unsigned char s_dynamic[];
     __shared__ typename SuccessorTeam<A>::Storage s_team;
     const SuccessorTeam<A> team{&s_team};
-    const Scratch<R> scratch{
-        kRatingsOnChip ? reinterpret_cast<R*>(s_dynamic + plan.ratings_offset)
-                       : ratings + static_cast<std::uint64_t>(blockIdx.x) * bound,
-        reinterpret_cast<std::uint64_t*>(s_dynamic)};
+    const Scratch<R> scratch{kRatingsOnChip
+                                 ? reinterpret_cast<R*>(s_dynamic + plan.ratings_offset)
+                                 : ratings + static_cast<std::uint64_t>(blockIdx.x) * bound,
+                             reinterpret_cast<std::uint64_t*>(s_dynamic)};
     auto* staged = reinterpret_cast<std::int32_t*>(s_dynamic + plan.state_offset);
     for (std::uint64_t state = blockIdx.x; state < count; state += gridDim.x) {
         std::int32_t* slot = slots + state * layout.slot_words;
@@ -104,8 +103,7 @@ __global__ void assign_states_kernel(const P problem, SuccessorLayout layout, st
 }
 
 /// The assignment kernel for ratings on chip or in global memory.
-template <class P>
-auto assign_kernel(bool ratings_on_chip) {
+template <class P> auto assign_kernel(bool ratings_on_chip) {
     return ratings_on_chip ? assign_states_kernel<P, true> : assign_states_kernel<P, false>;
 }
 
@@ -119,8 +117,7 @@ inline cudaError_t clone_states(const SuccessorLayout& layout, const std::int32_
                                 std::int32_t* target, cudaStream_t stream) {
     const std::uint64_t targets = static_cast<std::uint64_t>(sources) * k;
     const std::uint64_t words = targets * layout.slot_words;
-    if (words == 0)
-        return cudaSuccess;
+    if (words == 0) return cudaSuccess;
     const std::uint64_t blocks = std::min<std::uint64_t>((words + 255) / 256, 65535);
     detail::clone_states_kernel<256><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
         layout, source, targets, k, seed, target);
@@ -133,8 +130,8 @@ inline cudaError_t clone_states(const SuccessorLayout& layout, const std::int32_
 struct SuccessorLaunch {
     SuccessorPlan plan;
     unsigned threads = 0;
-    std::uint32_t groups = 0;    ///< blocks resident on the device at once (the grid size)
-    int registers = 0;           ///< registers per thread of the kernel
+    std::uint32_t groups = 0; ///< blocks resident on the device at once (the grid size)
+    int registers = 0;        ///< registers per thread of the kernel
 };
 
 /// Plans the assignment kernel of `problem` for the current device. Throws locus::Error when
@@ -146,7 +143,8 @@ SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& c
     LOCUS_CUDA_CHECK(cudaGetDevice(&device));
     int optin = 0;
     int processors = 0;
-    LOCUS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    LOCUS_CUDA_CHECK(
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     LOCUS_CUDA_CHECK(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device));
     cudaFuncAttributes attributes{};
     LOCUS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, detail::assign_kernel<P>(true)));
@@ -154,20 +152,19 @@ SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& c
     const std::size_t available = static_cast<std::size_t>(optin) - attributes.sharedSizeBytes;
     if (lookup > available)
         throw Error("successor engine: the segment lookup needs " + std::to_string(lookup) +
-                    " bytes of shared memory, but the device allows " +
-                    std::to_string(available) + " per block; bound the possibilities");
+                    " bytes of shared memory, but the device allows " + std::to_string(available) +
+                    " per block; bound the possibilities");
     SuccessorConfig adjusted = config;
     adjusted.chip_bytes = std::min(config.chip_bytes, available - lookup);
     SuccessorLaunch launch;
     launch.plan = successor_plan(problem, adjusted);
     const auto kernel = detail::assign_kernel<P>(launch.plan.ratings_on_chip);
-    if (!launch.plan.ratings_on_chip)
-        LOCUS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    if (!launch.plan.ratings_on_chip) LOCUS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     launch.registers = attributes.numRegs;
     // NOTE: decisions do not depend on the team size, so a group smaller than requested
     // (when the kernel's register use does not allow group_threads) gives the same successors.
     const unsigned most = static_cast<unsigned>(attributes.maxThreadsPerBlock) / 32 * 32;
-    const unsigned wanted = config.group_threads != 0             ? config.group_threads
+    const unsigned wanted = config.group_threads != 0 ? config.group_threads
                             : problem.max_possibilities() < SuccessorTuning<kTuningArch>::kWideFrom
                                 ? SuccessorTuning<kTuningArch>::kGroupThreads
                                 : SuccessorTuning<kTuningArch>::kWideGroupThreads;
@@ -183,7 +180,8 @@ SuccessorLaunch plan_successor_launch(const P& problem, const SuccessorConfig& c
                     " threads with " + std::to_string(launch.plan.shared_bytes) +
                     " bytes of shared memory does not fit on the device; lower "
                     "SuccessorConfig::group_threads or chip_bytes");
-    launch.groups = static_cast<std::uint32_t>(per_processor) * static_cast<std::uint32_t>(processors);
+    launch.groups =
+        static_cast<std::uint32_t>(per_processor) * static_cast<std::uint32_t>(processors);
     return launch;
 }
 
@@ -195,8 +193,7 @@ cudaError_t assign_states(const P& problem, const SuccessorConfig& config,
                           const SuccessorLaunch& launch, std::int32_t* slots, std::uint32_t count,
                           typename P::rating_type* ratings, cudaStream_t stream) {
     static_assert(SuccessorProblem<P>, "P does not model locus::gpu::SuccessorProblem");
-    if (count == 0)
-        return cudaSuccess;
+    if (count == 0) return cudaSuccess;
     const std::uint32_t blocks = std::min(count, launch.groups);
     const auto kernel = detail::assign_kernel<P>(launch.plan.ratings_on_chip);
     kernel<<<blocks, launch.threads, launch.plan.shared_bytes, stream>>>(
@@ -207,8 +204,7 @@ cudaError_t assign_states(const P& problem, const SuccessorConfig& config,
 
 /// Successor generation on the device with double buffering (FANG §3.3): every buffer is
 /// allocated at construction for up to `capacity` states (device_bytes()).
-template <class P>
-class SuccessorEngine {
+template <class P> class SuccessorEngine {
     static_assert(SuccessorProblem<P>, "P does not model locus::gpu::SuccessorProblem");
 
 public:
@@ -231,7 +227,9 @@ public:
 
     /// Device bytes allocated, measured from the buffers (successor_bytes_needed predicts it
     /// for this device's plan).
-    std::size_t device_bytes() const { return source_.bytes() + target_.bytes() + ratings_.bytes(); }
+    std::size_t device_bytes() const {
+        return source_.bytes() + target_.bytes() + ratings_.bytes();
+    }
     /// The kernel's plan on this device.
     const SuccessorLaunch& launch() const { return launch_; }
 

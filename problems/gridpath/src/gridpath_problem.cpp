@@ -69,13 +69,15 @@ Verdict GridpathProblem::verify(std::span<const std::int32_t> s) const {
         if (!instance_.grid.passable(x, y))
             return {false, 0.0, fmt::format("agent {} is on ({}, {}), not a free cell", a, x, y)};
         if (!cells.insert({x, y}).second)
-            return {false, 0.0, fmt::format("agent {} shares cell ({}, {}) with another agent", a, x, y)};
+            return {false, 0.0,
+                    fmt::format("agent {} shares cell ({}, {}) with another agent", a, x, y)};
     }
     if (s[2 * agents] < 0) return {false, 0.0, fmt::format("negative moves {}", s[2 * agents])};
     return {true, evaluate(s), {}};
 }
 
-Verdict GridpathProblem::verify_trajectory(std::span<const std::vector<std::int32_t>> states) const {
+Verdict
+GridpathProblem::verify_trajectory(std::span<const std::vector<std::int32_t>> states) const {
     if (states.empty()) return {false, 0.0, "the trajectory has no states"};
     if (states.front() != start_state())
         return {false, 0.0, "the trajectory does not begin at the start state"};
@@ -87,10 +89,12 @@ Verdict GridpathProblem::verify_trajectory(std::span<const std::vector<std::int3
         std::int64_t jumps = 0;
         for (std::size_t i = 0; i < 2 * agents; ++i)
             jumps += std::abs(static_cast<std::int64_t>(states[t][i]) - states[t - 1][i]);
-        const std::int64_t moved = static_cast<std::int64_t>(states[t][2 * agents]) - states[t - 1][2 * agents];
+        const std::int64_t moved =
+            static_cast<std::int64_t>(states[t][2 * agents]) - states[t - 1][2 * agents];
         if (moved != jumps)
             return {false, 0.0,
-                    fmt::format("step {}: moves grew by {}, but the agents jumped {} cells", t, moved, jumps)};
+                    fmt::format("step {}: moves grew by {}, but the agents jumped {} cells", t,
+                                moved, jumps)};
     }
     return {true, evaluate(states.back()), {}};
 }
@@ -100,7 +104,8 @@ void GridpathProblem::write_trajectory(const std::filesystem::path& path,
     std::ofstream out(path);
     if (!out) throw Error(fmt::format("cannot write '{}'", path.string()));
     const std::size_t agents = instance_.agents.size();
-    out << "# locus grid-path trajectory: one line per agent, its cell (x y, 0-based column and row)\n"
+    out << "# locus grid-path trajectory: one line per agent, its cell (x y, 0-based column and "
+           "row)\n"
         << "# at step 0 (the start), 1, 2, ...; a step may jump within the move window\n"
         << "instance " << instance_.name << "\n"
         << "agents " << agents << "\n"
@@ -109,7 +114,8 @@ void GridpathProblem::write_trajectory(const std::filesystem::path& path,
         << "lower_bound " << manhattan_lower_bound(instance_) << "\n";
     for (std::size_t a = 0; a < agents; ++a) {
         out << "agent " << a;
-        for (const auto& state : states) out << ' ' << state[2 * a] << ' ' << state[2 * a + 1];
+        for (const auto& state : states)
+            out << ' ' << state[2 * a] << ' ' << state[2 * a + 1];
         out << '\n';
     }
 }
@@ -126,7 +132,8 @@ void GridpathProblem::write_solution(const std::filesystem::path& path,
         << "lower_bound " << manhattan_lower_bound(instance_) << "\n"
         << "remaining " << remaining(s) << "\n"
         << "objective " << fmt::format("{}", objective) << "\n";
-    for (std::size_t a = 0; a < agents; ++a) out << s[2 * a] << ' ' << s[2 * a + 1] << '\n';
+    for (std::size_t a = 0; a < agents; ++a)
+        out << s[2 * a] << ' ' << s[2 * a + 1] << '\n';
 }
 
 std::vector<std::int32_t> GridpathProblem::read_solution(const std::filesystem::path& path) const {
@@ -156,7 +163,8 @@ std::vector<std::int32_t> GridpathProblem::read_solution(const std::filesystem::
         }
         if (key == "moves") {
             if (!(ss >> s[2 * agents]))
-                throw InstanceError(fmt::format("{}:{}: moves is not an integer", path.string(), line_no));
+                throw InstanceError(
+                    fmt::format("{}:{}: moves is not an integer", path.string(), line_no));
             have_moves = true;
             continue;
         }

@@ -1,5 +1,6 @@
 // The grid-path components: problem, start construction and the FANG successor generator.
 
+#include <fmt/format.h>
 #include <memory>
 
 #include "locus/error.hpp"
@@ -12,10 +13,7 @@ namespace locus::gridpath {
 namespace {
 
 const GridpathProblem& gridpath_of(const BuildContext& build) {
-    // NOTE: gridpath-scoped components only exist for problem "gridpath" (Registry).
-    if (build.problem == nullptr || build.problem->problem_name() != "gridpath")
-        throw ConfigError("grid-path components need a loaded grid-path problem");
-    return static_cast<const GridpathProblem&>(*build.problem);
+    return problem_as<GridpathProblem>(build, "gridpath", "this grid-path component");
 }
 
 /// Every solution of the batch: the start state.
@@ -41,7 +39,9 @@ void register_gridpath_components(Registry& registry) {
                             "Multi-agent movement on a 2D grid (FANG's evaluation domain): agents "
                             "move within a window around them towards their goals; objective = "
                             "moves + 10^6 x remaining Manhattan distance."};
-    problem.string("instance", "", "'random-grid:size=S,agents=A,obstacles=D,seed=N' or a Moving AI .map file")
+    problem
+        .string("instance", "",
+                "'random-grid:size=S,agents=A,obstacles=D,seed=N' or a Moving AI .map file")
         .required();
     problem.string("scenario", "\"\"", "Moving AI .scen file with the agents (for .map instances)");
     problem.integer("agents", "0", "use the first N agents of the scenario (0 = all)", 0);
@@ -56,20 +56,24 @@ void register_gridpath_components(Registry& registry) {
         return std::make_unique<StartState>(gridpath_of(b));
     });
 
-    ComponentSchema moves{"successor_generator", "window_moves", "gridpath",
-                          "FANG successor generation: every agent not on its goal moves to one of "
-                          "the j*j-1 cells of the j x j window around it, drawn by Manhattan "
-                          "distance to its goal (cells outside the grid, blocked or held by another "
-                          "agent are forbidden); CPU twin or CUDA engine by backend."};
-    moves.integer("window", "5", "j: agents move within the j x j window (odd, |R| = j*j-1)", 3, 181);
+    ComponentSchema moves{
+        "successor_generator", "window_moves", "gridpath",
+        "FANG successor generation: every agent not on its goal moves to one of "
+        "the j*j-1 cells of the j x j window around it, drawn by Manhattan "
+        "distance to its goal (cells outside the grid, blocked or held by another "
+        "agent are forbidden); CPU twin or CUDA engine by backend."};
+    moves.integer("window", "5", "j: agents move within the j x j window (odd, |R| = j*j-1)", 3,
+                  181);
     moves.integer("load", "1", "distance evaluations per rating (FANG's load factor)", 1, 1024);
-    moves.integer("greed", "2", "weight = (max - d + 1)^greed over allowed cells (0 = uniform)", 0, 4);
+    moves.integer("greed", "2", "weight = (max - d + 1)^greed over allowed cells (0 = uniform)", 0,
+                  4);
     registry.add(moves, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         WindowMovesOptions o;
         o.window = static_cast<std::int32_t>(p.get_int("window"));
         if (o.window % 2 == 0)
-            throw ConfigError(p.path() + ".window: " + std::to_string(o.window) +
-                              " must be odd (the agent sits in the middle of the window)");
+            throw ConfigError(fmt::format("{}.window: {} must be odd (the agent sits in the middle "
+                                          "of the window)",
+                                          p.path(), o.window));
         o.load = static_cast<std::int32_t>(p.get_int("load"));
         o.greed = static_cast<std::int32_t>(p.get_int("greed"));
         o.threads = b.threads;

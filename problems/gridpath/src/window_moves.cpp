@@ -1,5 +1,6 @@
 #include "locus/gridpath/window_moves.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <string>
 
@@ -11,15 +12,16 @@ GridMovesPolicy make_policy(const Instance& instance, const WindowMovesOptions& 
                             const std::uint8_t* blocked, const std::int32_t* goals,
                             const LoadGoal* load_goals) {
     if (options.window < 3 || options.window % 2 == 0)
-        throw ConfigError("window_moves: window " + std::to_string(options.window) +
-                          " must be odd and >= 3 (the agent sits in the middle of the window)");
+        throw ConfigError(fmt::format("window_moves: window {} must be odd and >= 3 (the agent "
+                                      "sits in the middle of the window)",
+                                      options.window));
     check_load(options.load);
     // NOTE: the policy packs cells as x | y << 16 and indexes cells with 32-bit integers.
     if (instance.grid.width > 65535 || instance.grid.height > 65535 ||
         static_cast<std::int64_t>(instance.grid.width) * instance.grid.height > 0x7FFFFFFF)
-        throw ConfigError("window_moves: grid " + std::to_string(instance.grid.width) + " x " +
-                          std::to_string(instance.grid.height) +
-                          " is too large (at most 65535 cells per side and 2^31 - 1 cells)");
+        throw ConfigError(fmt::format("window_moves: grid {} x {} is too large (at most 65535 "
+                                      "cells per side and 2^31 - 1 cells)",
+                                      instance.grid.width, instance.grid.height));
     GridMovesPolicy policy;
     policy.blocked = blocked;
     policy.goals = goals;
@@ -58,8 +60,8 @@ public:
         const std::uint32_t needed = count * k;
         if (!engine_ || capacity_ < needed) {
             capacity_ = std::max(needed, capacity_ * 2);
-            engine_ = std::make_unique<gpu::CpuSuccessorEngine<GridMovesPolicy>>(policy_, capacity_,
-                                                                                 gpu::SuccessorConfig{}, threads_);
+            engine_ = std::make_unique<gpu::CpuSuccessorEngine<GridMovesPolicy>>(
+                policy_, capacity_, gpu::SuccessorConfig{}, threads_);
         }
         engine_->load(slots, count);
         engine_->generate(k, seed);
@@ -77,14 +79,17 @@ private:
 
 } // namespace
 
-std::unique_ptr<MoveExpander> make_cpu_expander(const Instance& instance, const WindowMovesOptions& options) {
+std::unique_ptr<MoveExpander> make_cpu_expander(const Instance& instance,
+                                                const WindowMovesOptions& options) {
     return std::make_unique<CpuExpander>(instance, options);
 }
 
-WindowMoves::WindowMoves(const GridpathProblem& problem, const WindowMovesOptions& options, Backend backend)
+WindowMoves::WindowMoves(const GridpathProblem& problem, const WindowMovesOptions& options,
+                         Backend backend)
     : problem_(problem),
       // make_policy validates the options before the expander touches a device.
-      layout_(gpu::successor_layout(make_policy(problem.instance(), options, nullptr, nullptr, nullptr))),
+      layout_(gpu::successor_layout(
+          make_policy(problem.instance(), options, nullptr, nullptr, nullptr))),
       expander_(backend == Backend::cuda ? make_cuda_expander(problem.instance(), options)
                                          : make_cpu_expander(problem.instance(), options)) {}
 

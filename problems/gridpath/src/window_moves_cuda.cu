@@ -27,7 +27,8 @@ public:
         goals_.upload(goals.data(), goals.size());
         load_goals_.allocate(load_goals.size(), "agent goals of the load");
         load_goals_.upload(load_goals.data(), load_goals.size());
-        policy_ = make_policy(instance, options, blocked_.data(), goals_.data(), load_goals_.data());
+        policy_ =
+            make_policy(instance, options, blocked_.data(), goals_.data(), load_goals_.data());
     }
 
     const std::int32_t* expand(const std::int32_t* slots, std::uint32_t count, std::uint32_t k,
@@ -35,8 +36,8 @@ public:
         const std::uint32_t needed = count * k;
         if (!engine_ || capacity_ < needed) {
             capacity_ = std::max(needed, capacity_ * 2);
-            engine_ = std::make_unique<gpu::SuccessorEngine<GridMovesPolicy>>(policy_, capacity_,
-                                                                              gpu::SuccessorConfig{});
+            engine_ = std::make_unique<gpu::SuccessorEngine<GridMovesPolicy>>(
+                policy_, capacity_, gpu::SuccessorConfig{});
         }
         engine_->load(slots, count);
         engine_->generate(k, seed);
@@ -58,7 +59,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<MoveExpander> make_cuda_expander(const Instance& instance, const WindowMovesOptions& options) {
+std::unique_ptr<MoveExpander> make_cuda_expander(const Instance& instance,
+                                                 const WindowMovesOptions& options) {
     return std::make_unique<CudaExpander>(instance, options);
 }
 

@@ -38,7 +38,8 @@ namespace {
 
 struct PaperRow {
     const char* name;
-    double hc_cpu, hc_gpu, sa_cpu, sa_gpu, ts_cpu, ts_gpu; // Xeon 3 GHz one core, GTX 280 GPUTex (s)
+    double hc_cpu, hc_gpu, sa_cpu, sa_gpu, ts_cpu,
+        ts_gpu; // Xeon 3 GHz one core, GTX 280 GPUTex (s)
 };
 
 // Luong, Melab, Talbi, Table 1 (4096 searches, average of 30 executions, seconds).
@@ -61,7 +62,8 @@ std::vector<std::string> split(const std::string& text) {
     return out;
 }
 
-std::vector<std::int32_t> random_starts(std::int32_t n, std::uint32_t searches, std::uint64_t seed) {
+std::vector<std::int32_t> random_starts(std::int32_t n, std::uint32_t searches,
+                                        std::uint64_t seed) {
     return random_permutations(n, searches, seed);
 }
 
@@ -86,14 +88,16 @@ Run timed(MultiStartRunner& runner, const gpu::MultiStartConfig& config, std::ui
 
 std::vector<std::int64_t> bests(const std::vector<gpu::SearchResult>& results) {
     std::vector<std::int64_t> out;
-    for (const auto& r : results) out.push_back(r.best);
+    for (const auto& r : results)
+        out.push_back(r.best);
     return out;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    std::vector<std::string> instances = {"tai30a", "tai35a", "tai40a", "tai50a", "tai60a", "tai80a", "tai100a"};
+    std::vector<std::string> instances = {"tai30a", "tai35a", "tai40a", "tai50a",
+                                          "tai60a", "tai80a", "tai100a"};
     std::vector<std::string> strategies = {"hc", "sa", "ts"};
     std::uint32_t searches = 4096;
     std::uint32_t single = 64;
@@ -102,14 +106,22 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i];
         const std::string value = argv[i + 1];
-        if (key == "--instances") instances = split(value);
-        else if (key == "--strategies") strategies = split(value);
-        else if (key == "--searches") searches = static_cast<std::uint32_t>(std::stoul(value));
-        else if (key == "--single-core-searches") single = static_cast<std::uint32_t>(std::stoul(value));
-        else if (key == "--hc-iterations") hc_iterations = std::stoull(value);
-        else if (key == "--sa-iterations") sa_iterations = std::stoull(value);
-        else if (key == "--ts-iterations") ts_iterations = std::stoull(value);
-        else if (key == "--fig2") fig2 = value == "none" ? "" : value;
+        if (key == "--instances")
+            instances = split(value);
+        else if (key == "--strategies")
+            strategies = split(value);
+        else if (key == "--searches")
+            searches = static_cast<std::uint32_t>(std::stoul(value));
+        else if (key == "--single-core-searches")
+            single = static_cast<std::uint32_t>(std::stoul(value));
+        else if (key == "--hc-iterations")
+            hc_iterations = std::stoull(value);
+        else if (key == "--sa-iterations")
+            sa_iterations = std::stoull(value);
+        else if (key == "--ts-iterations")
+            ts_iterations = std::stoull(value);
+        else if (key == "--fig2")
+            fig2 = value == "none" ? "" : value;
         else {
             std::fprintf(stderr, "locus-qap-bench: unknown option %s\n", key.c_str());
             return 2;
@@ -131,37 +143,49 @@ int main(int argc, char** argv) {
             auto cpu_one = make_cpu_multistart(inst, 1);
             for (const std::string& strategy : strategies) {
                 gpu::MultiStartConfig config;
-                config.strategy = strategy == "hc" ? gpu::Strategy::hc_best
+                config.strategy = strategy == "hc"   ? gpu::Strategy::hc_best
                                   : strategy == "sa" ? gpu::Strategy::sa
                                                      : gpu::Strategy::ts;
-                config.iterations = strategy == "hc" ? hc_iterations : strategy == "sa" ? sa_iterations : ts_iterations;
+                config.iterations = strategy == "hc"   ? hc_iterations
+                                    : strategy == "sa" ? sa_iterations
+                                                       : ts_iterations;
                 config.seed = 7;
                 const Run all = timed(*cpu_all, config, searches, starts);
                 const std::uint32_t subset = std::min(single, searches);
-                const std::vector<std::int32_t> first(starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(subset) * inst.n);
+                const std::vector<std::int32_t> first(
+                    starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(subset) * inst.n);
                 const Run one = timed(*cpu_one, config, subset, first);
                 const double one_scaled = one.seconds * searches / subset;
-                nlohmann::json row{{"benchmark", "qap_multistart"}, {"instance", name}, {"n", inst.n},
-                                   {"strategy", strategy}, {"searches", searches},
+                nlohmann::json row{{"benchmark", "qap_multistart"},
+                                   {"instance", name},
+                                   {"n", inst.n},
+                                   {"strategy", strategy},
+                                   {"searches", searches},
                                    {"iterations", config.iterations},
-                                   {"cpu_all_s", all.seconds}, {"cpu_one_core_s", one_scaled},
-                                   {"cpu_one_core_measured_searches", subset}, {"device", device}};
+                                   {"cpu_all_s", all.seconds},
+                                   {"cpu_one_core_s", one_scaled},
+                                   {"cpu_one_core_measured_searches", subset},
+                                   {"device", device}};
                 const auto reference = bests(all.results);
                 bool identical = true;
                 for (const auto& [label, mapping] : {std::pair{"thread", gpu::Mapping::thread},
-                                                    std::pair{"warp", gpu::Mapping::warp},
-                                                    std::pair{"block", gpu::Mapping::block}}) {
+                                                     std::pair{"warp", gpu::Mapping::warp},
+                                                     std::pair{"block", gpu::Mapping::block}}) {
                     auto cuda = make_cuda_multistart(inst, searches, mapping, config.strategy, 0);
-                    (void)timed(*cuda, config, std::min<std::uint32_t>(searches, 32), starts); // warm-up
+                    (void)timed(*cuda, config, std::min<std::uint32_t>(searches, 32),
+                                starts); // warm-up
                     const Run g = timed(*cuda, config, searches, starts);
                     row[std::string("cuda_") + label + "_s"] = g.seconds;
-                    row[std::string("speedup_") + label + "_vs_all_cores"] = all.seconds / g.seconds;
+                    row[std::string("speedup_") + label + "_vs_all_cores"] =
+                        all.seconds / g.seconds;
                     identical = identical && bests(g.results) == reference;
                 }
                 const auto best = *std::min_element(reference.begin(), reference.end());
-                const double mean = std::accumulate(reference.begin(), reference.end(), 0.0) / static_cast<double>(reference.size());
+                const double mean = std::accumulate(reference.begin(), reference.end(), 0.0) /
+                                    static_cast<double>(reference.size());
                 std::uint64_t moves = 0;
-                for (const auto& r : all.results) moves += r.moves;
+                for (const auto& r : all.results)
+                    moves += r.moves;
                 row["mean_moves"] = static_cast<double>(moves) / searches;
                 row["best"] = best;
                 if (bk) {
@@ -171,8 +195,12 @@ int main(int argc, char** argv) {
                 }
                 row["identical_best_objectives"] = identical;
                 if (paper) {
-                    row["paper_cpu_s"] = strategy == "hc" ? paper->hc_cpu : strategy == "sa" ? paper->sa_cpu : paper->ts_cpu;
-                    row["paper_gtx280_tex_s"] = strategy == "hc" ? paper->hc_gpu : strategy == "sa" ? paper->sa_gpu : paper->ts_gpu;
+                    row["paper_cpu_s"] = strategy == "hc"   ? paper->hc_cpu
+                                         : strategy == "sa" ? paper->sa_cpu
+                                                            : paper->ts_cpu;
+                    row["paper_gtx280_tex_s"] = strategy == "hc"   ? paper->hc_gpu
+                                                : strategy == "sa" ? paper->sa_gpu
+                                                                   : paper->ts_gpu;
                 }
                 std::printf("%s\n", row.dump().c_str());
                 std::fflush(stdout);
@@ -192,7 +220,8 @@ int main(int argc, char** argv) {
             neighborhood->explore(one, Pivot::best, choice); // warm-up
             const int reps = 200;
             const auto t0 = Clock::now();
-            for (int r = 0; r < reps; ++r) neighborhood->explore(one, Pivot::best, choice);
+            for (int r = 0; r < reps; ++r)
+                neighborhood->explore(one, Pivot::best, choice);
             const double per_iteration = seconds_since(t0) / reps;
             const std::uint64_t iterations = 200;
             for (const std::uint32_t s : {32u, 128u, 512u, 1024u, 2048u, 4096u, 8192u}) {
@@ -204,8 +233,11 @@ int main(int argc, char** argv) {
                 (void)timed(*cuda, config, std::min<std::uint32_t>(s, 32), starts);
                 const Run g = timed(*cuda, config, s, starts);
                 const double iteration_level = per_iteration * static_cast<double>(iterations) * s;
-                nlohmann::json row{{"benchmark", "qap_levels"}, {"instance", fig2}, {"searches", s},
-                                   {"iterations", iterations}, {"algorithmic_level_s", g.seconds},
+                nlohmann::json row{{"benchmark", "qap_levels"},
+                                   {"instance", fig2},
+                                   {"searches", s},
+                                   {"iterations", iterations},
+                                   {"algorithmic_level_s", g.seconds},
                                    {"iteration_level_s", iteration_level},
                                    {"iteration_level_per_iteration_ms", per_iteration * 1e3},
                                    {"algorithmic_over_iteration", iteration_level / g.seconds},

@@ -81,13 +81,15 @@ Instance generate_from_spec(std::string_view spec) {
                            asymmetric.value_or(0) == 1);
 }
 
-std::vector<std::int32_t> random_permutations(std::int32_t n, std::uint32_t count, std::uint64_t seed) {
+std::vector<std::int32_t> random_permutations(std::int32_t n, std::uint32_t count,
+                                              std::uint64_t seed) {
     std::vector<std::int32_t> out(static_cast<std::size_t>(n) * count);
     for (std::uint32_t i = 0; i < count; ++i) {
         auto* p = out.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
         std::iota(p, p + n, 0);
         Rng rng(derive_key(seed, i), 0);
-        for (std::int32_t k = n - 1; k > 0; --k) std::swap(p[k], p[rng.below(static_cast<std::uint32_t>(k + 1))]);
+        for (std::int32_t k = n - 1; k > 0; --k)
+            std::swap(p[k], p[rng.below(static_cast<std::uint32_t>(k + 1))]);
     }
     return out;
 }

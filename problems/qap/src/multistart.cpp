@@ -26,20 +26,24 @@ namespace locus::qap {
 std::vector<std::int32_t> matrix_words(const Instance& instance) {
     // Swap deltas sum 2n products of differences of entries: |delta| <= 8 n max|a| max|b|.
     std::int64_t max_a = 0, max_b = 0;
-    for (const std::int64_t v : instance.a) max_a = std::max(max_a, v < 0 ? -v : v);
-    for (const std::int64_t v : instance.b) max_b = std::max(max_b, v < 0 ? -v : v);
+    for (const std::int64_t v : instance.a)
+        max_a = std::max(max_a, v < 0 ? -v : v);
+    for (const std::int64_t v : instance.b)
+        max_b = std::max(max_b, v < 0 ? -v : v);
     // NOTE: in double: a bound this coarse only needs the magnitude.
     const double bound = 8.0 * static_cast<double>(instance.n) * static_cast<double>(max_a) *
                          static_cast<double>(max_b);
     if (bound > 0x1p62)
-        throw InstanceError(fmt::format("{}: swap deltas could overflow 64 bits (8 n max(A) max(B) with "
-                                        "n = {}, max(A) = {}, max(B) = {} exceeds 2^62)",
-                                        instance.name, instance.n, max_a, max_b));
+        throw InstanceError(
+            fmt::format("{}: swap deltas could overflow 64 bits (8 n max(A) max(B) with "
+                        "n = {}, max(A) = {}, max(B) = {} exceeds 2^62)",
+                        instance.name, instance.n, max_a, max_b));
     std::vector<std::int32_t> words;
     words.reserve(instance.a.size() + instance.b.size());
     for (const auto* matrix : {&instance.a, &instance.b})
         for (const std::int64_t v : *matrix) {
-            if (v > std::numeric_limits<std::int32_t>::max() || v < std::numeric_limits<std::int32_t>::min())
+            if (v > std::numeric_limits<std::int32_t>::max() ||
+                v < std::numeric_limits<std::int32_t>::min())
                 throw InstanceError(fmt::format("{}: value {} does not fit in 32 bits, which the "
                                                 "multi-start engine stores the matrices in",
                                                 instance.name, v));
@@ -54,10 +58,11 @@ class CpuMultiStart final : public MultiStartRunner {
 public:
     CpuMultiStart(const Instance& instance, int threads)
         : words_(matrix_words(instance)), n_(instance.n), threads_(threads) {}
-    std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
-                      std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>& stop) override {
-        return gpu::run_multistart_cpu(swap_policy(words_.data(), n_, false), config, searches, starts, best,
-                                       results, threads_, stop);
+    std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches,
+                      const std::int32_t* starts, std::int32_t* best, gpu::SearchResult* results,
+                      const std::function<bool()>& stop) override {
+        return gpu::run_multistart_cpu(swap_policy(words_.data(), n_, false), config, searches,
+                                       starts, best, results, threads_, stop);
     }
 
 private:
@@ -67,9 +72,7 @@ private:
 };
 
 const QapProblem& qap_problem(const BuildContext& build, const char* what) {
-    if (build.problem == nullptr || build.problem->problem_name() != "qap")
-        throw ConfigError(fmt::format("{} needs a loaded QAP problem", what));
-    return static_cast<const QapProblem&>(*build.problem);
+    return problem_as<QapProblem>(build, "qap", what);
 }
 
 /// Greedy construction: facilities in decreasing order of total flow; each goes to the free
@@ -105,13 +108,18 @@ public:
                     std::int64_t cost = inst.flow(f, f) * inst.distance(l, l);
                     for (const std::int32_t g : placed) {
                         const std::int32_t m = p[static_cast<std::size_t>(g)];
-                        cost += inst.flow(f, g) * inst.distance(l, m) + inst.flow(g, f) * inst.distance(m, l);
+                        cost += inst.flow(f, g) * inst.distance(l, m) +
+                                inst.flow(g, f) * inst.distance(m, l);
                     }
                     options.emplace_back(cost, l);
                 }
-                const auto keep = std::min<std::size_t>(static_cast<std::size_t>(candidates_), options.size());
-                std::partial_sort(options.begin(), options.begin() + static_cast<std::ptrdiff_t>(keep), options.end());
-                const std::int32_t l = options[keep == 1 ? 0 : rng.below(static_cast<std::uint32_t>(keep))].second;
+                const auto keep =
+                    std::min<std::size_t>(static_cast<std::size_t>(candidates_), options.size());
+                std::partial_sort(options.begin(),
+                                  options.begin() + static_cast<std::ptrdiff_t>(keep),
+                                  options.end());
+                const std::int32_t l =
+                    options[keep == 1 ? 0 : rng.below(static_cast<std::uint32_t>(keep))].second;
                 p[static_cast<std::size_t>(f)] = l;
                 used[static_cast<std::size_t>(l)] = 1;
                 placed.push_back(f);
@@ -128,9 +136,9 @@ private:
 struct MultiStartOptions {
     gpu::MultiStartConfig config;
     gpu::Mapping mapping = gpu::Mapping::block;
-    std::uint64_t rounds = 0;  ///< 0 = until the termination criteria
-    std::uint32_t elite = 0;   ///< restart from the best `elite` solutions (0 = keep the starts)
-    std::uint32_t kick = 0;    ///< random swaps applied to an elite start (0 = n / 10 + 2)
+    std::uint64_t rounds = 0; ///< 0 = until the termination criteria
+    std::uint32_t elite = 0;  ///< restart from the best `elite` solutions (0 = keep the starts)
+    std::uint32_t kick = 0;   ///< random swaps applied to an elite start (0 = n / 10 + 2)
 };
 
 /// Rounds of `searches` (the batch size) multi-start searches; after every round the best
@@ -155,15 +163,17 @@ public:
         std::vector<gpu::SearchResult> results(searches);
         // Elite pool: best distinct solutions over all rounds (objective, permutation).
         std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>> elite;
-        const std::uint32_t kick = options_.kick != 0 ? options_.kick : static_cast<std::uint32_t>(n / 10 + 2);
+        const std::uint32_t kick =
+            options_.kick != 0 ? options_.kick : static_cast<std::uint32_t>(n / 10 + 2);
         for (std::uint64_t round = 0; options_.rounds == 0 || round < options_.rounds; ++round) {
             if (ctx.should_stop()) break;
             gpu::MultiStartConfig config = options_.config;
             config.seed = derive_key(ctx.seed(), round, 0x6D756C74ull);
             // NOTE: SearchContext::should_stop is only called one thread at a time (the CPU twin
             // polls it under a critical section between searches).
-            const std::uint32_t ran = runner->run(config, searches, starts.data(), best.data(), results.data(),
-                                                  [&ctx] { return ctx.should_stop(); });
+            const std::uint32_t ran =
+                runner->run(config, searches, starts.data(), best.data(), results.data(),
+                            [&ctx] { return ctx.should_stop(); });
             std::uint64_t moves = 0;
             std::uint64_t longest = 0;
             std::uint32_t leader = 0;
@@ -183,8 +193,9 @@ public:
             // per step (every step of the searches that ran, accepted or not). Iterations are the
             // steps of the longest search of the round.
             const bool annealing = options_.config.strategy == gpu::Strategy::sa;
-            ctx.add_evaluations(annealing ? static_cast<std::uint64_t>(ran) * options_.config.iterations
-                                          : moves * (n * (n - 1) / 2));
+            ctx.add_evaluations(annealing
+                                    ? static_cast<std::uint64_t>(ran) * options_.config.iterations
+                                    : moves * (n * (n - 1) / 2));
             ctx.add_iterations(annealing ? (ran > 0 ? options_.config.iterations : 0) : longest);
             ctx.offer(std::span<const std::int32_t>(best.data() + leader * n, n),
                       static_cast<Objective>(results[leader].best));
@@ -209,7 +220,8 @@ public:
                 Rng rng(derive_key(config.seed, s, 0x6B69636Bull), 0);
                 for (std::uint32_t k = 0; k < kick; ++k) {
                     const std::uint32_t r = rng.below(static_cast<std::uint32_t>(n));
-                    const std::uint32_t q = (r + 1 + rng.below(static_cast<std::uint32_t>(n - 1))) % static_cast<std::uint32_t>(n);
+                    const std::uint32_t q = (r + 1 + rng.below(static_cast<std::uint32_t>(n - 1))) %
+                                            static_cast<std::uint32_t>(n);
                     std::swap(p[r], p[q]);
                 }
             }
@@ -218,8 +230,8 @@ public:
 
 private:
     void update_elite(std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>>& elite,
-                      const std::vector<std::int32_t>& best, const std::vector<gpu::SearchResult>& results,
-                      std::size_t n) const {
+                      const std::vector<std::int32_t>& best,
+                      const std::vector<gpu::SearchResult>& results, std::size_t n) const {
         for (std::size_t s = 0; s < results.size(); ++s) {
             std::vector<std::int32_t> p(best.begin() + static_cast<std::ptrdiff_t>(s * n),
                                         best.begin() + static_cast<std::ptrdiff_t>((s + 1) * n));
@@ -265,10 +277,11 @@ void register_multistart(Registry& registry) {
                            "Greedy construction: facilities by decreasing total flow, each to the "
                            "free location adding the least cost against those already placed, "
                            "drawn among the `candidates` cheapest (1 = deterministic)."};
-    greedy.integer("candidates", "3", "locations drawn from per facility (1 = purely greedy)", 1, 1000000);
+    greedy.integer("candidates", "3", "locations drawn from per facility (1 = purely greedy)", 1,
+                   1000000);
     registry.add(greedy, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
-        return std::make_unique<GreedyConstruction>(qap_problem(b, "greedy"),
-                                                    static_cast<std::int32_t>(p.get_int("candidates")));
+        return std::make_unique<GreedyConstruction>(
+            qap_problem(b, "greedy"), static_cast<std::int32_t>(p.get_int("candidates")));
     });
 
     ComponentSchema ms{"algorithm", "multistart", "qap",
@@ -280,20 +293,28 @@ void register_multistart(Registry& registry) {
                        "After each round every search continues from its best permutation, or "
                        "with `elite` > 0 from a perturbed copy of one of the best distinct "
                        "solutions so far. Iterations count moves per search."};
-    ms.choice("strategy", "ts", {"hc_best", "hc_first", "sa", "ts"}, "local search of every search");
-    ms.choice("mapping", "block", {"thread", "warp", "block"}, "CUDA threads per search (block: fastest on H200 at 4096 searches)");
-    ms.integer("iterations", "1000", "moves per search and round (hill climbing: at most)", 1, 2000000000);
+    ms.choice("strategy", "ts", {"hc_best", "hc_first", "sa", "ts"},
+              "local search of every search");
+    ms.choice("mapping", "block", {"thread", "warp", "block"},
+              "CUDA threads per search (block: fastest on H200 at 4096 searches)");
+    ms.integer("iterations", "1000", "moves per search and round (hill climbing: at most)", 1,
+               2000000000);
     ms.integer("rounds", "0", "rounds (0 = until the termination criteria)", 0);
-    ms.integer("elite", "0", "elite solutions restarted from after each round (0 = none)", 0, 1000000);
+    ms.integer("elite", "0", "elite solutions restarted from after each round (0 = none)", 0,
+               1000000);
     ms.integer("kick", "0", "random swaps applied to an elite restart (0 = n/10 + 2)", 0, 1000000);
-    ms.real("accept0", "0.5", "SA: acceptance probability of the mean uphill move at the start", 1e-9, 0.999999);
+    ms.real("accept0", "0.5", "SA: acceptance probability of the mean uphill move at the start",
+            1e-9, 0.999999);
     ms.real("final_ratio", "0.001", "SA: final temperature / initial temperature", 1e-12, 1.0);
     ms.choice("schedule", "geometric", {"geometric", "linear", "lundy_mees"},
               "SA: cooling from T0 to T0 * final_ratio over the moves (geometric, linear, or "
               "Lundy-Mees T/(1 + beta T))");
-    ms.integer("samples", "100", "SA: random swaps sampled for the initial temperature", 1, 1000000);
-    ms.integer("tenure_min", "0", "TS: smallest tabu tenure (0 with tenure_max 0: 0.9 n)", 0, 1000000);
-    ms.integer("tenure_max", "0", "TS: largest tabu tenure (0 with tenure_min 0: 1.1 n)", 0, 1000000);
+    ms.integer("samples", "100", "SA: random swaps sampled for the initial temperature", 1,
+               1000000);
+    ms.integer("tenure_min", "0", "TS: smallest tabu tenure (0 with tenure_max 0: 0.9 n)", 0,
+               1000000);
+    ms.integer("tenure_max", "0", "TS: largest tabu tenure (0 with tenure_min 0: 1.1 n)", 0,
+               1000000);
     registry.add(ms, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         const QapProblem& problem = qap_problem(b, "multistart");
         MultiStartOptions o;

@@ -39,8 +39,9 @@ public:
     // Rounds with more searches than fit in device memory run in several launches
     // (MultiStartEngine::run), asking `stop` between them; the searches of launches that did
     // not run keep their start, with zero moves (as in the CPU twin).
-    std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches, const std::int32_t* starts,
-                      std::int32_t* best, gpu::SearchResult* results, const std::function<bool()>& stop) override {
+    std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches,
+                      const std::int32_t* starts, std::int32_t* best, gpu::SearchResult* results,
+                      const std::function<bool()>& stop) override {
         const std::uint32_t ran = engine_.run(config, searches, starts, best, results, stop);
         const auto n = static_cast<std::size_t>(instance_.n);
         for (std::uint32_t s = ran; s < searches; ++s) {

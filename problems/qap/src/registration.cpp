@@ -17,10 +17,7 @@ namespace locus::qap {
 namespace {
 
 const QapProblem& qap_of(const BuildContext& build) {
-    // NOTE: qap-scoped components only exist for problem "qap" (Registry).
-    if (build.problem == nullptr || build.problem->problem_name() != "qap")
-        throw ConfigError("QAP components need a loaded QAP problem");
-    return static_cast<const QapProblem&>(*build.problem);
+    return problem_as<QapProblem>(build, "qap", "this QAP component");
 }
 
 /// Uniformly random permutations (Fisher-Yates), solution i from derive_key(seed, i).
@@ -71,7 +68,9 @@ void register_qap_components(Registry& registry) {
     ComponentSchema problem{"problem", "qap", "",
                             "Quadratic assignment: QAPLIB .dat files or 'random-qap:n=N[,seed=S]"
                             "[,max=M][,asymmetric=0|1]'; solutions are permutations."};
-    problem.string("instance", "", "QAPLIB .dat file (found through the data path) or a generator spec")
+    problem
+        .string("instance", "",
+                "QAPLIB .dat file (found through the data path) or a generator spec")
         .required();
     problem.file_extensions = {".dat"};
     registry.add(problem, [](const Params& p, BuildContext&) -> std::unique_ptr<Component> {
@@ -83,17 +82,20 @@ void register_qap_components(Registry& registry) {
         return std::make_unique<RandomPermutation>(qap_of(b));
     });
 
-    ComponentSchema swaps{"perturbation", "random_swaps", "qap", "Random exchanges of two facilities."};
+    ComponentSchema swaps{"perturbation", "random_swaps", "qap",
+                          "Random exchanges of two facilities."};
     swaps.integer("count", "3", "number of exchanges", 1, 1000000);
     registry.add(swaps, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
-        return std::make_unique<RandomSwaps>(qap_of(b), static_cast<std::int32_t>(p.get_int("count")));
+        return std::make_unique<RandomSwaps>(qap_of(b),
+                                             static_cast<std::int32_t>(p.get_int("count")));
     });
 
     register_multistart(registry);
     register_resident_ils(registry);
 
-    ComponentSchema swap{"neighborhood", "swap", "qap",
-                         "Exchange the locations of two facilities: n(n-1)/2 moves, O(n) delta each."};
+    ComponentSchema swap{
+        "neighborhood", "swap", "qap",
+        "Exchange the locations of two facilities: n(n-1)/2 moves, O(n) delta each."};
     registry.add(swap, [](const Params&, BuildContext& b) -> std::unique_ptr<Component> {
         const gpu::EngineSettings settings = gpu::engine_settings(b);
         return b.backend == Backend::cuda ? make_cuda_swap(qap_of(b), settings)

@@ -38,9 +38,12 @@ int main(int argc, char** argv) {
     std::vector<std::string> backends = {"cuda", "cpu"};
     double cpu_seconds = 2.0;
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (std::strcmp(argv[i], "--sizes") == 0) sizes = split(argv[i + 1]);
-        else if (std::strcmp(argv[i], "--backends") == 0) backends = split(argv[i + 1]);
-        else if (std::strcmp(argv[i], "--cpu-seconds") == 0) cpu_seconds = std::stod(argv[i + 1]);
+        if (std::strcmp(argv[i], "--sizes") == 0)
+            sizes = split(argv[i + 1]);
+        else if (std::strcmp(argv[i], "--backends") == 0)
+            backends = split(argv[i + 1]);
+        else if (std::strcmp(argv[i], "--cpu-seconds") == 0)
+            cpu_seconds = std::stod(argv[i + 1]);
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
             return 2;
@@ -55,21 +58,25 @@ int main(int argc, char** argv) {
                 const bool cuda = backend == "cuda";
                 // Enough solutions per launch to fill the GPU (>= 2^30 moves), one on the CPU.
                 std::size_t batch = 1;
-                if (cuda) batch = std::clamp<std::size_t>(static_cast<std::size_t>((1u << 30) / moves), 1, 4096);
+                if (cuda)
+                    batch = std::clamp<std::size_t>(static_cast<std::size_t>((1u << 30) / moves), 1,
+                                                    4096);
                 SolutionBatch tours(batch, n);
                 RandomTour(problem).construct(tours, 17);
                 auto engine = cuda ? make_cuda_engine(problem, {MoveKind::two_opt, 0}, {})
                                    : make_cpu_engine(problem, {MoveKind::two_opt, 0}, {});
                 // Repetitions: ~1 s on the GPU, ~cpu_seconds on the CPU.
                 const double once = engine->time_exploration(tours, Pivot::best, 1);
-                const int reps = std::clamp(static_cast<int>((cuda ? 1.0 : cpu_seconds) / std::max(once, 1e-6)), 3, 200);
+                const int reps = std::clamp(
+                    static_cast<int>((cuda ? 1.0 : cpu_seconds) / std::max(once, 1e-6)), 3, 200);
                 const double seconds = engine->time_exploration(tours, Pivot::best, reps);
                 nlohmann::json line = {
                     {"benchmark", "two_opt_full_evaluation"},
                     {"n", n},
                     {"backend", backend},
-                    {"device", cuda ? gpu::device_description(0)
-                                    : std::to_string(std::thread::hardware_concurrency()) + " CPU threads"},
+                    {"device",
+                     cuda ? gpu::device_description(0)
+                          : std::to_string(std::thread::hardware_concurrency()) + " CPU threads"},
                     {"batch", batch},
                     {"moves_per_solution", moves},
                     {"seconds_per_exploration", seconds},

@@ -3,5 +3,6 @@
 #include "locus/plugin.hpp"
 #include "locus/tsp/tsp_problem.hpp"
 
-LOCUS_PLUGIN("tsp", "Travelling salesman problem: TSPLIB reader, 2-opt / Or-opt / swap on CPU and CUDA",
+LOCUS_PLUGIN("tsp",
+             "Travelling salesman problem: TSPLIB reader, 2-opt / Or-opt / swap on CPU and CUDA",
              locus::tsp::register_tsp_components)

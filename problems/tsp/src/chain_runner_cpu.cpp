@@ -4,26 +4,24 @@
 
 namespace locus::tsp {
 
-std::unique_ptr<gpu::ChainRunner> make_cpu_chain_runner(const TspProblem& problem,
-                                                        const TspChainOptions& options,
-                                                        std::uint32_t chains,
-                                                        const gpu::ChainParams& params,
-                                                        int threads) {
-    return visit_metric(problem.instance().metric, [&](auto tag) -> std::unique_ptr<gpu::ChainRunner> {
-        using Metric = typename decltype(tag)::type;
-        const auto build = [&](auto policy) -> std::unique_ptr<gpu::ChainRunner> {
-            policy.metric = host_metric<Metric>(problem.instance());
-            policy.candidates = problem.candidates(options.candidates).data();
-            policy.n = static_cast<std::int32_t>(problem.size());
-            policy.K = options.candidates;
-            policy.window = options.window;
-            return std::make_unique<gpu::CpuChainRunner<decltype(policy)>>(policy, chains, params,
-                                                                           threads);
-        };
-        if (problem.narrow_deltas())
-            return build(TspChainPolicy<Metric, std::int32_t>{});
-        return build(TspChainPolicy<Metric, std::int64_t>{});
-    });
+std::unique_ptr<gpu::ChainRunner>
+make_cpu_chain_runner(const TspProblem& problem, const TspChainOptions& options,
+                      std::uint32_t chains, const gpu::ChainParams& params, int threads) {
+    return visit_metric(
+        problem.instance().metric, [&](auto tag) -> std::unique_ptr<gpu::ChainRunner> {
+            using Metric = typename decltype(tag)::type;
+            const auto build = [&](auto policy) -> std::unique_ptr<gpu::ChainRunner> {
+                policy.metric = host_metric<Metric>(problem.instance());
+                policy.candidates = problem.candidates(options.candidates).data();
+                policy.n = static_cast<std::int32_t>(problem.size());
+                policy.K = options.candidates;
+                policy.window = options.window;
+                return std::make_unique<gpu::CpuChainRunner<decltype(policy)>>(policy, chains,
+                                                                               params, threads);
+            };
+            if (problem.narrow_deltas()) return build(TspChainPolicy<Metric, std::int32_t>{});
+            return build(TspChainPolicy<Metric, std::int64_t>{});
+        });
 }
 
 } // namespace locus::tsp

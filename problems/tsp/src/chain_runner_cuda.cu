@@ -27,26 +27,25 @@ struct DeviceData {
 std::unique_ptr<gpu::ChainRunner> make_cuda_chain_runner(const TspProblem& problem,
                                                          const TspChainOptions& options,
                                                          std::uint32_t chains,
-                                                         const gpu::ChainParams& params,
-                                                         int device,
+                                                         const gpu::ChainParams& params, int device,
                                                          const gpu::MemoryBudget& budget) {
     gpu::require_device(device);
     auto data = std::make_shared<const DeviceData>(problem, options);
-    return visit_metric(problem.instance().metric, [&](auto tag) -> std::unique_ptr<gpu::ChainRunner> {
-        using Metric = typename decltype(tag)::type;
-        const auto build = [&](auto policy) -> std::unique_ptr<gpu::ChainRunner> {
-            policy.metric = Metric::bind(data->instance.arrays());
-            policy.candidates = data->candidates.data();
-            policy.n = static_cast<std::int32_t>(problem.size());
-            policy.K = options.candidates;
-            policy.window = options.window;
-            return std::make_unique<gpu::CudaChainRunner<decltype(policy)>>(policy, chains, params,
-                                                                            budget, data);
-        };
-        if (problem.narrow_deltas())
-            return build(TspChainPolicy<Metric, std::int32_t>{});
-        return build(TspChainPolicy<Metric, std::int64_t>{});
-    });
+    return visit_metric(
+        problem.instance().metric, [&](auto tag) -> std::unique_ptr<gpu::ChainRunner> {
+            using Metric = typename decltype(tag)::type;
+            const auto build = [&](auto policy) -> std::unique_ptr<gpu::ChainRunner> {
+                policy.metric = Metric::bind(data->instance.arrays());
+                policy.candidates = data->candidates.data();
+                policy.n = static_cast<std::int32_t>(problem.size());
+                policy.K = options.candidates;
+                policy.window = options.window;
+                return std::make_unique<gpu::CudaChainRunner<decltype(policy)>>(
+                    policy, chains, params, budget, data);
+            };
+            if (problem.narrow_deltas()) return build(TspChainPolicy<Metric, std::int32_t>{});
+            return build(TspChainPolicy<Metric, std::int64_t>{});
+        });
 }
 
 } // namespace locus::tsp

@@ -34,7 +34,8 @@ void FangTour::construct(SolutionBatch& batch, std::uint64_t seed) {
         fang_tours_cuda(problem_, greed_, starts.data(), count, key, batch.data().data());
     else
         fang_tours_cpu(problem_, greed_, starts.data(), count, key, threads_, batch.data().data());
-    for (std::size_t s = 0; s < batch.count(); ++s) batch.objective(s) = problem_.evaluate(batch[s]);
+    for (std::size_t s = 0; s < batch.count(); ++s)
+        batch.objective(s) = problem_.evaluate(batch[s]);
 }
 
 } // namespace locus::tsp

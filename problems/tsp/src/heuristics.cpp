@@ -31,11 +31,13 @@ void RandomTour::construct(SolutionBatch& batch, std::uint64_t seed) {
     }
 }
 
-void nearest_neighbor_tour(const Instance& instance, std::int32_t start, std::span<std::int32_t> tour,
-                           const std::int32_t* nearest, std::int32_t k) {
+void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
+                           std::span<std::int32_t> tour, const std::int32_t* nearest,
+                           std::int32_t k) {
     const auto n = as_i32(instance.n);
     // Unvisited cities in a compact array with each city's slot, for O(1) removal.
-    std::vector<std::int32_t> unvisited(static_cast<std::size_t>(n)), slot(static_cast<std::size_t>(n));
+    std::vector<std::int32_t> unvisited(static_cast<std::size_t>(n)),
+        slot(static_cast<std::size_t>(n));
     std::iota(unvisited.begin(), unvisited.end(), 0);
     std::iota(slot.begin(), slot.end(), 0);
     std::vector<std::uint8_t> visited(static_cast<std::size_t>(n), 0);
@@ -56,7 +58,9 @@ void nearest_neighbor_tour(const Instance& instance, std::int32_t start, std::sp
         // nearest unvisited city with ties to the lowest index, as the full scan below finds.
         if (nearest != nullptr)
             for (std::int32_t c = 0; c < k && next < 0; ++c) {
-                const std::int32_t city = nearest[static_cast<std::size_t>(current) * static_cast<std::size_t>(k) + static_cast<std::size_t>(c)];
+                const std::int32_t city =
+                    nearest[static_cast<std::size_t>(current) * static_cast<std::size_t>(k) +
+                            static_cast<std::size_t>(c)];
                 if (visited[static_cast<std::size_t>(city)] == 0) next = city;
             }
         if (next < 0) {
@@ -97,7 +101,9 @@ void DoubleBridge::perturb(SolutionBatch& batch, std::uint64_t seed) {
     const auto n = as_i32(problem_.size());
     if (n < 8) return; // too small for three distinct non-trivial cuts
     const Instance& instance = problem_.instance();
-    const auto distance = [&instance](std::int32_t a, std::int32_t b) { return instance.distance(a, b); };
+    const auto distance = [&instance](std::int32_t a, std::int32_t b) {
+        return instance.distance(a, b);
+    };
     const auto count = static_cast<std::int64_t>(batch.count());
 #pragma omp parallel for schedule(static) if (count > 16)
     for (std::int64_t b = 0; b < count; ++b) {
@@ -111,7 +117,8 @@ void DoubleBridge::perturb(SolutionBatch& batch, std::uint64_t seed) {
         if (batch.has_focus()) {
             auto focus = batch.focus(i);
             std::fill(focus.begin(), focus.end(), std::uint8_t{0});
-            for (std::int32_t city : ends) focus[static_cast<std::size_t>(city)] = 1;
+            for (std::int32_t city : ends)
+                focus[static_cast<std::size_t>(city)] = 1;
         }
     }
 }

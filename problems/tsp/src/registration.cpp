@@ -17,11 +17,7 @@ namespace locus::tsp {
 namespace {
 
 const TspProblem& tsp_of(const BuildContext& build) {
-    // NOTE: problem-scoped components are only visible for problem "tsp" (Registry), so the
-    // problem of the build context is the TspProblem this plugin created.
-    if (build.problem == nullptr || build.problem->problem_name() != "tsp")
-        throw ConfigError("TSP components need a loaded TSP problem");
-    return static_cast<const TspProblem&>(*build.problem);
+    return problem_as<TspProblem>(build, "tsp", "this TSP component");
 }
 
 /// A TSP neighborhood on the CPU or CUDA backend.
@@ -57,8 +53,7 @@ Factory neighborhood_factory(MoveKind kind) {
         if (params.has("candidates")) {
             spec.candidates = static_cast<std::int32_t>(params.get_int("candidates"));
             const auto n = static_cast<std::int64_t>(problem.size());
-            if (spec.candidates >= n)
-                spec.candidates = static_cast<std::int32_t>(n - 1);
+            if (spec.candidates >= n) spec.candidates = static_cast<std::int32_t>(n - 1);
         }
         const gpu::EngineSettings settings = gpu::engine_settings(build);
         auto engine = build.backend == Backend::cuda ? make_cuda_engine(problem, spec, settings)
@@ -76,9 +71,10 @@ void register_tsp_components(Registry& registry) {
     ComponentSchema problem{"problem", "tsp", "",
                             "Symmetric travelling salesman problem: TSPLIB files (EUC_2D, CEIL_2D, "
                             "ATT, GEO, EXPLICIT) or generated instances; solutions are tours."};
-    problem.string("instance", "",
-                   "TSPLIB .tsp file (found through the data path) or a generator spec "
-                   "'random-uniform:n=N,seed=S[,size=C]'")
+    problem
+        .string("instance", "",
+                "TSPLIB .tsp file (found through the data path) or a generator spec "
+                "'random-uniform:n=N,seed=S[,size=C]'")
         .required();
     problem.file_extensions = {".tsp"};
     registry.add(problem, [](const Params& p, BuildContext&) -> std::unique_ptr<Component> {
@@ -97,8 +93,8 @@ void register_tsp_components(Registry& registry) {
         const TspProblem& tsp = tsp_of(b);
         const auto start = p.get_int("start");
         if (start >= static_cast<std::int64_t>(tsp.size()))
-            throw ConfigError(fmt::format("{}.start: city {} does not exist ({} cities)",
-                                          p.path(), start, tsp.size()));
+            throw ConfigError(fmt::format("{}.start: city {} does not exist ({} cities)", p.path(),
+                                          start, tsp.size()));
         return std::make_unique<NearestNeighborTour>(tsp, static_cast<std::int32_t>(start));
     });
 
@@ -107,12 +103,14 @@ void register_tsp_components(Registry& registry) {
                          "the next city is drawn with weight (254 (dmin+1)/(d+1) + 1)^greed from "
                          "its distance d to the previous city (dmin: the nearest unvisited city's; "
                          "visited cities forbidden)."};
-    fang.integer("greed", "3", "0 = uniformly random tours ... 4 = nearly nearest-neighbor tours", 0, 4);
+    fang.integer("greed", "3", "0 = uniformly random tours ... 4 = nearly nearest-neighbor tours",
+                 0, 4);
     registry.add(fang, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         const TspProblem& tsp = tsp_of(b);
         if (tsp.size() > 98304)
-            throw ConfigError(p.path() + ": the fang construction handles at most 98304 cities (" +
-                              std::to_string(tsp.size()) + " given): the segment lookup is full");
+            throw ConfigError(fmt::format("{}: the fang construction handles at most 98304 cities "
+                                          "({} given): the segment lookup is full",
+                                          p.path(), tsp.size()));
         return std::make_unique<FangTour>(tsp, static_cast<std::int32_t>(p.get_int("greed")),
                                           b.backend, b.threads);
     });
@@ -125,7 +123,8 @@ void register_tsp_components(Registry& registry) {
                    "(local double bridge); 0 = anywhere in the tour",
                    0);
     registry.add(bridge, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
-        return std::make_unique<DoubleBridge>(tsp_of(b), static_cast<std::int32_t>(p.get_int("window")));
+        return std::make_unique<DoubleBridge>(tsp_of(b),
+                                              static_cast<std::int32_t>(p.get_int("window")));
     });
 
     ComponentSchema two_opt{"neighborhood", "two_opt", "tsp",

@@ -17,7 +17,8 @@ namespace locus::tsp {
 TspProblem::TspProblem(Instance instance) : instance_(std::move(instance)) {
     double bound = 0.0;
     if (!instance_.matrix.empty()) {
-        for (std::int32_t w : instance_.matrix) bound = std::max(bound, std::abs(static_cast<double>(w)));
+        for (std::int32_t w : instance_.matrix)
+            bound = std::max(bound, std::abs(static_cast<double>(w)));
     } else if (!instance_.x.empty()) {
         const auto [xmin, xmax] = std::minmax_element(instance_.x.begin(), instance_.x.end());
         const auto [ymin, ymax] = std::minmax_element(instance_.y.begin(), instance_.y.end());
@@ -25,7 +26,8 @@ TspProblem::TspProblem(Instance instance) : instance_(std::move(instance)) {
         // Euclidean bound; ATT distances are smaller, CEIL adds at most 1.
         bound = std::sqrt(dx * dx + dy * dy) + 2.0;
     }
-    narrow_deltas_ = !instance_.x.empty() || !instance_.matrix.empty() ? 4.0 * bound < 2147483647.0 : false;
+    narrow_deltas_ =
+        !instance_.x.empty() || !instance_.matrix.empty() ? 4.0 * bound < 2147483647.0 : false;
 }
 
 std::unique_ptr<TspProblem> TspProblem::load(const std::string& spec) {
@@ -57,8 +59,8 @@ const std::vector<std::int32_t>& TspProblem::lists(std::int32_t k, bool quadrant
     if (slot) return *slot;
     const auto n = static_cast<std::int32_t>(instance_.n);
     if (k < 1 || k > n - 1)
-        throw ConfigError(fmt::format("candidates: {} is out of range for {} cities (1..{})", k,
-                                      n, n - 1));
+        throw ConfigError(
+            fmt::format("candidates: {} is out of range for {} cities (1..{})", k, n, n - 1));
     auto lists = std::make_unique<std::vector<std::int32_t>>(static_cast<std::size_t>(n) * k);
     const bool geometric = quadrant && !instance_.x.empty();
     // NOTE: quadrant candidate lists (Johnson & McGeoch): for instances with coordinates, the
@@ -74,14 +76,17 @@ const std::vector<std::int32_t>& TspProblem::lists(std::int32_t k, bool quadrant
 #pragma omp for schedule(dynamic, 64)
         for (std::int32_t a = 0; a < n; ++a) {
             std::size_t m = 0;
-            for (auto& q : quadrants) q.clear();
+            for (auto& q : quadrants)
+                q.clear();
             for (std::int32_t b = 0; b < n; ++b) {
                 if (b == a) continue;
                 const Entry e{instance_.distance(a, b), b};
                 row[m++] = e;
                 if (geometric) {
-                    const double dx = instance_.x[static_cast<std::size_t>(b)] - instance_.x[static_cast<std::size_t>(a)];
-                    const double dy = instance_.y[static_cast<std::size_t>(b)] - instance_.y[static_cast<std::size_t>(a)];
+                    const double dx = instance_.x[static_cast<std::size_t>(b)] -
+                                      instance_.x[static_cast<std::size_t>(a)];
+                    const double dy = instance_.y[static_cast<std::size_t>(b)] -
+                                      instance_.y[static_cast<std::size_t>(a)];
                     const int q = dx >= 0 ? (dy > 0 ? 0 : 1) : (dy < 0 ? 2 : 3);
                     quadrants[q].push_back(e);
                 }
@@ -91,18 +96,24 @@ const std::vector<std::int32_t>& TspProblem::lists(std::int32_t k, bool quadrant
                 const std::size_t per = static_cast<std::size_t>(k) / 4;
                 for (auto& q : quadrants) {
                     const std::size_t take = std::min(per, q.size());
-                    std::partial_sort(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(take), q.end());
-                    chosen.insert(chosen.end(), q.begin(), q.begin() + static_cast<std::ptrdiff_t>(take));
+                    std::partial_sort(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(take),
+                                      q.end());
+                    chosen.insert(chosen.end(), q.begin(),
+                                  q.begin() + static_cast<std::ptrdiff_t>(take));
                 }
             }
-            for (const auto& e : chosen) taken[static_cast<std::size_t>(e.second)] = 1;
+            for (const auto& e : chosen)
+                taken[static_cast<std::size_t>(e.second)] = 1;
             std::sort(row.begin(), row.end());
-            for (std::size_t r = 0; r < row.size() && chosen.size() < static_cast<std::size_t>(k); ++r)
+            for (std::size_t r = 0; r < row.size() && chosen.size() < static_cast<std::size_t>(k);
+                 ++r)
                 if (taken[static_cast<std::size_t>(row[r].second)] == 0) chosen.push_back(row[r]);
-            for (const auto& e : chosen) taken[static_cast<std::size_t>(e.second)] = 0;
+            for (const auto& e : chosen)
+                taken[static_cast<std::size_t>(e.second)] = 0;
             std::sort(chosen.begin(), chosen.end());
             for (std::int32_t c = 0; c < k; ++c)
-                (*lists)[static_cast<std::size_t>(a) * k + c] = chosen[static_cast<std::size_t>(c)].second;
+                (*lists)[static_cast<std::size_t>(a) * k + c] =
+                    chosen[static_cast<std::size_t>(c)].second;
         }
     }
     slot = std::move(lists);

@@ -57,7 +57,8 @@ struct GridMovesPolicy {
     std::int32_t window = 3; ///< j (odd, >= 3)
     std::int32_t load = 1;   ///< distance evaluations per rating (FANG's load factor)
     std::int32_t greed = 2;  ///< weight = (max - d + 1)^greed among allowed cells (0 = uniform)
-    std::int32_t never = 0x7FFFFFFF; ///< threshold no load sum reaches (keeps the load's work alive)
+    std::int32_t never =
+        0x7FFFFFFF; ///< threshold no load sum reaches (keeps the load's work alive)
 
     LOCUS_HD_INLINE std::uint32_t state_words() const {
         return static_cast<std::uint32_t>(2 * agents + 1);
@@ -77,9 +78,9 @@ struct GridMovesPolicy {
     /// the cells of the other agents inside the window.
     struct Context {
         std::int32_t left, top, goal_x, goal_y;
-        std::uint32_t half;   ///< (j*j - 1) / 2: possibilities before the centre
-        std::uint32_t magic;  ///< 2^32 / window rounded up: floor(c / window) = c * magic >> 32
-        std::int32_t nearby;  ///< agents in the window; > kNearby: check all of them
+        std::uint32_t half;  ///< (j*j - 1) / 2: possibilities before the centre
+        std::uint32_t magic; ///< 2^32 / window rounded up: floor(c / window) = c * magic >> 32
+        std::int32_t nearby; ///< agents in the window; > kNearby: check all of them
         std::int32_t cells[kNearby];
     };
 
@@ -120,8 +121,7 @@ struct GridMovesPolicy {
         return max_possibilities();
     }
 
-    template <int T>
-    LOCUS_HD Context prepare(const std::int32_t* state, std::uint32_t var) const {
+    template <int T> LOCUS_HD Context prepare(const std::int32_t* state, std::uint32_t var) const {
         Context c{};
         const std::int32_t x = state[2 * var];
         const std::int32_t y = state[2 * var + 1];
@@ -137,10 +137,10 @@ struct GridMovesPolicy {
             const std::int32_t ax = state[2 * a], ay = state[2 * a + 1];
             // inside the window: 0 <= ax - x + half <= j - 1, likewise for y
             if (static_cast<std::uint32_t>(ax - c.left) > span ||
-                static_cast<std::uint32_t>(ay - c.top) > span || a == static_cast<std::int32_t>(var))
+                static_cast<std::uint32_t>(ay - c.top) > span ||
+                a == static_cast<std::int32_t>(var))
                 continue;
-            if (c.nearby < kNearby)
-                c.cells[c.nearby] = ay * width + ax;
+            if (c.nearby < kNearby) c.cells[c.nearby] = ay * width + ax;
             ++c.nearby;
         }
         return c;
@@ -237,8 +237,9 @@ struct GridMovesPolicy {
         }
 #endif
         // NOTE: selects, not branches (measured faster on an H200).
-        const std::int32_t bump = static_cast<std::int32_t>(x0 + x1 >= static_cast<std::uint32_t>(never)) |
-                                  static_cast<std::int32_t>(y0 + y1 >= static_cast<float>(never));
+        const std::int32_t bump =
+            static_cast<std::int32_t>(x0 + x1 >= static_cast<std::uint32_t>(never)) |
+            static_cast<std::int32_t>(y0 + y1 >= static_cast<float>(never));
         return cell_blocked != 0 ? -1 : d + bump;
     }
 
@@ -246,11 +247,16 @@ struct GridMovesPolicy {
         if (r < 0) return 0;
         const auto base = static_cast<std::uint32_t>(a.max - r + 1);
         switch (greed) {
-        case 0: return 1;
-        case 1: return base;
-        case 2: return base * base;
-        case 3: return base * base * base;
-        default: return (base * base) * (base * base);
+        case 0:
+            return 1;
+        case 1:
+            return base;
+        case 2:
+            return base * base;
+        case 3:
+            return base * base * base;
+        default:
+            return (base * base) * (base * base);
         }
     }
 
@@ -292,7 +298,8 @@ inline constexpr std::size_t kLoadGoalPadding = 8;
 /// 2, ..., A + load - 2, wrapping around, then the same from agent 2 on, starting at entry
 /// load_copy(A, load), then kLoadGoalPadding zero entries (empty for load 1). Throws
 /// ConfigError for a load outside 1..kMaxLoad.
-inline std::vector<LoadGoal> make_load_goals(const std::vector<std::int32_t>& goal_xy, std::int32_t load) {
+inline std::vector<LoadGoal> make_load_goals(const std::vector<std::int32_t>& goal_xy,
+                                             std::int32_t load) {
     check_load(load);
     const std::size_t agents = goal_xy.size() / 2;
     std::vector<LoadGoal> goals;
@@ -304,7 +311,8 @@ inline std::vector<LoadGoal> make_load_goals(const std::vector<std::int32_t>& go
         const std::size_t first = (i + 1) % agents;  // copy 0: agent i + 1
         const std::size_t second = (i + 2) % agents; // copy 1: agent i + 2
         goals[i] = LoadGoal{goal_xy[2 * first], static_cast<float>(goal_xy[2 * first + 1])};
-        goals[copy + i] = LoadGoal{goal_xy[2 * second], static_cast<float>(goal_xy[2 * second + 1])};
+        goals[copy + i] =
+            LoadGoal{goal_xy[2 * second], static_cast<float>(goal_xy[2 * second + 1])};
     }
     return goals;
 }

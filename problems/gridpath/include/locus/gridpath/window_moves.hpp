@@ -27,13 +27,15 @@ struct WindowMovesOptions {
 class MoveExpander {
 public:
     virtual ~MoveExpander() = default;
-    virtual const std::int32_t* expand(const std::int32_t* slots, std::uint32_t count, std::uint32_t k,
-                                       std::uint64_t seed) = 0;
+    virtual const std::int32_t* expand(const std::int32_t* slots, std::uint32_t count,
+                                       std::uint32_t k, std::uint64_t seed) = 0;
 };
 
-std::unique_ptr<MoveExpander> make_cpu_expander(const Instance& instance, const WindowMovesOptions& options);
+std::unique_ptr<MoveExpander> make_cpu_expander(const Instance& instance,
+                                                const WindowMovesOptions& options);
 /// Throws CudaError when no device is usable.
-std::unique_ptr<MoveExpander> make_cuda_expander(const Instance& instance, const WindowMovesOptions& options);
+std::unique_ptr<MoveExpander> make_cuda_expander(const Instance& instance,
+                                                 const WindowMovesOptions& options);
 
 /// The goal x, y of every agent of `instance` (2A words).
 std::vector<std::int32_t> goal_words(const Instance& instance);

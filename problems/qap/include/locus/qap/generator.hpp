@@ -25,7 +25,8 @@ Instance generate_random(std::int32_t n, std::uint64_t seed,
 
 /// `count` uniformly random permutations of 0..n-1, one after the other (count * n entries);
 /// permutation i is a Fisher-Yates shuffle driven by Rng(derive_key(seed, i)).
-std::vector<std::int32_t> random_permutations(std::int32_t n, std::uint32_t count, std::uint64_t seed);
+std::vector<std::int32_t> random_permutations(std::int32_t n, std::uint32_t count,
+                                              std::uint64_t seed);
 
 /// True when `text` names a generator rather than a file: "<generator>:" followed by
 /// "key=value" pairs (also for unknown generator names of that shape, so that

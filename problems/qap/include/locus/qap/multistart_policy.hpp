@@ -41,14 +41,17 @@ struct QapSwapPolicy {
             sum += a[i * nn + j] * b[pi * nn + p[j]];
         return sum;
     }
-    LOCUS_HD_INLINE std::int64_t delta(const std::int32_t* p, std::int32_t r, std::int32_t s) const {
+    LOCUS_HD_INLINE std::int64_t delta(const std::int32_t* p, std::int32_t r,
+                                       std::int32_t s) const {
         return swap_delta(a, b, n, p, r, s);
     }
     LOCUS_HD_INLINE std::int64_t updated(const std::int32_t* p, std::int64_t d, std::int32_t r,
                                          std::int32_t s, std::int32_t u, std::int32_t v) const {
         return updated_swap_delta(a, b, n, p, d, r, s, u, v);
     }
-    LOCUS_HD_INLINE std::uint32_t data_words() const { return 2u * static_cast<std::uint32_t>(n) * static_cast<std::uint32_t>(n); }
+    LOCUS_HD_INLINE std::uint32_t data_words() const {
+        return 2u * static_cast<std::uint32_t>(n) * static_cast<std::uint32_t>(n);
+    }
     LOCUS_HD_INLINE const std::int32_t* data() const { return a.words; }
     /// The policy reading [a | b] at `words` (a shared-memory copy: plain loads).
     LOCUS_HD_INLINE QapSwapPolicy with_data(const std::int32_t* words) const {
@@ -61,7 +64,8 @@ std::vector<std::int32_t> matrix_words(const Instance& instance);
 
 /// The policy over `words` = matrix_words(instance) (host or device copy).
 inline QapSwapPolicy swap_policy(const std::int32_t* words, std::int32_t n, bool read_only_cache) {
-    return {{words, read_only_cache}, {words + static_cast<std::int64_t>(n) * n, read_only_cache}, n};
+    return {
+        {words, read_only_cache}, {words + static_cast<std::int64_t>(n) * n, read_only_cache}, n};
 }
 
 } // namespace locus::qap

@@ -25,8 +25,12 @@ LOCUS_HD_INLINE std::int64_t swap_delta(const M& a, const M& b, std::int32_t n,
     const std::int64_t nn = n;
     const std::int64_t pr = p[r];
     const std::int64_t ps = p[s];
-    const auto A = [&](std::int64_t i, std::int64_t j) { return static_cast<std::int64_t>(a[i * nn + j]); };
-    const auto B = [&](std::int64_t i, std::int64_t j) { return static_cast<std::int64_t>(b[i * nn + j]); };
+    const auto A = [&](std::int64_t i, std::int64_t j) {
+        return static_cast<std::int64_t>(a[i * nn + j]);
+    };
+    const auto B = [&](std::int64_t i, std::int64_t j) {
+        return static_cast<std::int64_t>(b[i * nn + j]);
+    };
     // Diagonal and the (r,s)/(s,r) pair.
     std::int64_t delta = (A(r, r) - A(s, s)) * (B(ps, ps) - B(pr, pr)) +
                          (A(r, s) - A(s, r)) * (B(ps, pr) - B(pr, ps));
@@ -54,8 +58,12 @@ LOCUS_HD_INLINE std::int64_t updated_swap_delta(const M& a, const M& b, std::int
     const std::int64_t ps = p_after[s];
     const std::int64_t pu = p_after[u];
     const std::int64_t pv = p_after[v];
-    const auto A = [&](std::int64_t i, std::int64_t j) { return static_cast<std::int64_t>(a[i * nn + j]); };
-    const auto B = [&](std::int64_t i, std::int64_t j) { return static_cast<std::int64_t>(b[i * nn + j]); };
+    const auto A = [&](std::int64_t i, std::int64_t j) {
+        return static_cast<std::int64_t>(a[i * nn + j]);
+    };
+    const auto B = [&](std::int64_t i, std::int64_t j) {
+        return static_cast<std::int64_t>(b[i * nn + j]);
+    };
     const std::int64_t rows = A(r, u) - A(r, v) + A(s, v) - A(s, u);
     const std::int64_t cols = A(u, r) - A(v, r) + A(v, s) - A(u, s);
     return before + rows * (B(ps, pu) - B(ps, pv) + B(pr, pv) - B(pr, pu)) +

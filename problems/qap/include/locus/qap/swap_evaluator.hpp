@@ -34,7 +34,8 @@ struct SwapEvaluator {
         return swap_delta(a, b, n, x.p, x.r, s);
     }
     /// Facilities (r, s) of a move index (valid when r < s).
-    LOCUS_HD_INLINE static void decode(std::uint64_t index, std::int32_t n, std::int32_t& r, std::int32_t& s) {
+    LOCUS_HD_INLINE static void decode(std::uint64_t index, std::int32_t n, std::int32_t& r,
+                                       std::int32_t& s) {
         r = static_cast<std::int32_t>(index / static_cast<std::uint64_t>(n));
         s = static_cast<std::int32_t>(index % static_cast<std::uint64_t>(n));
     }

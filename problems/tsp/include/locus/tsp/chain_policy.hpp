@@ -23,8 +23,7 @@ struct TspChainOptions {
     std::int32_t window = 100;    ///< double-bridge window (0 = whole tour)
 };
 
-template <class Metric, class Delta>
-struct TspChainPolicy {
+template <class Metric, class Delta> struct TspChainPolicy {
     using delta_type = Delta;
     using move_type = TourMove;
     using Point = typename Metric::point_type;
@@ -42,10 +41,7 @@ struct TspChainPolicy {
     std::int32_t* D = nullptr;       ///< chains x n
     std::int32_t* scratch = nullptr; ///< chains x n (double bridge)
 
-    template <int k>
-    LOCUS_HD_INLINE static constexpr bool focused() {
-        return true;
-    }
+    template <int k> LOCUS_HD_INLINE static constexpr bool focused() { return true; }
     LOCUS_HD_INLINE std::int32_t width() const { return n; }
     LOCUS_HD_INLINE std::int32_t elements() const { return n; }
 
@@ -131,8 +127,7 @@ struct TspChainPolicy {
                 const std::int32_t x = wrap(first + k, n);
                 points[x] = metric.point(tour[x]);
                 where[tour[x]] = x;
-                if (x == 0)
-                    points[n] = points[0];
+                if (x == 0) points[n] = points[0];
             }
             team.sync();
             // Edges (x, x + 1) for x from first - 1 to first + length - 1.
@@ -147,11 +142,10 @@ struct TspChainPolicy {
 
     /// Leader only: a local double bridge; the touched cities are the six ends of the removed
     /// edges.
-    LOCUS_HD std::int64_t perturb(std::uint32_t c, std::int32_t* tour, Rng& rng,
-                                  std::int32_t* out, std::int32_t& count) const {
+    LOCUS_HD std::int64_t perturb(std::uint32_t c, std::int32_t* tour, Rng& rng, std::int32_t* out,
+                                  std::int32_t& count) const {
         count = 0;
-        if (n < 8)
-            return 0;
+        if (n < 8) return 0;
         const BridgeCut cut = draw_bridge(rng, n, window);
         const Metric& m = metric;
         const auto distance = [&m](std::int32_t x, std::int32_t y) { return m.distance(x, y); };
@@ -164,7 +158,8 @@ struct TspChainPolicy {
     /// Tour length (every thread gets it).
     LOCUS_EXEC_CHECK_DISABLE
     template <class Team>
-    LOCUS_HD std::int64_t evaluate(const Team& team, std::uint32_t, const std::int32_t* tour) const {
+    LOCUS_HD std::int64_t evaluate(const Team& team, std::uint32_t,
+                                   const std::int32_t* tour) const {
         std::int64_t sum = 0;
         for (std::int32_t k = static_cast<std::int32_t>(team.rank()); k < n;
              k += static_cast<std::int32_t>(team.size()))

@@ -27,7 +27,8 @@ public:
 
     /// Uploads `data` into `buffer` (nothing when empty) and returns the device pointer.
     template <class T>
-    static const T* upload(gpu::DeviceBuffer<T>& buffer, const std::vector<T>& data, const char* what) {
+    static const T* upload(gpu::DeviceBuffer<T>& buffer, const std::vector<T>& data,
+                           const char* what) {
         if (data.empty()) return nullptr;
         buffer.allocate(data.size(), what);
         buffer.upload(data.data(), data.size());

@@ -22,14 +22,16 @@ struct BridgeCut {
 LOCUS_HD_INLINE BridgeCut draw_bridge(Rng& rng, std::int32_t n, std::int32_t window) {
     const std::int32_t span = (window <= 0 || window >= n) ? n - 1 : window;
     BridgeCut cut;
-    cut.start = span == n - 1 ? 0 : static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(n)));
+    cut.start =
+        span == n - 1 ? 0 : static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(n)));
     std::int32_t o[3];
     for (int k = 0; k < 3; ++k) {
         bool fresh = false;
         while (!fresh) {
             o[k] = 1 + static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(span)));
             fresh = true;
-            for (int q = 0; q < k; ++q) fresh = fresh && o[q] != o[k];
+            for (int q = 0; q < k; ++q)
+                fresh = fresh && o[q] != o[k];
         }
     }
     for (int x = 0; x < 3; ++x)
@@ -50,7 +52,8 @@ LOCUS_HD_INLINE BridgeCut draw_bridge(Rng& rng, std::int32_t n, std::int32_t win
 /// receives the six cities at the ends of the removed edges.
 template <class Distance>
 LOCUS_HD std::int64_t apply_bridge(std::int32_t* tour, std::int32_t n, const BridgeCut& cut,
-                                   const Distance& distance, std::int32_t* scratch, std::int32_t* ends) {
+                                   const Distance& distance, std::int32_t* scratch,
+                                   std::int32_t* ends) {
     auto at = [&](std::int32_t offset) -> std::int32_t& { return tour[(cut.start + offset) % n]; };
     ends[0] = at(cut.o1 - 1); // X last
     ends[1] = at(cut.o1);     // B first
@@ -58,14 +61,17 @@ LOCUS_HD std::int64_t apply_bridge(std::int32_t* tour, std::int32_t n, const Bri
     ends[3] = at(cut.o2);     // C first
     ends[4] = at(cut.o3 - 1); // C last
     ends[5] = at(cut.o3 % n); // Y first
-    const std::int64_t delta =
-        static_cast<std::int64_t>(distance(ends[0], ends[3])) + distance(ends[4], ends[1]) +
-        distance(ends[2], ends[5]) - distance(ends[0], ends[1]) - distance(ends[2], ends[3]) -
-        distance(ends[4], ends[5]);
+    const std::int64_t delta = static_cast<std::int64_t>(distance(ends[0], ends[3])) +
+                               distance(ends[4], ends[1]) + distance(ends[2], ends[5]) -
+                               distance(ends[0], ends[1]) - distance(ends[2], ends[3]) -
+                               distance(ends[4], ends[5]);
     std::int32_t m = 0;
-    for (std::int32_t q = cut.o2; q < cut.o3; ++q) scratch[m++] = at(q);
-    for (std::int32_t q = cut.o1; q < cut.o2; ++q) scratch[m++] = at(q);
-    for (std::int32_t q = cut.o1; q < cut.o3; ++q) at(q) = scratch[q - cut.o1];
+    for (std::int32_t q = cut.o2; q < cut.o3; ++q)
+        scratch[m++] = at(q);
+    for (std::int32_t q = cut.o1; q < cut.o2; ++q)
+        scratch[m++] = at(q);
+    for (std::int32_t q = cut.o1; q < cut.o3; ++q)
+        at(q) = scratch[q - cut.o1];
     return delta;
 }
 

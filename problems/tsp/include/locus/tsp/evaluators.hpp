@@ -63,7 +63,8 @@ template <class Metric> struct TourBatchView {
 /// Moves evaluated by one exploration of a batch: with focus, only the rows of focused cities
 /// count (so both backends report the same numbers); otherwise the whole grid.
 template <class Eval>
-std::uint64_t exploration_cells(const Eval& eval, std::uint64_t batch, std::uint64_t focused_total) {
+std::uint64_t exploration_cells(const Eval& eval, std::uint64_t batch,
+                                std::uint64_t focused_total) {
     if (Eval::rows_per_focus > 0 && eval.v.focus_list != nullptr)
         return focused_total * static_cast<std::uint64_t>(Eval::rows_per_focus) * eval.grid().cols;
     return eval.grid().size() * batch;
@@ -128,8 +129,8 @@ template <class Metric, class Delta = std::int64_t> struct TwoOptFull {
         }
         if (x.middle) return gpu::invalid_delta<delta_type>();
         const std::int32_t j = x.ib + 2 + (c - x.len_a);
-        return static_cast<delta_type>(v.metric(x.b0, x.P[j])) + v.metric(x.b1, x.P[j + 1]) -
-               x.db - x.D[j];
+        return static_cast<delta_type>(v.metric(x.b0, x.P[j])) + v.metric(x.b1, x.P[j + 1]) - x.db -
+               x.D[j];
     }
     LOCUS_HD_INLINE TourMove decode(std::uint32_t, std::uint64_t index) const {
         const auto cols = static_cast<std::uint64_t>(v.n - 1);
@@ -162,7 +163,8 @@ template <class Metric, class Delta = std::int64_t> struct OrOptFull {
     static constexpr std::int32_t rows_per_focus = 0;
     static constexpr MoveKind kind = MoveKind::or_opt;
     LOCUS_HD_INLINE gpu::MoveGrid grid() const {
-        return {static_cast<std::uint32_t>(v.n < 5 ? 0 : 3 * v.n), static_cast<std::uint32_t>(2 * v.n)};
+        return {static_cast<std::uint32_t>(v.n < 5 ? 0 : 3 * v.n),
+                static_cast<std::uint32_t>(2 * v.n)};
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
         row_type x;
@@ -252,7 +254,8 @@ template <class Metric, class Delta = std::int64_t> struct TwoOptCandidates {
     static constexpr MoveKind kind = MoveKind::two_opt;
     LOCUS_HD_INLINE gpu::MoveGrid grid() const {
         const std::int32_t rows = v.focus_list != nullptr ? v.focus_rows : v.n;
-        return {static_cast<std::uint32_t>(v.n < 4 ? 0 : rows), static_cast<std::uint32_t>(2 * v.K)};
+        return {static_cast<std::uint32_t>(v.n < 4 ? 0 : rows),
+                static_cast<std::uint32_t>(2 * v.K)};
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
         const auto q = static_cast<std::int32_t>(r);
@@ -306,7 +309,8 @@ template <class Metric, class Delta = std::int64_t> struct OrOptCandidates {
     static constexpr MoveKind kind = MoveKind::or_opt;
     LOCUS_HD_INLINE gpu::MoveGrid grid() const {
         const std::int32_t rows = v.focus_list != nullptr ? 6 * v.focus_rows : 3 * v.n;
-        return {static_cast<std::uint32_t>(v.n < 5 ? 0 : rows), static_cast<std::uint32_t>(4 * v.K)};
+        return {static_cast<std::uint32_t>(v.n < 5 ? 0 : rows),
+                static_cast<std::uint32_t>(4 * v.K)};
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
         row_type x;
@@ -334,7 +338,8 @@ template <class Metric, class Delta = std::int64_t> struct OrOptCandidates {
     LOCUS_HD_INLINE TourMove move_of(const row_type& x, std::uint32_t col) const {
         const std::uint32_t variant = col & 3u;
         const std::int32_t anchor = variant < 2 ? x.first_city : x.last_city;
-        const std::int32_t other = v.candidates[static_cast<std::int64_t>(anchor) * v.K + (col >> 2)];
+        const std::int32_t other =
+            v.candidates[static_cast<std::int64_t>(anchor) * v.K + (col >> 2)];
         const std::int32_t q = v.pos_of(x.s)[other];
         TourMove m;
         m.kind = MoveKind::or_opt;
@@ -351,7 +356,8 @@ template <class Metric, class Delta = std::int64_t> struct OrOptCandidates {
         if (x.i < 0) return gpu::invalid_delta<delta_type>();
         const TourMove m = move_of(x, col);
         if (!m.valid) return gpu::invalid_delta<delta_type>();
-        return or_opt_delta<Delta>(v.metric, v.points(x.s), v.dists(x.s), v.n, m.i, m.length, m.p, m.reversed);
+        return or_opt_delta<Delta>(v.metric, v.points(x.s), v.dists(x.s), v.n, m.i, m.length, m.p,
+                                   m.reversed);
     }
     LOCUS_HD_INLINE TourMove decode(std::uint32_t s, std::uint64_t index) const {
         const auto cols = static_cast<std::uint64_t>(4 * v.K);

@@ -4,7 +4,8 @@
 /// the variables, assigned in order; the possibilities of a position are the cities, rated by
 /// their distance d to the city at the previous position, with visited cities forbidden. The
 /// weight of a city is (254 (dmin + 1) / (d + 1) + 1)^greed, dmin the distance of the nearest
-/// unvisited city: from uniform (greed 0: a random tour) to strongly greedy (greed 4). The same policy runs in the CPU twin and in the CUDA engine.
+/// unvisited city: from uniform (greed 0: a random tour) to strongly greedy (greed 4). The same
+/// policy runs in the CPU twin and in the CUDA engine.
 ///
 /// State words: the tour (n words; position 0 holds the start city), then the visited-city
 /// bitset (ceil(n/32) words).
@@ -43,13 +44,20 @@ template <class Metric> struct TourConstructionPolicy {
     std::int32_t n = 0;
     std::int32_t greed = 3; ///< weight exponent, 0..4
 
-    LOCUS_HD_INLINE std::uint32_t bitset_words() const { return static_cast<std::uint32_t>((n + 31) / 32); }
-    LOCUS_HD_INLINE std::uint32_t state_words() const { return static_cast<std::uint32_t>(n) + bitset_words(); }
+    LOCUS_HD_INLINE std::uint32_t bitset_words() const {
+        return static_cast<std::uint32_t>((n + 31) / 32);
+    }
+    LOCUS_HD_INLINE std::uint32_t state_words() const {
+        return static_cast<std::uint32_t>(n) + bitset_words();
+    }
     LOCUS_HD_INLINE std::uint32_t variables() const { return static_cast<std::uint32_t>(n - 1); }
-    LOCUS_HD_INLINE std::uint32_t max_possibilities() const { return static_cast<std::uint32_t>(n); }
+    LOCUS_HD_INLINE std::uint32_t max_possibilities() const {
+        return static_cast<std::uint32_t>(n);
+    }
     LOCUS_HD_INLINE int variable_type(std::uint32_t) const { return 0; }
 
-    LOCUS_HD_INLINE static bool visited(const std::int32_t* state, std::int32_t n, std::int32_t city) {
+    LOCUS_HD_INLINE static bool visited(const std::int32_t* state, std::int32_t n,
+                                        std::int32_t city) {
         const auto* bits = reinterpret_cast<const std::uint32_t*>(state + n);
         return ((bits[city / 32] >> (city % 32)) & 1u) != 0;
     }
@@ -59,7 +67,8 @@ template <class Metric> struct TourConstructionPolicy {
         return static_cast<std::uint32_t>(n);
     }
     template <int T>
-    LOCUS_HD_INLINE std::int32_t rate(const std::int32_t* state, std::uint32_t var, std::uint32_t l) const {
+    LOCUS_HD_INLINE std::int32_t rate(const std::int32_t* state, std::uint32_t var,
+                                      std::uint32_t l) const {
         const auto city = static_cast<std::int32_t>(l);
         if (visited(state, n, city)) return -1;
         return metric.distance(state[var], city); // var + 1 is the position; var its predecessor
@@ -69,10 +78,13 @@ template <class Metric> struct TourConstructionPolicy {
         if (d < 0) return 0;
         // (254 (min + 1) / (d + 1) + 1)^greed <= 255^4 < 2^32: relative to the nearest
         // allowed city, so that twice as far is about 2^greed times less likely.
-        const auto base = static_cast<std::uint32_t>(
-            254ull * (static_cast<std::uint64_t>(range.min) + 1) / (static_cast<std::uint64_t>(d) + 1) + 1);
+        const auto base =
+            static_cast<std::uint32_t>(254ull * (static_cast<std::uint64_t>(range.min) + 1) /
+                                           (static_cast<std::uint64_t>(d) + 1) +
+                                       1);
         std::uint32_t w = 1;
-        for (std::int32_t g = 0; g < greed; ++g) w *= base;
+        for (std::int32_t g = 0; g < greed; ++g)
+            w *= base;
         return w;
     }
     template <int T>

@@ -51,7 +51,8 @@ private:
 /// Builds a nearest-neighbor tour from `start` into `tour` (size n): the nearest unvisited city
 /// next, ties to the lowest index. `nearest` (optional, n x k lists ordered by distance then
 /// index, TspProblem::nearest) only speeds the search up; the tour is the same.
-void nearest_neighbor_tour(const Instance& instance, std::int32_t start, std::span<std::int32_t> tour,
-                           const std::int32_t* nearest = nullptr, std::int32_t k = 0);
+void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
+                           std::span<std::int32_t> tour, const std::int32_t* nearest = nullptr,
+                           std::int32_t k = 0);
 
 } // namespace locus::tsp

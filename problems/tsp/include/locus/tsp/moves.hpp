@@ -59,8 +59,8 @@ LOCUS_HD_INLINE ReversalPlan plan_reversals(const TourMove& m, std::int32_t n) {
             plan.add(wrap(m.j + 1, n), n - inner);
     } else if (m.kind == MoveKind::or_opt) {
         const std::int32_t seg_end = wrap(m.i + m.length - 1, n);
-        const std::int32_t forward_gap = wrap(m.p - seg_end, n);          // t[e+1..p]
-        const std::int32_t backward_gap = wrap(m.i - 1 - m.p, n);         // t[p+1..i-1]
+        const std::int32_t forward_gap = wrap(m.p - seg_end, n);  // t[e+1..p]
+        const std::int32_t backward_gap = wrap(m.i - 1 - m.p, n); // t[p+1..i-1]
         if (forward_gap <= backward_gap) {
             // [S G] -> [G S] (or [G S']): reverse S (unless inserted reversed), G, then both.
             if (!m.reversed) plan.add(m.i, m.length);
@@ -81,7 +81,8 @@ LOCUS_HD_INLINE ReversalPlan plan_reversals(const TourMove& m, std::int32_t n) {
 
 /// Sequential reversal of a cyclic range (host, or one device thread).
 template <class T>
-LOCUS_HD_INLINE void reverse_range(T* tour, std::int32_t n, std::int32_t first, std::int32_t length) {
+LOCUS_HD_INLINE void reverse_range(T* tour, std::int32_t n, std::int32_t first,
+                                   std::int32_t length) {
     std::int32_t a = first;
     std::int32_t b = wrap(first + length - 1, n);
     for (std::int32_t k = 0; k < length / 2; ++k) {
@@ -102,7 +103,8 @@ template <class T> LOCUS_HD_INLINE void apply_move(T* tour, std::int32_t n, cons
         return;
     }
     const ReversalPlan plan = plan_reversals(m, n);
-    for (int r = 0; r < plan.count; ++r) reverse_range(tour, n, plan.first[r], plan.length[r]);
+    for (int r = 0; r < plan.count; ++r)
+        reverse_range(tour, n, plan.first[r], plan.length[r]);
 }
 
 /// The cities at the ends of the edges a valid move removes (up to 6, duplicates possible);
@@ -151,8 +153,8 @@ LOCUS_HD_INLINE Delta two_opt_delta(const Metric& d, const Point* P, const std::
 /// Delta of moving segment t[i..i+L-1] between t[p] and t[p+1] (p outside [i-1, i+L-1]).
 template <class Delta, class Metric, class Point>
 LOCUS_HD_INLINE Delta or_opt_delta(const Metric& d, const Point* P, const std::int32_t* D,
-                                          std::int32_t n, std::int32_t i, std::int32_t length,
-                                          std::int32_t p, bool reversed) {
+                                   std::int32_t n, std::int32_t i, std::int32_t length,
+                                   std::int32_t p, bool reversed) {
     const std::int32_t prev = wrap(i - 1, n);
     const std::int32_t last = wrap(i + length - 1, n);
     const Point s0 = P[i];
@@ -178,7 +180,7 @@ LOCUS_HD_INLINE bool or_opt_insertion_ok(std::int32_t n, std::int32_t i, std::in
 /// Delta of swapping the cities at positions i < j.
 template <class Delta, class Metric, class Point>
 LOCUS_HD_INLINE Delta swap_delta(const Metric& d, const Point* P, const std::int32_t* D,
-                                        std::int32_t n, std::int32_t i, std::int32_t j) {
+                                 std::int32_t n, std::int32_t i, std::int32_t j) {
     if (j == i + 1 || (i == 0 && j == n - 1)) {
         // Adjacent: a is directly followed by b.
         const std::int32_t a = (j == i + 1) ? i : j;
@@ -191,8 +193,8 @@ LOCUS_HD_INLINE Delta swap_delta(const Metric& d, const Point* P, const std::int
     const std::int32_t pi = wrap(i - 1, n);
     const std::int32_t pj = j - 1;
     const Delta removed = static_cast<Delta>(D[pi]) + D[i] + D[pj] + D[j];
-    const Delta added = static_cast<Delta>(d(P[pi], P[j])) + d(P[j], P[i + 1]) +
-                               d(P[pj], P[i]) + d(P[i], P[j + 1]);
+    const Delta added =
+        static_cast<Delta>(d(P[pi], P[j])) + d(P[j], P[i + 1]) + d(P[pj], P[i]) + d(P[i], P[j + 1]);
     return added - removed;
 }
 

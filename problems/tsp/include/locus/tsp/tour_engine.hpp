@@ -78,12 +78,11 @@ std::unique_ptr<TourEngine> make_cuda_engine(const TspProblem& problem, Neighbor
 std::string neighborhood_label(NeighborhoodSpec spec);
 
 /// Type tag carrying an evaluator type.
-template <class Eval> struct SpaceTag {
-    using type = Eval;
-};
+template <class Eval> struct SpaceTag { using type = Eval; };
 
 /// Calls f(SpaceTag<Evaluator<Metric, Delta>>{}) for the evaluator of `spec`.
-template <class Metric, class Delta, class F> decltype(auto) visit_space(NeighborhoodSpec spec, F&& f) {
+template <class Metric, class Delta, class F>
+decltype(auto) visit_space(NeighborhoodSpec spec, F&& f) {
     switch (spec.kind) {
     case MoveKind::two_opt:
         if (spec.candidates > 0) return f(SpaceTag<TwoOptCandidates<Metric, Delta>>{});
@@ -99,7 +98,8 @@ template <class Metric, class Delta, class F> decltype(auto) visit_space(Neighbo
 
 /// Calls f(SpaceTag<Evaluator>{}) for the evaluator of `spec` over `problem`'s metric, with
 /// 32-bit deltas when they cannot overflow (TspProblem::narrow_deltas).
-template <class F> decltype(auto) visit_evaluator(const TspProblem& problem, NeighborhoodSpec spec, F&& f) {
+template <class F>
+decltype(auto) visit_evaluator(const TspProblem& problem, NeighborhoodSpec spec, F&& f) {
     return visit_metric(problem.instance().metric, [&](auto metric_tag) {
         using Metric = typename decltype(metric_tag)::type;
         if (problem.narrow_deltas()) return visit_space<Metric, std::int32_t>(spec, f);

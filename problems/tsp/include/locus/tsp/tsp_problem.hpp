@@ -55,7 +55,8 @@ private:
     Instance instance_;
     bool narrow_deltas_ = false;
     mutable std::mutex candidates_mutex_;
-    mutable std::map<std::pair<std::int32_t, bool>, std::unique_ptr<std::vector<std::int32_t>>> candidates_;
+    mutable std::map<std::pair<std::int32_t, bool>, std::unique_ptr<std::vector<std::int32_t>>>
+        candidates_;
 };
 
 /// Registers the TSP problem and its components (constructions, perturbation, neighborhoods).
