@@ -1,0 +1,172 @@
+// Segment resources of a giant tour: hand-computed routes, summaries from the zero- and
+// one-level hierarchies against a direct fold, and 2-opt recombinations (segments reversed and
+// spanning routes) against the summary of the moved tour.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "locus/gpu/segment_resources.hpp"
+#include "locus/rng.hpp"
+
+using locus::gpu::RouteResources;
+using locus::gpu::RouteSegment;
+using locus::gpu::SegmentTable;
+
+namespace {
+
+struct Plane {
+    std::vector<double> x, y;
+    bool integral = true;
+    double operator()(std::int32_t u, std::int32_t v) const {
+        const double d = std::hypot(x[static_cast<std::size_t>(u)] - x[static_cast<std::size_t>(v)],
+                                    y[static_cast<std::size_t>(u)] - y[static_cast<std::size_t>(v)]);
+        return integral ? std::nearbyint(d) : d;
+    }
+};
+
+RouteSegment fold(const RouteResources& r, const std::vector<std::int32_t>& tour, std::size_t i,
+                  std::size_t j, const Plane& d) {
+    RouteSegment s = r.leaf(tour[i]);
+    for (std::size_t k = i + 1; k <= j; ++k)
+        s = r.join(s, r.leaf(tour[k]), d(tour[k - 1], tour[k]));
+    return s;
+}
+
+void check_same(const RouteSegment& a, const RouteSegment& b) {
+    CHECK(a.first == b.first);
+    CHECK(a.last == b.last);
+    CHECK(a.cost == doctest::Approx(b.cost).epsilon(1e-12));
+    CHECK(a.depot == b.depot);
+    CHECK(a.head.load == b.head.load);
+    CHECK(a.head.customers == b.head.customers);
+    CHECK(a.head.duration == doctest::Approx(b.head.duration).epsilon(1e-12));
+    CHECK(a.tail.load == b.tail.load);
+    CHECK(a.tail.customers == b.tail.customers);
+    CHECK(a.tail.duration == doctest::Approx(b.tail.duration).epsilon(1e-12));
+    CHECK(a.routes == b.routes);
+    CHECK(a.excess_load == b.excess_load);
+    CHECK(a.excess_duration == doctest::Approx(b.excess_duration).epsilon(1e-12));
+}
+
+struct Case {
+    Plane plane;
+    std::vector<std::int64_t> demand;
+    std::vector<double> service;
+    std::vector<std::int32_t> tour;
+};
+
+/// Customers 1..m in random order with `routes` - 1 extra depot copies inserted at random
+/// positions (empty routes possible), the tour starting and ending at the depot 0.
+Case random_case(std::int32_t m, std::int32_t routes, std::uint64_t seed, bool integral) {
+    Case c;
+    locus::Rng rng(seed, 0);
+    c.plane.integral = integral;
+    for (std::int32_t v = 0; v <= m; ++v) {
+        c.plane.x.push_back(rng.below(1000));
+        c.plane.y.push_back(rng.below(1000));
+        c.demand.push_back(v == 0 ? 0 : 1 + rng.below(10));
+        c.service.push_back(v == 0 ? 0.0 : static_cast<double>(rng.below(20)));
+    }
+    std::vector<std::int32_t> inner;
+    for (std::int32_t v = 1; v <= m; ++v) inner.push_back(v);
+    for (std::int32_t k = 1; k < routes; ++k) inner.push_back(0);
+    for (std::size_t k = inner.size() - 1; k > 0; --k)
+        std::swap(inner[k], inner[rng.below(static_cast<std::uint32_t>(k + 1))]);
+    c.tour.push_back(0);
+    c.tour.insert(c.tour.end(), inner.begin(), inner.end());
+    c.tour.push_back(0);
+    return c;
+}
+
+} // namespace
+
+TEST_CASE("segment resources: two routes on a line, hand-computed") {
+    // Depot at 0; customers 1..4 at x = 1, 2, 3, 4; tour 0 1 2 0 3 4 0.
+    Plane line;
+    line.x = {0, 1, 2, 3, 4};
+    line.y = {0, 0, 0, 0, 0};
+    const std::vector<std::int64_t> demand{0, 4, 5, 3, 6};
+    const std::vector<double> service{0, 1, 1, 1, 1};
+    RouteResources r{demand.data(), service.data(), 8, 9.0, 0};
+    const std::vector<std::int32_t> tour{0, 1, 2, 0, 3, 4, 0};
+    const RouteSegment all = fold(r, tour, 0, tour.size() - 1, line);
+    // Route 1: 0-1-2-0, length 4, load 9 (1 over 8), duration 4 + 2 = 6.
+    // Route 2: 0-3-4-0, length 8, load 9 (1 over), duration 8 + 2 = 10 (1 over 9).
+    CHECK(all.cost == 12.0);
+    CHECK(all.routes == 2);
+    CHECK(all.excess_load == 2);
+    CHECK(all.excess_duration == 1.0);
+    const auto verdict = locus::gpu::closed_tour(all, 1, 1000.0);
+    CHECK_FALSE(verdict.feasible);
+    CHECK(verdict.objective == 1012.0);
+    // The segment 2 0 3: head = customer 2 into the depot, tail = depot to customer 3.
+    const RouteSegment mid = fold(r, tour, 2, 4, line);
+    CHECK(mid.depot);
+    CHECK(mid.head.load == 5);
+    CHECK(mid.head.duration == 3.0); // service 1 + edge 2 -> 0 of length 2
+    CHECK(mid.tail.load == 3);
+    CHECK(mid.tail.duration == 4.0); // edge 0 -> 3 of length 3 + service 1
+    CHECK(mid.routes == 0);
+    const RouteSegment back = RouteResources::reversed(mid);
+    CHECK(back.first == 3);
+    CHECK(back.head.load == 3);
+    CHECK(back.tail.load == 5);
+    // Feasible with capacity 9 and duration 10.
+    RouteResources loose{demand.data(), service.data(), 9, 10.0, 0};
+    CHECK(locus::gpu::closed_tour(fold(loose, tour, 0, tour.size() - 1, line), 2, 1.0).feasible);
+}
+
+TEST_CASE("segment resources: hierarchies give the summaries of a direct fold") {
+    for (const bool integral : {true, false}) {
+        const Case c = random_case(60, 9, integral ? 3 : 4, integral);
+        RouteResources r{c.demand.data(), c.service.data(), 25, 400.0, 0};
+        const auto n = static_cast<std::int32_t>(c.tour.size());
+        for (const std::int32_t part : {0, SegmentTable::part_for(n), 5}) {
+            CAPTURE(part);
+            SegmentTable table;
+            table.build(r, c.tour, c.plane, part);
+            for (std::int32_t i = 0; i < n; i += 3)
+                for (std::int32_t j = i; j < n; j += 2)
+                    check_same(table.segment(i, j), fold(r, c.tour, static_cast<std::size_t>(i),
+                                                         static_cast<std::size_t>(j), c.plane));
+        }
+        SegmentTable one;
+        one.build(r, c.tour, c.plane, SegmentTable::part_for(n));
+        SegmentTable zero;
+        zero.build(r, c.tour, c.plane, 0);
+        CHECK(one.summaries() * 5 < zero.summaries());
+    }
+}
+
+TEST_CASE("segment resources: every 2-opt move from three summaries, one reversed") {
+    const Case c = random_case(40, 7, 11, true);
+    RouteResources r{c.demand.data(), c.service.data(), 30, 500.0, 0};
+    const auto n = static_cast<std::int32_t>(c.tour.size());
+    SegmentTable table;
+    table.build(r, c.tour, c.plane, SegmentTable::part_for(n));
+    int checked = 0;
+    for (std::int32_t i = 0; i + 2 < n - 1; ++i) {
+        for (std::int32_t j = i + 2; j < n - 1; ++j) {
+            // Remove edges (i, i+1) and (j, j+1); reverse positions i+1..j.
+            std::vector<std::int32_t> moved = c.tour;
+            std::reverse(moved.begin() + i + 1, moved.begin() + j + 1);
+            const RouteSegment expected = fold(r, moved, 0, moved.size() - 1, c.plane);
+            const auto& t = c.tour;
+            RouteSegment s = r.join(table.segment(0, i),
+                                    RouteResources::reversed(table.segment(i + 1, j)),
+                                    c.plane(t[static_cast<std::size_t>(i)], t[static_cast<std::size_t>(j)]));
+            s = r.join(s, table.segment(j + 1, n - 1),
+                       c.plane(t[static_cast<std::size_t>(i + 1)], t[static_cast<std::size_t>(j + 1)]));
+            check_same(s, expected);
+            const auto a = locus::gpu::closed_tour(s, 6, 100.0);
+            const auto b = locus::gpu::closed_tour(expected, 6, 100.0);
+            CHECK(a.feasible == b.feasible);
+            CHECK(a.objective == b.objective);
+            ++checked;
+        }
+    }
+    CHECK(checked > 600);
+}
