@@ -56,9 +56,13 @@ void HostStorage::allocate(const ArrayList& list) {
     list.bind(block_.get());
 }
 
-DeviceStorage::~DeviceStorage() {
+DeviceStorage::~DeviceStorage() { release(); }
+
+void DeviceStorage::release() noexcept {
     if (block_ != nullptr)
         (void)cudaFree(block_);
+    block_ = nullptr;
+    bytes_ = 0;
 }
 
 void DeviceStorage::allocate(const ArrayList& list, const MemoryBudget& budget,
@@ -73,10 +77,12 @@ void DeviceStorage::allocate(const ArrayList& list, const MemoryBudget& budget,
         throw CudaError(fmt::format("{}: needs {:.1f} MiB of GPU memory (largest arrays: {}), "
                                     "the budget allows {:.1f} MiB ({}); {}",
                                     what, mib(need), list.largest(), mib(allowed), rule, advice));
-    if (block_ != nullptr)
-        (void)cudaFree(block_);
-    block_ = nullptr;
-    bytes_ = 0;
+    allocate(list, what);
+}
+
+void DeviceStorage::allocate(const ArrayList& list, const std::string& what) {
+    release();
+    const std::size_t need = list.bytes();
     const cudaError_t status = cudaMalloc(&block_, std::max<std::size_t>(need, 1));
     if (status != cudaSuccess) {
         block_ = nullptr;

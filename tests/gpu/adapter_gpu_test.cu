@@ -59,9 +59,7 @@ public:
 
     std::string_view label() const { return "toy"; }
     locus::gpu::MoveGrid max_grid() const { return {1, static_cast<std::uint32_t>(width_ - 1)}; }
-    std::size_t device_bytes(std::uint32_t) const { return 0; }
-    void reserve(std::uint32_t) {}
-    void release() {}
+    void declare(locus::gpu::ArrayList&, std::uint32_t) {}
     void upload(const SolutionBatch&, const locus::gpu::DeviceBatch&, cudaStream_t) {}
     void download(SolutionBatch&, cudaStream_t) {}
 

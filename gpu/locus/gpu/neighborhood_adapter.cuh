@@ -36,6 +36,7 @@
 #include "locus/gpu/device.hpp"
 #include "locus/gpu/device_buffer.hpp"
 #include "locus/gpu/neighborhood_adapter.hpp"
+#include "locus/gpu/storage.hpp"
 #include "locus/gpu/neighborhood_engine.cuh"
 #include "locus/gpu/stream.hpp"
 
@@ -70,9 +71,9 @@ concept DeviceMoveApplier = std::is_trivially_copyable_v<A> && requires {
 ///   evaluator_type                a MoveEvaluator over device arrays
 ///   label()                       the neighborhood in messages, e.g. "TSP two_opt"
 ///   max_grid()                    the largest grid prepare() returns (sizes the workspace)
-///   device_bytes(count)           device memory of reserve(count), in bytes
-///   reserve(count) / release()    allocate / free the policy's buffers for `count` solutions
-///                                 (the adapter checks the memory budget in between)
+///   declare(list, count)          adds its device arrays for `count` solutions to the storage
+///                                 list (binding its own pointers); the adapter measures the
+///                                 list, checks the memory budget and allocates one block
 ///   upload(batch, d, stream)      copies the state it keeps beside the solutions (TSP: focus)
 ///                                 after they are uploaded; ordered on `stream`
 ///   download(batch, stream)       the reverse, ordered on `stream` (the adapter synchronises)
@@ -86,14 +87,13 @@ concept DeviceMoveApplier = std::is_trivially_copyable_v<A> && requires {
 ///   evaluate(solution)            full objective of a host solution (check_moves)
 template <class P>
 concept DeviceNeighborhoodPolicy = MoveEvaluator<typename P::evaluator_type> &&
-    requires(P& p, const P& cp, const SolutionBatch& cb, SolutionBatch& b, const DeviceBatch& d,
+    requires(P& p, const P& cp, ArrayList& list, const SolutionBatch& cb, SolutionBatch& b,
+             const DeviceBatch& d,
              const typename P::evaluator_type& e, std::uint32_t count, unsigned long long* d_count,
              cudaStream_t stream, std::span<const std::int32_t> solution) {
     { cp.label() } -> std::convertible_to<std::string_view>;
     { cp.max_grid() } -> std::same_as<MoveGrid>;
-    { cp.device_bytes(count) } -> std::same_as<std::size_t>;
-    p.reserve(count);
-    p.release();
+    p.declare(list, count);
     p.upload(cb, d, stream);
     p.download(b, stream);
     {
@@ -177,7 +177,8 @@ public:
         upload(batch);
         select(pivot, nullptr);
         results_host_.resize(batch.count());
-        results_.download_async(results_host_.data(), batch.count(), stream_);
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(results_host_.data(), results_, (batch.count()) * sizeof(*results_),
+                                         cudaMemcpyDeviceToHost, stream_));
         stream_.synchronize();
         for (std::size_t s = 0; s < batch.count(); ++s) {
             const MoveResult<Delta>& r = results_host_[s];
@@ -198,7 +199,8 @@ public:
                 moves[s].found()
                     ? MoveResult<Delta>{static_cast<Delta>(moves[s].delta), moves[s].index}
                     : MoveResult<Delta>{invalid_delta<Delta>(), kNoMove};
-        results_.upload_async(results_host_.data(), batch.count(), stream_);
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(results_, results_host_.data(), (batch.count()) * sizeof(*results_),
+                                         cudaMemcpyHostToDevice, stream_));
         launch_apply(prepared.evaluator, false, applied_.data());
         download(batch);
     }
@@ -257,7 +259,7 @@ public:
         std::vector<double> seconds;
         for (int r = 0; r <= std::max(repetitions, 1); ++r) {
             start.record(stream_);
-            LOCUS_CUDA_CHECK(select_moves(prepared.evaluator, batch_.count, pivot, results_.data(),
+            LOCUS_CUDA_CHECK(select_moves(prepared.evaluator, batch_.count, pivot, results_,
                                           workspace_, stream_));
             end.record(stream_);
             end.synchronize();
@@ -272,36 +274,28 @@ private:
         return ordinal;
     }
 
-    /// Device bytes of a batch of `count` solutions of `width`: the adapter's buffers, the
-    /// policy's and the engine workspace.
-    std::size_t batch_bytes(std::uint32_t count, std::uint32_t width) const {
-        const std::size_t n = count;
-        return n * width * sizeof(std::int32_t) + n * sizeof(Objective) +
-               n * sizeof(MoveResult<Delta>) + policy_.device_bytes(count) +
-               EngineWorkspace::bytes_needed(policy_.max_grid(), count);
-    }
-
-    /// Makes room for `count` solutions of `width`, checking the memory budget first.
+    /// Makes room for `count` solutions of `width`: the adapter's arrays and the policy's in
+    /// one storage list, checked with the engine workspace against the memory budget first.
     void reserve(std::uint32_t count, std::uint32_t width) {
         if (count <= capacity_ && width == width_) return;
         // NOTE: the old buffers go first, so that a budget taken as a share of the free memory
         // counts the memory they held.
-        solutions_.release();
-        objectives_.release();
-        results_.release();
-        policy_.release();
+        storage_.release();
         workspace_.release();
         capacity_ = 0;
-        const std::size_t need = batch_bytes(count, width);
+        ArrayList list;
+        const std::size_t c = count;
+        list.add(solutions_, c * width, "solutions");
+        list.add(objectives_, c, "objectives");
+        list.add(results_, c, "selected moves");
+        policy_.declare(list, count);
+        const std::size_t need =
+            list.bytes() + EngineWorkspace::bytes_needed(policy_.max_grid(), count);
         const std::size_t allowed = settings_.memory.allowance();
         if (need > allowed)
             throw CudaError(
                 detail::memory_budget_message(policy_.label(), count, width, need, allowed));
-        const std::string label(policy_.label());
-        solutions_.allocate(static_cast<std::size_t>(count) * width, label + " solutions");
-        objectives_.allocate(count, label + " objectives");
-        results_.allocate(count, label + " selected moves");
-        policy_.reserve(count);
+        storage_.allocate(list, std::string(policy_.label()) + " batch");
         workspace_.reserve_for(policy_.max_grid(), count, stream_);
         capacity_ = count;
         width_ = width;
@@ -311,20 +305,26 @@ private:
         const auto count = static_cast<std::uint32_t>(batch.count());
         const auto width = static_cast<std::uint32_t>(batch.width());
         reserve(count, width);
-        batch_ = DeviceBatch{solutions_.data(), count, width};
-        solutions_.upload_async(batch.data().data(), batch.data().size(), stream_);
+        batch_ = DeviceBatch{solutions_, count, width};
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(solutions_, batch.data().data(), batch.data().size() * 4,
+                                         cudaMemcpyHostToDevice, stream_));
         objectives_host_.resize(count);
         for (std::size_t s = 0; s < batch.count(); ++s)
             objectives_host_[s] = batch.objective(s);
-        objectives_.upload_async(objectives_host_.data(), count, stream_);
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(objectives_, objectives_host_.data(),
+                                         count * sizeof(Objective), cudaMemcpyHostToDevice,
+                                         stream_));
         policy_.upload(batch, batch_, stream_.get());
     }
 
     /// Copies the resident batch into `batch` (same shape as uploaded); synchronises.
     void download(SolutionBatch& batch) {
-        solutions_.download_async(batch.data().data(), batch.data().size(), stream_);
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(batch.data().data(), solutions_, batch.data().size() * 4,
+                                         cudaMemcpyDeviceToHost, stream_));
         objectives_host_.resize(batch.count());
-        objectives_.download_async(objectives_host_.data(), batch.count(), stream_);
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(objectives_host_.data(), objectives_,
+                                         batch.count() * sizeof(Objective),
+                                         cudaMemcpyDeviceToHost, stream_));
         policy_.download(batch, stream_.get());
         stream_.synchronize();
         check_error();
@@ -335,7 +335,7 @@ private:
     PreparedExploration<Evaluator> select(Pivot pivot, unsigned long long* d_count) {
         const PreparedExploration<Evaluator> prepared =
             policy_.prepare(batch_, d_count, stream_.get());
-        LOCUS_CUDA_CHECK(select_moves(prepared.evaluator, batch_.count, pivot, results_.data(),
+        LOCUS_CUDA_CHECK(select_moves(prepared.evaluator, batch_.count, pivot, results_,
                                       workspace_, stream_));
         return prepared;
     }
@@ -349,11 +349,11 @@ private:
                 (count + detail::kApplyBlockThreads - 1) / detail::kApplyBlockThreads;
             detail::apply_moves_kernel<A, Delta>
                 <<<blocks, detail::kApplyBlockThreads, 0, stream_.get()>>>(
-                    applier, results_.data(), count, only_improving, objectives_.data(), applied,
+                    applier, results_, count, only_improving, objectives_, applied,
                     error_.data());
         } else {
             detail::apply_moves_kernel<A, Delta><<<count, A::threads, 0, stream_.get()>>>(
-                applier, results_.data(), count, only_improving, objectives_.data(), applied,
+                applier, results_, count, only_improving, objectives_, applied,
                 error_.data());
         }
         LOCUS_CUDA_CHECK_LAUNCH();
@@ -373,7 +373,8 @@ private:
     void check_batch(const SolutionBatch& batch) {
         SolutionBatch copy = batch;
         results_host_.resize(copy.count());
-        results_.download_async(results_host_.data(), copy.count(), stream_);
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(results_host_.data(), results_, (copy.count()) * sizeof(*results_),
+                                         cudaMemcpyDeviceToHost, stream_));
         download(copy);
         for (std::size_t s = 0; s < copy.count(); ++s) {
             const Objective full = policy_.evaluate(std::as_const(copy)[s]);
@@ -390,9 +391,10 @@ private:
     Stream stream_;
     Policy policy_;
     EngineWorkspace workspace_;
-    DeviceBuffer<std::int32_t> solutions_;
-    DeviceBuffer<Objective> objectives_;
-    DeviceBuffer<MoveResult<Delta>> results_;
+    DeviceStorage storage_;            ///< solutions, objectives, selected moves, policy arrays
+    std::int32_t* solutions_ = nullptr;
+    Objective* objectives_ = nullptr;
+    MoveResult<Delta>* results_ = nullptr;
     DeviceBuffer<std::uint32_t> applied_;     ///< per step of a group: solutions that moved
     DeviceBuffer<unsigned long long> counts_; ///< per step: evaluations counted on the device
     DeviceBuffer<unsigned long long> error_;  ///< lowest undecodable index, kNoMove if none

@@ -71,6 +71,12 @@ public:
     /// budget allows Y MiB (...); <advice>" when it does not fit or the allocation fails.
     void allocate(const ArrayList& list, const MemoryBudget& budget, const std::string& what,
                   const std::string& advice);
+    /// Allocates, zero-fills (blocking) and binds `list` without a budget check (the caller
+    /// checked list.bytes() with what else it allocates). Throws CudaError naming `what` when
+    /// the device is out of memory.
+    void allocate(const ArrayList& list, const std::string& what);
+    /// Frees the block (waits for the device).
+    void release() noexcept;
     std::size_t bytes() const { return bytes_; }
 
 private:

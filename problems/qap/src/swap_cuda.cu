@@ -51,9 +51,7 @@ public:
     gpu::MoveGrid max_grid() const {
         return {static_cast<std::uint32_t>(n_), static_cast<std::uint32_t>(n_)};
     }
-    std::size_t device_bytes(std::uint32_t) const { return 0; }
-    void reserve(std::uint32_t) {}
-    void release() {}
+    void declare(gpu::ArrayList&, std::uint32_t) {}
     void upload(const SolutionBatch&, const gpu::DeviceBatch&, cudaStream_t) {}
     void download(SolutionBatch&, cudaStream_t) {}
 

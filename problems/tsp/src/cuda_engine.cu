@@ -136,40 +136,23 @@ public:
     std::uint64_t cells() const { return Eval{view_}.grid().size(); }
     gpu::MoveGrid max_grid() const { return Eval{view_}.grid(); }
 
-    std::size_t device_bytes(std::uint32_t count) const {
+    void declare(gpu::ArrayList& list, std::uint32_t count) {
         const std::size_t c = count;
         const auto n = static_cast<std::size_t>(n_);
-        const std::size_t lists =
-            uses_pos_ ? c * n * 2 * sizeof(std::int32_t) + c * sizeof(std::int32_t) : 0;
-        return c * (n + 1) * sizeof(Point) + c * n * sizeof(std::int32_t) + c * n + lists;
-    }
-
-    void reserve(std::uint32_t count) {
-        const std::size_t c = count;
-        const auto n = static_cast<std::size_t>(n_);
-        P_.allocate(c * (n + 1), "TSP tour-ordered points");
-        D_.allocate(c * n, "TSP tour edge lengths");
-        focus_.allocate(c * n, "TSP focus");
-        if (uses_pos_) {
-            pos_.allocate(c * n, "TSP city positions");
-            focus_list_.allocate(c * n, "TSP focus lists");
-            focus_count_.allocate(c, "TSP focus counts");
-        }
-    }
-
-    void release() {
-        P_.release();
-        D_.release();
-        focus_.release();
-        pos_.release();
-        focus_list_.release();
-        focus_count_.release();
+        list.add(P_, c * (n + 1), "TSP tour-ordered points");
+        list.add(D_, c * n, "TSP tour edge lengths");
+        list.add(focus_, c * n, "TSP focus");
+        list.add(pos_, uses_pos_ ? c * n : 0, "TSP city positions");
+        list.add(focus_list_, uses_pos_ ? c * n : 0, "TSP focus lists");
+        list.add(focus_count_, uses_pos_ ? c : 0, "TSP focus counts");
     }
 
     void upload(const SolutionBatch& batch, const gpu::DeviceBatch&, cudaStream_t stream) {
         focus_on_ = batch.has_focus();
         if (!focus_on_) return;
-        focus_.upload_async(batch.focus_data().data(), batch.focus_data().size(), stream);
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(focus_, batch.focus_data().data(),
+                                         batch.focus_data().size(), cudaMemcpyHostToDevice,
+                                         stream));
         focus_rows_ = 0;
         for (std::size_t s = 0; s < batch.count(); ++s) {
             const auto f = batch.focus(s);
@@ -180,30 +163,32 @@ public:
 
     void download(SolutionBatch& batch, cudaStream_t stream) {
         if (focus_on_)
-            focus_.download_async(batch.focus_data().data(), batch.focus_data().size(), stream);
+            LOCUS_CUDA_CHECK(cudaMemcpyAsync(batch.focus_data().data(), focus_,
+                                             batch.focus_data().size(), cudaMemcpyDeviceToHost,
+                                             stream));
     }
 
     gpu::PreparedExploration<Eval> prepare(const gpu::DeviceBatch& d, unsigned long long* d_count,
                                            cudaStream_t stream) {
         TourBatchView<Metric> v = view_;
         v.tour = d.solutions;
-        v.P = P_.data();
-        v.D = D_.data();
-        v.pos = uses_pos_ ? pos_.data() : nullptr;
+        v.P = P_;
+        v.D = D_;
+        v.pos = uses_pos_ ? pos_ : nullptr;
         const std::uint64_t total = static_cast<std::uint64_t>(d.count) * n_;
         const auto blocks =
             static_cast<unsigned>(std::min<std::uint64_t>((total + 255) / 256, 65535));
         prepare_kernel<Metric><<<blocks, 256, 0, stream>>>(
-            v, P_.data(), D_.data(), uses_pos_ ? pos_.data() : nullptr, d.count);
+            v, P_, D_, uses_pos_ ? pos_ : nullptr, d.count);
         LOCUS_CUDA_CHECK_LAUNCH();
         if (!(uses_pos_ && focus_on_)) return {Eval{v}, Eval{v}.grid().size() * d.count};
         const auto per_focus =
             static_cast<unsigned long long>(Eval::rows_per_focus) * Eval{v}.grid().cols;
         focus_list_kernel<256><<<d.count, 256, 0, stream>>>(
-            focus_.data(), focus_list_.data(), focus_count_.data(), n_, per_focus, d_count);
+            focus_, focus_list_, focus_count_, n_, per_focus, d_count);
         LOCUS_CUDA_CHECK_LAUNCH();
-        v.focus_list = focus_list_.data();
-        v.focus_count = focus_count_.data();
+        v.focus_list = focus_list_;
+        v.focus_count = focus_count_;
         v.focus_rows = focus_rows_;
         // NOTE: the next prepare follows at most one applied move per tour, which focuses at
         // most 6 more cities (touched_cities): an upper bound of every focus count then.
@@ -212,7 +197,7 @@ public:
     }
 
     TourApplier<Eval> applier(const Eval& eval, const gpu::DeviceBatch& d) {
-        return {eval, d.solutions, focus_on_ ? focus_.data() : nullptr};
+        return {eval, d.solutions, focus_on_ ? focus_ : nullptr};
     }
 
     Objective evaluate(std::span<const std::int32_t> tour) const { return problem_.evaluate(tour); }
@@ -225,10 +210,13 @@ private:
     DeviceInstance instance_;
     TourBatchView<Metric> view_{};
     gpu::DeviceBuffer<std::int32_t> candidates_;
-    gpu::DeviceBuffer<Point> P_;
-    gpu::DeviceBuffer<std::int32_t> D_, pos_;
-    gpu::DeviceBuffer<std::uint8_t> focus_;
-    gpu::DeviceBuffer<std::int32_t> focus_list_, focus_count_;
+    // Per-solution arrays in the adapter's storage list (declare()).
+    Point* P_ = nullptr;
+    std::int32_t* D_ = nullptr;
+    std::int32_t* pos_ = nullptr;
+    std::uint8_t* focus_ = nullptr;
+    std::int32_t* focus_list_ = nullptr;
+    std::int32_t* focus_count_ = nullptr;
     bool focus_on_ = false;
     std::int32_t focus_rows_ = 0;
 };
