@@ -127,7 +127,8 @@ void register_dcvrp_components(Registry& registry) {
         "construction", "savings", "dcvrp",
         "Clarke-Wright parallel savings with capacity and duration checks (deterministic); "
         "with a vehicle limit K it keeps joining routes through non-positive savings while "
-        "more than K remain. The recommended construction: name it in dcvrp configs (the job default, random, is not a dcvrp construction)."};
+        "more than K remain. The recommended construction: name it in dcvrp configs (the job "
+        "default, random, is not a dcvrp construction)."};
     clarke_wright.real("shape", "1",
                        "route shape parameter: saving = d(0,i) + d(0,j) - shape * d(i,j)", 0.0,
                        10.0);

@@ -47,4 +47,12 @@ Instance read_cvrplib(const std::filesystem::path& path,
 Instance parse_cvrplib(std::string_view text, const std::string& source,
                        RoundingOption rounding = RoundingOption::automatic);
 
+/// The .vrp text of an instance with coordinates (EUC_2D): NAME, TYPE (DCVRP when it has a
+/// DISTANCE, else CVRP), DIMENSION, CAPACITY, DISTANCE, SERVICE_TIME and VEHICLES when set,
+/// the sections and EOF; numbers in the shortest form that reads back as the same double, the
+/// depot as node 1. Reading it back with the instance's rounding gives the same instance.
+/// Throws InstanceError "<name>: cannot write an EXPLICIT instance as EUC_2D" when the
+/// instance has no coordinates. Used to hand generated instances to other tools.
+std::string format_cvrplib(const Instance& instance);
+
 } // namespace locus::dcvrp
