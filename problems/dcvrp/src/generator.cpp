@@ -1,5 +1,6 @@
 #include "locus/dcvrp/generator.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 

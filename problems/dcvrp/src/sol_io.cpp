@@ -1,5 +1,6 @@
 #include "locus/dcvrp/sol_io.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
