@@ -61,11 +61,12 @@ TEST_CASE("locus plugins lists every plugin and component") {
     REQUIRE(r.exit_code == 0);
     // Plugins are listed with their canonical paths.
     for (const char* plugin :
-         {"beam_search", "gridpath", "ils", "local_search", "qap", "repeat", "tsp"})
+         {"beam_search", "dcvrp", "gridpath", "ils", "local_search", "qap", "repeat", "tsp"})
         CHECK(r.output.find(
                   (fs::canonical(bin_dir()) / (std::string("locus_") + plugin + ".so")).string()) !=
               std::string::npos);
-    CHECK(listed(r.output, "problem") == std::vector<std::string>{"gridpath", "qap", "tsp"});
+    CHECK(listed(r.output, "problem") ==
+          std::vector<std::string>{"dcvrp", "gridpath", "qap", "tsp"});
     const auto algorithms = listed(r.output, "algorithm");
     for (const char* name : {"descent", "ils", "repeat", "vnd"})
         CHECK(std::find(algorithms.begin(), algorithms.end(), name) != algorithms.end());

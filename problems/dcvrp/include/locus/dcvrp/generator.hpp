@@ -1,0 +1,44 @@
+#pragma once
+/// \file
+/// Generated DCVRP instances, named by specs such as "random-cvrp:n=101,seed=3,distance=2500".
+
+#include <cstdint>
+#include <string_view>
+
+#include "locus/dcvrp/instance.hpp"
+
+namespace locus::dcvrp {
+
+/// Side of the square of generated coordinates.
+inline constexpr std::int32_t kGeneratorSize = 1000;
+/// Largest demand of a generated customer (demands are uniform in 1..min(this, capacity)).
+inline constexpr std::int64_t kGeneratorMaxDemand = 10;
+/// Default capacity of generated instances.
+inline constexpr std::int64_t kGeneratorCapacity = 50;
+
+/// n nodes: the depot at the centre (500, 500) and n - 1 customers with integral coordinates
+/// uniform in [0, 1000)^2 and integer demands uniform in 1..min(10, capacity); real Euclidean
+/// distances; maximum route duration `max_duration` (infinity = none), no service time.
+/// Deterministic: the same arguments give the same instance on every machine. The name is the
+/// canonical spec "random-cvrp:n=<n>,seed=<seed>" plus ",capacity=<q>" when not the default and
+/// ",distance=<l>" when limited. Throws InstanceError "<name>: <reason>" when n is outside
+/// 2..kMaxNodes, capacity < 1, and the errors of validate_instance (a customer out of reach
+/// within the distance: with the depot at the centre, distance >= 1415 always suffices).
+Instance generate_random(std::int32_t n, std::uint64_t seed,
+                         std::int64_t capacity = kGeneratorCapacity,
+                         double max_duration = std::numeric_limits<double>::infinity());
+
+/// True when `text` names a generator rather than a file: "<generator>:" followed by
+/// "key=value" pairs (also for unknown generator names of that shape, so that
+/// generate_from_spec can say what is wrong).
+bool is_generator_spec(std::string_view text);
+
+/// Builds the instance a spec names. Grammar:
+/// "random-cvrp:n=<int>[,seed=<int>][,capacity=<int>][,distance=<number>]" (any order; seed
+/// defaults to 1, capacity to kGeneratorCapacity, distance to none). Throws InstanceError
+/// "invalid instance generator spec '<spec>': <reason>" for an unknown generator, a missing n,
+/// unknown, repeated or malformed parameters and out-of-range values, and the errors of
+/// generate_random.
+Instance generate_from_spec(std::string_view spec);
+
+} // namespace locus::dcvrp

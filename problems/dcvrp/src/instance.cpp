@@ -1,0 +1,114 @@
+#include "locus/dcvrp/instance.hpp"
+
+#include <array>
+
+#include <fmt/format.h>
+
+#include "locus/error.hpp"
+
+namespace locus::dcvrp {
+
+std::string_view to_string(Rounding rounding) {
+    return rounding == Rounding::nint ? "nint" : "exact";
+}
+
+Rounding default_rounding(std::string_view name) {
+    constexpr std::array<std::string_view, 7> kRoundedSets = {"X-", "A-", "B-", "E-",
+                                                              "F-", "M-", "P-"};
+    for (const std::string_view prefix : kRoundedSets)
+        if (name.starts_with(prefix)) return Rounding::nint;
+    return Rounding::exact;
+}
+
+Rounding resolve_rounding(RoundingOption option, std::string_view name) {
+    switch (option) {
+    case RoundingOption::exact:
+        return Rounding::exact;
+    case RoundingOption::nint:
+        return Rounding::nint;
+    case RoundingOption::automatic:
+        break;
+    }
+    return default_rounding(name);
+}
+
+std::int64_t Instance::total_demand() const {
+    std::int64_t total = 0;
+    for (const std::int64_t q : demand)
+        total += q;
+    return total;
+}
+
+void compute_distances(Instance& instance, Rounding rounding) {
+    const auto n = static_cast<std::size_t>(instance.n);
+    instance.rounding = rounding;
+    instance.dist.assign(n * n, 0.0);
+    for (std::size_t a = 0; a < n; ++a) {
+        for (std::size_t b = a + 1; b < n; ++b) {
+            const double dx = instance.x[a] - instance.x[b];
+            const double dy = instance.y[a] - instance.y[b];
+            double d = std::sqrt(dx * dx + dy * dy);
+            if (rounding == Rounding::nint) d = std::floor(d + 0.5);
+            instance.dist[a * n + b] = d;
+            instance.dist[b * n + a] = d;
+        }
+    }
+}
+
+std::string format_number(double value) { return fmt::format("{:.10g}", value); }
+
+void validate_instance(const Instance& instance, std::string_view source) {
+    const auto fail = [&](const std::string& reason) {
+        return InstanceError(fmt::format("{}: {}", source, reason));
+    };
+    const std::int32_t n = instance.n;
+    if (n < 2 || n > kMaxNodes)
+        throw fail(fmt::format("DIMENSION {} is out of range 2..{}", n, kMaxNodes));
+    const auto nodes = static_cast<std::size_t>(n);
+    if (instance.demand.size() != nodes || instance.node_id.size() != nodes ||
+        instance.dist.size() != nodes * nodes)
+        throw fail(fmt::format("expected {} demands, node ids and {} distances, found {}, {} "
+                               "and {}",
+                               nodes, nodes * nodes, instance.demand.size(),
+                               instance.node_id.size(), instance.dist.size()));
+    if (instance.capacity < 1)
+        throw fail(fmt::format("CAPACITY {} must be positive", instance.capacity));
+    if (!(instance.service_time >= 0.0) || !std::isfinite(instance.service_time))
+        throw fail(fmt::format("SERVICE_TIME {} must be non-negative",
+                               format_number(instance.service_time)));
+    if (!(instance.max_duration > 0.0))
+        throw fail(
+            fmt::format("DISTANCE {} must be positive", format_number(instance.max_duration)));
+    for (std::size_t k = 0; k < nodes * nodes; ++k) {
+        const double w = instance.dist[k];
+        if (!std::isfinite(w) || w < 0.0)
+            throw fail(fmt::format("distance from node {} to node {} is {} (distances must be "
+                                   "finite and non-negative)",
+                                   instance.node_id[k / nodes], instance.node_id[k % nodes],
+                                   format_number(w)));
+    }
+    for (std::int32_t v = 0; v < n; ++v) {
+        const std::int64_t q = instance.demand[static_cast<std::size_t>(v)];
+        const std::int32_t id = instance.node_id[static_cast<std::size_t>(v)];
+        if (q < 0) throw fail(fmt::format("node {} has negative demand {}", id, q));
+        if (v == kDepot) {
+            if (q != 0)
+                throw fail(
+                    fmt::format("depot node {} has demand {} (a depot has no demand)", id, q));
+            continue;
+        }
+        if (q > instance.capacity)
+            throw fail(fmt::format("customer node {} has demand {}, more than CAPACITY {}", id, q,
+                                   instance.capacity));
+        const double travel = instance.distance(kDepot, v) + instance.distance(v, kDepot);
+        if (instance.has_duration_limit() &&
+            !within_duration(travel + instance.service_time, instance.max_duration))
+            throw fail(fmt::format("customer node {} cannot be served within DISTANCE {} even "
+                                   "alone (depot -> {} -> depot = {} + SERVICE_TIME {} = {})",
+                                   id, format_number(instance.max_duration), id,
+                                   format_number(travel), format_number(instance.service_time),
+                                   format_number(travel + instance.service_time)));
+    }
+}
+
+} // namespace locus::dcvrp

@@ -1,0 +1,145 @@
+// The DCVRP components: the problem and its constructions, with schemas.
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "locus/dcvrp/constructions.hpp"
+#include "locus/dcvrp/dcvrp_problem.hpp"
+#include "locus/error.hpp"
+#include "locus/params.hpp"
+#include "locus/registry.hpp"
+#include "locus/rng.hpp"
+
+namespace locus::dcvrp {
+namespace {
+
+const DcvrpProblem& dcvrp_of(const BuildContext& build, std::string_view component) {
+    // NOTE: dcvrp-scoped components only exist for problem "dcvrp" (Registry).
+    return problem_as<DcvrpProblem>(build, "dcvrp", component);
+}
+
+/// A construction that builds routes and stores their canonical encodings. Unseeded ones are
+/// built once and copied into every solution; seeded ones build solution i from
+/// derive_key(seed, i), in parallel.
+class RouteConstruction final : public Construction {
+public:
+    using Build = std::function<Routes(std::uint64_t key)>;
+
+    RouteConstruction(const DcvrpProblem& problem, bool seeded, Build build)
+        : problem_(problem), seeded_(seeded), build_(std::move(build)) {}
+
+    void construct(SolutionBatch& batch, std::uint64_t seed) override {
+        const auto count = static_cast<std::int64_t>(batch.count());
+        if (!seeded_) {
+            const std::vector<std::int32_t> tour = encode_routes(build_(0), problem_.instance().n);
+            const Objective cost = problem_.evaluate(tour);
+            for (std::int64_t i = 0; i < count; ++i) {
+                std::copy(tour.begin(), tour.end(), batch[static_cast<std::size_t>(i)].begin());
+                batch.objective(static_cast<std::size_t>(i)) = cost;
+            }
+            return;
+        }
+#pragma omp parallel for schedule(dynamic, 1)
+        for (std::int64_t i = 0; i < count; ++i) {
+            const auto slot = static_cast<std::size_t>(i);
+            encode_routes(build_(derive_key(seed, slot)), batch[slot]);
+            batch.objective(slot) = problem_.evaluate(batch[slot]);
+        }
+    }
+
+private:
+    const DcvrpProblem& problem_;
+    bool seeded_;
+    Build build_;
+};
+
+RoundingOption rounding_option(const std::string& word) {
+    if (word == "exact") return RoundingOption::exact;
+    if (word == "nint") return RoundingOption::nint;
+    return RoundingOption::automatic;
+}
+
+InsertionOrder insertion_order_of(const std::string& word) {
+    if (word == "index") return InsertionOrder::index;
+    if (word == "farthest") return InsertionOrder::farthest;
+    return InsertionOrder::random;
+}
+
+} // namespace
+
+void register_dcvrp_components(Registry& registry) {
+    ComponentSchema schema{
+        "problem", "dcvrp", "",
+        "Distance-constrained capacitated VRP: CVRPLIB .vrp files (EUC_2D, EXPLICIT; CAPACITY, "
+        "DISTANCE, SERVICE_TIME, VEHICLES) or 'random-cvrp:n=N[,seed=S][,capacity=Q]"
+        "[,distance=D]'; solutions are giant tours (customers with depot markers 0, width "
+        "2(n-1)), written as CVRPLIB .sol; objective = total travel distance."};
+    schema
+        .string("instance", "",
+                "CVRPLIB .vrp file (found through the data path) or a generator spec "
+                "'random-cvrp:n=N[,seed=S][,capacity=Q][,distance=D]' (N nodes, depot included)")
+        .required()
+        .choice("rounding", "auto", {"auto", "exact", "nint"},
+                "EUC_2D distances: exact = real Euclidean, nint = TSPLIB rounding; auto = nint "
+                "for the CVRPLIB sets X, A, B, E, F, M, P (names 'X-...'), exact otherwise "
+                "(CMT, Golden, generated)")
+        .integer("vehicles", "0",
+                 "fleet size K (routes allowed); 0 = VEHICLES of the file if present, else "
+                 "unlimited",
+                 0, 2147483647);
+    schema.file_extensions = {".vrp"};
+    registry.add(schema, [](const Params& p, BuildContext&) -> std::unique_ptr<Component> {
+        return DcvrpProblem::load(p.get_string("instance"),
+                                  rounding_option(p.get_string("rounding")),
+                                  static_cast<std::int32_t>(p.get_int("vehicles")));
+    });
+
+    ComponentSchema single{"construction", "one_per_customer", "dcvrp",
+                           "Every customer alone on its route (n - 1 routes; over a vehicle "
+                           "limit K < n - 1, verify reports the excess)."};
+    registry.add(single, [](const Params&, BuildContext& b) -> std::unique_ptr<Component> {
+        const DcvrpProblem& problem = dcvrp_of(b, "one_per_customer");
+        return std::make_unique<RouteConstruction>(problem, false, [&problem](std::uint64_t) {
+            return one_per_customer(problem.instance());
+        });
+    });
+
+    ComponentSchema insertion{
+        "construction", "cheapest_insertion", "dcvrp",
+        "Cheapest insertion: customers one by one, each where it adds the least distance among "
+        "the positions within capacity and duration (ties: lowest route, then position); a new "
+        "route when none fits (also beyond the vehicle limit, which verify then reports)."};
+    insertion.choice("order", "random", {"random", "index", "farthest"},
+                     "order of the customers: random (per solution, from the seed), index, or "
+                     "farthest from the depot first");
+    registry.add(insertion, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        const DcvrpProblem& problem = dcvrp_of(b, "cheapest_insertion");
+        const InsertionOrder order = insertion_order_of(p.get_string("order"));
+        return std::make_unique<RouteConstruction>(
+            problem, order == InsertionOrder::random, [&problem, order](std::uint64_t key) {
+                const auto customers = insertion_order(problem.instance(), order, key);
+                return cheapest_insertion(problem.instance(), customers);
+            });
+    });
+
+    ComponentSchema clarke_wright{
+        "construction", "savings", "dcvrp",
+        "Clarke-Wright parallel savings with capacity and duration checks (deterministic); "
+        "with a vehicle limit K it keeps joining routes through non-positive savings while "
+        "more than K remain. The recommended construction: name it in dcvrp configs (the job "
+        "default, random, is not a dcvrp construction)."};
+    clarke_wright.real("shape", "1",
+                       "route shape parameter: saving = d(0,i) + d(0,j) - shape * d(i,j)", 0.0,
+                       10.0);
+    registry.add(clarke_wright, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        const DcvrpProblem& problem = dcvrp_of(b, "savings");
+        const double shape = p.get_real("shape");
+        return std::make_unique<RouteConstruction>(
+            problem, false, [&problem, shape](std::uint64_t) {
+                return savings(problem.instance(), problem.vehicles(), shape);
+            });
+    });
+}
+
+} // namespace locus::dcvrp

@@ -1,0 +1,35 @@
+#pragma once
+// Hand-computed DCVRP instances shared by the suites.
+//
+// line5: the depot at x = 0 and customers 1..5 at x = 1..5 on a line, so d(i, j) = |i - j|;
+// demands 3 4 2 5 1, CAPACITY 8, DISTANCE 12, SERVICE_TIME 1. A route costs twice its farthest
+// customer, and one that reaches customer 5 holds at most two customers (10 + 3 > 12). The
+// optimum is 18: {1}, {2, 3}, {4, 5} (loads 3, 6, 6; durations 3, 8, 12), found by checking
+// the routes through customer 5: {5, 4} leaves {1, 2, 3} (load 9: two routes, best 2 + 6);
+// {5, 3}, {5, 2}, {5, 1} and {5} leave loads of 10 or more for the others, or 3 more routes.
+
+#include <string>
+
+#include "locus/dcvrp/cvrplib.hpp"
+#include "locus/dcvrp/instance.hpp"
+
+namespace dcvrp_test {
+
+inline const std::string kLine5 = "NAME : line5\n"
+                                  "TYPE : DCVRP\n"
+                                  "DIMENSION : 6\n"
+                                  "CAPACITY : 8\n"
+                                  "DISTANCE : 12\n"
+                                  "SERVICE_TIME : 1\n"
+                                  "EDGE_WEIGHT_TYPE : EUC_2D\n"
+                                  "NODE_COORD_SECTION\n"
+                                  "1 0 0\n2 1 0\n3 2 0\n4 3 0\n5 4 0\n6 5 0\n"
+                                  "DEMAND_SECTION\n"
+                                  "1 0\n2 3\n3 4\n4 2\n5 5\n6 1\n"
+                                  "DEPOT_SECTION\n"
+                                  "1\n-1\n"
+                                  "EOF\n";
+
+inline locus::dcvrp::Instance line5() { return locus::dcvrp::parse_cvrplib(kLine5, "line5.vrp"); }
+
+} // namespace dcvrp_test

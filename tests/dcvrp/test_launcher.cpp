@@ -1,0 +1,138 @@
+// The launcher with the DCVRP plugin: `locus verify` on .vrp/.sol files (stored and written),
+// a run that writes best.sol, and `--initial` from a .sol file.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "locus/dcvrp/cvrplib.hpp"
+#include "locus/dcvrp/dcvrp_problem.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string locus_bin() { return (locus::test::bin_dir() / "locus").string(); }
+
+std::string read_all(const fs::path& file) {
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/// The single line of <out>/results.jsonl.
+std::string results_line(const fs::path& out) {
+    std::ifstream in(out / "results.jsonl");
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+/// The "objective" of a results line (0 when absent).
+double objective_of(const std::string& line) {
+    const std::size_t at = line.find("\"objective\":");
+    return at == std::string::npos ? 0.0 : std::stod(line.substr(at + 12));
+}
+
+/// A job: savings (or `construction`) then a VND over no neighborhood, which keeps the
+/// solution as it is (the DCVRP has no neighborhood yet).
+void write_job(const fs::path& file, const std::string& instance,
+               const std::string& construction = "savings") {
+    std::ofstream out(file);
+    out << "problem:\n  name: dcvrp\n  instance: \"" << instance << "\"\n"
+        << "construction: {name: " << construction << "}\n"
+        << "algorithm: {name: vnd, neighborhoods: []}\n";
+}
+
+} // namespace
+
+TEST_CASE("locus verify reads .vrp and .sol files by extension") {
+    const auto vrp = locus::test::data_file("cvrplib/X-n101-k25.vrp");
+    const auto sol = locus::test::data_file("cvrplib/solutions/X-n101-k25.sol");
+    if (!vrp || !sol) {
+        MESSAGE("skipped: benchmark data not found");
+        return;
+    }
+    const auto ok = locus::test::run_command(locus_bin() + " verify --instance " + vrp->string() +
+                                             " --solution " + sol->string());
+    CHECK(ok.exit_code == 0);
+    CHECK(ok.output == "feasible: objective 27591 (" + sol->string() + " on X-n101-k25)\n");
+
+    const auto dir = locus::test::temp_dir("dcvrp-verify");
+    std::string text = read_all(*sol);
+    text.replace(text.find("Route #1: 31 46 35"), 18, "Route #1: 31 46 31");
+    locus::test::write_file(dir / "twice.sol", text);
+    const auto twice =
+        locus::test::run_command(locus_bin() + " verify --instance " + vrp->string() +
+                                 " --solution " + (dir / "twice.sol").string());
+    CHECK(twice.exit_code == 3);
+    CHECK(twice.output == "infeasible: " + (dir / "twice.sol").string() +
+                              ":1: customer 31 appears twice (first on line 1)\n");
+
+    // Two routes of the file joined into one exceed the capacity.
+    text = read_all(*sol);
+    text.replace(text.find("\nRoute #2: "), 11, " ");
+    locus::test::write_file(dir / "joined.sol", text);
+    const auto joined =
+        locus::test::run_command(locus_bin() + " verify --instance " + vrp->string() +
+                                 " --solution " + (dir / "joined.sol").string());
+    CHECK(joined.exit_code == 3);
+    CHECK(joined.output.starts_with("infeasible: route 1 carries "));
+    CHECK(joined.output.ends_with(", more than CAPACITY 206\n"));
+}
+
+TEST_CASE("a run writes a best.sol that verifies; --initial starts from a .sol file") {
+    const auto dir = locus::test::temp_dir("dcvrp-run");
+    const std::string spec = "random-cvrp:n=80,seed=4,distance=1700";
+    write_job(dir / "job.yaml", spec);
+    const auto run = locus::test::run_command(locus_bin() + " run " + (dir / "job.yaml").string() +
+                                              " -q --out " + (dir / "out").string());
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    const std::string line = results_line(dir / "out");
+    CHECK(line.find("\"feasible\":true") != std::string::npos);
+    CHECK(line.find("\"problem\":\"dcvrp\"") != std::string::npos);
+    fs::path best;
+    for (const auto& entry : fs::recursive_directory_iterator(dir / "out"))
+        if (entry.path().filename() == "best.sol") best = entry.path();
+    REQUIRE(!best.empty());
+
+    const auto problem = locus::dcvrp::DcvrpProblem::load(spec);
+    const auto tour = problem->read_solution(best);
+    const double cost = problem->evaluate(tour);
+    const auto verify =
+        locus::test::run_command(locus_bin() + " verify --problem dcvrp --instance '" + spec +
+                                 "' --solution " + best.string());
+    CHECK(verify.exit_code == 0);
+    REQUIRE(verify.output.starts_with("feasible: objective "));
+    CHECK(std::stod(verify.output.substr(20)) == cost);
+    CHECK(objective_of(line) == cost);
+
+    // The same instance as a .vrp file; starting from best.sol keeps its cost.
+    locus::test::write_file(dir / "gen.vrp", locus::dcvrp::format_cvrplib(problem->instance()));
+    write_job(dir / "file.yaml", (dir / "gen.vrp").string(), "one_per_customer");
+    const auto initial = locus::test::run_command(
+        locus_bin() + " run " + (dir / "file.yaml").string() + " -q --initial " + best.string() +
+        " --out " + (dir / "again").string());
+    INFO(initial.output);
+    REQUIRE(initial.exit_code == 0);
+    const auto again = locus::dcvrp::DcvrpProblem::load((dir / "gen.vrp").string());
+    CHECK(again->evaluate(again->read_solution(best)) == cost);
+    const std::string again_line = results_line(dir / "again");
+    CHECK(again_line.find("\"feasible\":true") != std::string::npos);
+    CHECK(objective_of(again_line) == cost);
+
+    // An infeasible start is refused with the reason.
+    locus::test::write_file(dir / "short.sol", "Route #1: 1 2 3\nCost 1\n");
+    const auto refused = locus::test::run_command(
+        locus_bin() + " run " + (dir / "file.yaml").string() + " -q --initial " +
+        (dir / "short.sol").string() + " --out " + (dir / "refused").string() + " 2>&1");
+    CHECK(refused.exit_code != 0);
+    CHECK(refused.output.find("--initial: " + (dir / "short.sol").string() +
+                              ": 76 of 79 customers are not visited: 4, 5, 6") !=
+          std::string::npos);
+}
