@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "locus/gpu/giant_tour_moves.hpp"
 #include "locus/gpu/segment_resources.hpp"
 #include "locus/rng.hpp"
 
@@ -169,4 +170,77 @@ TEST_CASE("segment resources: every 2-opt move from three summaries, one reverse
         }
     }
     CHECK(checked > 600);
+}
+
+TEST_CASE("giant-tour 2-opt evaluator: deltas of feasible moves, infeasible ones excluded, "
+          "the engine's best move") {
+    const Case c = random_case(45, 8, 21, true);
+    const auto nodes = static_cast<std::int32_t>(c.plane.x.size());
+    std::vector<double> matrix(static_cast<std::size_t>(nodes) * nodes);
+    for (std::int32_t u = 0; u < nodes; ++u)
+        for (std::int32_t v = 0; v < nodes; ++v)
+            matrix[static_cast<std::size_t>(u) * nodes + v] = c.plane(u, v);
+    // Limits just above the start's largest route: the start is feasible, some moves are not.
+    std::int64_t load = 0, most_load = 0;
+    double duration = 0.0, most_duration = 0.0;
+    for (std::size_t k = 1; k < c.tour.size(); ++k) {
+        const std::int32_t v = c.tour[k];
+        duration += c.plane(c.tour[k - 1], v) + c.service[static_cast<std::size_t>(v)];
+        load += c.demand[static_cast<std::size_t>(v)];
+        if (v == 0) {
+            most_load = std::max(most_load, load);
+            most_duration = std::max(most_duration, duration);
+            load = 0;
+            duration = 0.0;
+        }
+    }
+    RouteResources r{c.demand.data(), c.service.data(), most_load + 5, most_duration + 100.0, 0};
+    const auto n = static_cast<std::int32_t>(c.tour.size());
+    const RouteSegment whole = fold(r, c.tour, 0, c.tour.size() - 1, c.plane);
+    REQUIRE(whole.excess_load == 0);
+    REQUIRE(whole.excess_duration == 0.0);
+    SegmentTable table;
+    table.build(r, c.tour, c.plane, SegmentTable::part_for(n));
+    locus::gpu::GiantTwoOpt eval;
+    eval.segments = table.view();
+    eval.distance = {matrix.data(), nodes};
+    eval.tour = c.tour.data();
+    eval.vehicles = 6;
+    eval.lambda = 1000.0;
+    eval.objective = locus::gpu::closed_tour(whole, 6, 1000.0).objective;
+    const auto grid = eval.grid();
+    int feasible = 0;
+    int infeasible = 0;
+    double best = locus::gpu::invalid_delta<double>();
+    std::uint64_t best_index = locus::kNoMove;
+    for (std::uint64_t index = 0; index < grid.size(); ++index) {
+        const auto m = eval.decode(0, index);
+        const double d = eval(eval.row(0, static_cast<std::uint32_t>(m.i)),
+                              static_cast<std::uint32_t>(m.j));
+        if (m.j < m.i + 2 || m.j > n - 2) {
+            CHECK(d == locus::gpu::invalid_delta<double>());
+            continue;
+        }
+        std::vector<std::int32_t> moved = c.tour;
+        std::reverse(moved.begin() + m.i + 1, moved.begin() + m.j + 1);
+        const RouteSegment s = fold(r, moved, 0, moved.size() - 1, c.plane);
+        if (s.excess_load != 0 || s.excess_duration != 0.0) {
+            CHECK(d == locus::gpu::invalid_delta<double>());
+            ++infeasible;
+            continue;
+        }
+        ++feasible;
+        const double expected = locus::gpu::closed_tour(s, 6, 1000.0).objective - eval.objective;
+        CHECK(d == doctest::Approx(expected).epsilon(1e-12));
+        if (d < best) {
+            best = d;
+            best_index = index;
+        }
+    }
+    CHECK(feasible > 300);
+    CHECK(infeasible > 10);
+    locus::gpu::MoveResult<double> chosen{};
+    locus::gpu::select_moves_cpu(eval, 1, locus::Pivot::best, &chosen, 2);
+    CHECK(chosen.index == best_index);
+    CHECK(chosen.delta == best);
 }

@@ -150,6 +150,36 @@ LOCUS_HD_INLINE TourVerdict closed_tour(const RouteSegment& tour, std::int32_t v
     return v;
 }
 
+/// Read access to a hierarchy of segment summaries (host or device pointers): segment(i, j) joins
+/// at most three stored summaries. Trivially copyable, so kernels take it by value.
+struct SegmentView {
+    const RouteSegment* inner = nullptr; ///< n x part: segment (i, j) of one part at i*part + j-i
+    const RouteSegment* runs = nullptr;  ///< parts x parts: runs of whole parts a..b
+    const double* edges = nullptr;       ///< n: length of the edge into position k (k >= 1)
+    std::int32_t n = 0;
+    std::int32_t part = 1;
+    std::int32_t parts = 0;
+    RouteResources resources;
+
+    /// The summary of positions [i, j] (i <= j).
+    LOCUS_HD_INLINE RouteSegment segment(std::int32_t i, std::int32_t j) const {
+        const std::int32_t pi = i / part;
+        const std::int32_t pj = j / part;
+        const auto at = [this](std::int32_t a, std::int32_t b) {
+            return inner[static_cast<std::int64_t>(a) * part + (b - a)];
+        };
+        if (pi == pj)
+            return at(i, j);
+        const std::int32_t end_i = (pi + 1) * part - 1;
+        RouteSegment s = at(i, end_i);
+        if (pj > pi + 1)
+            s = resources.join(s, runs[static_cast<std::int64_t>(pi + 1) * parts + (pj - 1)],
+                               edges[end_i + 1]);
+        const std::int32_t start_j = pj * part;
+        return resources.join(s, at(start_j, j), edges[start_j]);
+    }
+};
+
 /// Summaries of the segments of one giant tour (host), zero- or one-level hierarchy.
 /// `Distance` is any callable d(u, v) -> double over node ids.
 class SegmentTable {
@@ -193,19 +223,11 @@ public:
     }
 
     /// The summary of positions [i, j] (i <= j), from at most three stored summaries.
-    RouteSegment segment(std::int32_t i, std::int32_t j) const {
-        const std::int32_t pi = i / part_;
-        const std::int32_t pj = j / part_;
-        if (pi == pj)
-            return inner_[index_inner(i, j)];
-        const std::int32_t end_i = (pi + 1) * part_ - 1;
-        RouteSegment s = inner_[index_inner(i, end_i)];
-        if (pj > pi + 1)
-            s = resources_.join(s, runs_[index_run(pi + 1, pj - 1)],
-                                edges_[static_cast<std::size_t>(end_i + 1)]);
-        const std::int32_t start_j = pj * part_;
-        return resources_.join(s, inner_[index_inner(start_j, j)],
-                               edges_[static_cast<std::size_t>(start_j)]);
+    RouteSegment segment(std::int32_t i, std::int32_t j) const { return view().segment(i, j); }
+
+    /// The hierarchy as a view over this table's host arrays.
+    SegmentView view() const {
+        return {inner_.data(), runs_.data(), edges_.data(), n_, part_, parts_, resources_};
     }
 
     /// Length of the edge into position k (1 <= k < n).
