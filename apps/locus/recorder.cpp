@@ -102,7 +102,7 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
         line["feasible"] = verdict.feasible;
         line["objective"] = verdict.feasible ? number(verdict.objective) : nlohmann::json();
         if (!verdict.feasible) line["infeasible_reason"] = verdict.message;
-        if (verdict.feasible && verdict.objective != summary.best_objective) {
+        if (verdict.feasible && !objectives_agree(summary.best_objective, verdict.objective)) {
             mismatch_ = true;
             line["error"] = fmt::format("search objective {} differs from re-evaluation {}",
                                         summary.best_objective, verdict.objective);

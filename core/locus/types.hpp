@@ -17,6 +17,16 @@ namespace locus {
 /// up to 2^53 is representable.
 using Objective = double;
 
+/// Whether an objective tracked by deltas agrees with a full re-evaluation: exactly for integral
+/// objectives; up to a relative 1e-9 for real-valued ones (DCVRP with exact Euclidean
+/// distances), whose deltas are summed in another order than the full evaluation.
+inline bool objectives_agree(Objective tracked, Objective full) {
+    if (tracked == full) return true;
+    const double scale = std::max({1.0, tracked < 0 ? -tracked : tracked, full < 0 ? -full : full});
+    const double difference = tracked > full ? tracked - full : full - tracked;
+    return difference <= 1e-9 * scale;
+}
+
 /// Where the engines of a component run.
 enum class Backend { cpu, cuda };
 

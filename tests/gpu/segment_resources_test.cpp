@@ -201,13 +201,16 @@ TEST_CASE("giant-tour 2-opt evaluator: deltas of feasible moves, infeasible ones
     REQUIRE(whole.excess_duration == 0.0);
     SegmentTable table;
     table.build(r, c.tour, c.plane, SegmentTable::part_for(n));
+    const locus::gpu::SegmentView view = table.view();
+    const double objective = locus::gpu::closed_tour(whole, 6, 1000.0).objective;
     locus::gpu::GiantTwoOpt eval;
-    eval.segments = table.view();
+    eval.segments = &view;
+    eval.tours = c.tour.data();
+    eval.objectives = &objective;
+    eval.length = n;
     eval.distance = {matrix.data(), nodes};
-    eval.tour = c.tour.data();
     eval.vehicles = 6;
     eval.lambda = 1000.0;
-    eval.objective = locus::gpu::closed_tour(whole, 6, 1000.0).objective;
     const auto grid = eval.grid();
     int feasible = 0;
     int infeasible = 0;
@@ -230,7 +233,7 @@ TEST_CASE("giant-tour 2-opt evaluator: deltas of feasible moves, infeasible ones
             continue;
         }
         ++feasible;
-        const double expected = locus::gpu::closed_tour(s, 6, 1000.0).objective - eval.objective;
+        const double expected = locus::gpu::closed_tour(s, 6, 1000.0).objective - objective;
         CHECK(d == doctest::Approx(expected).epsilon(1e-12));
         if (d < best) {
             best = d;

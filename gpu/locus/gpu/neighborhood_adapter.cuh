@@ -378,7 +378,7 @@ private:
         download(copy);
         for (std::size_t s = 0; s < copy.count(); ++s) {
             const Objective full = policy_.evaluate(std::as_const(copy)[s]);
-            if (full == copy.objective(s)) continue;
+            if (objectives_agree(copy.objective(s), full)) continue;
             const MoveResult<Delta>& r = results_host_[s];
             const std::string move =
                 r.found() ? "move index " + std::to_string(r.index) : std::string("its last step");

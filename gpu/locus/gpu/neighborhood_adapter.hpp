@@ -218,7 +218,7 @@ private:
         batch.objective(s) += delta;
         if (!settings_.check_moves) return;
         const Objective full = policy_.evaluate(std::as_const(batch)[s]);
-        if (full != batch.objective(s))
+        if (!objectives_agree(batch.objective(s), full))
             throw Error(
                 detail::check_moves_message(s, policy_.describe(move), batch.objective(s), full));
     }

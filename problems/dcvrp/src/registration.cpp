@@ -6,6 +6,7 @@
 
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
+#include "locus/dcvrp/two_opt.hpp"
 #include "locus/error.hpp"
 #include "locus/params.hpp"
 #include "locus/registry.hpp"
@@ -139,6 +140,15 @@ void register_dcvrp_components(Registry& registry) {
             problem, false, [&problem, shape](std::uint64_t) {
                 return savings(problem.instance(), problem.vehicles(), shape);
             });
+    });
+
+    ComponentSchema two_opt{"neighborhood", "two_opt", "dcvrp",
+                            "Giant-tour 2-opt (paper 001): remove two edges and reverse the part "
+                            "between them, which may span routes; results over the capacity or "
+                            "the duration limit are not moves; O(1) per move through segment "
+                            "resources (CPU backend)."};
+    registry.add(two_opt, [](const Params&, BuildContext& b) -> std::unique_ptr<Component> {
+        return make_two_opt(dcvrp_of(b, "two_opt"), gpu::engine_settings(b), b.backend);
     });
 }
 
