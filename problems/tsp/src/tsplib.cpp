@@ -334,57 +334,6 @@ private:
 
 } // namespace
 
-std::vector<TsplibLine> split_tsplib_lines(std::string_view text) {
-    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
-    std::vector<TsplibLine> lines;
-    std::size_t number = 0;
-    while (!text.empty()) {
-        const std::size_t eol = text.find('\n');
-        const std::string_view raw = text.substr(0, eol);
-        text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
-        ++number;
-        TsplibLine line;
-        line.number = number;
-        line.text = trim(raw);
-        if (line.text.empty()) continue;
-        line.keyword = line.text.front() >= 'A' && line.text.front() <= 'Z';
-        if (line.keyword) {
-            const std::size_t colon = line.text.find(':');
-            line.has_colon = colon != std::string_view::npos;
-            if (line.has_colon) {
-                line.key = trim(line.text.substr(0, colon));
-                line.value = trim(line.text.substr(colon + 1));
-            } else {
-                std::size_t end = 0;
-                while (end < line.text.size() && !is_blank(line.text[end]))
-                    ++end;
-                line.key = line.text.substr(0, end);
-                line.value = trim(line.text.substr(end));
-            }
-        }
-        lines.push_back(line);
-    }
-    return lines;
-}
-
-std::optional<double> parse_number(std::string_view word) {
-    if (word.starts_with('+')) word.remove_prefix(1);
-    double value = 0.0;
-    const char* end = word.data() + word.size();
-    const auto [ptr, ec] = std::from_chars(word.data(), end, value);
-    if (ec != std::errc() || ptr != end || !std::isfinite(value)) return std::nullopt;
-    return value;
-}
-
-std::optional<std::int64_t> parse_integer(std::string_view word) {
-    if (word.starts_with('+')) word.remove_prefix(1);
-    std::int64_t value = 0;
-    const char* end = word.data() + word.size();
-    const auto [ptr, ec] = std::from_chars(word.data(), end, value);
-    if (ec != std::errc() || ptr != end) return std::nullopt;
-    return value;
-}
-
 Instance parse_tsplib(std::string_view text, const std::string& source) {
     return TsplibParser(text, source).parse();
 }

@@ -35,25 +35,12 @@ Instance read_tsplib(const std::filesystem::path& path);
 /// the instance name when the text has no NAME.
 Instance parse_tsplib(std::string_view text, const std::string& source);
 
-/// One non-blank line of a TSPLIB-style file.
-struct TsplibLine {
-    std::size_t number = 0; ///< 1-based line number in the file
-    std::string_view text;  ///< the line without terminator and surrounding blanks
-    bool keyword = false;   ///< starts with an upper-case letter (a key or a section name)
-    bool has_colon = false; ///< keyword line of the form `KEY : value`
-    std::string_view key;   ///< keyword lines: text before ':' (or the first word), trimmed
-    std::string_view value; ///< keyword lines: text after ':' (or after the first word), trimmed
-};
+/// One non-blank line of a TSPLIB-style file (core's KeyedLine).
+using TsplibLine = KeyedLine;
 
-/// Splits text into its non-blank lines (LF or CRLF; a leading UTF-8 BOM is ignored). The
-/// views point into `text`.
-std::vector<TsplibLine> split_tsplib_lines(std::string_view text);
-
-/// A whole word as a finite double (decimal or scientific notation, optional sign), or
-/// nullopt.
-std::optional<double> parse_number(std::string_view word);
-
-/// A whole word as an integer (optional sign), or nullopt.
-std::optional<std::int64_t> parse_integer(std::string_view word);
+/// Splits text into its non-blank lines (core's split_keyed_lines).
+inline std::vector<TsplibLine> split_tsplib_lines(std::string_view text) {
+    return split_keyed_lines(text);
+}
 
 } // namespace locus::tsp
