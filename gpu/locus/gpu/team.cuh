@@ -158,16 +158,8 @@ struct BlockTeam {
             using Reduce = cub::BlockReduce<T, kThreads, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
             return Reduce(temp<typename Reduce::TempStorage>()).Reduce(value, op);
         } else {
-            T* partial = slots<T>();
-            const T warp = team_detail::warp_leader_reduce(value, op);
-            if (lane() == 0)
-                partial[group()] = warp;
-            __syncthreads();
-            T total = partial[0];
-            if (threadIdx.x == 0)
-                for (std::uint32_t w = 1; w < groups(); ++w)
-                    total = op(total, partial[w]);
-            return total;
+            const T* partial = warp_partials(value, op);
+            return threadIdx.x == 0 ? fold_partials(partial, op) : partial[0];
         }
     }
 
@@ -176,14 +168,7 @@ struct BlockTeam {
         if constexpr (kThreads > 0) {
             return broadcast(leader_reduce(value, op));
         } else {
-            T* partial = slots<T>();
-            const T warp = team_detail::warp_leader_reduce(value, op);
-            if (lane() == 0)
-                partial[group()] = warp;
-            __syncthreads();
-            T total = partial[0];
-            for (std::uint32_t w = 1; w < groups(); ++w)
-                total = op(total, partial[w]);
+            const T total = fold_partials(warp_partials(value, op), op);
             __syncthreads();
             return total;
         }
@@ -284,6 +269,24 @@ struct BlockTeam {
     }
 
 private:
+    /// Run-time block size: every warp's reduction into the storage, then a barrier.
+    template <class T, class Op>
+    __device__ __forceinline__ const T* warp_partials(T value, Op op) const {
+        T* partial = slots<T>();
+        const T warp = team_detail::warp_leader_reduce(value, op);
+        if (lane() == 0)
+            partial[group()] = warp;
+        __syncthreads();
+        return partial;
+    }
+    /// The warps' results combined in warp order.
+    template <class T, class Op>
+    __device__ __forceinline__ T fold_partials(const T* partial, Op op) const {
+        T total = partial[0];
+        for (std::uint32_t w = 1; w < groups(); ++w)
+            total = op(total, partial[w]);
+        return total;
+    }
     template <class Temp>
     __device__ __forceinline__ Temp& temp() const {
         static_assert(sizeof(Temp) <= sizeof(Storage::bytes), "BlockTeamStorage too small");

@@ -1,4 +1,5 @@
 #include "locus/dcvrp/cvrplib.hpp"
+#include "locus/weight_matrix.hpp"
 
 #include <cmath>
 #include <limits>
@@ -20,67 +21,11 @@ using detail::parse_integer;
 using detail::parse_number;
 
 /// Layout of the numbers of an EDGE_WEIGHT_SECTION (column formats map to their row twins).
-enum class WeightFormat { full_matrix, upper_row, lower_row, upper_diag_row, lower_diag_row };
-
-std::optional<WeightFormat> weight_format(std::string_view name) {
-    if (name == "FULL_MATRIX") return WeightFormat::full_matrix;
-    // NOTE: for a symmetric matrix, the upper triangle listed column by column is the same
-    // stream as the lower triangle listed row by row (and vice versa).
-    if (name == "UPPER_ROW" || name == "LOWER_COL") return WeightFormat::upper_row;
-    if (name == "LOWER_ROW" || name == "UPPER_COL") return WeightFormat::lower_row;
-    if (name == "UPPER_DIAG_ROW" || name == "LOWER_DIAG_COL") return WeightFormat::upper_diag_row;
-    if (name == "LOWER_DIAG_ROW" || name == "UPPER_DIAG_COL") return WeightFormat::lower_diag_row;
-    return std::nullopt;
-}
-
-std::size_t weight_count(WeightFormat format, std::size_t n) {
-    switch (format) {
-    case WeightFormat::full_matrix:
-        return n * n;
-    case WeightFormat::upper_row:
-    case WeightFormat::lower_row:
-        return n * (n - 1) / 2;
-    case WeightFormat::upper_diag_row:
-    case WeightFormat::lower_diag_row:
-        return n * (n + 1) / 2;
-    }
-    return 0;
-}
-
 /// The n*n matrix (file node order) from the weights in `format` order; zero diagonal.
 std::vector<double> fill_matrix(WeightFormat format, std::size_t n,
                                 const std::vector<double>& weights) {
-    std::vector<double> matrix(n * n, 0.0);
-    std::size_t k = 0;
-    const auto put = [&](std::size_t i, std::size_t j) {
-        matrix[i * n + j] = weights[k];
-        matrix[j * n + i] = weights[k];
-        ++k;
-    };
-    for (std::size_t i = 0; i < n; ++i) {
-        switch (format) {
-        case WeightFormat::full_matrix:
-            for (std::size_t j = 0; j < n; ++j)
-                matrix[i * n + j] = weights[k++];
-            break;
-        case WeightFormat::upper_row:
-            for (std::size_t j = i + 1; j < n; ++j)
-                put(i, j);
-            break;
-        case WeightFormat::lower_row:
-            for (std::size_t j = 0; j < i; ++j)
-                put(i, j);
-            break;
-        case WeightFormat::upper_diag_row:
-            for (std::size_t j = i; j < n; ++j)
-                put(i, j);
-            break;
-        case WeightFormat::lower_diag_row:
-            for (std::size_t j = 0; j <= i; ++j)
-                put(i, j);
-            break;
-        }
-    }
+    std::vector<double> matrix;
+    fill_weight_matrix(format, n, weights, matrix);
     // NOTE: a route never travels from a node to itself, except depot -> depot for an empty
     // route of the giant tour, which must cost nothing: the diagonal is ignored.
     for (std::size_t i = 0; i < n; ++i)

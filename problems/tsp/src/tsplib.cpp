@@ -1,4 +1,5 @@
 #include "locus/tsp/tsplib.hpp"
+#include "locus/weight_matrix.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -17,68 +18,6 @@ namespace locus::tsp {
 namespace {
 
 /// Layout of the numbers of an EDGE_WEIGHT_SECTION (column formats map to their row twins).
-enum class WeightFormat { full_matrix, upper_row, lower_row, upper_diag_row, lower_diag_row };
-
-std::optional<WeightFormat> weight_format(std::string_view name) {
-    if (name == "FULL_MATRIX") return WeightFormat::full_matrix;
-    // NOTE: for a symmetric matrix, listing the upper triangle column by column gives the same
-    // stream as listing the lower triangle row by row (and vice versa).
-    if (name == "UPPER_ROW" || name == "LOWER_COL") return WeightFormat::upper_row;
-    if (name == "LOWER_ROW" || name == "UPPER_COL") return WeightFormat::lower_row;
-    if (name == "UPPER_DIAG_ROW" || name == "LOWER_DIAG_COL") return WeightFormat::upper_diag_row;
-    if (name == "LOWER_DIAG_ROW" || name == "UPPER_DIAG_COL") return WeightFormat::lower_diag_row;
-    return std::nullopt;
-}
-
-std::size_t weight_count(WeightFormat format, std::size_t n) {
-    switch (format) {
-    case WeightFormat::full_matrix:
-        return n * n;
-    case WeightFormat::upper_row:
-    case WeightFormat::lower_row:
-        return n * (n - 1) / 2;
-    case WeightFormat::upper_diag_row:
-    case WeightFormat::lower_diag_row:
-        return n * (n + 1) / 2;
-    }
-    return 0;
-}
-
-/// Fills the symmetric n*n matrix from the weights in `format` order.
-void fill_matrix(WeightFormat format, std::size_t n, const std::vector<std::int32_t>& weights,
-                 std::vector<std::int32_t>& matrix) {
-    matrix.assign(n * n, 0);
-    std::size_t k = 0;
-    auto put = [&](std::size_t i, std::size_t j) {
-        matrix[i * n + j] = weights[k];
-        matrix[j * n + i] = weights[k];
-        ++k;
-    };
-    for (std::size_t i = 0; i < n; ++i) {
-        switch (format) {
-        case WeightFormat::full_matrix:
-            for (std::size_t j = 0; j < n; ++j)
-                matrix[i * n + j] = weights[k++];
-            break;
-        case WeightFormat::upper_row:
-            for (std::size_t j = i + 1; j < n; ++j)
-                put(i, j);
-            break;
-        case WeightFormat::lower_row:
-            for (std::size_t j = 0; j < i; ++j)
-                put(i, j);
-            break;
-        case WeightFormat::upper_diag_row:
-            for (std::size_t j = i; j < n; ++j)
-                put(i, j);
-            break;
-        case WeightFormat::lower_diag_row:
-            for (std::size_t j = 0; j <= i; ++j)
-                put(i, j);
-            break;
-        }
-    }
-}
 
 /// A header value and the line it came from (0: absent).
 struct Header {
@@ -310,7 +249,7 @@ private:
         if (weights.size() != needed)
             fail(0, fmt::format("EDGE_WEIGHT_SECTION has {} weights, {} with DIMENSION {} needs {}",
                                 weights.size(), format_name, n, needed));
-        fill_matrix(*format, n, weights, instance.matrix);
+        fill_weight_matrix(*format, n, weights, instance.matrix);
         if (*format == WeightFormat::full_matrix) check_symmetric(instance);
     }
 
