@@ -202,15 +202,17 @@ TEST_CASE("giant-tour 2-opt evaluator: deltas of feasible moves, infeasible ones
     SegmentTable table;
     table.build(r, c.tour, c.plane, SegmentTable::part_for(n));
     const locus::gpu::SegmentView view = table.view();
-    const double objective = locus::gpu::closed_tour(whole, 6, 1000.0).objective;
+    const double objective = whole.cost;
+    const std::int32_t routes = whole.routes;
+    // A fleet of 6: moves to more routes than max(6, routes now) are not moves.
     locus::gpu::GiantTwoOpt eval;
-    eval.segments = &view;
-    eval.tours = c.tour.data();
-    eval.objectives = &objective;
-    eval.length = n;
-    eval.distance = {matrix.data(), nodes};
-    eval.vehicles = 6;
-    eval.lambda = 1000.0;
+    eval.tours.segments = &view;
+    eval.tours.tours = c.tour.data();
+    eval.tours.objectives = &objective;
+    eval.tours.routes = &routes;
+    eval.tours.length = n;
+    eval.tours.distance = {matrix.data(), nodes};
+    eval.tours.vehicles = 6;
     const auto grid = eval.grid();
     int feasible = 0;
     int infeasible = 0;
@@ -220,20 +222,24 @@ TEST_CASE("giant-tour 2-opt evaluator: deltas of feasible moves, infeasible ones
         const auto m = eval.decode(0, index);
         const double d = eval(eval.row(0, static_cast<std::uint32_t>(m.i)),
                               static_cast<std::uint32_t>(m.j));
+        CHECK(eval.well_formed(index) == (m.j >= m.i + 2 && m.j <= n - 2));
         if (m.j < m.i + 2 || m.j > n - 2) {
             CHECK(d == locus::gpu::invalid_delta<double>());
             continue;
         }
         std::vector<std::int32_t> moved = c.tour;
         std::reverse(moved.begin() + m.i + 1, moved.begin() + m.j + 1);
+        for (std::int32_t k = 0; k < n; ++k)
+            CHECK(moved[static_cast<std::size_t>(k)] == c.tour[static_cast<std::size_t>(m.source(k))]);
         const RouteSegment s = fold(r, moved, 0, moved.size() - 1, c.plane);
-        if (s.excess_load != 0 || s.excess_duration != 0.0) {
+        if (s.excess_load != 0 || s.excess_duration != 0.0 ||
+            s.routes > std::max(6, routes)) {
             CHECK(d == locus::gpu::invalid_delta<double>());
             ++infeasible;
             continue;
         }
         ++feasible;
-        const double expected = locus::gpu::closed_tour(s, 6, 1000.0).objective - objective;
+        const double expected = s.cost - objective;
         CHECK(d == doctest::Approx(expected).epsilon(1e-12));
         if (d < best) {
             best = d;
@@ -246,4 +252,127 @@ TEST_CASE("giant-tour 2-opt evaluator: deltas of feasible moves, infeasible ones
     locus::gpu::select_moves_cpu(eval, 1, locus::Pivot::best, &chosen, 2);
     CHECK(chosen.index == best_index);
     CHECK(chosen.delta == best);
+}
+
+TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct evaluation, "
+          "triangular rows, the engine's best and first moves") {
+    const Case c = random_case(30, 6, 33, false);
+    const auto nodes = static_cast<std::int32_t>(c.plane.x.size());
+    std::vector<double> matrix(static_cast<std::size_t>(nodes) * nodes);
+    for (std::int32_t u = 0; u < nodes; ++u)
+        for (std::int32_t v = 0; v < nodes; ++v)
+            matrix[static_cast<std::size_t>(u) * nodes + v] = c.plane(u, v);
+    const auto n = static_cast<std::int32_t>(c.tour.size());
+    const RouteSegment start = fold(RouteResources{c.demand.data(), c.service.data(), 1000, 1e9, 0},
+                                    c.tour, 0, c.tour.size() - 1, c.plane);
+    // Capacity and duration that the start just meets, so that many moves break them.
+    RouteResources r{c.demand.data(), c.service.data(), 0, 0.0, 0};
+    {
+        std::int64_t load = 0, most_load = 0;
+        double duration = 0.0, most_duration = 0.0;
+        for (std::size_t k = 1; k < c.tour.size(); ++k) {
+            const std::int32_t v = c.tour[k];
+            duration += c.plane(c.tour[k - 1], v) + c.service[static_cast<std::size_t>(v)];
+            load += c.demand[static_cast<std::size_t>(v)];
+            if (v != 0) continue;
+            most_load = std::max(most_load, load);
+            most_duration = std::max(most_duration, duration);
+            load = 0;
+            duration = 0.0;
+        }
+        r.capacity = most_load;
+        r.max_duration = most_duration + 1e-7;
+    }
+    for (const std::int32_t part : {0, SegmentTable::part_for(n)}) {
+        CAPTURE(part);
+        SegmentTable table;
+        table.build(r, c.tour, c.plane, part);
+        const locus::gpu::SegmentView view = table.view();
+        const double objective = view.segment(0, n - 1).cost;
+        const std::int32_t routes = view.segment(0, n - 1).routes;
+        CHECK(objective == doctest::Approx(start.cost).epsilon(1e-12));
+        locus::gpu::GiantThreeOpt eval;
+        eval.tours.segments = &view;
+        eval.tours.tours = c.tour.data();
+        eval.tours.objectives = &objective;
+        eval.tours.routes = &routes;
+        eval.tours.length = n;
+        eval.tours.distance = {matrix.data(), nodes};
+        const auto grid = eval.grid();
+        REQUIRE(grid.rows == static_cast<std::uint32_t>((n - 3) * (n - 2) / 2));
+        std::uint64_t moves = 0;
+        int feasible = 0;
+        int infeasible = 0;
+        double best = locus::gpu::invalid_delta<double>();
+        std::uint64_t best_index = locus::kNoMove;
+        std::uint64_t first_index = locus::kNoMove;
+        std::int32_t last_y = 0, last_x = -1;
+        for (std::uint32_t row = 0; row < grid.rows; ++row) {
+            const auto context = eval.row(0, row);
+            // Rows enumerate the pairs x < y in order (y major).
+            CHECK(((context.y == last_y && context.x == last_x + 1) ||
+                   (context.y == last_y + 1 && context.x == 0)));
+            last_y = context.y;
+            last_x = context.x;
+            const auto range = eval.columns(context);
+            for (std::uint32_t col = 0; col < grid.cols; ++col) {
+                const std::uint64_t index = static_cast<std::uint64_t>(row) * grid.cols + col;
+                const auto m = eval.decode(0, index);
+                CHECK(m.x == context.x);
+                CHECK(m.y == context.y);
+                const double d = eval(context, col);
+                const bool cell = m.z > m.y && m.z <= n - 2;
+                CHECK(eval.well_formed(index) == cell);
+                CHECK(cell == (col >= range.begin && col < range.end));
+                if (!cell) {
+                    CHECK(d == locus::gpu::invalid_delta<double>());
+                    continue;
+                }
+                ++moves;
+                // The moved tour, part by part.
+                const auto at = [&](std::int32_t k) { return c.tour[static_cast<std::size_t>(k)]; };
+                std::vector<std::int32_t> a, b, cc, rest, moved;
+                for (std::int32_t k = 0; k <= m.x; ++k) a.push_back(at(k));
+                for (std::int32_t k = m.x + 1; k <= m.y; ++k) b.push_back(at(k));
+                for (std::int32_t k = m.y + 1; k <= m.z; ++k) cc.push_back(at(k));
+                for (std::int32_t k = m.z + 1; k < n; ++k) rest.push_back(at(k));
+                std::vector<std::int32_t> br(b.rbegin(), b.rend()), cr(cc.rbegin(), cc.rend());
+                const std::vector<std::int32_t>* order[4][2] = {
+                    {&br, &cr}, {&cc, &b}, {&cc, &br}, {&cr, &b}};
+                moved = a;
+                moved.insert(moved.end(), order[m.p][0]->begin(), order[m.p][0]->end());
+                moved.insert(moved.end(), order[m.p][1]->begin(), order[m.p][1]->end());
+                moved.insert(moved.end(), rest.begin(), rest.end());
+                REQUIRE(moved.size() == c.tour.size());
+                for (std::int32_t k = 0; k < n; ++k)
+                    CHECK(moved[static_cast<std::size_t>(k)] == at(m.source(k)));
+                const RouteSegment s = fold(r, moved, 0, moved.size() - 1, c.plane);
+                if (s.excess_load != 0 || s.excess_duration != 0.0) {
+                    CHECK(d == locus::gpu::invalid_delta<double>());
+                    ++infeasible;
+                    continue;
+                }
+                ++feasible;
+                CHECK(d == doctest::Approx(s.cost - objective)
+                               .epsilon(1e-9)
+                               .scale(objective));
+                if (d < best) {
+                    best = d;
+                    best_index = index;
+                }
+                if (d < 0 && first_index == locus::kNoMove) first_index = index;
+            }
+        }
+        const std::uint64_t edges = static_cast<std::uint64_t>(n - 1);
+        CHECK(moves == 4 * edges * (edges - 1) * (edges - 2) / 6);
+        CHECK(feasible > 1000);
+        CHECK(infeasible > 1000);
+        REQUIRE(best < 0);
+        locus::gpu::MoveResult<double> chosen{};
+        locus::gpu::select_moves_cpu(eval, 1, locus::Pivot::best, &chosen, 2);
+        CHECK(chosen.index == best_index);
+        CHECK(chosen.delta == best);
+        locus::gpu::select_moves_cpu(eval, 1, locus::Pivot::first, &chosen, 2);
+        CHECK(chosen.index == first_index);
+    }
 }

@@ -1,10 +1,15 @@
 #pragma once
 /// \file
 /// Moves on a giant tour evaluated through segment resources (segment_resources.hpp): the delta
-/// of a move is the change of the penalised objective of the whole route set, from the
-/// summaries of the segments the move reconnects (paper 001, §4.3), in O(1) per move. Moves
-/// whose result exceeds a capacity or a duration limit are not moves (invalid_delta). Host-device
-/// evaluators of the neighborhood engine (MoveEvaluator), for the CPU twin and kernels alike.
+/// of a move is the change of the total length of the route set, from the summaries of the
+/// segments the move reconnects (paper 001, §4.3), in O(1) per move. Moves whose result exceeds
+/// a capacity or a duration limit, or uses more routes than the fleet allows, are not moves
+/// (invalid_delta). Host-device evaluators of the neighborhood engine (MoveEvaluator), for the
+/// CPU twin and kernels alike.
+///
+/// A tour here is closed and linear: t[0] and t[L-1] are depot copies, and a move keeps both
+/// ends. Every move is described by where each position of the new tour comes from
+/// (source(k): the old position now at k), which is how the CPU and the device apply it.
 
 #include <cstdint>
 
@@ -26,68 +31,223 @@ struct DistanceMatrix {
     }
 };
 
-/// A 2-opt move on a closed giant tour t[0..L-1] (t[0] and t[L-1] depot copies): remove the
-/// edges (i, i+1) and (j, j+1) and reverse positions i+1..j (0 <= i, i + 2 <= j <= L - 2). The
-/// reversed part may span routes.
+/// The tours of a batch as the giant-tour evaluators read them (host or device pointers).
+struct GiantTours {
+    const SegmentView* segments = nullptr; ///< per tour: its hierarchy
+    const std::int32_t* tours = nullptr;   ///< batch x length node ids
+    const double* objectives = nullptr;    ///< per tour: total length (from its summary)
+    const std::int32_t* routes = nullptr;  ///< per tour: non-empty routes
+    std::int32_t length = 0;               ///< L, positions of every tour
+    DistanceMatrix distance;
+    std::int32_t vehicles = 0;             ///< fleet size (0: unlimited)
+
+    LOCUS_HD_INLINE const std::int32_t* tour(std::uint32_t solution) const {
+        return tours + static_cast<std::int64_t>(solution) * length;
+    }
+
+    /// The delta of a move whose new tour has summary `after`, from a tour of length
+    /// `objective` with `routes_before` routes: invalid_delta when `after` exceeds a capacity
+    /// or a duration limit, or has more routes than max(vehicles, routes_before).
+    LOCUS_HD_INLINE double delta(const RouteSegment& after, double objective,
+                                 std::int32_t routes_before) const {
+        if (after.excess_load != 0 || after.excess_duration != 0.0)
+            return invalid_delta<double>();
+        if (vehicles > 0 && after.routes > vehicles && after.routes > routes_before)
+            return invalid_delta<double>();
+        const double d = after.cost - objective;
+        // NOTE: the summaries add lengths in another order than the tour, so a move to an
+        // equally long tour may come out a few ulps below zero; such a move is not improving
+        // (otherwise a descent could cycle between equal tours).
+        const double scale = objective > 1.0 ? objective : 1.0;
+        return d > -kImprovementTolerance * scale ? (d > 0.0 ? d : 0.0) : d;
+    }
+};
+
+/// A 2-opt move on a closed giant tour t[0..L-1]: remove the edges (i, i+1) and (j, j+1) and
+/// reverse positions i+1..j (0 <= i, i + 2 <= j <= L - 2). The reversed part may span routes.
 struct GiantTwoOptMove {
     std::int32_t i = 0;
     std::int32_t j = 0;
+
+    /// The old position at new position k.
+    LOCUS_HD_INLINE std::int32_t source(std::int32_t k) const {
+        return k > i && k <= j ? i + 1 + j - k : k;
+    }
 };
 
 /// 2-opt over a batch of giant tours as a grid per tour: rows i in [0, L-1), columns j in
-/// [0, L-1); cell (i, j) is a move when i + 2 <= j <= L - 2 and its result is feasible. Delta:
-/// penalised objective after - before (vehicles, lambda as in closed_tour).
+/// [0, L-1); cell (i, j) is a move when i + 2 <= j <= L - 2 and its result is admissible
+/// (GiantTours::delta).
 struct GiantTwoOpt {
     using delta_type = double;
+    using move_type = GiantTwoOptMove;
     struct row_type {
         RouteSegment before;       ///< positions 0..i
         SegmentView segments;      ///< the tour's hierarchy
         const std::int32_t* tour;  ///< the tour
-        double objective;          ///< its penalised objective
+        double objective;          ///< its length
+        std::int32_t routes;       ///< its routes
         std::int32_t i;
     };
     static constexpr std::int32_t rows_per_focus = 0;
 
-    const SegmentView* segments = nullptr; ///< per tour
-    const std::int32_t* tours = nullptr;   ///< batch x length
-    const double* objectives = nullptr;    ///< per tour: penalised objective
-    std::int32_t length = 0;               ///< L, positions of every tour
-    DistanceMatrix distance;
-    std::int32_t vehicles = 0;             ///< vehicle limit (0: none)
-    double lambda = 0.0;                   ///< penalty per route beyond the limit
+    GiantTours tours;
 
     LOCUS_HD_INLINE MoveGrid grid() const {
-        const auto side = static_cast<std::uint32_t>(length > 1 ? length - 1 : 0);
+        const auto side = static_cast<std::uint32_t>(tours.length > 1 ? tours.length - 1 : 0);
         return {side, side};
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t solution, std::uint32_t r) const {
         const auto i = static_cast<std::int32_t>(r);
-        const SegmentView view = segments[solution];
-        return {view.segment(0, i), view, tours + static_cast<std::int64_t>(solution) * length,
-                objectives[solution], i};
+        const SegmentView view = tours.segments[solution];
+        return {view.segment(0, i),         view, tours.tour(solution), tours.objectives[solution],
+                tours.routes[solution], i};
+    }
+    /// The columns that can be moves: j in [i + 2, L - 1).
+    LOCUS_HD_INLINE ColumnRange columns(const row_type& x) const {
+        const auto end = static_cast<std::uint32_t>(tours.length > 1 ? tours.length - 1 : 0);
+        const auto begin = static_cast<std::uint32_t>(x.i + 2);
+        return {begin < end ? begin : end, end};
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
         const auto j = static_cast<std::int32_t>(col);
-        const std::int32_t last = length - 1;
+        const std::int32_t last = tours.length - 1;
         if (j < x.i + 2 || j > last - 1)
             return invalid_delta<delta_type>();
         const RouteResources& r = x.segments.resources;
-        RouteSegment s =
-            r.join(x.before, RouteResources::reversed(x.segments.segment(x.i + 1, j)),
-                   distance(x.tour[x.i], x.tour[j]));
-        s = r.join(s, x.segments.segment(j + 1, last), distance(x.tour[x.i + 1], x.tour[j + 1]));
-        if (s.excess_load != 0 || s.excess_duration != 0.0)
-            return invalid_delta<delta_type>();
-        const double delta = closed_tour(s, vehicles, lambda).objective - x.objective;
-        // NOTE: the summaries add lengths in another order than the tour, so a move to an
-        // equally long tour may come out a few ulps below zero; such a move is not improving
-        // (otherwise a descent could cycle between equal tours).
-        const double scale = x.objective > 1.0 ? x.objective : 1.0;
-        return delta > -kImprovementTolerance * scale ? (delta > 0.0 ? delta : 0.0) : delta;
+        const DistanceMatrix& d = tours.distance;
+        RouteSegment s = r.join(x.before, RouteResources::reversed(x.segments.segment(x.i + 1, j)),
+                                d(x.tour[x.i], x.tour[j]));
+        s = r.join(s, x.segments.segment(j + 1, last), d(x.tour[x.i + 1], x.tour[j + 1]));
+        return tours.delta(s, x.objective, x.routes);
     }
-    LOCUS_HD_INLINE GiantTwoOptMove decode(std::uint32_t, std::uint64_t index) const {
+    LOCUS_HD_INLINE move_type decode(std::uint32_t, std::uint64_t index) const {
         const std::uint64_t side = grid().cols;
         return {static_cast<std::int32_t>(index / side), static_cast<std::int32_t>(index % side)};
+    }
+    /// Whether `index` is a cell of the grid that can be a move.
+    LOCUS_HD_INLINE bool well_formed(std::uint64_t index) const {
+        const move_type m = decode(0, index);
+        return index < grid().size() && m.j >= m.i + 2 && m.j <= tours.length - 2;
+    }
+};
+
+/// A pure 3-opt move on a closed giant tour (paper 001, §5: the reconnections of three removed
+/// edges that no 2-opt move gives): remove the edges after positions x < y < z (z <= L - 2),
+/// which leaves A = [0, x], B = [x+1, y], C = [y+1, z], D = [z+1, L-1], and reconnect
+///   p = 0: A B' C' D   p = 1: A C B D   p = 2: A C B' D   p = 3: A C' B D
+/// (' = reversed). Parts may span routes.
+struct GiantThreeOptMove {
+    std::int32_t x = 0;
+    std::int32_t y = 0;
+    std::int32_t z = 0;
+    std::int32_t p = 0;
+
+    /// The old position at new position k.
+    LOCUS_HD_INLINE std::int32_t source(std::int32_t k) const {
+        if (k <= x || k > z)
+            return k;
+        if (p == 0)
+            return k <= y ? x + 1 + y - k : y + 1 + z - k;
+        const std::int32_t split = x + (z - y); // the first part (C or C') ends here
+        if (k <= split)
+            return p == 3 ? z - (k - x - 1) : y + 1 + (k - x - 1);
+        return p == 2 ? y - (k - split - 1) : x + 1 + (k - split - 1);
+    }
+};
+
+/// Pure 3-opt over a batch of giant tours as a grid per tour. Rows: the pairs x < y <= L - 3 in
+/// triangular order (row y (y - 1) / 2 + x); columns: 4 (L - 1), column 4 z + p. Cell (x, y;
+/// z, p) is a move when y < z <= L - 2 and its result is admissible (GiantTours::delta). The
+/// four reconnections are evaluated by one join sequence A X Y D with X, Y picked from B, B', C,
+/// C' (no branch on p).
+struct GiantThreeOpt {
+    using delta_type = double;
+    using move_type = GiantThreeOptMove;
+    struct row_type {
+        RouteSegment a;            ///< positions 0..x
+        RouteSegment b;            ///< positions x+1..y
+        SegmentView segments;      ///< the tour's hierarchy
+        const std::int32_t* tour;  ///< the tour
+        double objective;          ///< its length
+        std::int32_t routes;       ///< its routes
+        std::int32_t x;
+        std::int32_t y;
+    };
+    static constexpr std::int32_t rows_per_focus = 0;
+
+    GiantTours tours;
+
+    /// The pair (x, y) of row r (triangular order; exact for every r < 2^32).
+    LOCUS_HD_INLINE static void pair_of(std::uint32_t r, std::int32_t& x, std::int32_t& y) {
+        // NOTE: the square root guesses y; the two loops make it exact on host and device.
+        auto yy = static_cast<std::int64_t>((1.0 + sqrt(1.0 + 8.0 * static_cast<double>(r))) / 2.0);
+        while (yy * (yy - 1) / 2 > static_cast<std::int64_t>(r))
+            --yy;
+        while ((yy + 1) * yy / 2 <= static_cast<std::int64_t>(r))
+            ++yy;
+        y = static_cast<std::int32_t>(yy);
+        x = static_cast<std::int32_t>(static_cast<std::int64_t>(r) - yy * (yy - 1) / 2);
+    }
+
+    LOCUS_HD_INLINE MoveGrid grid() const {
+        const std::int64_t top = tours.length - 3; // largest y
+        const std::int64_t rows = top >= 1 ? top * (top + 1) / 2 : 0;
+        const auto cols = static_cast<std::uint32_t>(tours.length > 1 ? 4 * (tours.length - 1) : 0);
+        return {static_cast<std::uint32_t>(rows), rows > 0 ? cols : 0u};
+    }
+    LOCUS_HD_INLINE row_type row(std::uint32_t solution, std::uint32_t r) const {
+        std::int32_t x = 0;
+        std::int32_t y = 0;
+        pair_of(r, x, y);
+        const SegmentView view = tours.segments[solution];
+        return {view.segment(0, x),
+                view.segment(x + 1, y),
+                view,
+                tours.tour(solution),
+                tours.objectives[solution],
+                tours.routes[solution],
+                x,
+                y};
+    }
+    /// The columns that can be moves: z in (y, L - 2].
+    LOCUS_HD_INLINE ColumnRange columns(const row_type& r) const {
+        return {4u * static_cast<std::uint32_t>(r.y + 1), grid().cols};
+    }
+    LOCUS_HD_INLINE delta_type operator()(const row_type& r, std::uint32_t col) const {
+        const auto z = static_cast<std::int32_t>(col >> 2);
+        const auto p = static_cast<std::int32_t>(col & 3u);
+        const std::int32_t last = tours.length - 1;
+        if (z <= r.y || z > last - 1)
+            return invalid_delta<delta_type>();
+        const RouteResources& res = r.segments.resources;
+        const DistanceMatrix& d = tours.distance;
+        const RouteSegment c = r.segments.segment(r.y + 1, z);
+        const RouteSegment b_rev = RouteResources::reversed(r.b);
+        const RouteSegment c_rev = RouteResources::reversed(c);
+        const RouteSegment& first = p == 0 ? b_rev : (p == 3 ? c_rev : c);
+        const RouteSegment& second = p == 0 ? c_rev : (p == 2 ? b_rev : r.b);
+        RouteSegment s = res.join(r.a, first, d(r.a.last, first.first));
+        s = res.join(s, second, d(first.last, second.first));
+        const RouteSegment rest = r.segments.segment(z + 1, last);
+        s = res.join(s, rest, d(second.last, rest.first));
+        return tours.delta(s, r.objective, r.routes);
+    }
+    LOCUS_HD_INLINE move_type decode(std::uint32_t, std::uint64_t index) const {
+        const std::uint64_t cols = grid().cols;
+        move_type m;
+        pair_of(static_cast<std::uint32_t>(cols == 0 ? 0 : index / cols), m.x, m.y);
+        const std::uint64_t col = cols == 0 ? 0 : index % cols;
+        m.z = static_cast<std::int32_t>(col >> 2);
+        m.p = static_cast<std::int32_t>(col & 3u);
+        return m;
+    }
+    /// Whether `index` is a cell of the grid that can be a move.
+    LOCUS_HD_INLINE bool well_formed(std::uint64_t index) const {
+        if (index >= grid().size())
+            return false;
+        const move_type m = decode(0, index);
+        return m.x < m.y && m.y < m.z && m.z <= tours.length - 2;
     }
 };
 

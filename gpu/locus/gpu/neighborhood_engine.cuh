@@ -85,8 +85,9 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
                 break;
         }
         const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
+        const ColumnRange range = columns_to_scan(eval, context, col_begin, col_end);
         bool hit = false;
-        for (std::uint32_t col = col_begin + lane; col < col_end; col += width) {
+        for (std::uint32_t col = range.begin + lane; col < range.end; col += width) {
             const D delta = eval(context, col);
             if constexpr (kFirst) {
                 if (delta < D(0)) {
@@ -183,7 +184,8 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
         if (unit < plan.units) {
             const auto [row, col_begin, col_end] = decode_unit(plan, unit);
             const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
-            for (std::uint32_t col = col_begin + lane; col < col_end; col += width)
+            const ColumnRange range = columns_to_scan(eval, context, col_begin, col_end);
+            for (std::uint32_t col = range.begin + lane; col < range.end; col += width)
                 count += eval(context, col) < D(0) ? 1u : 0u;
         }
         count = segment_sum(count, width);

@@ -106,6 +106,34 @@ concept MoveEvaluator = std::is_trivially_copyable_v<E> && EngineDelta<typename 
     { e(r, u) } -> std::same_as<typename E::delta_type>;
 };
 
+/// The columns of a row that can hold moves: [begin, end).
+struct ColumnRange {
+    std::uint32_t begin;
+    std::uint32_t end;
+};
+
+/// An evaluator may bound the columns of each row: `columns(context)` returns the range outside
+/// which every cell of that row is invalid, and the engine does not evaluate those cells (the
+/// results are the same; triangular grids cost half). Optional.
+template <class E>
+concept RowBoundedEvaluator = requires(const E& e, const typename E::row_type& r) {
+    { e.columns(r) } -> std::same_as<ColumnRange>;
+};
+
+/// The columns of row context `context` to evaluate within [begin, end).
+template <class E>
+LOCUS_HD_INLINE ColumnRange columns_to_scan(const E& eval, const typename E::row_type& context,
+                                            std::uint32_t begin, std::uint32_t end) {
+    if constexpr (RowBoundedEvaluator<E>) {
+        const ColumnRange r = eval.columns(context);
+        const std::uint32_t b = r.begin > begin ? r.begin : begin;
+        const std::uint32_t e = r.end < end ? r.end : end;
+        return {b, e > b ? e : b};
+    } else {
+        return {begin, end};
+    }
+}
+
 /// Device scratch memory of the engine's launchers. It grows on demand inside a launch
 /// (stream-ordered cudaMallocAsync/cudaFreeAsync on the launch stream, which do not block the
 /// host; plain cudaMalloc/cudaFree where the device has no memory pools) and keeps its memory
@@ -225,7 +253,8 @@ MoveResult<typename E::delta_type> scan_best(const E& eval, std::uint32_t soluti
     for (std::uint32_t row = row_begin; row < row_end; ++row) {
         const auto context = eval.row(solution, row);
         const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
-        for (std::uint32_t col = 0; col < cols; ++col) {
+        const ColumnRange range = columns_to_scan(eval, context, 0, cols);
+        for (std::uint32_t col = range.begin; col < range.end; ++col) {
             const D delta = eval(context, col);
             if (delta < best.delta) best = {delta, base + col};
         }
@@ -244,7 +273,8 @@ scan_first(const E& eval, std::uint32_t solution, std::uint32_t row_begin, std::
         const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
         if (found.load(std::memory_order_relaxed) < base) break;
         const auto context = eval.row(solution, row);
-        for (std::uint32_t col = 0; col < cols; ++col) {
+        const ColumnRange range = columns_to_scan(eval, context, 0, cols);
+        for (std::uint32_t col = range.begin; col < range.end; ++col) {
             const D delta = eval(context, col);
             if (delta < D(0)) {
                 const std::uint64_t index = base + col;
@@ -268,7 +298,8 @@ std::uint32_t count_improving(const E& eval, std::uint32_t solution, std::uint32
     for (std::uint32_t row = row_begin; row < row_end; ++row) {
         const auto context = eval.row(solution, row);
         std::uint32_t in_row = 0;
-        for (std::uint32_t col = 0; col < cols; ++col)
+        const ColumnRange range = columns_to_scan(eval, context, 0, cols);
+        for (std::uint32_t col = range.begin; col < range.end; ++col)
             in_row += eval(context, col) < D(0);
         count = add_saturated(count, in_row);
     }

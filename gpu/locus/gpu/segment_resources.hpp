@@ -19,6 +19,7 @@
 /// segment inside a part plus every run of whole parts), and answers segment(i, j) with at most
 /// two joins.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -180,65 +181,139 @@ struct SegmentView {
     }
 };
 
-/// Summaries of the segments of one giant tour (host), zero- or one-level hierarchy.
+/// The shape of a hierarchy over n positions: `part` positions per part (n for the zero-level
+/// hierarchy), `parts` parts. Level 0 stores n x part summaries (row i: segments [i, j] for j in
+/// i's part), level 1 parts x parts (row a: runs of whole parts a..b), plus n edge lengths.
+struct HierarchyShape {
+    std::int32_t n = 0;
+    std::int32_t part = 1;
+    std::int32_t parts = 0;
+
+    /// part <= 0 or part >= n: zero level (one part holding every position).
+    LOCUS_HD_INLINE static HierarchyShape of(std::int32_t n, std::int32_t part) {
+        HierarchyShape s;
+        s.n = n;
+        s.part = part <= 0 || part > n ? (n > 0 ? n : 1) : part;
+        s.parts = (n + s.part - 1) / s.part;
+        return s;
+    }
+    LOCUS_HD_INLINE std::int64_t inner_size() const {
+        return static_cast<std::int64_t>(n) * part;
+    }
+    LOCUS_HD_INLINE std::int64_t runs_size() const {
+        return static_cast<std::int64_t>(parts) * parts;
+    }
+};
+
+/// The arrays of one tour's hierarchy that the builders write (host or device memory).
+struct SegmentArrays {
+    RouteSegment* inner = nullptr; ///< shape.inner_size()
+    RouteSegment* runs = nullptr;  ///< shape.runs_size()
+    double* edges = nullptr;       ///< shape.n (edges[0] = 0)
+    HierarchyShape shape;
+};
+
+/// Builder step 1 for position k of `tour`: edges[k] = d(tour[k-1], tour[k]) (0 for k = 0).
+template <class Distance>
+LOCUS_HD_INLINE void build_edge(const std::int32_t* tour, const Distance& distance,
+                                const SegmentArrays& a, std::int32_t k) {
+    a.edges[k] = k == 0 ? 0.0 : distance(tour[k - 1], tour[k]);
+}
+
+/// Builder step 2 (after every edge): row i of level 0, the summaries of [i, j] for every j in
+/// i's part, joined left to right.
+LOCUS_HD_INLINE void build_inner_row(const RouteResources& resources, const std::int32_t* tour,
+                                     const SegmentArrays& a, std::int32_t i) {
+    const HierarchyShape& h = a.shape;
+    const std::int32_t end = (i / h.part + 1) * h.part < h.n ? (i / h.part + 1) * h.part : h.n;
+    RouteSegment* row = a.inner + static_cast<std::int64_t>(i) * h.part;
+    RouteSegment s = resources.leaf(tour[i]);
+    row[0] = s;
+    for (std::int32_t j = i + 1; j < end; ++j) {
+        s = resources.join(s, resources.leaf(tour[j]), a.edges[j]);
+        row[j - i] = s;
+    }
+}
+
+/// Builder step 3 (after every row of level 0): row `first` of level 1, the runs of whole parts
+/// first..b for every b >= first, joined left to right.
+LOCUS_HD_INLINE void build_run_row(const RouteResources& resources, const SegmentArrays& a,
+                                   std::int32_t first) {
+    const HierarchyShape& h = a.shape;
+    const auto whole = [&](std::int32_t part) {
+        const std::int32_t start = part * h.part;
+        const std::int32_t stop = (start + h.part < h.n ? start + h.part : h.n) - 1;
+        return a.inner[static_cast<std::int64_t>(start) * h.part + (stop - start)];
+    };
+    RouteSegment* row = a.runs + static_cast<std::int64_t>(first) * h.parts;
+    RouteSegment s = whole(first);
+    row[first] = s;
+    for (std::int32_t b = first + 1; b < h.parts; ++b) {
+        s = resources.join(s, whole(b), a.edges[b * h.part]);
+        row[b] = s;
+    }
+}
+
+/// The view of built arrays.
+LOCUS_HD_INLINE SegmentView view_of(const SegmentArrays& a, const RouteResources& resources) {
+    SegmentView v;
+    v.inner = a.inner;
+    v.runs = a.runs;
+    v.edges = a.edges;
+    v.n = a.shape.n;
+    v.part = a.shape.part;
+    v.parts = a.shape.parts;
+    v.resources = resources;
+    return v;
+}
+
+/// Summaries of the segments of one giant tour (host), zero- or one-level hierarchy, built by
+/// the same steps as the device builds them (build_edge, build_inner_row, build_run_row).
 /// `Distance` is any callable d(u, v) -> double over node ids.
 class SegmentTable {
 public:
-    /// Builds the hierarchy of `tour` (node ids, n >= 1): `part` = 0 builds every segment (zero
+    /// Builds the hierarchy of `tour` (node ids, n >= 1): `part` <= 0 builds every segment (zero
     /// level); part >= 1 builds a one-level hierarchy with parts of `part` positions.
     template <class Distance>
     void build(const RouteResources& resources, const std::vector<std::int32_t>& tour,
                const Distance& distance, std::int32_t part) {
+        build(resources, tour.data(), static_cast<std::int32_t>(tour.size()), distance, part);
+    }
+
+    /// The same over `n` positions at `tour`.
+    template <class Distance>
+    void build(const RouteResources& resources, const std::int32_t* tour, std::int32_t n,
+               const Distance& distance, std::int32_t part) {
         resources_ = resources;
-        n_ = static_cast<std::int32_t>(tour.size());
-        part_ = part <= 0 ? n_ : part;
-        parts_ = (n_ + part_ - 1) / part_;
-        tour_ = tour;
-        // Level 0: every segment inside a part, rows by start position.
-        inner_.assign(static_cast<std::size_t>(n_) * static_cast<std::size_t>(part_), {});
-        for (std::int32_t i = 0; i < n_; ++i) {
-            const std::int32_t end = std::min(n_, (i / part_ + 1) * part_);
-            RouteSegment s = resources.leaf(tour[static_cast<std::size_t>(i)]);
-            inner_[index_inner(i, i)] = s;
-            for (std::int32_t j = i + 1; j < end; ++j) {
-                const std::int32_t u = tour[static_cast<std::size_t>(j - 1)];
-                const std::int32_t v = tour[static_cast<std::size_t>(j)];
-                s = resources.join(s, resources.leaf(v), distance(u, v));
-                inner_[index_inner(i, j)] = s;
-            }
-        }
-        // Level 1: runs of whole parts a..b.
-        runs_.assign(static_cast<std::size_t>(parts_) * static_cast<std::size_t>(parts_), {});
-        for (std::int32_t a = 0; a < parts_; ++a) {
-            RouteSegment s = whole_part(a);
-            runs_[index_run(a, a)] = s;
-            for (std::int32_t b = a + 1; b < parts_; ++b) {
-                s = resources.join(s, whole_part(b), edge_before(b * part_, distance));
-                runs_[index_run(a, b)] = s;
-            }
-        }
-        edges_.resize(static_cast<std::size_t>(n_));
-        for (std::int32_t k = 1; k < n_; ++k)
-            edges_[static_cast<std::size_t>(k)] = edge_before(k, distance);
+        const HierarchyShape shape = HierarchyShape::of(n, part);
+        inner_.resize(static_cast<std::size_t>(shape.inner_size()));
+        runs_.resize(static_cast<std::size_t>(shape.runs_size()));
+        edges_.resize(static_cast<std::size_t>(n));
+        arrays_ = {inner_.data(), runs_.data(), edges_.data(), shape};
+        for (std::int32_t k = 0; k < n; ++k)
+            build_edge(tour, distance, arrays_, k);
+        for (std::int32_t i = 0; i < n; ++i)
+            build_inner_row(resources, tour, arrays_, i);
+        for (std::int32_t a = 0; a < shape.parts; ++a)
+            build_run_row(resources, arrays_, a);
     }
 
     /// The summary of positions [i, j] (i <= j), from at most three stored summaries.
     RouteSegment segment(std::int32_t i, std::int32_t j) const { return view().segment(i, j); }
 
     /// The hierarchy as a view over this table's host arrays.
-    SegmentView view() const {
-        return {inner_.data(), runs_.data(), edges_.data(), n_, part_, parts_, resources_};
-    }
+    SegmentView view() const { return view_of(arrays_, resources_); }
 
     /// Length of the edge into position k (1 <= k < n).
     double edge_before(std::int32_t k) const { return edges_[static_cast<std::size_t>(k)]; }
 
-    /// Stored summaries (the hierarchy's size).
+    /// Stored summaries (the hierarchy's size; level 0 counted without its unused slots).
     std::size_t summaries() const {
+        const HierarchyShape& h = arrays_.shape;
         std::size_t count = 0;
-        for (std::int32_t i = 0; i < n_; ++i)
-            count += static_cast<std::size_t>(std::min(n_, (i / part_ + 1) * part_) - i);
-        return count + static_cast<std::size_t>(parts_) * static_cast<std::size_t>(parts_ + 1) / 2;
+        for (std::int32_t i = 0; i < h.n; ++i)
+            count += static_cast<std::size_t>(std::min(h.n, (i / h.part + 1) * h.part) - i);
+        return count + static_cast<std::size_t>(h.parts) * static_cast<std::size_t>(h.parts + 1) / 2;
     }
 
     /// The part size of a one-level hierarchy for n positions: about n^(1/3), at least 1.
@@ -247,32 +322,11 @@ public:
     }
 
 private:
-    std::size_t index_inner(std::int32_t i, std::int32_t j) const {
-        return static_cast<std::size_t>(i) * static_cast<std::size_t>(part_) +
-               static_cast<std::size_t>(j - i);
-    }
-    std::size_t index_run(std::int32_t a, std::int32_t b) const {
-        return static_cast<std::size_t>(a) * static_cast<std::size_t>(parts_) +
-               static_cast<std::size_t>(b);
-    }
-    RouteSegment whole_part(std::int32_t a) const {
-        const std::int32_t start = a * part_;
-        const std::int32_t end = std::min(n_, start + part_) - 1;
-        return inner_[index_inner(start, end)];
-    }
-    template <class Distance>
-    double edge_before(std::int32_t k, const Distance& distance) const {
-        return distance(tour_[static_cast<std::size_t>(k - 1)], tour_[static_cast<std::size_t>(k)]);
-    }
-
     RouteResources resources_{};
-    std::int32_t n_ = 0;
-    std::int32_t part_ = 1;
-    std::int32_t parts_ = 0;
-    std::vector<std::int32_t> tour_;
     std::vector<RouteSegment> inner_;
     std::vector<RouteSegment> runs_;
     std::vector<double> edges_;
+    SegmentArrays arrays_{};
 };
 
 } // namespace locus::gpu

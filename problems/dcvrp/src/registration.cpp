@@ -6,7 +6,8 @@
 
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
-#include "locus/dcvrp/two_opt.hpp"
+#include "locus/dcvrp/giant_tour_search.hpp"
+#include "locus/dcvrp/perturbation.hpp"
 #include "locus/error.hpp"
 #include "locus/params.hpp"
 #include "locus/registry.hpp"
@@ -59,6 +60,12 @@ RoundingOption rounding_option(const std::string& word) {
     if (word == "exact") return RoundingOption::exact;
     if (word == "nint") return RoundingOption::nint;
     return RoundingOption::automatic;
+}
+
+HierarchyChoice hierarchy_of(const std::string& word) {
+    if (word == "zero") return HierarchyChoice::zero;
+    if (word == "one") return HierarchyChoice::one;
+    return HierarchyChoice::automatic;
 }
 
 InsertionOrder insertion_order_of(const std::string& word) {
@@ -142,13 +149,55 @@ void register_dcvrp_components(Registry& registry) {
             });
     });
 
+    const auto giant = [](GiantMove move, std::string_view name) {
+        return [move, name](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+            GiantTourOptions options;
+            options.hierarchy = hierarchy_of(p.get_string("hierarchy"));
+            options.spare_routes = static_cast<std::int32_t>(p.get_int("spare_routes"));
+            return make_giant_neighborhood(dcvrp_of(b, name), move, options,
+                                           gpu::engine_settings(b), b.backend);
+        };
+    };
+    const auto giant_options = [](ComponentSchema& neighborhood) {
+        neighborhood
+            .choice("hierarchy", "auto", {"auto", "zero", "one"},
+                    "segment summaries built per solution: zero = every segment (L^2), one = "
+                    "parts of about L^(1/3) positions; auto = zero for three_opt up to 1 GiB "
+                    "per batch, else one")
+            .integer("spare_routes", "2",
+                     "empty routes the giant tour keeps for moves that open a route", 0, 1000);
+    };
     ComponentSchema two_opt{"neighborhood", "two_opt", "dcvrp",
                             "Giant-tour 2-opt (paper 001): remove two edges and reverse the part "
-                            "between them, which may span routes; results over the capacity or "
-                            "the duration limit are not moves; O(1) per move through segment "
-                            "resources (CPU backend)."};
-    registry.add(two_opt, [](const Params&, BuildContext& b) -> std::unique_ptr<Component> {
-        return make_two_opt(dcvrp_of(b, "two_opt"), gpu::engine_settings(b), b.backend);
+                            "between them, which may span routes; results over the capacity, "
+                            "the duration limit or the fleet are not moves; O(1) per move "
+                            "through segment resources; (L-3)(L-2)/2 moves for a giant tour of "
+                            "L positions (customers and depot copies)."};
+    giant_options(two_opt);
+    registry.add(two_opt, giant(GiantMove::two_opt, "two_opt"));
+
+    ComponentSchema three_opt{"neighborhood", "three_opt", "dcvrp",
+                              "Giant-tour pure 3-opt (paper 001): remove three edges, leaving A B "
+                              "C D, and reconnect as A B' C' D, A C B D, A C B' D or A C' B D "
+                              "(' = reversed); parts may span routes; constraints as two_opt; "
+                              "4 C(L-1, 3) moves."};
+    giant_options(three_opt);
+    registry.add(three_opt, giant(GiantMove::three_opt, "three_opt"));
+
+    ComponentSchema bridge{"perturbation", "double_bridge", "dcvrp",
+                           "Giant-tour double bridge: exchanges two consecutive parts B, C of "
+                           "the giant tour (A B C D -> A C B D, parts may span routes) at random "
+                           "cut points; a kick whose routes break a constraint is drawn again "
+                           "(up to 1000 times, else skipped)."};
+    bridge.integer("kicks", "1", "double bridges per perturbation", 1, 1000)
+        .integer("window", "0",
+                 "cut points lie within this many positions after a random start (0 = "
+                 "anywhere)",
+                 0);
+    registry.add(bridge, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        return make_double_bridge(dcvrp_of(b, "double_bridge"),
+                                  static_cast<std::int32_t>(p.get_int("kicks")),
+                                  static_cast<std::int32_t>(p.get_int("window")));
     });
 }
 

@@ -1,0 +1,104 @@
+#pragma once
+/// \file
+/// Segment hierarchies of a batch of giant tours built on the device (nvcc only), by the steps
+/// SegmentTable runs on the host (segment_resources.hpp: build_edge, build_inner_row,
+/// build_run_row), so both give the same summaries bit for bit. Four kernels, every one
+/// parallel over the positions (or parts) of every tour: edges, rows of level 0 (a thread joins
+/// a row left to right: at most `part` joins, every segment for the zero level), rows of level
+/// 1, and each tour's view with the summary of the whole tour.
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "locus/gpu/segment_resources.hpp"
+
+namespace locus::gpu {
+
+/// Device arrays of the hierarchies of `count` tours of shape.n positions each, tour-major.
+struct SegmentBatchArrays {
+    RouteSegment* inner = nullptr;  ///< count x shape.inner_size()
+    RouteSegment* runs = nullptr;   ///< count x shape.runs_size()
+    double* edges = nullptr;        ///< count x shape.n
+    SegmentView* views = nullptr;   ///< count
+    RouteSegment* wholes = nullptr; ///< count: summary of each whole tour
+    HierarchyShape shape;
+    std::uint32_t count = 0;
+
+    LOCUS_HD_INLINE SegmentArrays of(std::uint32_t tour) const {
+        return {inner + static_cast<std::int64_t>(tour) * shape.inner_size(),
+                runs + static_cast<std::int64_t>(tour) * shape.runs_size(),
+                edges + static_cast<std::int64_t>(tour) * shape.n, shape};
+    }
+};
+
+namespace detail {
+
+inline constexpr unsigned kSegmentBuildThreads = 128;
+
+template <class Distance>
+__global__ void segment_edges_kernel(const std::int32_t* tours, const Distance distance,
+                                     const SegmentBatchArrays a) {
+    const std::uint64_t id = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::uint64_t n = static_cast<std::uint64_t>(a.shape.n);
+    if (id >= n * a.count) return;
+    const auto tour = static_cast<std::uint32_t>(id / n);
+    build_edge(tours + static_cast<std::int64_t>(tour) * a.shape.n, distance, a.of(tour),
+               static_cast<std::int32_t>(id % n));
+}
+
+__global__ void segment_inner_kernel(const RouteResources resources, const std::int32_t* tours,
+                                     const SegmentBatchArrays a) {
+    const std::uint64_t id = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::uint64_t n = static_cast<std::uint64_t>(a.shape.n);
+    if (id >= n * a.count) return;
+    const auto tour = static_cast<std::uint32_t>(id / n);
+    build_inner_row(resources, tours + static_cast<std::int64_t>(tour) * a.shape.n, a.of(tour),
+                    static_cast<std::int32_t>(id % n));
+}
+
+__global__ void segment_runs_kernel(const RouteResources resources, const SegmentBatchArrays a) {
+    const std::uint64_t id = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::uint64_t parts = static_cast<std::uint64_t>(a.shape.parts);
+    if (id >= parts * a.count) return;
+    const auto tour = static_cast<std::uint32_t>(id / parts);
+    build_run_row(resources, a.of(tour), static_cast<std::int32_t>(id % parts));
+}
+
+__global__ void segment_views_kernel(const RouteResources resources, const SegmentBatchArrays a) {
+    const std::uint32_t tour = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tour >= a.count) return;
+    const SegmentView view = view_of(a.of(tour), resources);
+    a.views[tour] = view;
+    a.wholes[tour] = view.segment(0, a.shape.n - 1);
+}
+
+inline unsigned segment_blocks(std::uint64_t threads) {
+    return static_cast<unsigned>((threads + kSegmentBuildThreads - 1) / kSegmentBuildThreads);
+}
+
+} // namespace detail
+
+/// Builds the hierarchies of the `a.count` tours at `tours` (device, tour-major, a.shape.n
+/// positions each) into `a`, with the views and whole-tour summaries. `resources` and
+/// `distance` read device memory. Asynchronous on `stream`; returns the launch status.
+template <class Distance>
+cudaError_t build_segment_hierarchies(const RouteResources& resources, const std::int32_t* tours,
+                                      const Distance& distance, const SegmentBatchArrays& a,
+                                      cudaStream_t stream) {
+    if (a.count == 0 || a.shape.n == 0) return cudaSuccess;
+    const std::uint64_t positions = static_cast<std::uint64_t>(a.shape.n) * a.count;
+    const unsigned threads = detail::kSegmentBuildThreads;
+    detail::segment_edges_kernel<Distance>
+        <<<detail::segment_blocks(positions), threads, 0, stream>>>(tours, distance, a);
+    detail::segment_inner_kernel<<<detail::segment_blocks(positions), threads, 0, stream>>>(
+        resources, tours, a);
+    detail::segment_runs_kernel<<<detail::segment_blocks(
+                                      static_cast<std::uint64_t>(a.shape.parts) * a.count),
+                                  threads, 0, stream>>>(resources, a);
+    detail::segment_views_kernel<<<detail::segment_blocks(a.count), threads, 0, stream>>>(
+        resources, a);
+    return cudaGetLastError();
+}
+
+} // namespace locus::gpu

@@ -1,0 +1,97 @@
+#pragma once
+/// \file
+/// The giant-tour neighborhoods of the DCVRP (paper 001): 2-opt and pure 3-opt on the linear
+/// tour of each solution (linear_tour.hpp), segments spanning routes, every move checked
+/// against capacity, duration and fleet in O(1) through segment resources
+/// (gpu/segment_resources.hpp, gpu/giant_tour_moves.hpp). Best- or first-improving over the
+/// whole neighborhood through the neighborhood engine: the CPU twin (all cores) or a CUDA
+/// device, with identical choices.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "locus/dcvrp/dcvrp_problem.hpp"
+#include "locus/gpu/neighborhood_adapter.hpp"
+#include "locus/gpu/segment_resources.hpp"
+#include "locus/problem.hpp"
+
+namespace locus::dcvrp {
+
+enum class GiantMove { two_opt, three_opt };
+
+/// Which hierarchy of segment summaries a neighborhood builds per solution.
+enum class HierarchyChoice {
+    automatic, ///< zero level for 3-opt while it takes at most kZeroLevelBytes, else one level
+    zero,      ///< every segment (L^2 summaries per solution)
+    one,       ///< parts of about L^(1/3) positions
+};
+
+/// The most bytes of zero-level summaries (per batch) that HierarchyChoice::automatic builds.
+inline constexpr std::size_t kZeroLevelBytes = std::size_t{1} << 30;
+
+/// Options of a giant-tour neighborhood.
+struct GiantTourOptions {
+    HierarchyChoice hierarchy = HierarchyChoice::automatic;
+    /// Empty routes a linear tour keeps beyond the non-empty ones when it has to grow (room for
+    /// moves that open a route).
+    std::int32_t spare_routes = 2;
+    /// Positions of every linear tour (0: chosen from the solutions, see LinearLength).
+    std::int32_t length = 0;
+};
+
+/// The part size of the hierarchy `options` choose for `count` tours of `length` positions
+/// (SegmentTable::build's argument: 0 = zero level). The same on every backend.
+std::int32_t hierarchy_part(const GiantTourOptions& options, GiantMove move, std::int32_t length,
+                            std::size_t count);
+
+/// The positions of the linear tours of a batch: fixed when options.length > 0 (at least what
+/// the solutions need); otherwise it starts at 0 and, when a batch's busiest solution needs
+/// more (customers + routes + 1), grows to that plus options.spare_routes. Moves keep L, so it
+/// changes only between calls, the same way on every backend.
+class LinearLength {
+public:
+    LinearLength(std::int32_t customers, const GiantTourOptions& options)
+        : customers_(customers), spare_(options.spare_routes), fixed_(options.length) {}
+
+    /// L for the solutions of `batch` (rows of width 2 customers); throws Error when a fixed
+    /// length cannot hold one of them.
+    std::int32_t update(const SolutionBatch& batch);
+    std::int32_t value() const { return length_; }
+
+private:
+    std::int32_t customers_;
+    std::int32_t spare_;
+    std::int32_t fixed_;
+    std::int32_t length_ = 0;
+};
+
+/// The node ids, demands, service times and limits the segment resources of `problem` read
+/// (host arrays owned by the caller: service per node, depot 0).
+struct RouteData {
+    std::vector<double> service;
+    std::vector<double> distance; ///< n x n
+    gpu::RouteResources resources;
+    explicit RouteData(const Instance& instance);
+    RouteData(const RouteData&) = delete;
+    RouteData& operator=(const RouteData&) = delete;
+};
+
+/// The 2-opt (`two_opt`) or pure 3-opt (`three_opt`) neighborhood on `backend` (cpu or cuda).
+std::unique_ptr<Neighborhood> make_giant_neighborhood(const DcvrpProblem& problem, GiantMove move,
+                                                      const GiantTourOptions& options,
+                                                      const gpu::EngineSettings& settings,
+                                                      Backend backend);
+
+/// The CUDA backend of make_giant_neighborhood (giant_tour_cuda.cu).
+std::unique_ptr<Neighborhood> make_cuda_giant_neighborhood(const DcvrpProblem& problem,
+                                                           GiantMove move,
+                                                           const GiantTourOptions& options,
+                                                           const gpu::EngineSettings& settings);
+
+/// Moves of the neighborhood of one linear tour of `length` positions: 2-opt (L-3)(L-2)/2,
+/// 3-opt 4 C(L-1, 3).
+std::uint64_t giant_moves(GiantMove move, std::int32_t length);
+
+} // namespace locus::dcvrp

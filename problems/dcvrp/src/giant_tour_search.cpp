@@ -1,0 +1,189 @@
+// The DCVRP giant-tour neighborhoods on the CPU (paper 001): each solution's linear tour, its
+// hierarchy of segment summaries (gpu/segment_resources.hpp) and the evaluators of
+// gpu/giant_tour_moves.hpp through the neighborhood engine's CPU twin; the CUDA backend is in
+// giant_tour_cuda.cu and makes the same choices.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "locus/dcvrp/giant_tour_search.hpp"
+#include "locus/dcvrp/linear_tour.hpp"
+#include "locus/error.hpp"
+#include "locus/gpu/giant_tour_moves.hpp"
+#include "locus/gpu/neighborhood_adapter.hpp"
+
+namespace locus::dcvrp {
+
+std::int32_t hierarchy_part(const GiantTourOptions& options, GiantMove move, std::int32_t length,
+                            std::size_t count) {
+    switch (options.hierarchy) {
+    case HierarchyChoice::zero:
+        return 0;
+    case HierarchyChoice::one:
+        return gpu::SegmentTable::part_for(length);
+    case HierarchyChoice::automatic:
+        break;
+    }
+    // NOTE: 2-opt evaluates O(L^2) moves, as many as the zero level has summaries, so the
+    // O(L^(4/3)) one level is cheaper to build; 3-opt's O(L^3) moves repay the zero level and
+    // its direct lookups (paper 001, §6.10).
+    const std::size_t zero_bytes = static_cast<std::size_t>(length) *
+                                   static_cast<std::size_t>(length) * count *
+                                   sizeof(gpu::RouteSegment);
+    if (move == GiantMove::three_opt && zero_bytes <= kZeroLevelBytes)
+        return 0;
+    return gpu::SegmentTable::part_for(length);
+}
+
+std::int32_t LinearLength::update(const SolutionBatch& batch) {
+    const auto width = static_cast<std::int32_t>(batch.width());
+    std::int32_t routes = 0;
+    for (std::size_t s = 0; s < batch.count(); ++s)
+        routes = std::max(routes, row_routes(batch[s].data(), width));
+    const std::int32_t needed = customers_ + routes + 1;
+    if (fixed_ > 0) {
+        if (needed > fixed_)
+            throw Error(fmt::format("giant-tour length {} cannot hold a solution with {} routes "
+                                    "({} customers): it needs at least {}",
+                                    fixed_, routes, customers_, needed));
+        length_ = std::min(fixed_, width + 1);
+    } else if (needed > length_) {
+        length_ = std::min(needed + spare_, width + 1);
+    }
+    return length_;
+}
+
+RouteData::RouteData(const Instance& instance) {
+    service.assign(static_cast<std::size_t>(instance.n), instance.service_time);
+    service[kDepot] = 0.0;
+    distance = instance.dist;
+    resources.demand = instance.demand.data();
+    resources.service = service.data();
+    resources.capacity = instance.capacity;
+    resources.max_duration = instance.max_duration + kDurationTolerance;
+    resources.depot = kDepot;
+}
+
+std::uint64_t giant_moves(GiantMove move, std::int32_t length) {
+    const auto l = static_cast<std::uint64_t>(std::max(length, 3));
+    if (move == GiantMove::two_opt) return (l - 3) * (l - 2) / 2;
+    const std::uint64_t edges = l - 1;
+    return edges < 3 ? 0 : 4 * (edges * (edges - 1) * (edges - 2) / 6);
+}
+
+namespace {
+
+std::string describe_move(const gpu::GiantTwoOptMove& m) {
+    return fmt::format("2-opt (positions {} and {})", m.i, m.j);
+}
+std::string describe_move(const gpu::GiantThreeOptMove& m) {
+    return fmt::format("3-opt (positions {}, {}, {}; reconnection {})", m.x, m.y, m.z, m.p);
+}
+
+/// A giant-tour neighborhood over host solutions, for CpuNeighborhoodAdapter.
+template <class Eval> class GiantTourCpuPolicy {
+public:
+    using evaluator_type = Eval;
+    using move_type = typename Eval::move_type;
+
+    GiantTourCpuPolicy(const DcvrpProblem& problem, GiantMove move, GiantTourOptions options)
+        : problem_(&problem), data_(std::make_unique<RouteData>(problem.instance())),
+          move_(move), options_(options), length_(problem.instance().customers(), options) {}
+
+    Eval prepare(const SolutionBatch& batch) {
+        const Instance& inst = problem_->instance();
+        const auto width = static_cast<std::int32_t>(batch.width());
+        const std::int32_t length = length_.update(batch);
+        const std::size_t count = batch.count();
+        const std::int32_t part = hierarchy_part(options_, move_, length, count);
+        tours_.resize(count * static_cast<std::size_t>(length));
+        tables_.resize(count);
+        views_.resize(count);
+        objectives_.resize(count);
+        routes_.resize(count);
+        const gpu::DistanceMatrix distance{data_->distance.data(), inst.n};
+        for (std::size_t s = 0; s < count; ++s) {
+            std::int32_t* tour = tours_.data() + s * static_cast<std::size_t>(length);
+            linearize(batch[s].data(), width, length, tour);
+            tables_[s].build(data_->resources, tour, length, distance, part);
+            views_[s] = tables_[s].view();
+            const gpu::RouteSegment whole = views_[s].segment(0, length - 1);
+            objectives_[s] = whole.cost;
+            routes_[s] = whole.routes;
+        }
+        Eval eval;
+        eval.tours.segments = views_.data();
+        eval.tours.tours = tours_.data();
+        eval.tours.objectives = objectives_.data();
+        eval.tours.routes = routes_.data();
+        eval.tours.length = length;
+        eval.tours.distance = distance;
+        eval.tours.vehicles = problem_->vehicles();
+        return eval;
+    }
+    std::uint64_t evaluations(const Eval& eval, std::size_t count) const {
+        return giant_moves(move_, eval.tours.length) * count;
+    }
+    move_type apply(const Eval& eval, SolutionBatch& batch, std::size_t solution,
+                    std::uint64_t index) {
+        if (!eval.well_formed(index))
+            throw Error(gpu::detail::undecodable_move_message(label(), index));
+        const move_type move = eval.decode(0, index);
+        const std::int32_t length = eval.tours.length;
+        const std::int32_t* tour = eval.tours.tour(static_cast<std::uint32_t>(solution));
+        moved_.resize(static_cast<std::size_t>(length));
+        for (std::int32_t k = 0; k < length; ++k)
+            moved_[static_cast<std::size_t>(k)] = tour[move.source(k)];
+        auto row = batch[solution];
+        write_row(moved_.data(), length, row.data(), static_cast<std::int32_t>(row.size()));
+        return move;
+    }
+    Objective evaluate(std::span<const std::int32_t> row) const { return problem_->evaluate(row); }
+    std::string describe(const move_type& move) const { return describe_move(move); }
+    std::string label() const {
+        return move_ == GiantMove::two_opt ? "DCVRP two_opt" : "DCVRP three_opt";
+    }
+
+private:
+    const DcvrpProblem* problem_;
+    std::unique_ptr<RouteData> data_; ///< stable addresses: the resources point into it
+    GiantMove move_;
+    GiantTourOptions options_;
+    LinearLength length_;
+    std::vector<std::int32_t> tours_;
+    std::vector<gpu::SegmentTable> tables_;
+    std::vector<gpu::SegmentView> views_;
+    std::vector<double> objectives_;
+    std::vector<std::int32_t> routes_;
+    std::vector<std::int32_t> moved_;
+};
+
+template <class Eval>
+std::unique_ptr<Neighborhood> make_cpu(const DcvrpProblem& problem, GiantMove move,
+                                       const GiantTourOptions& options,
+                                       const gpu::EngineSettings& settings, std::string name) {
+    using Adapter = gpu::CpuNeighborhoodAdapter<GiantTourCpuPolicy<Eval>>;
+    const auto width = static_cast<std::int32_t>(problem.solution_width());
+    return std::make_unique<gpu::AdaptedNeighborhood<Adapter>>(
+        std::move(name), Backend::cpu, giant_moves(move, width + 1),
+        GiantTourCpuPolicy<Eval>(problem, move, options), settings);
+}
+
+} // namespace
+
+std::unique_ptr<Neighborhood> make_giant_neighborhood(const DcvrpProblem& problem, GiantMove move,
+                                                      const GiantTourOptions& options,
+                                                      const gpu::EngineSettings& settings,
+                                                      Backend backend) {
+    if (backend == Backend::cuda)
+        return make_cuda_giant_neighborhood(problem, move, options, settings);
+    if (move == GiantMove::two_opt)
+        return make_cpu<gpu::GiantTwoOpt>(problem, move, options, settings, "two_opt");
+    return make_cpu<gpu::GiantThreeOpt>(problem, move, options, settings, "three_opt");
+}
+
+} // namespace locus::dcvrp

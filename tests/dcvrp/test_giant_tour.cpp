@@ -1,0 +1,177 @@
+// The DCVRP giant-tour neighborhoods on the CPU: linear tours and their write-back, 2-opt and
+// 3-opt descents from savings and from one route per customer (feasible, improving, checked
+// after every move, independent of the thread count, local optima), the fleet limit, and the
+// giant-tour double bridge.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "locus/dcvrp/constructions.hpp"
+#include "locus/dcvrp/dcvrp_problem.hpp"
+#include "locus/dcvrp/generator.hpp"
+#include "locus/dcvrp/giant_tour.hpp"
+#include "locus/dcvrp/giant_tour_search.hpp"
+#include "locus/dcvrp/linear_tour.hpp"
+#include "locus/dcvrp/perturbation.hpp"
+#include "locus/error.hpp"
+#include "locus/rng.hpp"
+
+using namespace locus;
+using namespace locus::dcvrp;
+
+namespace {
+
+SolutionBatch start(const DcvrpProblem& problem, const Routes& routes) {
+    SolutionBatch batch(1, problem.solution_width());
+    encode_routes(routes, batch[0]);
+    batch.objective(0) = problem.evaluate(batch[0]);
+    return batch;
+}
+
+std::vector<std::int32_t> row_of(const SolutionBatch& batch, std::size_t s) {
+    return {batch[s].begin(), batch[s].end()};
+}
+
+} // namespace
+
+TEST_CASE("linear tours: every customer once, the routes kept, empty routes dropped last "
+          "first, written back to the same tour") {
+    // Customers 1..6, width 12: routes {3, 1}, {}, {2}, {6, 5, 4}, {} read from the first marker.
+    const std::vector<std::int32_t> row{2, 0, 6, 5, 4, 0, 0, 0, 3, 1, 0, 0};
+    CHECK(row_routes(row.data(), 12) == 3);
+    // L = 6 customers + 3 routes + 1 = 10: no empty route left.
+    std::vector<std::int32_t> tour(10);
+    linearize(row.data(), 12, 10, tour.data());
+    CHECK(tour == std::vector<std::int32_t>{0, 6, 5, 4, 0, 3, 1, 0, 2, 0});
+    // L = 12: two empty routes kept, the earliest ones.
+    tour.assign(12, -1);
+    linearize(row.data(), 12, 12, tour.data());
+    CHECK(tour == std::vector<std::int32_t>{0, 6, 5, 4, 0, 0, 0, 3, 1, 0, 2, 0});
+    // Written back, the row reads as the same tour at the same L.
+    std::vector<std::int32_t> back(12, -1), again(12);
+    write_row(tour.data(), 12, back.data(), 12);
+    CHECK(back == std::vector<std::int32_t>{0, 6, 5, 4, 0, 0, 0, 3, 1, 0, 2, 0});
+    linearize(back.data(), 12, 12, again.data());
+    CHECK(again == tour);
+    // L = 13 = W + 1: the whole row from its first marker, closed.
+    tour.assign(13, -1);
+    linearize(row.data(), 12, 13, tour.data());
+    CHECK(tour == std::vector<std::int32_t>{0, 6, 5, 4, 0, 0, 0, 3, 1, 0, 0, 2, 0});
+}
+
+TEST_CASE("DCVRP two_opt and three_opt descents: feasible, improving, checked, "
+          "thread-count independent, local optima") {
+    const DcvrpProblem problem(generate_random(80, 5, 40, 2600.0));
+    for (const GiantMove move : {GiantMove::two_opt, GiantMove::three_opt}) {
+        for (const bool from_savings : {true, false}) {
+            CAPTURE(static_cast<int>(move));
+            CAPTURE(from_savings);
+            const Routes routes = from_savings ? savings(problem.instance(), 0)
+                                               : one_per_customer(problem.instance());
+            std::vector<SolutionBatch> results;
+            for (const int threads : {1, 2}) {
+                gpu::EngineSettings settings;
+                settings.threads = threads;
+                settings.check_moves = true;
+                auto neighborhood =
+                    make_giant_neighborhood(problem, move, {}, settings, Backend::cpu);
+                SolutionBatch batch = start(problem, routes);
+                const Objective before = batch.objective(0);
+                const DescentStats stats = neighborhood->descend(batch, Pivot::best, 0, {});
+                CHECK(stats.steps > 0);
+                const Verdict verdict = problem.verify(batch[0]);
+                REQUIRE(verdict.feasible);
+                CHECK(verdict.objective < before);
+                CHECK(batch.objective(0) == doctest::Approx(verdict.objective).epsilon(1e-12));
+                std::vector<MoveChoice> choice(1);
+                neighborhood->explore(batch, Pivot::first, choice);
+                CHECK_FALSE(choice[0].found());
+                results.push_back(batch);
+            }
+            CHECK(row_of(results[0], 0) == row_of(results[1], 0));
+        }
+    }
+}
+
+TEST_CASE("DCVRP 3-opt improves 2-opt local optima; both hierarchies choose the same moves") {
+    const DcvrpProblem problem(generate_random(70, 9, 50));
+    SolutionBatch batch = start(problem, savings(problem.instance(), 0));
+    auto two_opt = make_giant_neighborhood(problem, GiantMove::two_opt, {}, {}, Backend::cpu);
+    two_opt->descend(batch, Pivot::best, 0, {});
+    const Objective two_opt_optimum = batch.objective(0);
+    std::vector<SolutionBatch> results;
+    for (const HierarchyChoice h : {HierarchyChoice::zero, HierarchyChoice::one}) {
+        GiantTourOptions options;
+        options.hierarchy = h;
+        auto three_opt =
+            make_giant_neighborhood(problem, GiantMove::three_opt, options, {}, Backend::cpu);
+        SolutionBatch copy = batch;
+        std::vector<MoveChoice> choice(1);
+        three_opt->explore(copy, Pivot::best, choice);
+        REQUIRE(choice[0].found());
+        CHECK(choice[0].delta < 0);
+        three_opt->descend(copy, Pivot::first, 0, {});
+        CHECK(copy.objective(0) < two_opt_optimum);
+        CHECK(problem.verify(copy[0]).feasible);
+        results.push_back(copy);
+    }
+    // Different join orders may differ in the last bits, not in the moves of this instance.
+    CHECK(row_of(results[0], 0) == row_of(results[1], 0));
+}
+
+TEST_CASE("DCVRP giant-tour moves respect a fleet limit") {
+    // Savings with K = minimal routes + 1; descents may not go beyond K routes.
+    const Instance instance = generate_random(50, 3, 60);
+    const auto minimal =
+        static_cast<std::int32_t>((instance.total_demand() + instance.capacity - 1) /
+                                  instance.capacity);
+    const DcvrpProblem problem(instance, minimal + 1);
+    for (const GiantMove move : {GiantMove::two_opt, GiantMove::three_opt}) {
+        SolutionBatch batch = start(problem, savings(problem.instance(), problem.vehicles()));
+        REQUIRE(problem.verify(batch[0]).feasible);
+        auto neighborhood = make_giant_neighborhood(problem, move, {}, {}, Backend::cpu);
+        neighborhood->descend(batch, Pivot::best, 0, {});
+        const Verdict verdict = problem.verify(batch[0]);
+        CHECK(verdict.feasible);
+        CHECK(static_cast<std::int32_t>(split_routes(batch[0]).size()) <= minimal + 1);
+    }
+}
+
+TEST_CASE("DCVRP double bridge: feasible kicks that change the tour, reproducible by seed") {
+    const DcvrpProblem problem(generate_random(60, 4, 40, 2600.0));
+    SolutionBatch batch(4, problem.solution_width());
+    for (std::size_t s = 0; s < 4; ++s) {
+        encode_routes(savings(problem.instance(), 0), batch[s]);
+        batch.objective(s) = problem.evaluate(batch[s]);
+    }
+    auto bridge = make_double_bridge(problem, 3, 30);
+    SolutionBatch a = batch, b = batch;
+    bridge->perturb(a, 11);
+    bridge->perturb(b, 11);
+    int changed = 0;
+    for (std::size_t s = 0; s < 4; ++s) {
+        CHECK(row_of(a, s) == row_of(b, s));
+        const Verdict verdict = problem.verify(a[s]);
+        REQUIRE(verdict.feasible);
+        CHECK(a.objective(s) == verdict.objective);
+        changed += row_of(a, s) != row_of(batch, s) ? 1 : 0;
+    }
+    CHECK(changed == 4);
+    CHECK(row_of(a, 0) != row_of(a, 1)); // solutions draw from their own streams
+}
+
+TEST_CASE("giant-tour lengths: fixed lengths too short for a solution are refused") {
+    const DcvrpProblem problem(generate_random(20, 1));
+    GiantTourOptions options;
+    options.length = 20; // 19 customers need at least 19 + routes + 1 positions
+    auto neighborhood =
+        make_giant_neighborhood(problem, GiantMove::two_opt, options, {}, Backend::cpu);
+    SolutionBatch batch = start(problem, one_per_customer(problem.instance()));
+    std::vector<MoveChoice> choice(1);
+    CHECK_THROWS_WITH_AS(neighborhood->explore(batch, Pivot::best, choice),
+                         "giant-tour length 20 cannot hold a solution with 19 routes (19 "
+                         "customers): it needs at least 39",
+                         Error);
+}
