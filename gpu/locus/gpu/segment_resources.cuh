@@ -47,7 +47,7 @@ __global__ void segment_edges_kernel(const std::int32_t* tours, const Distance d
                static_cast<std::int32_t>(id % n));
 }
 
-__global__ void segment_inner_kernel(const RouteResources resources, const std::int32_t* tours,
+static __global__ void segment_inner_kernel(const RouteResources resources, const std::int32_t* tours,
                                      const SegmentBatchArrays a) {
     const std::uint64_t id = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t n = static_cast<std::uint64_t>(a.shape.n);
@@ -57,7 +57,7 @@ __global__ void segment_inner_kernel(const RouteResources resources, const std::
                     static_cast<std::int32_t>(id % n));
 }
 
-__global__ void segment_runs_kernel(const RouteResources resources, const SegmentBatchArrays a) {
+static __global__ void segment_runs_kernel(const RouteResources resources, const SegmentBatchArrays a) {
     const std::uint64_t id = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t parts = static_cast<std::uint64_t>(a.shape.parts);
     if (id >= parts * a.count) return;
@@ -65,7 +65,7 @@ __global__ void segment_runs_kernel(const RouteResources resources, const Segmen
     build_run_row(resources, a.of(tour), static_cast<std::int32_t>(id % parts));
 }
 
-__global__ void segment_views_kernel(const RouteResources resources, const SegmentBatchArrays a) {
+static __global__ void segment_views_kernel(const RouteResources resources, const SegmentBatchArrays a) {
     const std::uint32_t tour = blockIdx.x * blockDim.x + threadIdx.x;
     if (tour >= a.count) return;
     const SegmentView view = view_of(a.of(tour), resources);

@@ -1,0 +1,115 @@
+// The DCVRP giant-tour neighborhoods on CUDA make the same choices as on the CPU twin: the same
+// move (index and delta) per exploration, and descents to the same local optima with the same
+// step and evaluation counts, for 2-opt and 3-opt, both hierarchies, both pivots, batches of
+// different solutions, a fleet limit, and check_moves.
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "locus/dcvrp/constructions.hpp"
+#include "locus/dcvrp/dcvrp_problem.hpp"
+#include "locus/dcvrp/generator.hpp"
+#include "locus/dcvrp/giant_tour.hpp"
+#include "locus/dcvrp/giant_tour_search.hpp"
+#include "locus/dcvrp/perturbation.hpp"
+
+using namespace locus;
+using namespace locus::dcvrp;
+
+namespace {
+
+/// `count` different feasible solutions: cheapest insertion in random orders, then kicks.
+SolutionBatch starts(const DcvrpProblem& problem, std::size_t count, std::uint64_t seed) {
+    SolutionBatch batch(count, problem.solution_width());
+    for (std::size_t s = 0; s < count; ++s) {
+        const auto order = insertion_order(problem.instance(), InsertionOrder::random, seed + s);
+        encode_routes(cheapest_insertion(problem.instance(), order), batch[s]);
+        batch.objective(s) = problem.evaluate(batch[s]);
+    }
+    return batch;
+}
+
+void check_same(const SolutionBatch& a, const SolutionBatch& b) {
+    REQUIRE(a.count() == b.count());
+    CHECK(std::equal(a.data().begin(), a.data().end(), b.data().begin()));
+    for (std::size_t s = 0; s < a.count(); ++s)
+        CHECK(a.objective(s) == b.objective(s));
+}
+
+} // namespace
+
+TEST_CASE("DCVRP giant-tour neighborhoods: CUDA and CPU choose the same moves and reach the "
+          "same local optima") {
+    struct Case {
+        std::int32_t n;
+        std::uint64_t seed;
+        std::int64_t capacity;
+        double distance;
+        std::int32_t vehicles;
+    };
+    for (const Case c : {Case{40, 1, 30, 2000.0, 0}, Case{90, 2, 60, 3000.0, 0},
+                         Case{70, 3, 40, 1e18, 14}}) {
+        const Instance instance = c.distance < 1e17
+                                      ? generate_random(c.n, c.seed, c.capacity, c.distance)
+                                      : generate_random(c.n, c.seed, c.capacity);
+        const DcvrpProblem problem(instance, c.vehicles);
+        const SolutionBatch batch = starts(problem, 5, c.seed * 10);
+        for (const GiantMove move : {GiantMove::two_opt, GiantMove::three_opt}) {
+            for (const HierarchyChoice h : {HierarchyChoice::zero, HierarchyChoice::one}) {
+                CAPTURE(c.n);
+                CAPTURE(static_cast<int>(move));
+                CAPTURE(static_cast<int>(h));
+                GiantTourOptions options;
+                options.hierarchy = h;
+                gpu::EngineSettings settings;
+                auto cpu = make_giant_neighborhood(problem, move, options, settings, Backend::cpu);
+                auto cuda =
+                    make_giant_neighborhood(problem, move, options, settings, Backend::cuda);
+                for (const Pivot pivot : {Pivot::best, Pivot::first}) {
+                    std::vector<MoveChoice> a(batch.count()), b(batch.count());
+                    cpu->explore(batch, pivot, a);
+                    cuda->explore(batch, pivot, b);
+                    for (std::size_t s = 0; s < batch.count(); ++s) {
+                        CHECK(a[s].index == b[s].index);
+                        CHECK(a[s].delta == b[s].delta);
+                    }
+                    SolutionBatch x = batch, y = batch;
+                    cpu->apply(x, a);
+                    cuda->apply(y, b);
+                    check_same(x, y);
+                    x = batch;
+                    y = batch;
+                    const DescentStats sx = cpu->descend(x, pivot, 0, {});
+                    const DescentStats sy = cuda->descend(y, pivot, 0, {});
+                    CHECK(sx.steps > 0);
+                    CHECK(sx.steps == sy.steps);
+                    CHECK(sx.evaluations == sy.evaluations);
+                    check_same(x, y);
+                    for (std::size_t s = 0; s < y.count(); ++s)
+                        CHECK(problem.verify(y[s]).feasible);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("DCVRP giant-tour neighborhoods on CUDA: check_moves after every step, ILS kicks "
+          "between descents") {
+    const DcvrpProblem problem(generate_random(120, 7, 50, 2500.0));
+    gpu::EngineSettings settings;
+    settings.check_moves = true;
+    auto cpu = make_giant_neighborhood(problem, GiantMove::three_opt, {}, settings, Backend::cpu);
+    auto cuda =
+        make_giant_neighborhood(problem, GiantMove::three_opt, {}, settings, Backend::cuda);
+    auto kick = make_double_bridge(problem, 3, 40);
+    SolutionBatch x = starts(problem, 3, 99), y = x;
+    for (std::uint64_t round = 0; round < 3; ++round) {
+        const DescentStats sx = cpu->descend(x, Pivot::best, 0, {});
+        const DescentStats sy = cuda->descend(y, Pivot::best, 0, {});
+        CHECK(sx.steps == sy.steps);
+        check_same(x, y);
+        kick->perturb(x, round);
+        kick->perturb(y, round);
+    }
+}
