@@ -299,7 +299,8 @@ TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct ev
         eval.tours.length = n;
         eval.tours.distance = {matrix.data(), nodes};
         const auto grid = eval.grid();
-        REQUIRE(grid.rows == static_cast<std::uint32_t>((n - 3) * (n - 2) / 2));
+        REQUIRE(grid.rows == static_cast<std::uint32_t>(4 * (n - 3) * (n - 2) / 2));
+        REQUIRE(grid.cols == static_cast<std::uint32_t>(n - 1));
         std::uint64_t moves = 0;
         int feasible = 0;
         int infeasible = 0;
@@ -309,18 +310,25 @@ TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct ev
         std::int32_t last_y = 0, last_x = -1;
         for (std::uint32_t row = 0; row < grid.rows; ++row) {
             const auto context = eval.row(0, row);
-            // Rows enumerate the pairs x < y in order (y major).
-            CHECK(((context.y == last_y && context.x == last_x + 1) ||
-                   (context.y == last_y + 1 && context.x == 0)));
-            last_y = context.y;
-            last_x = context.x;
+            // Rows enumerate the pairs x < y in order (y major), four reconnections each.
+            CHECK(context.p == static_cast<std::int32_t>(row % 4));
+            if (row % 4 == 0) {
+                CHECK(((context.y == last_y && context.x == last_x + 1) ||
+                       (context.y == last_y + 1 && context.x == 0)));
+                last_y = context.y;
+                last_x = context.x;
+            }
             const auto range = eval.columns(context);
             for (std::uint32_t col = 0; col < grid.cols; ++col) {
                 const std::uint64_t index = static_cast<std::uint64_t>(row) * grid.cols + col;
                 const auto m = eval.decode(0, index);
                 CHECK(m.x == context.x);
                 CHECK(m.y == context.y);
+                CHECK(m.p == context.p);
+                CHECK(m.z == static_cast<std::int32_t>(col));
                 const double d = eval(context, col);
+                const double lower = eval.bound(context, col);
+                CHECK(lower <= d);
                 const bool cell = m.z > m.y && m.z <= n - 2;
                 CHECK(eval.well_formed(index) == cell);
                 CHECK(cell == (col >= range.begin && col < range.end));
@@ -353,6 +361,7 @@ TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct ev
                     continue;
                 }
                 ++feasible;
+                CHECK(d == lower);
                 CHECK(d == doctest::Approx(s.cost - objective)
                                .epsilon(1e-9)
                                .scale(objective));

@@ -45,17 +45,19 @@ struct GiantTours {
         return tours + static_cast<std::int64_t>(solution) * length;
     }
 
-    /// The delta of a move whose new tour has summary `after`, from a tour of length
-    /// `objective` with `routes_before` routes: invalid_delta when `after` exceeds a capacity
-    /// or a duration limit, or has more routes than max(vehicles, routes_before).
-    LOCUS_HD_INLINE double delta(const RouteSegment& after, double objective,
-                                 std::int32_t routes_before) const {
+    /// Whether a move whose new tour has summary `after`, from a tour with `routes_before`
+    /// routes, is a move: no capacity or duration excess, and no more routes than
+    /// max(vehicles, routes_before).
+    LOCUS_HD_INLINE bool admissible(const RouteSegment& after, std::int32_t routes_before) const {
         if (after.excess_load != 0 || after.excess_duration != 0.0)
-            return invalid_delta<double>();
-        if (vehicles > 0 && after.routes > vehicles && after.routes > routes_before)
-            return invalid_delta<double>();
-        const double d = after.cost - objective;
-        // NOTE: the summaries add lengths in another order than the tour, so a move to an
+            return false;
+        return !(vehicles > 0 && after.routes > vehicles && after.routes > routes_before);
+    }
+
+    /// A length change `d` of a tour of length `objective` as a delta: changes within rounding
+    /// of zero are 0.
+    LOCUS_HD_INLINE static double clamp(double d, double objective) {
+        // NOTE: the added and removed edges are summed in different orders, so a move to an
         // equally long tour may come out a few ulps below zero; such a move is not improving
         // (otherwise a descent could cycle between equal tours).
         const double scale = objective > 1.0 ? objective : 1.0;
@@ -77,7 +79,9 @@ struct GiantTwoOptMove {
 
 /// 2-opt over a batch of giant tours as a grid per tour: rows i in [0, L-1), columns j in
 /// [0, L-1); cell (i, j) is a move when i + 2 <= j <= L - 2 and its result is admissible
-/// (GiantTours::delta).
+/// (GiantTours::admissible). Delta: the two added edges less the two removed ones; bound():
+/// the same delta without the feasibility check, so the engine checks feasibility only for
+/// cells that could be chosen.
 struct GiantTwoOpt {
     using delta_type = double;
     using move_type = GiantTwoOptMove;
@@ -86,8 +90,11 @@ struct GiantTwoOpt {
         SegmentView segments;      ///< the tour's hierarchy
         const std::int32_t* tour;  ///< the tour
         double objective;          ///< its length
+        double removed;            ///< d(t[i], t[i+1])
         std::int32_t routes;       ///< its routes
         std::int32_t i;
+        std::int32_t ti;           ///< t[i]
+        std::int32_t ti1;          ///< t[i+1]
     };
     static constexpr std::int32_t rows_per_focus = 0;
 
@@ -100,8 +107,9 @@ struct GiantTwoOpt {
     LOCUS_HD_INLINE row_type row(std::uint32_t solution, std::uint32_t r) const {
         const auto i = static_cast<std::int32_t>(r);
         const SegmentView view = tours.segments[solution];
-        return {view.segment(0, i),         view, tours.tour(solution), tours.objectives[solution],
-                tours.routes[solution], i};
+        const std::int32_t* tour = tours.tour(solution);
+        return {view.segment(0, i), view, tour, tours.objectives[solution], view.edges[i + 1],
+                tours.routes[solution], i, tour[i], tour[i + 1]};
     }
     /// The columns that can be moves: j in [i + 2, L - 1).
     LOCUS_HD_INLINE ColumnRange columns(const row_type& x) const {
@@ -109,17 +117,28 @@ struct GiantTwoOpt {
         const auto begin = static_cast<std::uint32_t>(x.i + 2);
         return {begin < end ? begin : end, end};
     }
+    /// The length change of move (i, j), or invalid_delta when (i, j) is not a cell of a move.
+    LOCUS_HD_INLINE delta_type bound(const row_type& x, std::uint32_t col) const {
+        const auto j = static_cast<std::int32_t>(col);
+        if (j < x.i + 2 || j > tours.length - 2)
+            return invalid_delta<delta_type>();
+        const DistanceMatrix& d = tours.distance;
+        const double added = d(x.ti, x.tour[j]) + d(x.ti1, x.tour[j + 1]);
+        const double removed = x.removed + x.segments.edges[j + 1];
+        return GiantTours::clamp(added - removed, x.objective);
+    }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
+        const double delta = bound(x, col);
+        if (delta == invalid_delta<delta_type>())
+            return delta;
         const auto j = static_cast<std::int32_t>(col);
         const std::int32_t last = tours.length - 1;
-        if (j < x.i + 2 || j > last - 1)
-            return invalid_delta<delta_type>();
         const RouteResources& r = x.segments.resources;
         const DistanceMatrix& d = tours.distance;
         RouteSegment s = r.join(x.before, RouteResources::reversed(x.segments.segment(x.i + 1, j)),
-                                d(x.tour[x.i], x.tour[j]));
-        s = r.join(s, x.segments.segment(j + 1, last), d(x.tour[x.i + 1], x.tour[j + 1]));
-        return tours.delta(s, x.objective, x.routes);
+                                d(x.ti, x.tour[j]));
+        s = r.join(s, x.segments.segment(j + 1, last), d(x.ti1, x.tour[j + 1]));
+        return tours.admissible(s, x.routes) ? delta : invalid_delta<delta_type>();
     }
     LOCUS_HD_INLINE move_type decode(std::uint32_t, std::uint64_t index) const {
         const std::uint64_t side = grid().cols;
@@ -156,11 +175,12 @@ struct GiantThreeOptMove {
     }
 };
 
-/// Pure 3-opt over a batch of giant tours as a grid per tour. Rows: the pairs x < y <= L - 3 in
-/// triangular order (row y (y - 1) / 2 + x); columns: 4 (L - 1), column 4 z + p. Cell (x, y;
-/// z, p) is a move when y < z <= L - 2 and its result is admissible (GiantTours::delta). The
-/// four reconnections are evaluated by one join sequence A X Y D with X, Y picked from B, B', C,
-/// C' (no branch on p).
+/// Pure 3-opt over a batch of giant tours as a grid per tour. Rows: 4 per pair x < y <= L - 3,
+/// pairs in triangular order, row 4 (y (y - 1) / 2 + x) + p; columns: z in [0, L - 1). Cell
+/// (x, y, p; z) is a move when y < z <= L - 2 and its result is admissible
+/// (GiantTours::admissible). Delta: the three added edges less the three removed ones;
+/// bound(): the same without the feasibility check. One reconnection per row keeps a warp on
+/// one code path; the feasibility check joins A X Y D with X, Y picked from B, B', C, C'.
 struct GiantThreeOpt {
     using delta_type = double;
     using move_type = GiantThreeOptMove;
@@ -170,15 +190,19 @@ struct GiantThreeOpt {
         SegmentView segments;      ///< the tour's hierarchy
         const std::int32_t* tour;  ///< the tour
         double objective;          ///< its length
+        double removed;            ///< d(t[x], t[x+1]) + d(t[y], t[y+1])
+        double fixed;              ///< the added edge that does not depend on z (p != 3)
         std::int32_t routes;       ///< its routes
         std::int32_t x;
         std::int32_t y;
+        std::int32_t p;
+        std::int32_t tx, tx1, ty, ty1; ///< t[x], t[x+1], t[y], t[y+1]
     };
     static constexpr std::int32_t rows_per_focus = 0;
 
     GiantTours tours;
 
-    /// The pair (x, y) of row r (triangular order; exact for every r < 2^32).
+    /// The pair (x, y) of pair index r (triangular order; exact for every r < 2^32).
     LOCUS_HD_INLINE static void pair_of(std::uint32_t r, std::int32_t& x, std::int32_t& y) {
         // NOTE: the square root guesses y; the two loops make it exact on host and device.
         auto yy = static_cast<std::int64_t>((1.0 + sqrt(1.0 + 8.0 * static_cast<double>(r))) / 2.0);
@@ -192,54 +216,82 @@ struct GiantThreeOpt {
 
     LOCUS_HD_INLINE MoveGrid grid() const {
         const std::int64_t top = tours.length - 3; // largest y
-        const std::int64_t rows = top >= 1 ? top * (top + 1) / 2 : 0;
-        const auto cols = static_cast<std::uint32_t>(tours.length > 1 ? 4 * (tours.length - 1) : 0);
-        return {static_cast<std::uint32_t>(rows), rows > 0 ? cols : 0u};
+        const std::int64_t pairs = top >= 1 ? top * (top + 1) / 2 : 0;
+        const auto cols = static_cast<std::uint32_t>(tours.length > 1 ? tours.length - 1 : 0);
+        return {static_cast<std::uint32_t>(4 * pairs), pairs > 0 ? cols : 0u};
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t solution, std::uint32_t r) const {
-        std::int32_t x = 0;
-        std::int32_t y = 0;
-        pair_of(r, x, y);
-        const SegmentView view = tours.segments[solution];
-        return {view.segment(0, x),
-                view.segment(x + 1, y),
-                view,
-                tours.tour(solution),
-                tours.objectives[solution],
-                tours.routes[solution],
-                x,
-                y};
+        row_type c;
+        pair_of(r >> 2, c.x, c.y);
+        c.p = static_cast<std::int32_t>(r & 3u);
+        c.segments = tours.segments[solution];
+        c.tour = tours.tour(solution);
+        c.a = c.segments.segment(0, c.x);
+        c.b = c.segments.segment(c.x + 1, c.y);
+        c.objective = tours.objectives[solution];
+        c.routes = tours.routes[solution];
+        c.tx = c.tour[c.x];
+        c.tx1 = c.tour[c.x + 1];
+        c.ty = c.tour[c.y];
+        c.ty1 = c.tour[c.y + 1];
+        c.removed = c.segments.edges[c.x + 1] + c.segments.edges[c.y + 1];
+        const DistanceMatrix& d = tours.distance;
+        c.fixed = c.p == 0 ? d(c.tx, c.ty) : (c.p == 3 ? d(c.ty1, c.tx1) : d(c.tx, c.ty1));
+        return c;
     }
     /// The columns that can be moves: z in (y, L - 2].
     LOCUS_HD_INLINE ColumnRange columns(const row_type& r) const {
-        return {4u * static_cast<std::uint32_t>(r.y + 1), grid().cols};
+        return {static_cast<std::uint32_t>(r.y + 1), grid().cols};
+    }
+    /// The length change of the move, or invalid_delta when the cell is not a move.
+    LOCUS_HD_INLINE delta_type bound(const row_type& r, std::uint32_t col) const {
+        const auto z = static_cast<std::int32_t>(col);
+        if (z <= r.y || z > tours.length - 2)
+            return invalid_delta<delta_type>();
+        const DistanceMatrix& d = tours.distance;
+        const std::int32_t tz = r.tour[z];
+        const std::int32_t tz1 = r.tour[z + 1];
+        // Added edges per reconnection (' = reversed):
+        //   p = 0  A B' C' D: (tx, ty) (tx1, tz) (ty1, tz1)
+        //   p = 1  A C B D:   (tx, ty1) (tz, tx1) (ty, tz1)
+        //   p = 2  A C B' D:  (tx, ty1) (tz, ty) (tx1, tz1)
+        //   p = 3  A C' B D:  (ty1, tx1) (tx, tz) (ty, tz1)
+        double added = r.fixed;
+        switch (r.p) {
+        case 0: added += d(r.tx1, tz) + d(r.ty1, tz1); break;
+        case 1: added += d(tz, r.tx1) + d(r.ty, tz1); break;
+        case 2: added += d(tz, r.ty) + d(r.tx1, tz1); break;
+        default: added += d(r.tx, tz) + d(r.ty, tz1); break;
+        }
+        const double removed = r.removed + r.segments.edges[z + 1];
+        return GiantTours::clamp(added - removed, r.objective);
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& r, std::uint32_t col) const {
-        const auto z = static_cast<std::int32_t>(col >> 2);
-        const auto p = static_cast<std::int32_t>(col & 3u);
+        const double delta = bound(r, col);
+        if (delta == invalid_delta<delta_type>())
+            return delta;
+        const auto z = static_cast<std::int32_t>(col);
         const std::int32_t last = tours.length - 1;
-        if (z <= r.y || z > last - 1)
-            return invalid_delta<delta_type>();
         const RouteResources& res = r.segments.resources;
         const DistanceMatrix& d = tours.distance;
         const RouteSegment c = r.segments.segment(r.y + 1, z);
         const RouteSegment b_rev = RouteResources::reversed(r.b);
         const RouteSegment c_rev = RouteResources::reversed(c);
-        const RouteSegment& first = p == 0 ? b_rev : (p == 3 ? c_rev : c);
-        const RouteSegment& second = p == 0 ? c_rev : (p == 2 ? b_rev : r.b);
+        const RouteSegment& first = r.p == 0 ? b_rev : (r.p == 3 ? c_rev : c);
+        const RouteSegment& second = r.p == 0 ? c_rev : (r.p == 2 ? b_rev : r.b);
         RouteSegment s = res.join(r.a, first, d(r.a.last, first.first));
         s = res.join(s, second, d(first.last, second.first));
         const RouteSegment rest = r.segments.segment(z + 1, last);
         s = res.join(s, rest, d(second.last, rest.first));
-        return tours.delta(s, r.objective, r.routes);
+        return tours.admissible(s, r.routes) ? delta : invalid_delta<delta_type>();
     }
     LOCUS_HD_INLINE move_type decode(std::uint32_t, std::uint64_t index) const {
         const std::uint64_t cols = grid().cols;
         move_type m;
-        pair_of(static_cast<std::uint32_t>(cols == 0 ? 0 : index / cols), m.x, m.y);
-        const std::uint64_t col = cols == 0 ? 0 : index % cols;
-        m.z = static_cast<std::int32_t>(col >> 2);
-        m.p = static_cast<std::int32_t>(col & 3u);
+        const std::uint64_t row = cols == 0 ? 0 : index / cols;
+        pair_of(static_cast<std::uint32_t>(row >> 2), m.x, m.y);
+        m.p = static_cast<std::int32_t>(row & 3u);
+        m.z = static_cast<std::int32_t>(cols == 0 ? 0 : index % cols);
         return m;
     }
     /// Whether `index` is a cell of the grid that can be a move.

@@ -88,6 +88,8 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
         const ColumnRange range = columns_to_scan(eval, context, col_begin, col_end);
         bool hit = false;
         for (std::uint32_t col = range.begin + lane; col < range.end; col += width) {
+            if (!may_beat(eval, context, col, kFirst ? D(0) : best))
+                continue;
             const D delta = eval(context, col);
             if constexpr (kFirst) {
                 if (delta < D(0)) {
@@ -186,7 +188,7 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
             const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
             const ColumnRange range = columns_to_scan(eval, context, col_begin, col_end);
             for (std::uint32_t col = range.begin + lane; col < range.end; col += width)
-                count += eval(context, col) < D(0) ? 1u : 0u;
+                count += may_beat(eval, context, col, D(0)) && eval(context, col) < D(0) ? 1u : 0u;
         }
         count = segment_sum(count, width);
         if (lane == 0 && unit < plan.units)

@@ -134,6 +134,29 @@ LOCUS_HD_INLINE ColumnRange columns_to_scan(const E& eval, const typename E::row
     }
 }
 
+/// An evaluator may give a cheap lower bound of each cell's delta: `bound(context, col)` <=
+/// operator()(context, col) for every cell (invalid_delta where the cell is not a move). The
+/// engine then evaluates a cell in full only when its bound beats what the cell must beat (the
+/// running best of the thread for Pivot::best, zero for improving moves); results are the same.
+/// Suits neighborhoods whose objective delta is cheap and whose feasibility check is not.
+template <class E>
+concept LowerBoundedEvaluator = requires(const E& e, const typename E::row_type& r,
+                                         std::uint32_t c) {
+    { e.bound(r, c) } -> std::same_as<typename E::delta_type>;
+};
+
+/// Whether cell `col` of `context` can have a delta below `threshold` (always true for
+/// evaluators without a bound).
+template <class E>
+LOCUS_HD_INLINE bool may_beat(const E& eval, const typename E::row_type& context,
+                              std::uint32_t col, typename E::delta_type threshold) {
+    if constexpr (LowerBoundedEvaluator<E>) {
+        return eval.bound(context, col) < threshold;
+    } else {
+        return true;
+    }
+}
+
 /// Device scratch memory of the engine's launchers. It grows on demand inside a launch
 /// (stream-ordered cudaMallocAsync/cudaFreeAsync on the launch stream, which do not block the
 /// host; plain cudaMalloc/cudaFree where the device has no memory pools) and keeps its memory
@@ -255,6 +278,7 @@ MoveResult<typename E::delta_type> scan_best(const E& eval, std::uint32_t soluti
         const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
         const ColumnRange range = columns_to_scan(eval, context, 0, cols);
         for (std::uint32_t col = range.begin; col < range.end; ++col) {
+            if (!may_beat(eval, context, col, best.delta)) continue;
             const D delta = eval(context, col);
             if (delta < best.delta) best = {delta, base + col};
         }
@@ -275,6 +299,7 @@ scan_first(const E& eval, std::uint32_t solution, std::uint32_t row_begin, std::
         const auto context = eval.row(solution, row);
         const ColumnRange range = columns_to_scan(eval, context, 0, cols);
         for (std::uint32_t col = range.begin; col < range.end; ++col) {
+            if (!may_beat(eval, context, col, D(0))) continue;
             const D delta = eval(context, col);
             if (delta < D(0)) {
                 const std::uint64_t index = base + col;
@@ -300,7 +325,7 @@ std::uint32_t count_improving(const E& eval, std::uint32_t solution, std::uint32
         std::uint32_t in_row = 0;
         const ColumnRange range = columns_to_scan(eval, context, 0, cols);
         for (std::uint32_t col = range.begin; col < range.end; ++col)
-            in_row += eval(context, col) < D(0);
+            in_row += may_beat(eval, context, col, D(0)) && eval(context, col) < D(0);
         count = add_saturated(count, in_row);
     }
     return count;

@@ -197,6 +197,16 @@ int main(int argc, char** argv) {
                     row["cuda_moves_per_second"] = moves_per_iteration / seconds;
                     row["paper_speedup"] = row["paper_gtx480_seconds"].get<double>() / seconds;
                     if (want_cpu) row["cuda_vs_cpu"] = row["cpu_seconds"].get<double>() / seconds;
+                    if (move == GiantMove::three_opt) {
+                        // The other hierarchy: one level instead of every segment.
+                        GiantTourOptions one = options;
+                        one.hierarchy = HierarchyChoice::one;
+                        auto other = make_giant_neighborhood(*problem, move, one, settings,
+                                                             Backend::cuda);
+                        time_steps(*other, start, 2, cuda_end, done);
+                        row["cuda_seconds_one_level"] =
+                            time_steps(*other, start, gpu_steps, cuda_end, done);
+                    }
                     if (move == GiantMove::three_opt && budget_mib > 0) {
                         // The same search under a device-memory budget, with the hierarchy that
                         // fits it when the zero level does not.
