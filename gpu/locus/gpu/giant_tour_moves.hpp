@@ -40,6 +40,23 @@ struct GiantTours {
     std::int32_t length = 0;               ///< L, positions of every tour
     DistanceMatrix distance;
     std::int32_t vehicles = 0;             ///< fleet size (0: unlimited)
+    /// Optional: batch x L x L distances between tour positions (entry (i, j) = d(t[i], t[j])),
+    /// so that a row's lookups along a column sweep are contiguous; null: the node matrix. The
+    /// values are the same either way.
+    const double* by_position = nullptr;
+
+    /// The distances between positions of `solution` (null without by_position).
+    LOCUS_HD_INLINE const double* positions(std::uint32_t solution) const {
+        return by_position == nullptr
+                   ? nullptr
+                   : by_position + static_cast<std::int64_t>(solution) * length * length;
+    }
+    /// d(tour[i], tour[j]) through `pos` (positions(solution)) or the node matrix.
+    LOCUS_HD_INLINE double between(const double* pos, const std::int32_t* tour, std::int32_t i,
+                                   std::int32_t j) const {
+        return pos != nullptr ? pos[static_cast<std::int64_t>(i) * length + j]
+                              : distance(tour[i], tour[j]);
+    }
 
     LOCUS_HD_INLINE const std::int32_t* tour(std::uint32_t solution) const {
         return tours + static_cast<std::int64_t>(solution) * length;
@@ -89,6 +106,7 @@ struct GiantTwoOpt {
         RouteSegment before;       ///< positions 0..i
         SegmentView segments;      ///< the tour's hierarchy
         const std::int32_t* tour;  ///< the tour
+        const double* pos;         ///< its distances by position (or null)
         double objective;          ///< its length
         double removed;            ///< d(t[i], t[i+1])
         std::int32_t routes;       ///< its routes
@@ -108,8 +126,16 @@ struct GiantTwoOpt {
         const auto i = static_cast<std::int32_t>(r);
         const SegmentView view = tours.segments[solution];
         const std::int32_t* tour = tours.tour(solution);
-        return {view.segment(0, i), view, tour, tours.objectives[solution], view.edges[i + 1],
-                tours.routes[solution], i, tour[i], tour[i + 1]};
+        return {view.segment(0, i),
+                view,
+                tour,
+                tours.positions(solution),
+                tours.objectives[solution],
+                view.edges[i + 1],
+                tours.routes[solution],
+                i,
+                tour[i],
+                tour[i + 1]};
     }
     /// The columns that can be moves: j in [i + 2, L - 1).
     LOCUS_HD_INLINE ColumnRange columns(const row_type& x) const {
@@ -122,8 +148,8 @@ struct GiantTwoOpt {
         const auto j = static_cast<std::int32_t>(col);
         if (j < x.i + 2 || j > tours.length - 2)
             return invalid_delta<delta_type>();
-        const DistanceMatrix& d = tours.distance;
-        const double added = d(x.ti, x.tour[j]) + d(x.ti1, x.tour[j + 1]);
+        const double added =
+            tours.between(x.pos, x.tour, x.i, j) + tours.between(x.pos, x.tour, x.i + 1, j + 1);
         const double removed = x.removed + x.segments.edges[j + 1];
         return GiantTours::clamp(added - removed, x.objective);
     }
@@ -189,14 +215,16 @@ struct GiantThreeOpt {
         RouteSegment b;            ///< positions x+1..y
         SegmentView segments;      ///< the tour's hierarchy
         const std::int32_t* tour;  ///< the tour
+        const double* pos;         ///< its distances by position (or null)
         double objective;          ///< its length
         double removed;            ///< d(t[x], t[x+1]) + d(t[y], t[y+1])
-        double fixed;              ///< the added edge that does not depend on z (p != 3)
+        double fixed;              ///< the added edge that does not depend on z
         std::int32_t routes;       ///< its routes
         std::int32_t x;
         std::int32_t y;
         std::int32_t p;
-        std::int32_t tx, tx1, ty, ty1; ///< t[x], t[x+1], t[y], t[y+1]
+        std::int32_t near;  ///< position joined to t[z] by an added edge
+        std::int32_t far;   ///< position joined to t[z+1] by an added edge
     };
     static constexpr std::int32_t rows_per_focus = 0;
 
@@ -230,13 +258,18 @@ struct GiantThreeOpt {
         c.b = c.segments.segment(c.x + 1, c.y);
         c.objective = tours.objectives[solution];
         c.routes = tours.routes[solution];
-        c.tx = c.tour[c.x];
-        c.tx1 = c.tour[c.x + 1];
-        c.ty = c.tour[c.y];
-        c.ty1 = c.tour[c.y + 1];
+        c.pos = tours.positions(solution);
         c.removed = c.segments.edges[c.x + 1] + c.segments.edges[c.y + 1];
-        const DistanceMatrix& d = tours.distance;
-        c.fixed = c.p == 0 ? d(c.tx, c.ty) : (c.p == 3 ? d(c.ty1, c.tx1) : d(c.tx, c.ty1));
+        // Added edges per reconnection (' = reversed), as positions:
+        //   p = 0  A B' C' D: (x, y)     (x+1, z) (y+1, z+1)
+        //   p = 1  A C B D:   (x, y+1)   (x+1, z) (y, z+1)
+        //   p = 2  A C B' D:  (x, y+1)   (y, z)   (x+1, z+1)
+        //   p = 3  A C' B D:  (x+1, y+1) (x, z)   (y, z+1)
+        const std::int32_t fixed_a = c.p == 3 ? c.x + 1 : c.x;
+        const std::int32_t fixed_b = c.p == 0 ? c.y : c.y + 1;
+        c.fixed = tours.between(c.pos, c.tour, fixed_a, fixed_b);
+        c.near = c.p == 2 ? c.y : (c.p == 3 ? c.x : c.x + 1);
+        c.far = c.p == 0 ? c.y + 1 : (c.p == 2 ? c.x + 1 : c.y);
         return c;
     }
     /// The columns that can be moves: z in (y, L - 2].
@@ -248,21 +281,8 @@ struct GiantThreeOpt {
         const auto z = static_cast<std::int32_t>(col);
         if (z <= r.y || z > tours.length - 2)
             return invalid_delta<delta_type>();
-        const DistanceMatrix& d = tours.distance;
-        const std::int32_t tz = r.tour[z];
-        const std::int32_t tz1 = r.tour[z + 1];
-        // Added edges per reconnection (' = reversed):
-        //   p = 0  A B' C' D: (tx, ty) (tx1, tz) (ty1, tz1)
-        //   p = 1  A C B D:   (tx, ty1) (tz, tx1) (ty, tz1)
-        //   p = 2  A C B' D:  (tx, ty1) (tz, ty) (tx1, tz1)
-        //   p = 3  A C' B D:  (ty1, tx1) (tx, tz) (ty, tz1)
-        double added = r.fixed;
-        switch (r.p) {
-        case 0: added += d(r.tx1, tz) + d(r.ty1, tz1); break;
-        case 1: added += d(tz, r.tx1) + d(r.ty, tz1); break;
-        case 2: added += d(tz, r.ty) + d(r.tx1, tz1); break;
-        default: added += d(r.tx, tz) + d(r.ty, tz1); break;
-        }
+        const double added = r.fixed + tours.between(r.pos, r.tour, r.near, z) +
+                             tours.between(r.pos, r.tour, r.far, z + 1);
         const double removed = r.removed + r.segments.edges[z + 1];
         return GiantTours::clamp(added - removed, r.objective);
     }

@@ -18,17 +18,72 @@
 #include "locus/gpu/neighborhood_adapter.cuh"
 #include "locus/gpu/segment_resources.cuh"
 #include "locus/gpu/storage.hpp"
+#include "locus/gpu/team.cuh"
 
 namespace locus::dcvrp {
 namespace {
 
-/// Linear tours of the resident rows: one thread per solution.
-__global__ void linearize_kernel(const std::int32_t* rows, std::uint32_t count, std::int32_t width,
-                                 std::int32_t length, std::int32_t* tours) {
-    const std::uint32_t s = blockIdx.x * blockDim.x + threadIdx.x;
-    if (s >= count) return;
-    linearize(rows + static_cast<std::int64_t>(s) * width, width, length,
-              tours + static_cast<std::int64_t>(s) * length);
+inline constexpr unsigned kLinearizeThreads = 256;
+using LinearizeTeam = gpu::BlockTeam<kLinearizeThreads, 8>;
+
+/// Linear tours of the resident rows (linearize() of linear_tour.hpp, in parallel): a block per
+/// solution finds the row's first marker, then walks the row backwards in rounds of 256
+/// entries; the latest `surplus` markers that are followed by a marker are dropped, the others
+/// go to their place counted from the end of the tour.
+__global__ void __launch_bounds__(kLinearizeThreads)
+    linearize_kernel(const std::int32_t* rows, std::int32_t width, std::int32_t length,
+                     std::int32_t* tours) {
+    __shared__ LinearizeTeam::Storage storage;
+    const LinearizeTeam team{&storage};
+    const std::int32_t* row = rows + static_cast<std::int64_t>(blockIdx.x) * width;
+    std::int32_t* out = tours + static_cast<std::int64_t>(blockIdx.x) * length;
+    std::int32_t first = width;
+    for (std::int32_t k = static_cast<std::int32_t>(threadIdx.x); k < width;
+         k += kLinearizeThreads)
+        if (row[k] == 0 && k < first) first = k;
+    first = team.min(first);
+    team.sync();
+    const auto at = [&](std::int32_t k) { // entry k of the row read from its first marker
+        const std::int32_t i = first + k;
+        return row[i >= width ? i - width : i];
+    };
+    const std::int32_t customers = width / 2;
+    const std::int32_t surplus = (width - customers + 1) - (length - customers);
+    std::int32_t dropped = 0; // markers dropped at later entries
+    std::int32_t placed = 0;  // entries placed from later entries
+    if (threadIdx.x == 0) out[length - 1] = 0;
+    for (std::int32_t start = 0; start < width; start += kLinearizeThreads) {
+        const std::int32_t k = width - 1 - start - static_cast<std::int32_t>(threadIdx.x);
+        const bool in_row = k >= 0;
+        const std::int32_t v = in_row ? at(k) : -1;
+        const std::int32_t next = k == width - 1 ? 0 : (in_row ? at(k + 1) : -1);
+        const bool droppable = in_row && v == 0 && next == 0;
+        std::int32_t round_droppable = 0;
+        const std::int32_t before = team.exclusive_sum(droppable ? 1 : 0, round_droppable);
+        team.sync();
+        const bool drop = droppable && dropped + before < surplus;
+        const bool keep = in_row && !drop;
+        std::int32_t round_kept = 0;
+        const std::int32_t after = team.exclusive_sum(keep ? 1 : 0, round_kept);
+        team.sync();
+        if (keep) out[length - 2 - (placed + after)] = v;
+        dropped += round_droppable;
+        placed += round_kept;
+    }
+}
+
+/// Distances between the positions of each linear tour: entry (s, i, j) = d(t_s[i], t_s[j]).
+__global__ void position_distances_kernel(const std::int32_t* tours, std::uint32_t count,
+                                          std::int32_t length, const gpu::DistanceMatrix d,
+                                          double* out) {
+    const std::uint64_t id = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::uint64_t per = static_cast<std::uint64_t>(length) * length;
+    if (id >= per * count) return;
+    const std::uint64_t s = id / per;
+    const auto i = static_cast<std::int32_t>((id % per) / length);
+    const auto j = static_cast<std::int32_t>(id % length);
+    const std::int32_t* t = tours + s * length;
+    out[id] = d(t[i], t[j]);
 }
 
 /// Length and routes of each whole tour, from its summary.
@@ -111,6 +166,14 @@ public:
         list.add(arrays_.wholes, c, "whole-tour summaries");
         list.add(objectives_, c, "tour lengths");
         list.add(routes_, c, "route counts");
+        // NOTE: distances by position make the sweeps' lookups contiguous; the values are those
+        // of the node matrix, so they are a choice of speed only: taken while they use at most
+        // a quarter of the budget.
+        const std::size_t by_position =
+            c * static_cast<std::size_t>(length) * static_cast<std::size_t>(length);
+        by_position_ = nullptr;
+        if (list.bytes() + by_position * sizeof(double) <= budget_.allowance() / 4)
+            list.add(by_position_, by_position, "distances by position");
         storage_.allocate(list, budget_, std::string(label()) + " segment hierarchies",
                           "lower the batch, or set hierarchy: one (fewer summaries), or raise "
                           "memory_budget / memory_fraction");
@@ -127,10 +190,18 @@ public:
         const auto width = static_cast<std::int32_t>(d.width);
         gpu::SegmentBatchArrays a = arrays_;
         a.count = d.count;
-        linearize_kernel<<<(d.count + 127) / 128, 128, 0, stream>>>(d.solutions, d.count, width,
-                                                                    length, tours_);
+        linearize_kernel<<<d.count, kLinearizeThreads, 0, stream>>>(d.solutions, width, length,
+                                                                   tours_);
         LOCUS_CUDA_CHECK_LAUNCH();
         const gpu::DistanceMatrix distance{distance_.data(), problem_.instance().n};
+        if (by_position_ != nullptr) {
+            const std::uint64_t entries =
+                static_cast<std::uint64_t>(length) * static_cast<std::uint64_t>(length) * d.count;
+            position_distances_kernel<<<static_cast<unsigned>((entries + 255) / 256), 256, 0,
+                                        stream>>>(tours_, d.count, length, distance,
+                                                  by_position_);
+            LOCUS_CUDA_CHECK_LAUNCH();
+        }
         LOCUS_CUDA_CHECK(
             gpu::build_segment_hierarchies(resources_, tours_, distance, a, stream));
         totals_kernel<<<(d.count + 127) / 128, 128, 0, stream>>>(a.wholes, d.count, objectives_,
@@ -144,6 +215,7 @@ public:
         eval.tours.length = length;
         eval.tours.distance = distance;
         eval.tours.vehicles = problem_.vehicles();
+        eval.tours.by_position = by_position_;
         return {eval, giant_moves(move_, length) * d.count};
     }
     GiantApplier<Eval> applier(const Eval& eval, const gpu::DeviceBatch& d) const {
@@ -167,6 +239,7 @@ private:
     std::int32_t* tours_ = nullptr;
     double* objectives_ = nullptr;
     std::int32_t* routes_ = nullptr;
+    double* by_position_ = nullptr;
     std::int32_t length_held_ = 0;
     std::uint32_t count_held_ = 0;
 };

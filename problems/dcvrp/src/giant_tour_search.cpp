@@ -77,6 +77,9 @@ std::uint64_t giant_moves(GiantMove move, std::int32_t length) {
 
 namespace {
 
+/// The most bytes of distances by position the CPU twin lays out per batch.
+constexpr std::size_t kPositionDistanceBytes = std::size_t{256} << 20;
+
 std::string describe_move(const gpu::GiantTwoOptMove& m) {
     return fmt::format("2-opt (positions {} and {})", m.i, m.j);
 }
@@ -115,7 +118,26 @@ public:
             objectives_[s] = whole.cost;
             routes_[s] = whole.routes;
         }
+        // NOTE: 3-opt sweeps read three rows of distances per pair of cuts; laid out by tour
+        // position they are contiguous (O(L^2) to build, repaid by the O(L^3) sweep).
+        const std::size_t by_position =
+            count * static_cast<std::size_t>(length) * static_cast<std::size_t>(length);
+        const bool positions = move_ == GiantMove::three_opt &&
+                               by_position * sizeof(double) <= kPositionDistanceBytes;
+        positions_.resize(positions ? by_position : 0);
+        if (positions) {
+            const auto rows = static_cast<std::int64_t>(count) * length;
+#pragma omp parallel for schedule(static) if (rows > 512)
+            for (std::int64_t r = 0; r < rows; ++r) {
+                const std::int32_t* tour = tours_.data() + (r / length) * length;
+                const std::int32_t u = tour[r % length];
+                double* out = positions_.data() + r * length;
+                for (std::int32_t j = 0; j < length; ++j)
+                    out[j] = distance(u, tour[j]);
+            }
+        }
         Eval eval;
+        eval.tours.by_position = positions ? positions_.data() : nullptr;
         eval.tours.segments = views_.data();
         eval.tours.tours = tours_.data();
         eval.tours.objectives = objectives_.data();
@@ -160,6 +182,7 @@ private:
     std::vector<double> objectives_;
     std::vector<std::int32_t> routes_;
     std::vector<std::int32_t> moved_;
+    std::vector<double> positions_;
 };
 
 template <class Eval>
