@@ -42,6 +42,39 @@ namespace locus::gpu {
 
 namespace detail {
 
+/// Pivot::best sweep of one row by a whole warp for an evaluator with lower bounds: a cell is
+/// evaluated in full only when its bound is below the lane's best and not above the warp's
+/// (every lane's best is a valid move's delta, so a cell whose bound exceeds the least of them
+/// cannot be selected; ties are evaluated, so the lowest index still wins). The warp's least
+/// best is refreshed every 8 rounds; rounds are uniform over the warp (the shuffles need every
+/// lane), so lanes past the end of the row idle through the last round.
+template <class E>
+__device__ __forceinline__ void sweep_bounded(const E& eval, const typename E::row_type& context,
+                                              const ColumnRange range, std::uint64_t base,
+                                              typename E::delta_type& best,
+                                              std::uint64_t& best_index) {
+    using D = typename E::delta_type;
+    const WarpTeam warp;
+    const std::uint32_t lane = warp.lane();
+    D shared = best;
+    std::uint32_t round = 0;
+    for (std::uint32_t first = range.begin; first < range.end; first += 32, ++round) {
+        if ((round & 7u) == 0)
+            shared = warp.min(best);
+        const std::uint32_t col = first + lane;
+        if (col >= range.end)
+            continue;
+        const D bound = eval.bound(context, col);
+        if (!(bound < best) || bound > shared)
+            continue;
+        const D delta = eval(context, col);
+        if (delta < best) {
+            best = delta;
+            best_index = base + col;
+        }
+    }
+}
+
 /// Selection kernel. Grid: batch * blocks_per_solution blocks of kEngineBlockThreads.
 /// `partials` holds one entry per block; `tickets` and `found` one word per solution, which the
 /// kernel leaves as it found them (0 and kNoMove).
@@ -86,6 +119,12 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
         }
         const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
         const ColumnRange range = columns_to_scan(eval, context, col_begin, col_end);
+        if constexpr (!kFirst && LowerBoundedEvaluator<E>) {
+            if (width == 32) {
+                sweep_bounded(eval, context, range, base, best, best_index);
+                continue;
+            }
+        }
         bool hit = false;
         for (std::uint32_t col = range.begin + lane; col < range.end; col += width) {
             if (!may_beat(eval, context, col, kFirst ? D(0) : best))
