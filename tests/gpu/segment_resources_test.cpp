@@ -307,17 +307,16 @@ TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct ev
         double best = locus::gpu::invalid_delta<double>();
         std::uint64_t best_index = locus::kNoMove;
         std::uint64_t first_index = locus::kNoMove;
-        std::int32_t last_y = 0, last_x = -1;
+        std::int32_t last_y = 1, last_p = 0, last_x = -1;
         for (std::uint32_t row = 0; row < grid.rows; ++row) {
             const auto context = eval.row(0, row);
-            // Rows enumerate the pairs x < y in order (y major), four reconnections each.
-            CHECK(context.p == static_cast<std::int32_t>(row % 4));
-            if (row % 4 == 0) {
-                CHECK(((context.y == last_y && context.x == last_x + 1) ||
-                       (context.y == last_y + 1 && context.x == 0)));
-                last_y = context.y;
-                last_x = context.x;
-            }
+            // Rows enumerate y, then p, then x < y.
+            CHECK(((context.y == last_y && context.p == last_p && context.x == last_x + 1) ||
+                   (context.y == last_y && context.p == last_p + 1 && context.x == 0) ||
+                   (context.y == last_y + 1 && context.p == 0 && context.x == 0)));
+            last_y = context.y;
+            last_p = context.p;
+            last_x = context.x;
             const auto range = eval.columns(context);
             for (std::uint32_t col = 0; col < grid.cols; ++col) {
                 const std::uint64_t index = static_cast<std::uint64_t>(row) * grid.cols + col;

@@ -202,7 +202,7 @@ struct GiantThreeOptMove {
 };
 
 /// Pure 3-opt over a batch of giant tours as a grid per tour. Rows: 4 per pair x < y <= L - 3,
-/// pairs in triangular order, row 4 (y (y - 1) / 2 + x) + p; columns: z in [0, L - 1). Cell
+/// row 4 y (y - 1) / 2 + p y + x (split_row); columns: z in [0, L - 1). Cell
 /// (x, y, p; z) is a move when y < z <= L - 2 and its result is admissible
 /// (GiantTours::admissible). Delta: the three added edges less the three removed ones;
 /// bound(): the same without the feasibility check. One reconnection per row keeps a warp on
@@ -242,6 +242,18 @@ struct GiantThreeOpt {
         x = static_cast<std::int32_t>(static_cast<std::int64_t>(r) - yy * (yy - 1) / 2);
     }
 
+    /// Row r as (x, y, p): rows come y by y (4y rows each, from 4 y (y - 1) / 2), within a y
+    /// p by p, within a p x by x; so neighbouring rows share y, p and one distance row.
+    LOCUS_HD_INLINE static void split_row(std::uint32_t r, std::int32_t& x, std::int32_t& y,
+                                          std::int32_t& p) {
+        std::int32_t unused = 0;
+        pair_of(r >> 2, unused, y);
+        const auto start = static_cast<std::uint32_t>(2 * static_cast<std::int64_t>(y) * (y - 1));
+        const std::uint32_t k = r - start;
+        p = static_cast<std::int32_t>(k / static_cast<std::uint32_t>(y));
+        x = static_cast<std::int32_t>(k % static_cast<std::uint32_t>(y));
+    }
+
     LOCUS_HD_INLINE MoveGrid grid() const {
         const std::int64_t top = tours.length - 3; // largest y
         const std::int64_t pairs = top >= 1 ? top * (top + 1) / 2 : 0;
@@ -250,8 +262,7 @@ struct GiantThreeOpt {
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t solution, std::uint32_t r) const {
         row_type c;
-        pair_of(r >> 2, c.x, c.y);
-        c.p = static_cast<std::int32_t>(r & 3u);
+        split_row(r, c.x, c.y, c.p);
         c.segments = tours.segments[solution];
         c.tour = tours.tour(solution);
         c.a = c.segments.segment(0, c.x);
@@ -309,8 +320,7 @@ struct GiantThreeOpt {
         const std::uint64_t cols = grid().cols;
         move_type m;
         const std::uint64_t row = cols == 0 ? 0 : index / cols;
-        pair_of(static_cast<std::uint32_t>(row >> 2), m.x, m.y);
-        m.p = static_cast<std::int32_t>(row & 3u);
+        split_row(static_cast<std::uint32_t>(row), m.x, m.y, m.p);
         m.z = static_cast<std::int32_t>(cols == 0 ? 0 : index % cols);
         return m;
     }
