@@ -30,11 +30,13 @@ std::int32_t hierarchy_part(const GiantTourOptions& options, GiantMove move, std
     }
     // NOTE: 2-opt evaluates O(L^2) moves, as many as the zero level has summaries, so the
     // O(L^(4/3)) one level is cheaper to build; 3-opt's O(L^3) moves repay the zero level and
-    // its direct lookups (paper 001, §6.10).
+    // its direct lookups (paper 001, §6.10) once L is large: with feasibility checked only for
+    // cells that could be chosen, the one level was faster up to 511 positions and the zero
+    // level from 967 on (H100, docs/benchmarks.md).
     const std::size_t zero_bytes = static_cast<std::size_t>(length) *
                                    static_cast<std::size_t>(length) * count *
                                    sizeof(gpu::RouteSegment);
-    if (move == GiantMove::three_opt && zero_bytes <= kZeroLevelBytes)
+    if (move == GiantMove::three_opt && length >= kZeroLevelFrom && zero_bytes <= kZeroLevelBytes)
         return 0;
     return gpu::SegmentTable::part_for(length);
 }

@@ -162,8 +162,8 @@ void register_dcvrp_components(Registry& registry) {
         neighborhood
             .choice("hierarchy", "auto", {"auto", "zero", "one"},
                     "segment summaries built per solution: zero = every segment (L^2), one = "
-                    "parts of about L^(1/3) positions; auto = zero for three_opt up to 1 GiB "
-                    "per batch, else one")
+                    "parts of about L^(1/3) positions; auto = zero for three_opt from 768 "
+                    "positions up to 1 GiB per batch, else one")
             .integer("spare_routes", "2",
                      "empty routes the giant tour keeps for moves that open a route", 0, 1000);
     };
