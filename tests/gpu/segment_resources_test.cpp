@@ -382,5 +382,33 @@ TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct ev
         CHECK(chosen.delta == best);
         locus::gpu::select_moves_cpu(eval, 1, locus::Pivot::first, &chosen, 2);
         CHECK(chosen.index == first_index);
+
+        // Float distances by position: bound() stays below every cell's delta, and the
+        // selections do not change.
+        std::vector<float> coarse(static_cast<std::size_t>(n) * n);
+        for (std::int32_t i = 0; i < n; ++i)
+            for (std::int32_t j = 0; j < n; ++j)
+                coarse[static_cast<std::size_t>(i) * n + j] = static_cast<float>(
+                    c.plane(c.tour[static_cast<std::size_t>(i)], c.tour[static_cast<std::size_t>(j)]));
+        locus::gpu::GiantThreeOpt filtered = eval;
+        filtered.tours.coarse = coarse.data();
+        std::uint64_t below = 0;
+        for (std::uint32_t row = 0; row < grid.rows; ++row) {
+            const auto exact = eval.row(0, row);
+            const auto rough = filtered.row(0, row);
+            for (std::uint32_t col = 0; col < grid.cols; ++col) {
+                const double d = eval(exact, col);
+                CHECK(filtered(rough, col) == d);
+                const double lower = filtered.bound(rough, col);
+                CHECK(lower <= eval.delta_of(exact, col));
+                below += lower < eval.delta_of(exact, col) ? 1 : 0;
+            }
+        }
+        CHECK(below > moves / 2); // the float bound is a real approximation, not the exact one
+        locus::gpu::select_moves_cpu(filtered, 1, locus::Pivot::best, &chosen, 2);
+        CHECK(chosen.index == best_index);
+        CHECK(chosen.delta == best);
+        locus::gpu::select_moves_cpu(filtered, 1, locus::Pivot::first, &chosen, 2);
+        CHECK(chosen.index == first_index);
     }
 }

@@ -22,6 +22,10 @@ namespace locus::gpu {
 /// Relative size below which a decrease of a real-valued objective is rounding, not improvement.
 inline constexpr double kImprovementTolerance = 1e-12;
 
+/// The share of the summed lengths a float bound subtracts to stay below the exact delta: a sum
+/// of a few float terms errs by a few 2^-24 of the summed magnitudes; 2^-18 covers it 16-fold.
+inline constexpr float kCoarseMargin = 1.0f / 262144.0f;
+
 /// Distances of a routing instance: an n x n row-major matrix (host or device pointer).
 struct DistanceMatrix {
     const double* d = nullptr;
@@ -44,6 +48,17 @@ struct GiantTours {
     /// so that a row's lookups along a column sweep are contiguous; null: the node matrix. The
     /// values are the same either way.
     const double* by_position = nullptr;
+    /// Optional (3-opt): batch x L x L float distances by position; bound() then filters with
+    /// a float sum less a margin that covers its rounding, so it stays a lower bound, and the
+    /// exact double delta is computed only for the cells that pass.
+    const float* coarse = nullptr;
+
+    /// The float distances between positions of `solution` (null without coarse).
+    LOCUS_HD_INLINE const float* coarse_positions(std::uint32_t solution) const {
+        return coarse == nullptr
+                   ? nullptr
+                   : coarse + static_cast<std::int64_t>(solution) * length * length;
+    }
 
     /// The distances between positions of `solution` (null without by_position).
     LOCUS_HD_INLINE const double* positions(std::uint32_t solution) const {
@@ -219,6 +234,9 @@ struct GiantThreeOpt {
         double objective;          ///< its length
         double removed;            ///< d(t[x], t[x+1]) + d(t[y], t[y+1])
         double fixed;              ///< the added edge that does not depend on z
+        const float* coarse;       ///< float distances by position (or null)
+        float removed_f;           ///< removed and fixed as floats
+        float fixed_f;
         std::int32_t routes;       ///< its routes
         std::int32_t x;
         std::int32_t y;
@@ -279,6 +297,9 @@ struct GiantThreeOpt {
         const std::int32_t fixed_a = c.p == 3 ? c.x + 1 : c.x;
         const std::int32_t fixed_b = c.p == 0 ? c.y : c.y + 1;
         c.fixed = tours.between(c.pos, c.tour, fixed_a, fixed_b);
+        c.coarse = tours.coarse_positions(solution);
+        c.removed_f = static_cast<float>(c.removed);
+        c.fixed_f = static_cast<float>(c.fixed);
         c.near = c.p == 2 ? c.y : (c.p == 3 ? c.x : c.x + 1);
         c.far = c.p == 0 ? c.y + 1 : (c.p == 2 ? c.x + 1 : c.y);
         return c;
@@ -287,8 +308,22 @@ struct GiantThreeOpt {
     LOCUS_HD_INLINE ColumnRange columns(const row_type& r) const {
         return {static_cast<std::uint32_t>(r.y + 1), grid().cols};
     }
-    /// The length change of the move, or invalid_delta when the cell is not a move.
+    /// A lower bound of the cell's delta: the exact length change (delta_of), or with coarse
+    /// distances their float sum less kCoarseMargin of the summed lengths; invalid_delta when
+    /// the cell is not a move.
     LOCUS_HD_INLINE delta_type bound(const row_type& r, std::uint32_t col) const {
+        if (r.coarse == nullptr)
+            return delta_of(r, col);
+        const auto z = static_cast<std::int32_t>(col);
+        if (z <= r.y || z > tours.length - 2)
+            return invalid_delta<delta_type>();
+        const std::int64_t l = tours.length;
+        const float added = r.fixed_f + r.coarse[r.near * l + z] + r.coarse[r.far * l + z + 1];
+        const float removed = r.removed_f + static_cast<float>(r.segments.edges[z + 1]);
+        return static_cast<double>((added - removed) - kCoarseMargin * (added + removed));
+    }
+    /// The length change of the move, or invalid_delta when the cell is not a move.
+    LOCUS_HD_INLINE delta_type delta_of(const row_type& r, std::uint32_t col) const {
         const auto z = static_cast<std::int32_t>(col);
         if (z <= r.y || z > tours.length - 2)
             return invalid_delta<delta_type>();
@@ -298,7 +333,7 @@ struct GiantThreeOpt {
         return GiantTours::clamp(added - removed, r.objective);
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& r, std::uint32_t col) const {
-        const double delta = bound(r, col);
+        const double delta = delta_of(r, col);
         if (delta == invalid_delta<delta_type>())
             return delta;
         const auto z = static_cast<std::int32_t>(col);

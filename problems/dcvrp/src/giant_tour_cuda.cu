@@ -73,9 +73,10 @@ __global__ void __launch_bounds__(kLinearizeThreads)
 }
 
 /// Distances between the positions of each linear tour: entry (s, i, j) = d(t_s[i], t_s[j]).
+template <class T>
 __global__ void position_distances_kernel(const std::int32_t* tours, std::uint32_t count,
                                           std::int32_t length, const gpu::DistanceMatrix d,
-                                          double* out) {
+                                          T* out) {
     const std::uint64_t id = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t per = static_cast<std::uint64_t>(length) * length;
     if (id >= per * count) return;
@@ -83,7 +84,7 @@ __global__ void position_distances_kernel(const std::int32_t* tours, std::uint32
     const auto i = static_cast<std::int32_t>((id % per) / length);
     const auto j = static_cast<std::int32_t>(id % length);
     const std::int32_t* t = tours + s * length;
-    out[id] = d(t[i], t[j]);
+    out[id] = static_cast<T>(d(t[i], t[j]));
 }
 
 /// Length and routes of each whole tour, from its summary.
@@ -169,11 +170,19 @@ public:
         // NOTE: distances by position make the sweeps' lookups contiguous; the values are those
         // of the node matrix, so they are a choice of speed only: taken while they use at most
         // a quarter of the budget.
+        // 3-opt filters with float distances (half the bytes per sweep; exact deltas only for
+        // the cells that pass), 2-opt reads doubles.
         const std::size_t by_position =
             c * static_cast<std::size_t>(length) * static_cast<std::size_t>(length);
         by_position_ = nullptr;
-        if (list.bytes() + by_position * sizeof(double) <= budget_.allowance() / 4)
+        coarse_ = nullptr;
+        const std::size_t quarter = budget_.allowance() / 4;
+        if (move_ == GiantMove::three_opt) {
+            if (list.bytes() + by_position * sizeof(float) <= quarter)
+                list.add(coarse_, by_position, "float distances by position");
+        } else if (list.bytes() + by_position * sizeof(double) <= quarter) {
             list.add(by_position_, by_position, "distances by position");
+        }
         storage_.allocate(list, budget_, std::string(label()) + " segment hierarchies",
                           "lower the batch, or set hierarchy: one (fewer summaries), or raise "
                           "memory_budget / memory_fraction");
@@ -194,12 +203,17 @@ public:
                                                                    tours_);
         LOCUS_CUDA_CHECK_LAUNCH();
         const gpu::DistanceMatrix distance{distance_.data(), problem_.instance().n};
+        const std::uint64_t entries =
+            static_cast<std::uint64_t>(length) * static_cast<std::uint64_t>(length) * d.count;
+        const unsigned blocks = static_cast<unsigned>((entries + 255) / 256);
         if (by_position_ != nullptr) {
-            const std::uint64_t entries =
-                static_cast<std::uint64_t>(length) * static_cast<std::uint64_t>(length) * d.count;
-            position_distances_kernel<<<static_cast<unsigned>((entries + 255) / 256), 256, 0,
-                                        stream>>>(tours_, d.count, length, distance,
-                                                  by_position_);
+            position_distances_kernel<<<blocks, 256, 0, stream>>>(tours_, d.count, length,
+                                                                  distance, by_position_);
+            LOCUS_CUDA_CHECK_LAUNCH();
+        }
+        if (coarse_ != nullptr) {
+            position_distances_kernel<<<blocks, 256, 0, stream>>>(tours_, d.count, length,
+                                                                  distance, coarse_);
             LOCUS_CUDA_CHECK_LAUNCH();
         }
         LOCUS_CUDA_CHECK(
@@ -216,6 +230,7 @@ public:
         eval.tours.distance = distance;
         eval.tours.vehicles = problem_.vehicles();
         eval.tours.by_position = by_position_;
+        eval.tours.coarse = coarse_;
         return {eval, giant_moves(move_, length) * d.count};
     }
     GiantApplier<Eval> applier(const Eval& eval, const gpu::DeviceBatch& d) const {
@@ -240,6 +255,7 @@ private:
     double* objectives_ = nullptr;
     std::int32_t* routes_ = nullptr;
     double* by_position_ = nullptr;
+    float* coarse_ = nullptr;
     std::int32_t length_held_ = 0;
     std::uint32_t count_held_ = 0;
 };
