@@ -168,19 +168,19 @@ public:
         list.add(objectives_, c, "tour lengths");
         list.add(routes_, c, "route counts");
         // NOTE: distances by position make the sweeps' lookups contiguous; the values are those
-        // of the node matrix, so they are a choice of speed only: taken while they use at most
-        // a quarter of the budget.
+        // of the node matrix, so they are a choice of speed only: taken while they fit the
+        // budget beside the summaries, left out (not an error) otherwise.
         // 3-opt filters with float distances (half the bytes per sweep; exact deltas only for
         // the cells that pass), 2-opt reads doubles.
         const std::size_t by_position =
             c * static_cast<std::size_t>(length) * static_cast<std::size_t>(length);
         by_position_ = nullptr;
         coarse_ = nullptr;
-        const std::size_t quarter = budget_.allowance() / 4;
+        const std::size_t allowed = budget_.allowance();
         if (move_ == GiantMove::three_opt) {
-            if (list.bytes() + by_position * sizeof(float) <= quarter)
+            if (list.bytes() + by_position * sizeof(float) <= allowed)
                 list.add(coarse_, by_position, "float distances by position");
-        } else if (list.bytes() + by_position * sizeof(double) <= quarter) {
+        } else if (list.bytes() + by_position * sizeof(double) <= allowed) {
             list.add(by_position_, by_position, "distances by position");
         }
         storage_.allocate(list, budget_, std::string(label()) + " segment hierarchies",
