@@ -175,3 +175,54 @@ TEST_CASE("giant-tour lengths: fixed lengths too short for a solution are refuse
                          "customers): it needs at least 39",
                          Error);
 }
+
+TEST_CASE("DCVRP candidate filters: only moves with a new edge to a near customer, the same "
+          "deltas, local optima of the filtered neighborhoods") {
+    const DcvrpProblem problem(generate_random(90, 12, 45, 2600.0));
+    const std::int32_t k = 6;
+    const std::vector<std::int32_t> near = nearest_customers(problem.instance(), k);
+    // Candidates are the k nearest customers, sorted.
+    for (std::int32_t u : {0, 5, 89}) {
+        double last = -1.0;
+        for (std::int32_t c = 0; c < k; ++c) {
+            const std::int32_t v = near[static_cast<std::size_t>(u * k + c)];
+            CHECK(v != u);
+            CHECK(v != 0);
+            CHECK(problem.instance().distance(u, v) >= last);
+            last = problem.instance().distance(u, v);
+        }
+    }
+    for (const GiantMove move : {GiantMove::two_opt, GiantMove::three_opt}) {
+        CAPTURE(static_cast<int>(move));
+        GiantTourOptions filtered;
+        filtered.candidates = k;
+        gpu::EngineSettings settings;
+        settings.check_moves = true;
+        auto full = make_giant_neighborhood(problem, move, {}, settings, Backend::cpu);
+        auto part = make_giant_neighborhood(problem, move, filtered, settings, Backend::cpu);
+        CHECK(part->size() < full->size() / 4);
+        const auto order = insertion_order(problem.instance(), InsertionOrder::random, 3);
+        SolutionBatch batch(1, problem.solution_width());
+        encode_routes(cheapest_insertion(problem.instance(), order), batch[0]);
+        batch.objective(0) = problem.evaluate(batch[0]);
+        // The filtered best move is a move of the full neighborhood with the same delta, and
+        // the full best is at least as good.
+        std::vector<MoveChoice> a(1), b(1);
+        full->explore(batch, Pivot::best, a);
+        part->explore(batch, Pivot::best, b);
+        REQUIRE(b[0].found());
+        CHECK(a[0].delta <= b[0].delta);
+        SolutionBatch moved = batch;
+        part->apply(moved, b);
+        CHECK(moved.objective(0) == doctest::Approx(problem.evaluate(moved[0])).epsilon(1e-12));
+        CHECK(problem.verify(moved[0]).feasible);
+        SolutionBatch x = batch;
+        const DescentStats stats = part->descend(x, Pivot::best, 0, {});
+        CHECK(stats.steps > 0);
+        CHECK(problem.verify(x[0]).feasible);
+        CHECK(x.objective(0) < batch.objective(0));
+        std::vector<MoveChoice> none(1);
+        part->explore(x, Pivot::first, none);
+        CHECK_FALSE(none[0].found());
+    }
+}

@@ -113,3 +113,31 @@ TEST_CASE("DCVRP giant-tour neighborhoods on CUDA: check_moves after every step,
         kick->perturb(y, round);
     }
 }
+
+TEST_CASE("DCVRP filtered giant-tour neighborhoods (candidates): CUDA and CPU identical") {
+    const DcvrpProblem problem(generate_random(110, 4, 50, 3000.0));
+    const SolutionBatch batch = starts(problem, 4, 77);
+    for (const GiantMove move : {GiantMove::two_opt, GiantMove::three_opt}) {
+        CAPTURE(static_cast<int>(move));
+        GiantTourOptions options;
+        options.candidates = 7;
+        auto cpu = make_giant_neighborhood(problem, move, options, {}, Backend::cpu);
+        auto cuda = make_giant_neighborhood(problem, move, options, {}, Backend::cuda);
+        for (const Pivot pivot : {Pivot::best, Pivot::first}) {
+            std::vector<MoveChoice> a(batch.count()), b(batch.count());
+            cpu->explore(batch, pivot, a);
+            cuda->explore(batch, pivot, b);
+            for (std::size_t s = 0; s < batch.count(); ++s) {
+                CHECK(a[s].index == b[s].index);
+                CHECK(a[s].delta == b[s].delta);
+            }
+            SolutionBatch x = batch, y = batch;
+            const DescentStats sx = cpu->descend(x, pivot, 0, {});
+            const DescentStats sy = cuda->descend(y, pivot, 0, {});
+            CHECK(sx.steps > 0);
+            CHECK(sx.steps == sy.steps);
+            CHECK(sx.evaluations == sy.evaluations);
+            check_same(x, y);
+        }
+    }
+}

@@ -222,7 +222,7 @@ TEST_CASE("giant-tour 2-opt evaluator: deltas of feasible moves, infeasible ones
         const auto m = eval.decode(0, index);
         const double d = eval(eval.row(0, static_cast<std::uint32_t>(m.i)),
                               static_cast<std::uint32_t>(m.j));
-        CHECK(eval.well_formed(index) == (m.j >= m.i + 2 && m.j <= n - 2));
+        CHECK(eval.well_formed(0, index) == (m.j >= m.i + 2 && m.j <= n - 2));
         if (m.j < m.i + 2 || m.j > n - 2) {
             CHECK(d == locus::gpu::invalid_delta<double>());
             continue;
@@ -329,7 +329,7 @@ TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct ev
                 const double lower = eval.bound(context, col);
                 CHECK(lower <= d);
                 const bool cell = m.z > m.y && m.z <= n - 2;
-                CHECK(eval.well_formed(index) == cell);
+                CHECK(eval.well_formed(0, index) == cell);
                 CHECK(cell == (col >= range.begin && col < range.end));
                 if (!cell) {
                     CHECK(d == locus::gpu::invalid_delta<double>());

@@ -53,6 +53,14 @@ struct GiantTours {
     /// exact double delta is computed only for the cells that pass.
     const float* coarse = nullptr;
 
+    /// Candidate lists (the *_near evaluators): the `candidates` nearest customers of every
+    /// node (nodes x candidates ids), and per tour the position of every node in it (batch x
+    /// nodes; the depot's entry unused).
+    const std::int32_t* neighbors = nullptr;
+    std::int32_t candidates = 0;
+    const std::int32_t* where = nullptr;
+    std::int32_t nodes = 0;
+
     /// The float distances between positions of `solution` (null without coarse).
     LOCUS_HD_INLINE const float* coarse_positions(std::uint32_t solution) const {
         return coarse == nullptr
@@ -186,7 +194,7 @@ struct GiantTwoOpt {
         return {static_cast<std::int32_t>(index / side), static_cast<std::int32_t>(index % side)};
     }
     /// Whether `index` is a cell of the grid that can be a move.
-    LOCUS_HD_INLINE bool well_formed(std::uint64_t index) const {
+    LOCUS_HD_INLINE bool well_formed(std::uint32_t, std::uint64_t index) const {
         const move_type m = decode(0, index);
         return index < grid().size() && m.j >= m.i + 2 && m.j <= tours.length - 2;
     }
@@ -300,7 +308,7 @@ struct GiantThreeOpt {
         c.coarse = tours.coarse_positions(solution);
         c.removed_f = static_cast<float>(c.removed);
         c.fixed_f = static_cast<float>(c.fixed);
-        c.near = c.p == 2 ? c.y : (c.p == 3 ? c.x : c.x + 1);
+        c.near = near_of(c.x, c.y, c.p);
         c.far = c.p == 0 ? c.y + 1 : (c.p == 2 ? c.x + 1 : c.y);
         return c;
     }
@@ -360,12 +368,177 @@ struct GiantThreeOpt {
         return m;
     }
     /// Whether `index` is a cell of the grid that can be a move.
-    LOCUS_HD_INLINE bool well_formed(std::uint64_t index) const {
+    LOCUS_HD_INLINE bool well_formed(std::uint32_t, std::uint64_t index) const {
         if (index >= grid().size())
             return false;
         const move_type m = decode(0, index);
         return m.x < m.y && m.y < m.z && m.z <= tours.length - 2;
     }
+
+    /// The position joined to t[z] by an added edge in reconnection p.
+    LOCUS_HD_INLINE static std::int32_t near_of(std::int32_t x, std::int32_t y, std::int32_t p) {
+        return p == 2 ? y : (p == 3 ? x : x + 1);
+    }
 };
+
+/// 2-opt restricted to moves that add an edge between a node and one of its `candidates`
+/// nearest customers (GiantTours::neighbors): rows i in [0, L-1), columns 2K. Column v K + k
+/// joins t[i] to its k-th candidate at position j: v = 0 adds the edge as (t[a], t[b]) with a =
+/// min(i, j), b = max(i, j); v = 1 as (t[a+1], t[b+1]), a = min(i, j) - 1. Move (a, b) is then the
+/// 2-opt move of GiantTwoOpt (valid when a >= 0, a + 2 <= b <= L - 2), with the same delta.
+struct GiantTwoOptNear {
+    using delta_type = double;
+    using move_type = GiantTwoOptMove;
+    struct row_type {
+        SegmentView segments;
+        const std::int32_t* tour;
+        const double* pos;
+        const std::int32_t* where; ///< this tour's positions of the nodes
+        const std::int32_t* list;  ///< the candidates of t[i]
+        double objective;
+        std::int32_t routes;
+        std::int32_t i;
+    };
+    static constexpr std::int32_t rows_per_focus = 0;
+
+    GiantTours tours;
+
+    LOCUS_HD_INLINE MoveGrid grid() const {
+        const auto rows = static_cast<std::uint32_t>(tours.length > 1 ? tours.length - 1 : 0);
+        return {rows, rows > 0 ? static_cast<std::uint32_t>(2 * tours.candidates) : 0u};
+    }
+    LOCUS_HD_INLINE row_type row(std::uint32_t solution, std::uint32_t r) const {
+        const auto i = static_cast<std::int32_t>(r);
+        const std::int32_t* tour = tours.tour(solution);
+        return {tours.segments[solution],
+                tour,
+                tours.positions(solution),
+                tours.where + static_cast<std::int64_t>(solution) * tours.nodes,
+                tours.neighbors + static_cast<std::int64_t>(tour[i]) * tours.candidates,
+                tours.objectives[solution],
+                tours.routes[solution],
+                i};
+    }
+    /// The move (a, b) of cell `col` of row `i`; false when it is not a move.
+    LOCUS_HD_INLINE bool pair(std::int32_t i, const std::int32_t* where, const std::int32_t* list,
+                              std::uint32_t col, std::int32_t& a, std::int32_t& b) const {
+        const auto k = static_cast<std::int32_t>(col % static_cast<std::uint32_t>(tours.candidates));
+        const std::int32_t j = where[list[k]];
+        const std::int32_t shift = col < static_cast<std::uint32_t>(tours.candidates) ? 0 : 1;
+        a = (i < j ? i : j) - shift;
+        b = (i < j ? j : i) - shift;
+        return a >= 0 && b >= a + 2 && b <= tours.length - 2;
+    }
+    LOCUS_HD_INLINE delta_type bound(const row_type& x, std::uint32_t col) const {
+        std::int32_t a = 0;
+        std::int32_t b = 0;
+        if (!pair(x.i, x.where, x.list, col, a, b))
+            return invalid_delta<delta_type>();
+        const double added =
+            tours.between(x.pos, x.tour, a, b) + tours.between(x.pos, x.tour, a + 1, b + 1);
+        const double removed = x.segments.edges[a + 1] + x.segments.edges[b + 1];
+        return GiantTours::clamp(added - removed, x.objective);
+    }
+    LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
+        const double delta = bound(x, col);
+        if (delta == invalid_delta<delta_type>())
+            return delta;
+        std::int32_t a = 0;
+        std::int32_t b = 0;
+        pair(x.i, x.where, x.list, col, a, b);
+        const std::int32_t last = tours.length - 1;
+        const RouteResources& r = x.segments.resources;
+        const DistanceMatrix& d = tours.distance;
+        RouteSegment s = r.join(x.segments.segment(0, a),
+                                RouteResources::reversed(x.segments.segment(a + 1, b)),
+                                d(x.tour[a], x.tour[b]));
+        s = r.join(s, x.segments.segment(b + 1, last), d(x.tour[a + 1], x.tour[b + 1]));
+        return tours.admissible(s, x.routes) ? delta : invalid_delta<delta_type>();
+    }
+    LOCUS_HD_INLINE move_type decode(std::uint32_t solution, std::uint64_t index) const {
+        const std::uint64_t cols = grid().cols;
+        const auto i = static_cast<std::int32_t>(cols == 0 ? 0 : index / cols);
+        const std::int32_t* tour = tours.tour(solution);
+        move_type m;
+        pair(i, tours.where + static_cast<std::int64_t>(solution) * tours.nodes,
+             tours.neighbors + static_cast<std::int64_t>(tour[i]) * tours.candidates,
+             static_cast<std::uint32_t>(index % cols), m.i, m.j);
+        return m;
+    }
+    LOCUS_HD_INLINE bool well_formed(std::uint32_t solution, std::uint64_t index) const {
+        if (index >= grid().size())
+            return false;
+        const std::uint64_t cols = grid().cols;
+        const auto i = static_cast<std::int32_t>(index / cols);
+        const std::int32_t* tour = tours.tour(solution);
+        std::int32_t a = 0;
+        std::int32_t b = 0;
+        return pair(i, tours.where + static_cast<std::int64_t>(solution) * tours.nodes,
+                    tours.neighbors + static_cast<std::int64_t>(tour[i]) * tours.candidates,
+                    static_cast<std::uint32_t>(index % cols), a, b);
+    }
+};
+
+/// Pure 3-opt restricted to moves whose added edge at t[z] joins it to a candidate of its
+/// partner: rows as GiantThreeOpt, columns k < K: z = the position of the k-th candidate of
+/// t[near_of(x, y, p)] (a move when y < z <= L - 2), evaluated by GiantThreeOpt.
+struct GiantThreeOptNear {
+    using delta_type = double;
+    using move_type = GiantThreeOptMove;
+    struct row_type {
+        GiantThreeOpt::row_type base;
+        const std::int32_t* where; ///< this tour's positions of the nodes
+        const std::int32_t* list;  ///< the candidates of t[near]
+    };
+    static constexpr std::int32_t rows_per_focus = 0;
+
+    GiantThreeOpt base;
+
+    LOCUS_HD_INLINE MoveGrid grid() const {
+        const MoveGrid full = base.grid();
+        return {full.rows, full.rows > 0 ? static_cast<std::uint32_t>(base.tours.candidates) : 0u};
+    }
+    LOCUS_HD_INLINE row_type row(std::uint32_t solution, std::uint32_t r) const {
+        const GiantThreeOpt::row_type b = base.row(solution, r);
+        const GiantTours& t = base.tours;
+        return {b, t.where + static_cast<std::int64_t>(solution) * t.nodes,
+                t.neighbors + static_cast<std::int64_t>(b.tour[b.near]) * t.candidates};
+    }
+    LOCUS_HD_INLINE delta_type bound(const row_type& r, std::uint32_t col) const {
+        return base.bound(r.base, static_cast<std::uint32_t>(r.where[r.list[col]]));
+    }
+    LOCUS_HD_INLINE delta_type operator()(const row_type& r, std::uint32_t col) const {
+        return base(r.base, static_cast<std::uint32_t>(r.where[r.list[col]]));
+    }
+    LOCUS_HD_INLINE move_type decode(std::uint32_t solution, std::uint64_t index) const {
+        const std::uint64_t cols = grid().cols;
+        move_type m;
+        GiantThreeOpt::split_row(static_cast<std::uint32_t>(cols == 0 ? 0 : index / cols), m.x,
+                                 m.y, m.p);
+        const GiantTours& t = base.tours;
+        const std::int32_t node = t.tour(solution)[GiantThreeOpt::near_of(m.x, m.y, m.p)];
+        const std::int32_t candidate =
+            t.neighbors[static_cast<std::int64_t>(node) * t.candidates +
+                        static_cast<std::int64_t>(cols == 0 ? 0 : index % cols)];
+        m.z = t.where[static_cast<std::int64_t>(solution) * t.nodes + candidate];
+        return m;
+    }
+    LOCUS_HD_INLINE bool well_formed(std::uint32_t solution, std::uint64_t index) const {
+        if (index >= grid().size())
+            return false;
+        const move_type m = decode(solution, index);
+        return m.x < m.y && m.y < m.z && m.z <= base.tours.length - 2;
+    }
+};
+
+/// An evaluator of type E over the tours `t` (the wrapped evaluator's, for GiantThreeOptNear).
+template <class E> LOCUS_HD_INLINE E with_tours(const GiantTours& t) {
+    E eval;
+    if constexpr (requires { eval.base.tours; })
+        eval.base.tours = t;
+    else
+        eval.tours = t;
+    return eval;
+}
 
 } // namespace locus::gpu

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/dcvrp/linear_tour.hpp"
@@ -87,6 +88,18 @@ __global__ void position_distances_kernel(const std::int32_t* tours, std::uint32
     out[id] = static_cast<T>(d(t[i], t[j]));
 }
 
+/// The position of every customer in each linear tour.
+__global__ void where_kernel(const std::int32_t* tours, std::uint32_t count, std::int32_t length,
+                             std::int32_t nodes, std::int32_t* where) {
+    const std::uint64_t id = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (id >= static_cast<std::uint64_t>(length) * count) return;
+    const std::uint64_t s = id / static_cast<std::uint64_t>(length);
+    const std::int32_t node = tours[id];
+    if (node != kDepot)
+        where[s * static_cast<std::uint64_t>(nodes) + static_cast<std::uint64_t>(node)] =
+            static_cast<std::int32_t>(id % static_cast<std::uint64_t>(length));
+}
+
 /// Length and routes of each whole tour, from its summary.
 __global__ void totals_kernel(const gpu::RouteSegment* wholes, std::uint32_t count,
                               double* objectives, std::int32_t* routes) {
@@ -100,14 +113,15 @@ __global__ void totals_kernel(const gpu::RouteSegment* wholes, std::uint32_t cou
 template <class Eval> struct GiantApplier {
     static constexpr unsigned threads = 256;
     Eval eval;
+    const std::int32_t* tours; ///< the linear tours the evaluator read
+    std::int32_t length;
     std::int32_t* rows;
     std::int32_t width;
 
     __device__ bool operator()(std::uint32_t solution, std::uint64_t index) const {
-        if (!eval.well_formed(index)) return false;
+        if (!eval.well_formed(solution, index)) return false;
         const auto move = eval.decode(solution, index);
-        const std::int32_t length = eval.tours.length;
-        const std::int32_t* tour = eval.tours.tour(solution);
+        const std::int32_t* tour = tours + static_cast<std::int64_t>(solution) * length;
         std::int32_t* row = rows + static_cast<std::int64_t>(solution) * width;
         for (std::int32_t k = static_cast<std::int32_t>(threadIdx.x); k < width;
              k += static_cast<std::int32_t>(blockDim.x))
@@ -135,15 +149,22 @@ public:
         resources_ = data.resources;
         resources_.demand = demand_.data();
         resources_.service = service_.data();
+        if (options_.candidates > 0) {
+            const std::vector<std::int32_t> near =
+                nearest_customers(inst, options_.candidates);
+            neighbors_.allocate(near.size(), "DCVRP candidate lists");
+            neighbors_.upload(near.data(), near.size());
+        }
     }
 
     std::string_view label() const {
         return move_ == GiantMove::two_opt ? "DCVRP two_opt" : "DCVRP three_opt";
     }
     gpu::MoveGrid max_grid() const {
-        Eval eval;
-        eval.tours.length = static_cast<std::int32_t>(problem_.solution_width()) + 1;
-        return eval.grid();
+        gpu::GiantTours t;
+        t.length = static_cast<std::int32_t>(problem_.solution_width()) + 1;
+        t.candidates = options_.candidates;
+        return gpu::with_tours<Eval>(t).grid();
     }
     void declare(gpu::ArrayList&, std::uint32_t) {}
 
@@ -167,6 +188,9 @@ public:
         list.add(arrays_.wholes, c, "whole-tour summaries");
         list.add(objectives_, c, "tour lengths");
         list.add(routes_, c, "route counts");
+        if (options_.candidates > 0)
+            list.add(where_, c * static_cast<std::size_t>(problem_.instance().n),
+                     "positions of the nodes");
         // NOTE: distances by position make the sweeps' lookups contiguous; the values are those
         // of the node matrix, so they are a choice of speed only: taken while they fit the
         // budget beside the summaries, left out (not an error) otherwise.
@@ -221,20 +245,30 @@ public:
         totals_kernel<<<(d.count + 127) / 128, 128, 0, stream>>>(a.wholes, d.count, objectives_,
                                                                  routes_);
         LOCUS_CUDA_CHECK_LAUNCH();
-        Eval eval;
-        eval.tours.segments = a.views;
-        eval.tours.tours = tours_;
-        eval.tours.objectives = objectives_;
-        eval.tours.routes = routes_;
-        eval.tours.length = length;
-        eval.tours.distance = distance;
-        eval.tours.vehicles = problem_.vehicles();
-        eval.tours.by_position = by_position_;
-        eval.tours.coarse = coarse_;
-        return {eval, giant_moves(move_, length) * d.count};
+        gpu::GiantTours t;
+        t.segments = a.views;
+        t.tours = tours_;
+        t.objectives = objectives_;
+        t.routes = routes_;
+        t.length = length;
+        t.distance = distance;
+        t.vehicles = problem_.vehicles();
+        t.by_position = by_position_;
+        t.coarse = coarse_;
+        if (options_.candidates > 0) {
+            const std::uint64_t cells = static_cast<std::uint64_t>(length) * d.count;
+            where_kernel<<<static_cast<unsigned>((cells + 255) / 256), 256, 0, stream>>>(
+                tours_, d.count, length, problem_.instance().n, where_);
+            LOCUS_CUDA_CHECK_LAUNCH();
+            t.neighbors = neighbors_.data();
+            t.candidates = options_.candidates;
+            t.where = where_;
+            t.nodes = problem_.instance().n;
+        }
+        return {gpu::with_tours<Eval>(t), giant_moves(move_, length, options_.candidates) * d.count};
     }
     GiantApplier<Eval> applier(const Eval& eval, const gpu::DeviceBatch& d) const {
-        return {eval, d.solutions, static_cast<std::int32_t>(d.width)};
+        return {eval, tours_, length_held_, d.solutions, static_cast<std::int32_t>(d.width)};
     }
     Objective evaluate(std::span<const std::int32_t> row) const { return problem_.evaluate(row); }
 
@@ -256,6 +290,8 @@ private:
     std::int32_t* routes_ = nullptr;
     double* by_position_ = nullptr;
     float* coarse_ = nullptr;
+    gpu::DeviceBuffer<std::int32_t> neighbors_;
+    std::int32_t* where_ = nullptr;
     std::int32_t length_held_ = 0;
     std::uint32_t count_held_ = 0;
 };
@@ -267,7 +303,8 @@ std::unique_ptr<Neighborhood> make(const DcvrpProblem& problem, GiantMove move,
     using Adapter = gpu::DeviceNeighborhoodAdapter<GiantTourDevicePolicy<Eval>>;
     const auto width = static_cast<std::int32_t>(problem.solution_width());
     return std::make_unique<gpu::AdaptedNeighborhood<Adapter>>(
-        std::move(name), Backend::cuda, giant_moves(move, width + 1), settings, problem, move,
+        std::move(name), Backend::cuda, giant_moves(move, width + 1, options.candidates), settings,
+        problem, move,
         options, settings.memory);
 }
 
@@ -277,9 +314,12 @@ std::unique_ptr<Neighborhood> make_cuda_giant_neighborhood(const DcvrpProblem& p
                                                            GiantMove move,
                                                            const GiantTourOptions& options,
                                                            const gpu::EngineSettings& settings) {
+    const bool near = options.candidates > 0;
     if (move == GiantMove::two_opt)
-        return make<gpu::GiantTwoOpt>(problem, move, options, settings, "two_opt");
-    return make<gpu::GiantThreeOpt>(problem, move, options, settings, "three_opt");
+        return near ? make<gpu::GiantTwoOptNear>(problem, move, options, settings, "two_opt")
+                    : make<gpu::GiantTwoOpt>(problem, move, options, settings, "two_opt");
+    return near ? make<gpu::GiantThreeOptNear>(problem, move, options, settings, "three_opt")
+                : make<gpu::GiantThreeOpt>(problem, move, options, settings, "three_opt");
 }
 
 } // namespace locus::dcvrp

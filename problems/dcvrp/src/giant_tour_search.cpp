@@ -70,7 +70,33 @@ RouteData::RouteData(const Instance& instance) {
     resources.depot = kDepot;
 }
 
-std::uint64_t giant_moves(GiantMove move, std::int32_t length) {
+std::vector<std::int32_t> nearest_customers(const Instance& instance, std::int32_t k) {
+    const std::int32_t n = instance.n;
+    std::vector<std::int32_t> out(static_cast<std::size_t>(n) * static_cast<std::size_t>(k));
+    std::vector<std::int32_t> order;
+#pragma omp parallel for schedule(static) private(order) if (n > 256)
+    for (std::int32_t u = 0; u < n; ++u) {
+        order.clear();
+        for (std::int32_t v = 1; v < n; ++v)
+            if (v != u) order.push_back(v);
+        const auto closer = [&](std::int32_t a, std::int32_t b) {
+            const double da = instance.distance(u, a);
+            const double db = instance.distance(u, b);
+            return da < db || (da == db && a < b);
+        };
+        std::partial_sort(order.begin(), order.begin() + k, order.end(), closer);
+        std::copy(order.begin(), order.begin() + k,
+                  out.begin() + static_cast<std::ptrdiff_t>(u) * k);
+    }
+    return out;
+}
+
+std::uint64_t giant_moves(GiantMove move, std::int32_t length, std::int32_t candidates) {
+    if (candidates > 0) {
+        const auto l = static_cast<std::uint64_t>(std::max(length, 3));
+        const auto k = static_cast<std::uint64_t>(candidates);
+        return move == GiantMove::two_opt ? (l - 1) * 2 * k : 2 * (l - 3) * (l - 2) * k;
+    }
     const auto l = static_cast<std::uint64_t>(std::max(length, 3));
     if (move == GiantMove::two_opt) return (l - 3) * (l - 2) / 2;
     const std::uint64_t edges = l - 1;
@@ -97,7 +123,10 @@ public:
 
     GiantTourCpuPolicy(const DcvrpProblem& problem, GiantMove move, GiantTourOptions options)
         : problem_(&problem), data_(std::make_unique<RouteData>(problem.instance())),
-          move_(move), options_(options), length_(problem.instance().customers(), options) {}
+          move_(move), options_(options), length_(problem.instance().customers(), options) {
+        if (options_.candidates > 0)
+            neighbors_ = nearest_customers(problem.instance(), options_.candidates);
+    }
 
     Eval prepare(const SolutionBatch& batch) {
         const Instance& inst = problem_->instance();
@@ -138,27 +167,44 @@ public:
                     out[j] = distance(u, tour[j]);
             }
         }
-        Eval eval;
-        eval.tours.by_position = positions ? positions_.data() : nullptr;
-        eval.tours.segments = views_.data();
-        eval.tours.tours = tours_.data();
-        eval.tours.objectives = objectives_.data();
-        eval.tours.routes = routes_.data();
-        eval.tours.length = length;
-        eval.tours.distance = distance;
-        eval.tours.vehicles = problem_->vehicles();
-        return eval;
+        gpu::GiantTours t;
+        t.by_position = positions ? positions_.data() : nullptr;
+        t.segments = views_.data();
+        t.tours = tours_.data();
+        t.objectives = objectives_.data();
+        t.routes = routes_.data();
+        t.length = length;
+        t.distance = distance;
+        t.vehicles = problem_->vehicles();
+        if (options_.candidates > 0) {
+            where_.assign(count * static_cast<std::size_t>(inst.n), -1);
+            for (std::size_t s = 0; s < count; ++s)
+                for (std::int32_t k = 0; k < length; ++k) {
+                    const std::int32_t node = tours_[s * static_cast<std::size_t>(length) +
+                                                     static_cast<std::size_t>(k)];
+                    if (node != kDepot)
+                        where_[s * static_cast<std::size_t>(inst.n) +
+                               static_cast<std::size_t>(node)] = k;
+                }
+            t.neighbors = neighbors_.data();
+            t.candidates = options_.candidates;
+            t.where = where_.data();
+            t.nodes = inst.n;
+        }
+        length_value_ = length;
+        return gpu::with_tours<Eval>(t);
     }
-    std::uint64_t evaluations(const Eval& eval, std::size_t count) const {
-        return giant_moves(move_, eval.tours.length) * count;
+    std::uint64_t evaluations(const Eval&, std::size_t count) const {
+        return giant_moves(move_, length_value_, options_.candidates) * count;
     }
     move_type apply(const Eval& eval, SolutionBatch& batch, std::size_t solution,
                     std::uint64_t index) {
-        if (!eval.well_formed(index))
+        if (!eval.well_formed(static_cast<std::uint32_t>(solution), index))
             throw Error(gpu::detail::undecodable_move_message(label(), index));
-        const move_type move = eval.decode(0, index);
-        const std::int32_t length = eval.tours.length;
-        const std::int32_t* tour = eval.tours.tour(static_cast<std::uint32_t>(solution));
+        const move_type move = eval.decode(static_cast<std::uint32_t>(solution), index);
+        const std::int32_t length = length_value_;
+        const std::int32_t* tour =
+            tours_.data() + solution * static_cast<std::size_t>(length_value_);
         moved_.resize(static_cast<std::size_t>(length));
         for (std::int32_t k = 0; k < length; ++k)
             moved_[static_cast<std::size_t>(k)] = tour[move.source(k)];
@@ -185,6 +231,9 @@ private:
     std::vector<std::int32_t> routes_;
     std::vector<std::int32_t> moved_;
     std::vector<double> positions_;
+    std::vector<std::int32_t> neighbors_;
+    std::vector<std::int32_t> where_;
+    std::int32_t length_value_ = 0;
 };
 
 template <class Eval>
@@ -194,7 +243,7 @@ std::unique_ptr<Neighborhood> make_cpu(const DcvrpProblem& problem, GiantMove mo
     using Adapter = gpu::CpuNeighborhoodAdapter<GiantTourCpuPolicy<Eval>>;
     const auto width = static_cast<std::int32_t>(problem.solution_width());
     return std::make_unique<gpu::AdaptedNeighborhood<Adapter>>(
-        std::move(name), Backend::cpu, giant_moves(move, width + 1),
+        std::move(name), Backend::cpu, giant_moves(move, width + 1, options.candidates),
         GiantTourCpuPolicy<Eval>(problem, move, options), settings);
 }
 
@@ -206,9 +255,12 @@ std::unique_ptr<Neighborhood> make_giant_neighborhood(const DcvrpProblem& proble
                                                       Backend backend) {
     if (backend == Backend::cuda)
         return make_cuda_giant_neighborhood(problem, move, options, settings);
+    const bool near = options.candidates > 0;
     if (move == GiantMove::two_opt)
-        return make_cpu<gpu::GiantTwoOpt>(problem, move, options, settings, "two_opt");
-    return make_cpu<gpu::GiantThreeOpt>(problem, move, options, settings, "three_opt");
+        return near ? make_cpu<gpu::GiantTwoOptNear>(problem, move, options, settings, "two_opt")
+                    : make_cpu<gpu::GiantTwoOpt>(problem, move, options, settings, "two_opt");
+    return near ? make_cpu<gpu::GiantThreeOptNear>(problem, move, options, settings, "three_opt")
+                : make_cpu<gpu::GiantThreeOpt>(problem, move, options, settings, "three_opt");
 }
 
 } // namespace locus::dcvrp

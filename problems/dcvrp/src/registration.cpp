@@ -1,5 +1,7 @@
 // The DCVRP components: the problem and its constructions, with schemas.
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -154,7 +156,14 @@ void register_dcvrp_components(Registry& registry) {
             GiantTourOptions options;
             options.hierarchy = hierarchy_of(p.get_string("hierarchy"));
             options.spare_routes = static_cast<std::int32_t>(p.get_int("spare_routes"));
-            return make_giant_neighborhood(dcvrp_of(b, name), move, options,
+            const DcvrpProblem& problem = dcvrp_of(b, name);
+            const auto candidates = static_cast<std::int32_t>(p.get_int("candidates"));
+            if (candidates >= problem.instance().customers())
+                throw ConfigError(fmt::format(
+                    "{}: candidates = {} must be below the {} customers (0 = no filter)",
+                    p.path(), candidates, problem.instance().customers()));
+            options.candidates = candidates;
+            return make_giant_neighborhood(problem, move, options,
                                            gpu::engine_settings(b), b.backend);
         };
     };
@@ -165,7 +174,11 @@ void register_dcvrp_components(Registry& registry) {
                     "parts of about L^(1/3) positions; auto = zero for three_opt from 768 "
                     "positions up to 1 GiB per batch, else one")
             .integer("spare_routes", "2",
-                     "empty routes the giant tour keeps for moves that open a route", 0, 1000);
+                     "empty routes the giant tour keeps for moves that open a route", 0, 1000)
+            .integer("candidates", "0",
+                     "move filter: only moves that add an edge from a node to one of its K "
+                     "nearest customers (0 = the whole neighborhood)",
+                     0, 1024);
     };
     ComponentSchema two_opt{"neighborhood", "two_opt", "dcvrp",
                             "Giant-tour 2-opt (paper 001): remove two edges and reverse the part "

@@ -42,7 +42,13 @@ struct GiantTourOptions {
     std::int32_t spare_routes = 2;
     /// Positions of every linear tour (0: chosen from the solutions, see LinearLength).
     std::int32_t length = 0;
+    /// Move filter: only moves that add an edge from a node to one of its `candidates` nearest
+    /// customers (0: the whole neighborhood).
+    std::int32_t candidates = 0;
 };
+
+/// The `k` nearest customers of every node (n x k ids, ties by id; k <= customers - 1).
+std::vector<std::int32_t> nearest_customers(const Instance& instance, std::int32_t k);
 
 /// The part size of the hierarchy `options` choose for `count` tours of `length` positions
 /// (SegmentTable::build's argument: 0 = zero level). The same on every backend.
@@ -94,7 +100,8 @@ std::unique_ptr<Neighborhood> make_cuda_giant_neighborhood(const DcvrpProblem& p
                                                            const gpu::EngineSettings& settings);
 
 /// Moves of the neighborhood of one linear tour of `length` positions: 2-opt (L-3)(L-2)/2,
-/// 3-opt 4 C(L-1, 3).
-std::uint64_t giant_moves(GiantMove move, std::int32_t length);
+/// 3-opt 4 C(L-1, 3); with `candidates` K > 0 the cells of the filtered grids: 2-opt
+/// (L-1) 2K, 3-opt 2 (L-3)(L-2) K.
+std::uint64_t giant_moves(GiantMove move, std::int32_t length, std::int32_t candidates = 0);
 
 } // namespace locus::dcvrp
