@@ -11,6 +11,7 @@
 //
 //   locus-dcvrp-bench [--sizes 57,99,...] [--moves two_opt,three_opt] [--backends cuda,cpu]
 //                     [--gpu-steps 10] [--cpu-seconds 20] [--budget-mib 1024]
+//                     [--candidates 10]
 
 #include <algorithm>
 #include <chrono>
@@ -111,6 +112,7 @@ int main(int argc, char** argv) {
     std::uint64_t gpu_steps = 10;
     double cpu_seconds = 20.0;
     double budget_mib = 1024.0;
+    std::int32_t candidates = 10;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i];
         const std::string value = argv[i + 1];
@@ -120,6 +122,7 @@ int main(int argc, char** argv) {
         else if (key == "--gpu-steps") gpu_steps = std::stoull(value);
         else if (key == "--cpu-seconds") cpu_seconds = std::stod(value);
         else if (key == "--budget-mib") budget_mib = std::stod(value);
+        else if (key == "--candidates") candidates = std::stoi(value);
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
             return 2;
@@ -234,6 +237,29 @@ int main(int argc, char** argv) {
                             fitted.hierarchy == HierarchyChoice::one ? "one" : "auto";
                         row["budget_seconds"] = budget_seconds;
                         row["budget_ratio"] = budget_seconds / seconds;
+                    }
+                }
+                if (candidates > 0) {
+                    // The move filter: only moves adding an edge to one of the K nearest
+                    // customers of a node (cells of the filtered grid per iteration).
+                    GiantTourOptions filtered = options;
+                    filtered.candidates = candidates;
+                    row["candidates"] = candidates;
+                    row["filtered_cells"] =
+                        static_cast<double>(giant_moves(move, size.length, candidates));
+                    SolutionBatch end;
+                    std::uint64_t done = 0;
+                    if (want_cpu) {
+                        auto cpu = make_giant_neighborhood(*problem, move, filtered, {},
+                                                           Backend::cpu);
+                        row["cpu_seconds_filtered"] = time_steps(*cpu, start, 1, end, done);
+                    }
+                    if (want_cuda) {
+                        auto cuda = make_giant_neighborhood(*problem, move, filtered, {},
+                                                            Backend::cuda);
+                        time_steps(*cuda, start, 2, end, done);
+                        row["cuda_seconds_filtered"] =
+                            time_steps(*cuda, start, gpu_steps, end, done);
                     }
                 }
                 std::printf("%s\n", row.dump().c_str());
