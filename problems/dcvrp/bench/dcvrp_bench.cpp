@@ -252,7 +252,8 @@ int main(int argc, char** argv) {
                     if (want_cpu) {
                         auto cpu = make_giant_neighborhood(*problem, move, filtered, {},
                                                            Backend::cpu);
-                        row["cpu_seconds_filtered"] = time_steps(*cpu, start, 1, end, done);
+                        row["cpu_seconds_filtered"] =
+                            time_steps(*cpu, start, std::max<std::uint64_t>(cpu_steps, 1), end, done);
                     }
                     if (want_cuda) {
                         auto cuda = make_giant_neighborhood(*problem, move, filtered, {},
