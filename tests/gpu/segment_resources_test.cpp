@@ -82,6 +82,34 @@ Case random_case(std::int32_t m, std::int32_t routes, std::uint64_t seed, bool i
     return c;
 }
 
+/// The largest load and duration of the routes of `c`'s tour.
+void largest_route(const Case& c, std::int64_t& most_load, double& most_duration) {
+    std::int64_t load = 0;
+    double duration = 0.0;
+    most_load = 0;
+    most_duration = 0.0;
+    for (std::size_t k = 1; k < c.tour.size(); ++k) {
+        const std::int32_t v = c.tour[k];
+        duration += c.plane(c.tour[k - 1], v) + c.service[static_cast<std::size_t>(v)];
+        load += c.demand[static_cast<std::size_t>(v)];
+        if (v != 0) continue;
+        most_load = std::max(most_load, load);
+        most_duration = std::max(most_duration, duration);
+        load = 0;
+        duration = 0.0;
+    }
+}
+
+/// The distances of `c` as an n x n matrix.
+std::vector<double> matrix_of(const Case& c) {
+    const auto nodes = static_cast<std::int32_t>(c.plane.x.size());
+    std::vector<double> matrix(static_cast<std::size_t>(nodes) * nodes);
+    for (std::int32_t u = 0; u < nodes; ++u)
+        for (std::int32_t v = 0; v < nodes; ++v)
+            matrix[static_cast<std::size_t>(u) * nodes + v] = c.plane(u, v);
+    return matrix;
+}
+
 } // namespace
 
 TEST_CASE("segment resources: two routes on a line, hand-computed") {
@@ -176,24 +204,11 @@ TEST_CASE("giant-tour 2-opt evaluator: deltas of feasible moves, infeasible ones
           "the engine's best move") {
     const Case c = random_case(45, 8, 21, true);
     const auto nodes = static_cast<std::int32_t>(c.plane.x.size());
-    std::vector<double> matrix(static_cast<std::size_t>(nodes) * nodes);
-    for (std::int32_t u = 0; u < nodes; ++u)
-        for (std::int32_t v = 0; v < nodes; ++v)
-            matrix[static_cast<std::size_t>(u) * nodes + v] = c.plane(u, v);
+    const std::vector<double> matrix = matrix_of(c);
     // Limits just above the start's largest route: the start is feasible, some moves are not.
-    std::int64_t load = 0, most_load = 0;
-    double duration = 0.0, most_duration = 0.0;
-    for (std::size_t k = 1; k < c.tour.size(); ++k) {
-        const std::int32_t v = c.tour[k];
-        duration += c.plane(c.tour[k - 1], v) + c.service[static_cast<std::size_t>(v)];
-        load += c.demand[static_cast<std::size_t>(v)];
-        if (v == 0) {
-            most_load = std::max(most_load, load);
-            most_duration = std::max(most_duration, duration);
-            load = 0;
-            duration = 0.0;
-        }
-    }
+    std::int64_t most_load = 0;
+    double most_duration = 0.0;
+    largest_route(c, most_load, most_duration);
     RouteResources r{c.demand.data(), c.service.data(), most_load + 5, most_duration + 100.0, 0};
     const auto n = static_cast<std::int32_t>(c.tour.size());
     const RouteSegment whole = fold(r, c.tour, 0, c.tour.size() - 1, c.plane);
@@ -258,31 +273,15 @@ TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct ev
           "triangular rows, the engine's best and first moves") {
     const Case c = random_case(30, 6, 33, false);
     const auto nodes = static_cast<std::int32_t>(c.plane.x.size());
-    std::vector<double> matrix(static_cast<std::size_t>(nodes) * nodes);
-    for (std::int32_t u = 0; u < nodes; ++u)
-        for (std::int32_t v = 0; v < nodes; ++v)
-            matrix[static_cast<std::size_t>(u) * nodes + v] = c.plane(u, v);
+    const std::vector<double> matrix = matrix_of(c);
     const auto n = static_cast<std::int32_t>(c.tour.size());
     const RouteSegment start = fold(RouteResources{c.demand.data(), c.service.data(), 1000, 1e9, 0},
                                     c.tour, 0, c.tour.size() - 1, c.plane);
     // Capacity and duration that the start just meets, so that many moves break them.
-    RouteResources r{c.demand.data(), c.service.data(), 0, 0.0, 0};
-    {
-        std::int64_t load = 0, most_load = 0;
-        double duration = 0.0, most_duration = 0.0;
-        for (std::size_t k = 1; k < c.tour.size(); ++k) {
-            const std::int32_t v = c.tour[k];
-            duration += c.plane(c.tour[k - 1], v) + c.service[static_cast<std::size_t>(v)];
-            load += c.demand[static_cast<std::size_t>(v)];
-            if (v != 0) continue;
-            most_load = std::max(most_load, load);
-            most_duration = std::max(most_duration, duration);
-            load = 0;
-            duration = 0.0;
-        }
-        r.capacity = most_load;
-        r.max_duration = most_duration + 1e-7;
-    }
+    std::int64_t most_load = 0;
+    double most_duration = 0.0;
+    largest_route(c, most_load, most_duration);
+    const RouteResources r{c.demand.data(), c.service.data(), most_load, most_duration + 1e-7, 0};
     for (const std::int32_t part : {0, SegmentTable::part_for(n)}) {
         CAPTURE(part);
         SegmentTable table;
