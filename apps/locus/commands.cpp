@@ -1,5 +1,8 @@
 // `locus plugins` and `locus verify`.
 
+#include <map>
+#include <cmath>
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -77,9 +80,49 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
     return kOk;
 }
 
+namespace {
+
+/// ConfigError "--param KEY=TEXT: ..." when `value` does not fit `spec` (type, range, choices).
+void check_param_value(const ParamSpec& spec, const YAML::Node& value, const std::string& text) {
+    const auto fail = [&](const std::string& why) {
+        throw ConfigError(fmt::format("--param {}={}: {}", spec.name, text, why));
+    };
+    double number = 0.0;
+    try {
+        switch (spec.type) {
+        case ParamType::integer:
+            number = static_cast<double>(value.as<std::int64_t>());
+            break;
+        case ParamType::real:
+            number = value.as<double>();
+            break;
+        case ParamType::boolean:
+            (void)value.as<bool>();
+            return;
+        case ParamType::choice:
+            if (std::find(spec.choices.begin(), spec.choices.end(), value.as<std::string>()) ==
+                spec.choices.end())
+                fail(fmt::format("expected one of {}", fmt::join(spec.choices, ", ")));
+            return;
+        default:
+            return;
+        }
+    } catch (const YAML::Exception&) {
+        fail(spec.type == ParamType::integer ? "expected an integer"
+             : spec.type == ParamType::real  ? "expected a number"
+                                              : "expected true or false");
+    }
+    if ((spec.min && number < *spec.min) || (spec.max && number > *spec.max))
+        fail(fmt::format("expected a value in [{}, {}]", spec.min ? *spec.min : -HUGE_VAL,
+                         spec.max ? *spec.max : HUGE_VAL));
+}
+
+} // namespace
+
 int verify_solution(const std::string& instance, const std::string& solution,
                     const std::string& problem_name,
-                    const std::vector<std::filesystem::path>& plugin_paths) {
+                    const std::vector<std::filesystem::path>& plugin_paths,
+                    const std::vector<std::string>& overrides) {
     Registry registry;
     load_plugins(plugin_paths, registry);
     // A generated instance (a generator spec, not a file) needs --problem.
@@ -116,10 +159,29 @@ int verify_solution(const std::string& instance, const std::string& solution,
     }
     Params params("problem", name, "problem", {});
     params.set("instance", instance_arg);
-    // The problem's other parameters take their documented defaults.
+    // The problem's other parameters take --param values, else their documented defaults.
+    std::map<std::string, std::string> given;
+    for (const std::string& item : overrides) {
+        const auto equals = item.find('=');
+        const std::string key = item.substr(0, equals);
+        const bool known = std::any_of(entry->schema.params.begin(), entry->schema.params.end(),
+                                       [&](const ParamSpec& p) { return p.name == key; });
+        if (equals == std::string::npos || key.empty() || key == "instance" || !known) {
+            std::vector<std::string> names;
+            for (const ParamSpec& spec : entry->schema.params)
+                if (spec.name != "instance") names.push_back(spec.name);
+            throw ConfigError(fmt::format("--param '{}': expected KEY=VALUE with KEY one of the "
+                                          "{} parameters ({})",
+                                          item, name, fmt::join(names, ", ")));
+        }
+        given[key] = item.substr(equals + 1);
+    }
     for (const ParamSpec& spec : entry->schema.params) {
-        if (spec.name == "instance" || spec.default_yaml.empty()) continue;
-        const YAML::Node value = YAML::Load(spec.default_yaml);
+        if (spec.name == "instance") continue;
+        const auto over = given.find(spec.name);
+        if (over == given.end() && spec.default_yaml.empty()) continue;
+        const YAML::Node value = YAML::Load(over != given.end() ? over->second : spec.default_yaml);
+        if (over != given.end()) check_param_value(spec, value, over->second);
         switch (spec.type) {
         case ParamType::integer:
             params.set(spec.name, value.as<std::int64_t>());

@@ -49,9 +49,12 @@ int validate_job(const RunOptions& options);
 int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool verbose);
 /// Exit status kOk when the solution is feasible, kInfeasible when it is infeasible or its
 /// file is not a valid solution of the instance (wrong size, repeated or unknown ids).
+/// `params`: "KEY=VALUE" problem parameters over the defaults; ConfigError for an unknown key
+/// (naming the valid ones) or a value of the wrong type.
 int verify_solution(const std::string& instance, const std::string& solution,
                     const std::string& problem,
-                    const std::vector<std::filesystem::path>& plugin_paths);
+                    const std::vector<std::filesystem::path>& plugin_paths,
+                    const std::vector<std::string>& params = {});
 
 /// The embedded default job (configs/demo.yaml at build time).
 const char* embedded_demo_config();

@@ -56,6 +56,10 @@ int main(int argc, char** argv) {
     verify_cmd->add_option("--solution", solution, "Solution file")->required();
     verify_cmd->add_option("--problem", problem, "Problem name (default: from the file extension)");
     verify_cmd->add_option("--plugin-path", plugin_paths, "Extra plugin directory");
+    std::vector<std::string> verify_params;
+    verify_cmd->add_option("--param", verify_params,
+                           "Problem parameter KEY=VALUE (repeatable), e.g. rounding=nint or "
+                           "vehicles=25 for dcvrp; others take their defaults");
 
     try {
         app.parse(argc, argv);
@@ -66,7 +70,8 @@ int main(int argc, char** argv) {
         if (*run_cmd) return run_job(run);
         if (*validate_cmd) return validate_job(validate);
         if (*plugins_cmd) return list_plugins(plugin_paths, verbose);
-        if (*verify_cmd) return verify_solution(instance, solution, problem, plugin_paths);
+        if (*verify_cmd)
+            return verify_solution(instance, solution, problem, plugin_paths, verify_params);
     } catch (const locus::ConfigError& e) {
         std::fprintf(stderr, "locus: error: %s\n", e.what());
         return kUsage;

@@ -136,3 +136,33 @@ TEST_CASE("a run writes a best.sol that verifies; --initial starts from a .sol f
                               ": 76 of 79 customers are not visited: 4, 5, 6") !=
           std::string::npos);
 }
+
+TEST_CASE("locus verify --param sets problem parameters: rounding, vehicles; bad keys and "
+          "values are refused") {
+    const auto vrp = locus::test::data_file("cvrplib/X-n101-k25.vrp");
+    const auto sol = locus::test::data_file("cvrplib/solutions/X-n101-k25.sol");
+    if (!vrp || !sol) {
+        MESSAGE("skipped: benchmark data not found");
+        return;
+    }
+    const std::string base =
+        locus_bin() + " verify --instance " + vrp->string() + " --solution " + sol->string();
+    // Exact distances give another (unrounded) cost for the same routes.
+    const auto exact = locus::test::run_command(base + " --param rounding=exact");
+    CHECK(exact.exit_code == 0);
+    CHECK(exact.output.starts_with("feasible: objective 27"));
+    CHECK(exact.output.find("objective 27591 ") == std::string::npos);
+    // The best-known solution uses 26 routes: a fleet of 26 holds it, 25 does not.
+    CHECK(locus::test::run_command(base + " --param vehicles=26").exit_code == 0);
+    const auto fleet = locus::test::run_command(base + " --param vehicles=25");
+    CHECK(fleet.exit_code == 3);
+    CHECK(fleet.output == "infeasible: 26 routes, more than the 25 vehicles\n");
+    const auto unknown = locus::test::run_command(base + " --param fleet=3");
+    CHECK(unknown.exit_code == 2);
+    CHECK(unknown.output.find("--param 'fleet=3': expected KEY=VALUE with KEY one of the dcvrp "
+                              "parameters (rounding, vehicles)") != std::string::npos);
+    const auto bad = locus::test::run_command(base + " --param rounding=round");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.output.find("--param rounding=round: expected one of auto, exact, nint") !=
+          std::string::npos);
+}
