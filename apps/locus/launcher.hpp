@@ -56,6 +56,21 @@ int verify_solution(const std::string& instance, const std::string& solution,
                     const std::vector<std::filesystem::path>& plugin_paths,
                     const std::vector<std::string>& params = {});
 
+/// Options of `locus experiment`.
+struct ExperimentOptions {
+    std::string spec;                  ///< experiment spec (YAML)
+    std::string out = "experiment";    ///< output directory
+    std::string shard;                 ///< "i/N": the runs at positions i-1 mod N ("" = all)
+    bool dry_run = false;              ///< list the runs, run nothing
+    bool force = false;                ///< add to a directory of another spec
+    std::vector<std::filesystem::path> plugin_paths;
+};
+
+/// Expands the spec into runs (configs x instances x seeds x backends) and runs those not yet
+/// recorded in <out>/results.jsonl (see experiment.cpp). ConfigError for a bad spec, a bad
+/// shard or an output directory of another spec; Error for a corrupt results line.
+int run_experiment(const ExperimentOptions& options);
+
 /// The embedded default job (configs/demo.yaml at build time).
 const char* embedded_demo_config();
 

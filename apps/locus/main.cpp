@@ -50,6 +50,19 @@ int main(int argc, char** argv) {
     plugins_cmd->add_flag("--verbose,-v", verbose, "Show every parameter with type and default");
     plugins_cmd->add_option("--plugin-path", plugin_paths, "Extra plugin directory");
 
+    ExperimentOptions experiment;
+    auto* experiment_cmd =
+        app.add_subcommand("experiment", "Run an experiment: configs x instances x seeds x "
+                                         "backends, resumable");
+    experiment_cmd->add_option("spec", experiment.spec, "Experiment spec (YAML)")->required();
+    experiment_cmd->add_option("--out", experiment.out, "Output directory (default: experiment)");
+    experiment_cmd->add_option("--shard", experiment.shard,
+                               "i/N: run the runs at positions i-1 mod N of the expansion");
+    experiment_cmd->add_flag("--dry-run", experiment.dry_run, "List the runs, run nothing");
+    experiment_cmd->add_flag("--force", experiment.force,
+                             "Add to an output directory written by another spec");
+    experiment_cmd->add_option("--plugin-path", experiment.plugin_paths, "Extra plugin directory");
+
     std::string instance, solution, problem;
     auto* verify_cmd = app.add_subcommand("verify", "Check a solution's feasibility and objective");
     verify_cmd->add_option("--instance", instance, "Instance file")->required();
@@ -70,6 +83,7 @@ int main(int argc, char** argv) {
         if (*run_cmd) return run_job(run);
         if (*validate_cmd) return validate_job(validate);
         if (*plugins_cmd) return list_plugins(plugin_paths, verbose);
+        if (*experiment_cmd) return run_experiment(experiment);
         if (*verify_cmd)
             return verify_solution(instance, solution, problem, plugin_paths, verify_params);
     } catch (const locus::ConfigError& e) {

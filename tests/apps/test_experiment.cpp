@@ -1,0 +1,133 @@
+// `locus experiment`: expansion and --dry-run, shards that partition the runs, a smoke run that
+// resumes after SIGKILL with the same runs and no duplicates, and the bad-input errors.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "launcher_helpers.hpp"
+
+using namespace locus::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The launcher run from the source directory (the smoke spec names configs from there).
+CommandResult in_source(const std::string& args, const std::string& prefix = "") {
+    return run_command("cd " + quoted(source_dir().string()) + " && " + prefix +
+                       locus_command(args));
+}
+
+std::vector<std::string> dry_run_keys(const std::string& extra) {
+    const auto r = in_source("experiment configs/experiments/smoke.yaml --dry-run " + extra);
+    REQUIRE(r.exit_code == 0);
+    std::vector<std::string> keys;
+    std::size_t at = r.output.find('\n') + 1; // after "N runs"
+    while (at < r.output.size()) {
+        const std::size_t end = r.output.find('\n', at);
+        const std::string line = r.output.substr(at, end - at);
+        keys.push_back(line.substr(0, line.find('\t')));
+        at = end + 1;
+    }
+    return keys;
+}
+
+} // namespace
+
+TEST_CASE("locus experiment: the smoke spec expands to 8 runs; two shards partition them") {
+    const auto all = dry_run_keys("");
+    CHECK(all.size() == 8);
+    CHECK(std::set<std::string>(all.begin(), all.end()).size() == 8);
+    CHECK(all.front() == "ils|random-uniform:n=150,seed=1|1|cpu");
+    auto first = dry_run_keys("--shard 1/2");
+    const auto second = dry_run_keys("--shard 2/2");
+    CHECK(first.size() == 4);
+    CHECK(second.size() == 4);
+    first.insert(first.end(), second.begin(), second.end());
+    std::sort(first.begin(), first.end());
+    auto sorted = all;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(first == sorted);
+}
+
+TEST_CASE("locus experiment: killed with SIGKILL, the same command resumes to the same 8 runs "
+          "without duplicates") {
+    const fs::path out = temp_dir("experiment-resume") / "out";
+    const std::string args =
+        "experiment configs/experiments/smoke.yaml --out " + quoted(out.string());
+    // Killed after about 5 s: some runs finished, one was cut.
+    const auto killed = in_source(args, "timeout -s KILL 5 ");
+    CHECK(killed.exit_code != 0);
+    const auto before = read_jsonl(out / "results.jsonl");
+    CHECK(before.size() < 8);
+    const auto resumed = in_source(args);
+    REQUIRE(resumed.exit_code == 0);
+    const auto after = read_jsonl(out / "results.jsonl");
+    REQUIRE(after.size() == 8);
+    std::set<std::string> keys;
+    for (const auto& line : after) {
+        keys.insert(line["experiment_key"].get<std::string>());
+        CHECK(fs::exists(fs::path(line["solution_file"].get<std::string>())));
+        CHECK(line["run_dir"].get<std::string>().find(".partial") == std::string::npos);
+    }
+    const auto expected = dry_run_keys("");
+    CHECK(keys == std::set<std::string>(expected.begin(), expected.end()));
+    // The lines written before the kill are kept as they were.
+    for (std::size_t i = 0; i < before.size(); ++i) CHECK(after[i] == before[i]);
+    for (const auto& entry : fs::directory_iterator(out / "runs"))
+        CHECK(entry.path().extension() != ".partial");
+    // Once more: nothing left to run.
+    const auto again = in_source(args);
+    CHECK(again.exit_code == 0);
+    CHECK(again.output.find("8 runs, 8 finished, 0 to run") != std::string::npos);
+    CHECK(read_jsonl(out / "results.jsonl").size() == 8);
+}
+
+TEST_CASE("locus experiment: bad specs, shards and output directories are refused") {
+    const fs::path dir = temp_dir("experiment-errors");
+    const auto spec = [&](const std::string& name, const std::string& text) {
+        write_file(dir / name, text);
+        return (dir / name).string();
+    };
+    const std::string config = (source_dir() / "configs" / "tsp" / "ils.yaml").string();
+
+    auto r = run_locus("experiment " + quoted(spec("missing.yaml", "configs: [nowhere.yaml]\n"
+                                                                   "instances: [x]\n")));
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("config file 'nowhere.yaml' not found") != std::string::npos);
+
+    r = run_locus("experiment " +
+                  quoted(spec("empty.yaml", "configs: [" + config + "]\ninstances: []\n")));
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("'instances' is empty") != std::string::npos);
+
+    r = run_locus("experiment " + quoted(spec("noinst.yaml", "configs: [" + config +
+                                                                  "]\ninstances: [tsplib/none.tsp]\n")));
+    CHECK(r.exit_code != 0);
+    CHECK(r.output.find("none.tsp") != std::string::npos);
+
+    const std::string good = spec("good.yaml", "configs: [" + config +
+                                                   "]\ninstances: ['random-uniform:n=30']\n"
+                                                   "time_limit: 0.2\n");
+    r = run_locus("experiment " + quoted(good) + " --dry-run --shard 3/2");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("--shard '3/2': expected i/N with 1 <= i <= N") != std::string::npos);
+
+    // A directory of another spec, and a corrupt results line.
+    const fs::path out = dir / "out";
+    REQUIRE(run_locus("experiment " + quoted(good) + " --out " + quoted(out.string())).exit_code ==
+            0);
+    const std::string other = spec("other.yaml", "configs: [" + config +
+                                                     "]\ninstances: ['random-uniform:n=31']\n"
+                                                     "time_limit: 0.2\n");
+    r = run_locus("experiment " + quoted(other) + " --out " + quoted(out.string()));
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("holds results of another experiment spec") != std::string::npos);
+    write_file(out / "results.jsonl", read_text(out / "results.jsonl") + "{not json\n");
+    r = run_locus("experiment " + quoted(good) + " --out " + quoted(out.string()));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("results.jsonl:2: corrupt results line") != std::string::npos);
+}
