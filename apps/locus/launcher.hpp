@@ -71,6 +71,16 @@ struct ExperimentOptions {
 /// shard or an output directory of another spec; Error for a corrupt results line.
 int run_experiment(const ExperimentOptions& options);
 
+/// Options of `locus report`.
+struct ReportOptions {
+    std::vector<std::string> inputs; ///< results files or experiment directories
+    std::string out = "report";      ///< output directory (report.md, report.csv)
+};
+
+/// Merges the inputs' results lines into report.md and report.csv (see report.cpp).
+/// ConfigError for missing inputs or no results; Error naming a corrupt line.
+int run_report(const ReportOptions& options);
+
 /// The embedded default job (configs/demo.yaml at build time).
 const char* embedded_demo_config();
 

@@ -63,6 +63,13 @@ int main(int argc, char** argv) {
                              "Add to an output directory written by another spec");
     experiment_cmd->add_option("--plugin-path", experiment.plugin_paths, "Extra plugin directory");
 
+    ReportOptions report;
+    auto* report_cmd = app.add_subcommand(
+        "report", "Tables of results: per instance and config, with significance marks");
+    report_cmd->add_option("inputs", report.inputs, "results.jsonl files or experiment directories")
+        ->required();
+    report_cmd->add_option("--out", report.out, "Output directory (default: report)");
+
     std::string instance, solution, problem;
     auto* verify_cmd = app.add_subcommand("verify", "Check a solution's feasibility and objective");
     verify_cmd->add_option("--instance", instance, "Instance file")->required();
@@ -84,6 +91,7 @@ int main(int argc, char** argv) {
         if (*validate_cmd) return validate_job(validate);
         if (*plugins_cmd) return list_plugins(plugin_paths, verbose);
         if (*experiment_cmd) return run_experiment(experiment);
+        if (*report_cmd) return run_report(report);
         if (*verify_cmd)
             return verify_solution(instance, solution, problem, plugin_paths, verify_params);
     } catch (const locus::ConfigError& e) {

@@ -131,3 +131,50 @@ TEST_CASE("locus experiment: bad specs, shards and output directories are refuse
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("results.jsonl:2: corrupt results line") != std::string::npos);
 }
+
+TEST_CASE("locus report: a table per instance and config, CSV, significance marks, corrupt "
+          "lines named") {
+    const fs::path dir = temp_dir("report");
+    // Config A finds 100..105, config B 110..115 on instance "x"; B alone on "y" (one infeasible).
+    std::string text;
+    for (int k = 0; k < 6; ++k) {
+        text += nlohmann::json{{"instance", "x"}, {"label", "A"}, {"objective", 100 + k},
+                               {"feasible", true}, {"best_known", 100}, {"gap", k},
+                               {"time_to_best_s", 1.0}}
+                    .dump() + "\n";
+        text += nlohmann::json{{"instance", "x"}, {"label", "B"}, {"objective", 110 + k},
+                               {"feasible", true}, {"best_known", 100}, {"gap", 10 + k},
+                               {"time_to_best_s", 3.0}}
+                    .dump() + "\n";
+    }
+    text += nlohmann::json{{"instance", "y"}, {"label", "B"}, {"objective", 7},
+                           {"feasible", true}}.dump() + "\n";
+    text += nlohmann::json{{"instance", "y"}, {"label", "B"}, {"objective", nullptr},
+                           {"feasible", false}}.dump() + "\n";
+    write_file(dir / "results.jsonl", text);
+    const auto r = run_locus("report " + quoted(dir.string()) + " --out " +
+                             quoted((dir / "rep").string()));
+    REQUIRE(r.exit_code == 0);
+    const std::string md = read_text(dir / "rep" / "report.md");
+    CHECK(md.find("14 runs from 1 input(s).") != std::string::npos);
+    CHECK(md.find("| A | 6 | 100 % | 100 | 102.5 | 105 | 0.000 | 2.500 | 5.000 | 1.000 |") !=
+          std::string::npos);
+    CHECK(md.find("| B | 6 | 100 % | 110 | 112.5 | 115 | 10.000 | 12.500 | 15.000 | 3.000 |") !=
+          std::string::npos);
+    CHECK(md.find("| B | 2 | 50 % | 7 | 7 | 7 | - | - | - |") != std::string::npos);
+    // Six against six with no overlap: U = 0, p = 0.0051 (normal approximation).
+    CHECK(md.find("- A vs B: p = 0.00") != std::string::npos);
+    CHECK(md.find(" * (A lower)") != std::string::npos);
+    const auto csv = read_lines(dir / "rep" / "report.csv");
+    CHECK(csv.size() == 4); // header, x/A, x/B, y/B
+    CHECK(csv[1].starts_with("\"x\",\"A\",6,100.0,100,102.5,105,"));
+
+    write_file(dir / "bad" / "results.jsonl", text + "{\"instance\": \n");
+    const auto bad = run_locus("report " + quoted((dir / "bad").string()) + " --out " +
+                               quoted((dir / "rep2").string()));
+    CHECK(bad.exit_code == 1);
+    CHECK(bad.output.find("results.jsonl:15: corrupt results line") != std::string::npos);
+    const auto none = run_locus("report " + quoted((dir / "nowhere").string()));
+    CHECK(none.exit_code == 2);
+    CHECK(none.output.find("no results file") != std::string::npos);
+}
