@@ -1,7 +1,7 @@
 // `locus experiment SPEC --out DIR`: configs x instances x seeds x backends expanded into runs,
-// each run executed by run_job into its own directory; finished runs are appended to
-// DIR/results.jsonl as one line each (a single write on an O_APPEND descriptor) and their
-// directory renamed into place, so that re-running the command skips what finished and runs
+// each run executed by run_job into its own directory; a finished run's directory is renamed
+// into place, then its line appended to DIR/results.jsonl (a single write on an O_APPEND
+// descriptor), so that re-running the command skips what finished and runs
 // again what was interrupted, whatever stopped it.
 
 #include <fcntl.h>
@@ -329,6 +329,8 @@ int run_experiment(const ExperimentOptions& options) {
         for (std::size_t at = text.find(from); at != std::string::npos;
              at = text.find(from, at + to.size()))
             text.replace(at, from.size(), to);
+        // NOTE: the directory first: a kill before the line leaves a run that is not finished
+        // (its key is missing), whose directory the next attempt replaces.
         fs::rename(partial, final_dir);
         append_line(results, text);
         ++ran;
