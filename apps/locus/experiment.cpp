@@ -1,11 +1,19 @@
 // `locus experiment SPEC --out DIR`: configs x instances x seeds x backends expanded into runs,
-// each run executed by run_job into its own directory; a finished run's directory is renamed
+// each run a `locus run` child process in its own directory (CPU runs on `--jobs` disjoint core
+// sets, CUDA runs one per GPU); a finished run's directory is renamed
 // into place, then its line appended to DIR/results.jsonl (a single write on an O_APPEND
 // descriptor), so that re-running the command skips what finished and runs
 // again what was interrupted, whatever stopped it.
 
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <thread>
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +34,7 @@
 #include "launcher.hpp"
 #include "locus/data_path.hpp"
 #include "locus/error.hpp"
+#include "locus/gpu/device.hpp"
 
 namespace locus::app {
 namespace {
@@ -291,33 +300,35 @@ int run_experiment(const ExperimentOptions& options) {
     const auto started = std::chrono::steady_clock::now();
     std::size_t ran = 0;
     double best_gap = -1.0;
-    for (const Run& r : runs) {
-        if (done.count(r.key())) continue;
+    // Slots: `jobs` CPU slots on disjoint core sets, one slot per GPU for CUDA runs.
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned jobs = std::max(1u, std::min(options.jobs, cores));
+    const unsigned per_job = std::max(1u, cores / jobs);
+    const int devices = gpu::device_count();
+    const unsigned gpus =
+        options.gpus > 0 ? options.gpus : static_cast<unsigned>(std::max(devices, 1));
+    std::vector<bool> cpu_busy(jobs, false), gpu_busy(gpus, false);
+    struct Active {
+        Run run;
+        bool gpu;
+        unsigned slot;
+    };
+    std::map<pid_t, Active> active;
+    std::vector<Run> pending;
+    for (const Run& r : runs)
+        if (!done.count(r.key())) pending.push_back(r);
+    std::reverse(pending.begin(), pending.end()); // launched from the back, in spec order
+
+    const auto finish = [&](const Run& r) {
         const fs::path final_dir = out / "runs" / r.dir_name();
         const fs::path partial = out / "runs" / (r.dir_name() + ".partial");
-        fs::remove_all(partial); // what an interrupted attempt left
-        fs::remove_all(final_dir);
-        RunOptions run;
-        run.config = r.config;
-        run.overrides = r.overrides;
-        run.plugin_paths = options.plugin_paths;
-        run.instance = r.instance;
-        run.seed = r.seed;
-        run.backend = r.backend;
-        if (spec.time_limit > 0) run.time_limit = spec.time_limit;
-        run.out = partial.string();
-        run.quiet = true;
-        const int status = run_job(run);
-        if (status == kInterrupted) {
-            std::fprintf(stderr, "locus: experiment interrupted; run the same command to resume\n");
-            return kInterrupted;
-        }
-        if (status != kOk) return status;
-        // The run's line, with the experiment's key, then the directory into place.
         std::ifstream in(partial / "results.jsonl");
         std::string line;
         std::getline(in, line);
-        nlohmann::json j = nlohmann::json::parse(line);
+        nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded())
+            throw Error(fmt::format("run '{}' left no results line in '{}'", r.key(),
+                                    partial.string()));
         j["experiment"] = spec.name;
         j["experiment_key"] = r.key();
         j["label"] = r.label;
@@ -343,7 +354,89 @@ int run_experiment(const ExperimentOptions& options) {
         std::fprintf(stderr, "\rlocus: %zu/%zu runs, ETA %.0f s, best gap %s   ", ran, todo, eta,
                      best_gap < 0 ? "-" : fmt::format("{:.3f} %", best_gap).c_str());
         std::fflush(stderr);
+    };
+
+    const auto launch = [&](const Run& r, bool gpu, unsigned slot) {
+        const fs::path final_dir = out / "runs" / r.dir_name();
+        const fs::path partial = out / "runs" / (r.dir_name() + ".partial");
+        fs::remove_all(partial); // what an interrupted attempt left
+        fs::remove_all(final_dir);
+        std::vector<std::string> args{"locus", "run", r.config, "--instance", r.instance,
+                                      "--seed", std::to_string(r.seed), "--backend", r.backend,
+                                      "--out", partial.string(), "--quiet"};
+        for (const std::string& o : r.overrides) {
+            args.push_back("--set");
+            args.push_back(o);
+        }
+        if (spec.time_limit > 0) {
+            args.push_back("--time-limit");
+            args.push_back(fmt::format("{}", spec.time_limit));
+        }
+        for (const fs::path& p : options.plugin_paths) {
+            args.push_back("--plugin-path");
+            args.push_back(p.string());
+        }
+        args.push_back("--set");
+        args.push_back(gpu ? fmt::format("device={}", slot) : fmt::format("threads={}", per_job));
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        const pid_t pid = ::fork();
+        if (pid < 0) throw Error("cannot start a run: fork failed");
+        if (pid == 0) {
+            // The run dies with the experiment; CPU runs keep to their own cores.
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (!gpu && jobs > 1) {
+                cpu_set_t set;
+                CPU_ZERO(&set);
+                for (unsigned c = slot * per_job; c < (slot + 1) * per_job && c < cores; ++c)
+                    CPU_SET(c, &set);
+                ::sched_setaffinity(0, sizeof(set), &set);
+            }
+            ::execv("/proc/self/exe", argv.data());
+            std::fprintf(stderr, "locus: cannot start a run: exec failed\n");
+            std::_Exit(kFailure);
+        }
+        active[pid] = {r, gpu, slot};
+    };
+
+    int failure = kOk;
+    while (!pending.empty() || !active.empty()) {
+        // Start what fits, in spec order: CUDA runs on a free GPU, the others on free cores.
+        for (std::size_t k = pending.size(); failure == kOk && k-- > 0;) {
+            const Run& r = pending[k];
+            const bool gpu = r.backend == "cuda" || (r.backend == "auto" && devices > 0);
+            std::vector<bool>& busy = gpu ? gpu_busy : cpu_busy;
+            const auto free = std::find(busy.begin(), busy.end(), false);
+            if (free == busy.end()) continue;
+            const auto slot = static_cast<unsigned>(free - busy.begin());
+            busy[slot] = true;
+            launch(r, gpu, slot);
+            pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+        if (active.empty()) break;
+        int status = 0;
+        pid_t pid = ::waitpid(-1, &status, 0);
+        while (pid < 0 && errno == EINTR) pid = ::waitpid(-1, &status, 0);
+        if (pid < 0) break;
+        const auto it = active.find(pid);
+        if (it == active.end()) continue;
+        const Active a = it->second;
+        active.erase(it);
+        (a.gpu ? gpu_busy : cpu_busy)[a.slot] = false;
+        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : kInterrupted;
+        if (code == kOk) {
+            finish(a.run);
+        } else if (failure == kOk) {
+            failure = code;
+            std::fprintf(stderr, "\nlocus: run '%s' %s (exit status %d); %s\n",
+                         a.run.key().c_str(), code == kInterrupted ? "was interrupted" : "failed",
+                         code,
+                         code == kInterrupted ? "run the same command to resume"
+                                              : "the runs still going finish, nothing new starts");
+        }
     }
+    if (failure != kOk) return failure == kInterrupted ? kInterrupted : kFailure;
     std::fprintf(stderr, "\nlocus: experiment %s complete: %s\n", spec.name.c_str(),
                  results.string().c_str());
     return kOk;

@@ -63,6 +63,8 @@ struct ExperimentOptions {
     std::string shard;                 ///< "i/N": the runs at positions i-1 mod N ("" = all)
     bool dry_run = false;              ///< list the runs, run nothing
     bool force = false;                ///< add to a directory of another spec
+    unsigned jobs = 1;                 ///< CPU runs at once, on disjoint core sets
+    unsigned gpus = 0;                 ///< CUDA runs at once, one per device (0: every device)
     std::vector<std::filesystem::path> plugin_paths;
 };
 

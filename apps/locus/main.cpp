@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
     experiment_cmd->add_flag("--dry-run", experiment.dry_run, "List the runs, run nothing");
     experiment_cmd->add_flag("--force", experiment.force,
                              "Add to an output directory written by another spec");
+    experiment_cmd->add_option("--jobs", experiment.jobs,
+                               "CPU runs at once, each on its own share of the cores (default 1)");
+    experiment_cmd->add_option("--gpus", experiment.gpus,
+                               "CUDA runs at once, one per device 0..N-1 (default: every device)");
     experiment_cmd->add_option("--plugin-path", experiment.plugin_paths, "Extra plugin directory");
 
     ReportOptions report;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "launcher_helpers.hpp"
@@ -177,4 +178,21 @@ TEST_CASE("locus report: a table per instance and config, CSV, significance mark
     const auto none = run_locus("report " + quoted((dir / "nowhere").string()));
     CHECK(none.exit_code == 2);
     CHECK(none.output.find("no results file") != std::string::npos);
+}
+
+TEST_CASE("locus experiment --jobs 2: CPU runs side by side on half the cores each") {
+    const fs::path out = temp_dir("experiment-jobs") / "out";
+    const auto r = in_source("experiment configs/experiments/smoke.yaml --jobs 2 --out " +
+                             quoted(out.string()));
+    REQUIRE(r.exit_code == 0);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 8);
+    std::set<std::string> keys;
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    for (const auto& line : lines) {
+        keys.insert(line["experiment_key"].get<std::string>());
+        CHECK(line["threads"].get<unsigned>() == std::max(1u, cores / 2));
+        CHECK(line["device"].get<std::string>().find("threads") != std::string::npos);
+    }
+    CHECK(keys.size() == 8);
 }
