@@ -283,12 +283,16 @@ int run_experiment(const ExperimentOptions& options) {
                                           "another --out, or --force to add to it",
                                           out.string()));
     } else {
-        std::ofstream(stamp) << nlohmann::json{{"name", spec.name},
+        // NOTE: written aside and renamed, so that shards starting together (a job array) never
+        // read a half-written stamp.
+        const fs::path aside = out / fmt::format("experiment.json.{}", ::getpid());
+        std::ofstream(aside) << nlohmann::json{{"name", spec.name},
                                                {"spec", fs::absolute(options.spec).string()},
                                                {"fingerprint", fingerprint},
                                                {"runs", spec.runs.size()}}
                                     .dump(2)
                              << "\n";
+        fs::rename(aside, stamp);
     }
     const fs::path results = out / "results.jsonl";
     const std::set<std::string> done = finished_keys(results);

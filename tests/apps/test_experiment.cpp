@@ -196,3 +196,30 @@ TEST_CASE("locus experiment --jobs 2: CPU runs side by side on half the cores ea
     }
     CHECK(keys.size() == 8);
 }
+
+TEST_CASE("the Slurm array template: two array tasks started together share one directory and "
+          "partition the runs") {
+    // The template run as Slurm would run tasks 1 and 2 of an array of 2 (environment only; a
+    // real scheduler is not needed to check what the script does with it).
+    const fs::path out = temp_dir("experiment-array") / "out";
+    const std::string script = (source_dir() / "scripts" / "slurm" / "experiment.sbatch").string();
+    const std::string task = [&] {
+        std::string common = "SLURM_ARRAY_TASK_COUNT=2 SLURM_ARRAY_TASK_MIN=1 LOCUS=" +
+                             quoted((bin_dir() / "locus").string()) + " bash " + quoted(script) +
+                             " configs/experiments/smoke.yaml " + quoted(out.string());
+        return "(SLURM_ARRAY_TASK_ID=1 " + common + " & SLURM_ARRAY_TASK_ID=2 " + common +
+               " & wait)";
+    }();
+    const auto r = run_command("cd " + quoted(source_dir().string()) +
+                               " && env -u LOCUS_PLUGIN_PATH sh -c " + quoted(task));
+    CHECK(r.exit_code == 0);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    std::set<std::string> keys;
+    for (const auto& line : lines) keys.insert(line["experiment_key"].get<std::string>());
+    CHECK(lines.size() == 8);
+    CHECK(keys.size() == 8);
+    const auto missing = run_command(
+        "cd " + quoted(source_dir().string()) + " && bash " + quoted(script) + " x y");
+    CHECK(missing.exit_code != 0);
+    CHECK(missing.output.find("submit as a job array") != std::string::npos);
+}
