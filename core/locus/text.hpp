@@ -2,9 +2,11 @@
 /// \file
 /// Small text helpers shared by the instance and solution readers of the problem plugins.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +56,47 @@ struct KeyedLine {
 /// The non-blank lines of `text` (LF or CRLF, tabs as blanks, a leading UTF-8 BOM ignored);
 /// the views point into `text`.
 std::vector<KeyedLine> split_keyed_lines(std::string_view text);
+
+/// A header value of a keyed file and the line it came from (0: absent).
+struct KeyedHeader {
+    std::string_view value;
+    std::size_t line = 0;
+};
+
+/// A data section of a keyed file: its keyword line (0: absent) and the range [begin, end) of
+/// its data lines in the line list.
+struct KeyedSection {
+    std::size_t line = 0;
+    std::size_t begin = 0;
+    std::size_t end = 0;
+};
+
+/// Reads the layout of a TSPLIB-style file from its keyed lines, up to EOF: data lines belong to
+/// the last section keyword; `section_of(key)` names the section a `*_SECTION` keyword fills
+/// (nullptr: its data is skipped); `on_header(line)` takes every other `KEY : value` line.
+/// Throws InstanceError "<source>:<line>: ..." for data outside a section ("unexpected data
+/// '...' outside a section"), text after a section keyword ("unexpected text '...' after
+/// KEY"), a repeated section ("duplicate KEY (first on line L)") and a keyword line without a
+/// colon ("expected 'KEY : value', found '...'").
+void scan_keyed_file(const std::vector<KeyedLine>& lines, const std::string& source,
+                     const std::function<KeyedSection*(std::string_view)>& section_of,
+                     const std::function<void(const KeyedLine&)>& on_header);
+
+/// Stores header `line` into `header`; throws InstanceError "<source>:<line>: duplicate KEY
+/// (first on line L)" when it was set before.
+void set_keyed_header(KeyedHeader& header, const KeyedLine& line, const std::string& source);
+
+/// The non-empty comma-separated items of `text` (command-line lists).
+inline std::vector<std::string> split_commas(std::string_view text) {
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find(',', start), text.size());
+        if (end > start) items.emplace_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return items;
+}
 
 /// A whole word as a finite double (decimal or scientific notation, optional sign), or
 /// nullopt.

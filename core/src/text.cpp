@@ -85,4 +85,60 @@ std::optional<std::int64_t> parse_integer(std::string_view word) {
     return value;
 }
 
+namespace {
+
+[[noreturn]] void fail_at(const std::string& source, std::size_t line, const std::string& message) {
+    throw InstanceError(fmt::format("{}:{}: {}", source, line, message));
+}
+
+} // namespace
+
+void set_keyed_header(KeyedHeader& header, const KeyedLine& line, const std::string& source) {
+    if (header.line != 0)
+        fail_at(source, line.number,
+                fmt::format("duplicate {} (first on line {})", line.key, header.line));
+    header = {line.value, line.number};
+}
+
+void scan_keyed_file(const std::vector<KeyedLine>& lines, const std::string& source,
+                     const std::function<KeyedSection*(std::string_view)>& section_of,
+                     const std::function<void(const KeyedLine&)>& on_header) {
+    KeyedSection* current = nullptr;
+    bool skipping = false;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const KeyedLine& line = lines[i];
+        if (!line.keyword) {
+            if (current != nullptr)
+                current->end = i + 1;
+            else if (!skipping)
+                fail_at(source, line.number,
+                        fmt::format("unexpected data '{}' outside a section", line.text));
+            continue;
+        }
+        current = nullptr;
+        skipping = false;
+        if (line.key == "EOF") break;
+        if (line.key.ends_with("_SECTION")) {
+            if (!line.value.empty())
+                fail_at(source, line.number,
+                        fmt::format("unexpected text '{}' after {}", line.value, line.key));
+            KeyedSection* section = section_of(line.key);
+            if (section == nullptr) {
+                skipping = true; // DISPLAY_DATA_SECTION, FIXED_EDGES_SECTION, ...
+                continue;
+            }
+            if (section->line != 0)
+                fail_at(source, line.number,
+                        fmt::format("duplicate {} (first on line {})", line.key, section->line));
+            *section = {line.number, i + 1, i + 1};
+            current = section;
+            continue;
+        }
+        if (!line.has_colon)
+            fail_at(source, line.number,
+                    fmt::format("expected 'KEY : value', found '{}'", line.text));
+        on_header(line);
+    }
+}
+
 } // namespace locus

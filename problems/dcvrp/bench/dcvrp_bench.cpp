@@ -19,7 +19,6 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,20 +32,12 @@
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/gpu/cpu_threads.hpp"
+#include "locus/text.hpp"
 
 using namespace locus;
 using namespace locus::dcvrp;
 
 namespace {
-
-std::vector<std::string> split(const std::string& text) {
-    std::vector<std::string> parts;
-    std::stringstream ss(text);
-    std::string part;
-    while (std::getline(ss, part, ','))
-        if (!part.empty()) parts.push_back(part);
-    return parts;
-}
 
 struct Size {
     std::int32_t length;
@@ -116,9 +107,9 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i];
         const std::string value = argv[i + 1];
-        if (key == "--sizes") sizes = split(value);
-        else if (key == "--moves") moves = split(value);
-        else if (key == "--backends") backends = split(value);
+        if (key == "--sizes") sizes = split_commas(value);
+        else if (key == "--moves") moves = split_commas(value);
+        else if (key == "--backends") backends = split_commas(value);
         else if (key == "--gpu-steps") gpu_steps = std::stoull(value);
         else if (key == "--cpu-seconds") cpu_seconds = std::stod(value);
         else if (key == "--budget-mib") budget_mib = std::stod(value);

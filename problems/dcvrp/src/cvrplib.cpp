@@ -33,18 +33,8 @@ std::vector<double> fill_matrix(WeightFormat format, std::size_t n,
     return matrix;
 }
 
-/// A header value and the line it came from (0: absent).
-struct Header {
-    std::string_view value;
-    std::size_t line = 0;
-};
-
-/// A data section: its keyword line and the range [begin, end) of its lines.
-struct Section {
-    std::size_t line = 0;
-    std::size_t begin = 0;
-    std::size_t end = 0;
-};
+using Header = KeyedHeader;
+using Section = KeyedSection;
 
 class CvrplibParser {
 public:
@@ -77,56 +67,18 @@ private:
         throw InstanceError(fmt::format("{}:{}: {}", source_, line, message));
     }
 
-    void set(Header& header, const Line& line) {
-        if (header.line != 0)
-            fail(line.number,
-                 fmt::format("duplicate {} (first on line {})", line.key, header.line));
-        header = {line.value, line.number};
-    }
+    void set(Header& header, const Line& line) { set_keyed_header(header, line, source_); }
 
-    Section* section_named(std::string_view key) {
-        if (key == "NODE_COORD_SECTION") return &coords_;
-        if (key == "DEMAND_SECTION") return &demands_;
-        if (key == "DEPOT_SECTION") return &depots_;
-        if (key == "EDGE_WEIGHT_SECTION") return &weights_;
-        return nullptr;
-    }
-
-    /// Records headers and section ranges; data lines belong to the last section keyword.
+    /// Records headers and section ranges (scan_keyed_file).
     void scan() {
-        Section* current = nullptr;
-        bool skipping = false;
-        for (std::size_t i = 0; i < lines_.size(); ++i) {
-            const Line& line = lines_[i];
-            if (!line.keyword) {
-                if (current != nullptr)
-                    current->end = i + 1;
-                else if (!skipping)
-                    fail(line.number,
-                         fmt::format("unexpected data '{}' outside a section", line.text));
-                continue;
-            }
-            current = nullptr;
-            skipping = false;
-            if (line.key == "EOF") break;
-            if (line.key.ends_with("_SECTION")) {
-                if (!line.value.empty())
-                    fail(line.number,
-                         fmt::format("unexpected text '{}' after {}", line.value, line.key));
-                Section* section = section_named(line.key);
-                if (section == nullptr) {
-                    skipping = true; // DISPLAY_DATA_SECTION, ...
-                    continue;
-                }
-                if (section->line != 0)
-                    fail(line.number,
-                         fmt::format("duplicate {} (first on line {})", line.key, section->line));
-                *section = {line.number, i + 1, i + 1};
-                current = section;
-                continue;
-            }
-            if (!line.has_colon)
-                fail(line.number, fmt::format("expected 'KEY : value', found '{}'", line.text));
+        const auto section_of = [this](std::string_view key) -> Section* {
+            if (key == "NODE_COORD_SECTION") return &coords_;
+            if (key == "DEMAND_SECTION") return &demands_;
+            if (key == "DEPOT_SECTION") return &depots_;
+            if (key == "EDGE_WEIGHT_SECTION") return &weights_;
+            return nullptr;
+        };
+        scan_keyed_file(lines_, source_, section_of, [this](const auto& line) {
             if (line.key == "NAME")
                 set(name_, line);
             else if (line.key == "TYPE")
@@ -147,7 +99,7 @@ private:
                 set(edge_weight_format_, line);
             // NOTE: other keys (COMMENT, DISPLAY_DATA_TYPE, NODE_COORD_TYPE, ...) do not
             // change the model and are ignored.
-        }
+        });
     }
 
     void check_type() const {

@@ -16,7 +16,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,6 +28,7 @@
 #include "locus/qap/qap_problem.hpp"
 #include "locus/qap/swap_neighborhood.hpp"
 #include "locus/rng.hpp"
+#include "locus/text.hpp"
 
 using namespace locus;
 using namespace locus::qap;
@@ -53,14 +53,6 @@ const PaperRow kPaper[] = {
     {"tai100a", 810.39, 143.78, 13960.69, 2426.11, 13004.76, 2083.35},
 };
 
-std::vector<std::string> split(const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
 
 std::vector<std::int32_t> random_starts(std::int32_t n, std::uint32_t searches,
                                         std::uint64_t seed) {
@@ -107,9 +99,9 @@ int main(int argc, char** argv) {
         const std::string key = argv[i];
         const std::string value = argv[i + 1];
         if (key == "--instances")
-            instances = split(value);
+            instances = split_commas(value);
         else if (key == "--strategies")
-            strategies = split(value);
+            strategies = split_commas(value);
         else if (key == "--searches")
             searches = static_cast<std::uint32_t>(std::stoul(value));
         else if (key == "--single-core-searches")

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,20 +17,10 @@
 #include "locus/tsp/generator.hpp"
 #include "locus/tsp/heuristics.hpp"
 #include "locus/tsp/tour_engine.hpp"
+#include "locus/text.hpp"
 
 using namespace locus;
 using namespace locus::tsp;
-
-namespace {
-std::vector<std::string> split(const std::string& text) {
-    std::vector<std::string> parts;
-    std::stringstream ss(text);
-    std::string part;
-    while (std::getline(ss, part, ','))
-        if (!part.empty()) parts.push_back(part);
-    return parts;
-}
-} // namespace
 
 int main(int argc, char** argv) {
     std::vector<std::string> sizes = {"1000", "2000", "4000", "8000", "16000"};
@@ -39,9 +28,9 @@ int main(int argc, char** argv) {
     double cpu_seconds = 2.0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (std::strcmp(argv[i], "--sizes") == 0)
-            sizes = split(argv[i + 1]);
+            sizes = split_commas(argv[i + 1]);
         else if (std::strcmp(argv[i], "--backends") == 0)
-            backends = split(argv[i + 1]);
+            backends = split_commas(argv[i + 1]);
         else if (std::strcmp(argv[i], "--cpu-seconds") == 0)
             cpu_seconds = std::stod(argv[i + 1]);
         else {

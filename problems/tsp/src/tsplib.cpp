@@ -19,18 +19,8 @@ namespace {
 
 /// Layout of the numbers of an EDGE_WEIGHT_SECTION (column formats map to their row twins).
 
-/// A header value and the line it came from (0: absent).
-struct Header {
-    std::string_view value;
-    std::size_t line = 0;
-};
-
-/// A data section: its keyword line and the range [begin, end) of its lines in the line list.
-struct Section {
-    std::size_t line = 0;
-    std::size_t begin = 0;
-    std::size_t end = 0;
-};
+using Header = KeyedHeader;
+using Section = KeyedSection;
 
 class TsplibParser {
 public:
@@ -60,50 +50,16 @@ private:
         throw InstanceError(fmt::format("{}:{}: {}", source_, line, message));
     }
 
-    void set(Header& header, const TsplibLine& line) {
-        if (header.line != 0)
-            fail(line.number,
-                 fmt::format("duplicate {} (first on line {})", line.key, header.line));
-        header = {line.value, line.number};
-    }
+    void set(Header& header, const TsplibLine& line) { set_keyed_header(header, line, source_); }
 
-    /// Records headers and section ranges; data lines belong to the last section keyword.
+    /// Records headers and section ranges (scan_keyed_file).
     void scan() {
-        Section* current = nullptr;
-        bool skipping = false;
-        for (std::size_t i = 0; i < lines_.size(); ++i) {
-            const TsplibLine& line = lines_[i];
-            if (!line.keyword) {
-                if (current != nullptr)
-                    current->end = i + 1;
-                else if (!skipping)
-                    fail(line.number,
-                         fmt::format("unexpected data '{}' outside a section", line.text));
-                continue;
-            }
-            current = nullptr;
-            skipping = false;
-            if (line.key == "EOF") break;
-            if (line.key.ends_with("_SECTION")) {
-                if (!line.value.empty())
-                    fail(line.number,
-                         fmt::format("unexpected text '{}' after {}", line.value, line.key));
-                Section* section = line.key == "NODE_COORD_SECTION"    ? &coords_
-                                   : line.key == "EDGE_WEIGHT_SECTION" ? &weights_
-                                                                       : nullptr;
-                if (section == nullptr) {
-                    skipping = true; // DISPLAY_DATA_SECTION, FIXED_EDGES_SECTION, ...
-                    continue;
-                }
-                if (section->line != 0)
-                    fail(line.number,
-                         fmt::format("duplicate {} (first on line {})", line.key, section->line));
-                *section = {line.number, i + 1, i + 1};
-                current = section;
-                continue;
-            }
-            if (!line.has_colon)
-                fail(line.number, fmt::format("expected 'KEY : value', found '{}'", line.text));
+        const auto section_of = [this](std::string_view key) -> Section* {
+            return key == "NODE_COORD_SECTION"    ? &coords_
+                   : key == "EDGE_WEIGHT_SECTION" ? &weights_
+                                                  : nullptr;
+        };
+        scan_keyed_file(lines_, source_, section_of, [this](const auto& line) {
             if (line.key == "NAME")
                 set(name_, line);
             else if (line.key == "TYPE")
@@ -120,7 +76,7 @@ private:
                 comments_.push_back(line.value);
             // NOTE: other keys (DISPLAY_DATA_TYPE, EDGE_DATA_FORMAT, ...) do not change the
             // distances of a TSP and are ignored.
-        }
+        });
     }
 
     void check_type() const {
