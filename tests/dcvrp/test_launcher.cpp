@@ -166,3 +166,18 @@ TEST_CASE("locus verify --param sets problem parameters: rounding, vehicles; bad
     CHECK(bad.output.find("--param rounding=round: expected one of auto, exact, nint") !=
           std::string::npos);
 }
+
+TEST_CASE("a move filter with as many candidates as customers is refused by name") {
+    const auto dir = locus::test::temp_dir("dcvrp-candidates");
+    {
+        std::ofstream out(dir / "job.yaml");
+        out << "problem: {name: dcvrp, instance: \"random-cvrp:n=20,seed=3\"}\n"
+            << "construction: savings\n"
+            << "algorithm: {name: descent, neighborhood: {name: three_opt, candidates: 19}}\n";
+    }
+    const auto r = locus::test::run_command(locus_bin() + " run " + (dir / "job.yaml").string() +
+                                            " --backend cpu --out " + (dir / "out").string());
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("algorithm.neighborhood: candidates = 19 must be below the 19 customers "
+                        "(0 = no filter)") != std::string::npos);
+}
