@@ -1,6 +1,8 @@
 // `locus experiment SPEC --out DIR`: configs x instances x seeds x backends expanded into runs,
 // each run a `locus run` child process in its own directory (CPU runs on `--jobs` disjoint core
-// sets, CUDA runs one per GPU); a finished run's directory is renamed
+// sets, CUDA runs one per GPU), and peers x instances x seeds, each a peer solver run by
+// scripts/peers/locus_peer.py in the peers' virtual environment whose solution `locus verify`
+// re-checks (a CPU run of one thread); a finished run's directory is renamed
 // into place, then its line appended to DIR/results.jsonl (a single write on an O_APPEND
 // descriptor), so that re-running the command skips what finished and runs
 // again what was interrupted, whatever stopped it.
@@ -12,7 +14,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <csignal>
+#include <cstdlib>
+#include <ctime>
+#include <optional>
 #include <thread>
 
 #include <algorithm>
@@ -32,9 +38,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include "launcher.hpp"
+#include "locus/build_info.hpp"
 #include "locus/data_path.hpp"
 #include "locus/error.hpp"
 #include "locus/gpu/device.hpp"
+#include "locus/search_context.hpp"
 
 namespace locus::app {
 namespace {
@@ -49,6 +57,7 @@ struct Run {
     std::string instance;
     long long seed = 0;
     std::string backend;
+    std::string peer; ///< a peer solver's name ("" for a `locus run`)
 
     std::string key() const {
         return fmt::format("{}|{}|{}|{}", label, instance, seed, backend);
@@ -79,11 +88,16 @@ std::vector<std::string> as_strings(const YAML::Node& node, const std::string& w
     return out;
 }
 
+/// A generator spec (no file), such as "random-uniform:n=150".
+bool is_generator_spec(const std::string& instance) {
+    return instance.find(':') != std::string::npos && !fs::exists(instance);
+}
+
 /// Instances of one entry: a path or generator spec as given, or a glob over the file name
 /// (`*` and `?`) of a directory found through the data path.
 std::vector<std::string> expand_instance(const std::string& entry) {
     if (entry.find_first_of("*?") == std::string::npos) {
-        if (entry.find(':') != std::string::npos && !fs::exists(entry)) return {entry}; // spec
+        if (is_generator_spec(entry)) return {entry};
         resolve_data_file(entry, "instance file"); // throws naming where it looked
         return {entry};
     }
@@ -113,6 +127,37 @@ std::vector<std::string> expand_instance(const std::string& entry) {
     throw ConfigError(fmt::format("instances: '{}' matches no file", entry));
 }
 
+/// A peer solver: its name and the problems it solves (scripts/peers/locus_peer.py says what
+/// it models of them).
+struct PeerInfo {
+    const char* name;
+    std::vector<std::string> problems; ///< "tsp" (.tsp files), "dcvrp" (.vrp files)
+};
+
+const std::vector<PeerInfo>& peer_table() {
+    static const std::vector<PeerInfo> table{{"lkh3", {"tsp"}},
+                                             {"hgs", {"dcvrp"}},
+                                             {"pyvrp", {"dcvrp"}},
+                                             {"ortools", {"tsp", "dcvrp"}}};
+    return table;
+}
+
+/// The problem of an instance file for the peers, from its extension ("" when neither).
+std::string peer_problem(const std::string& instance) {
+    const std::string ext = fs::path(instance).extension().string();
+    if (ext == ".tsp") return "tsp";
+    if (ext == ".vrp") return "dcvrp";
+    return "";
+}
+
+/// "TSP (.tsp files)" and the like, for messages.
+std::string problems_text(const std::vector<std::string>& problems) {
+    std::vector<std::string> words;
+    for (const std::string& p : problems)
+        words.push_back(p == "tsp" ? "TSP (.tsp files)" : "CVRP and DCVRP (.vrp files)");
+    return fmt::format("{}", fmt::join(words, " and "));
+}
+
 Spec load_spec(const fs::path& file) {
     if (!fs::exists(file))
         throw ConfigError(fmt::format("experiment spec '{}' not found", file.string()));
@@ -125,8 +170,15 @@ Spec load_spec(const fs::path& file) {
     Spec spec;
     spec.name = root["name"] ? root["name"].as<std::string>() : file.stem().string();
     spec.time_limit = root["time_limit"] ? root["time_limit"].as<double>() : 0.0;
-    if (!root["configs"] || !root["configs"].IsSequence() || root["configs"].size() == 0)
-        throw ConfigError(fmt::format("{}: 'configs' must list at least one config", file.string()));
+    const bool has_peers = root["peers"] && root["peers"].IsSequence() && root["peers"].size() > 0;
+    if (root["peers"] && !root["peers"].IsSequence())
+        throw ConfigError(fmt::format("{}: 'peers' must be a list", file.string()));
+    if (root["configs"] && !root["configs"].IsSequence())
+        throw ConfigError(fmt::format("{}: 'configs' must be a list", file.string()));
+    if (!has_peers && (!root["configs"] || root["configs"].size() == 0))
+        throw ConfigError(fmt::format("{}: 'configs' must list at least one config (or 'peers' "
+                                      "a peer)",
+                                      file.string()));
 
     // Configs: file, label, set (overrides) and grid (key: [values], one label per combination).
     struct Variant {
@@ -134,7 +186,8 @@ Spec load_spec(const fs::path& file) {
         std::vector<std::string> overrides;
     };
     std::vector<Variant> variants;
-    for (const auto& item : root["configs"]) {
+    const YAML::Node none(YAML::NodeType::Sequence);
+    for (const auto& item : root["configs"] ? root["configs"] : none) {
         Variant base;
         base.file = item.IsScalar() ? item.as<std::string>() : item["file"].as<std::string>("");
         if (base.file.empty() || !fs::exists(base.file))
@@ -194,12 +247,52 @@ Spec load_spec(const fs::path& file) {
         for (const std::string& instance : instances)
             for (const long long seed : seeds)
                 for (const std::string& backend : backends)
-                    spec.runs.push_back({v.label, v.file, v.overrides, instance, seed, backend});
+                    spec.runs.push_back(
+                        {v.label, v.file, v.overrides, instance, seed, backend, ""});
+
+    // Peers: name, label (default: the name) and set (KEY=VALUE options of the peer), each on
+    // every instance and seed, on the CPU with one thread.
+    if (has_peers && !(spec.time_limit > 0))
+        throw ConfigError(fmt::format("{}: peers need the spec's 'time_limit' (seconds per run, "
+                                      "the same for the configs)",
+                                      file.string()));
+    for (const auto& item : has_peers ? root["peers"] : none) {
+        const std::string name =
+            item.IsScalar() ? item.as<std::string>() : item["name"].as<std::string>("");
+        const auto info = std::find_if(peer_table().begin(), peer_table().end(),
+                                       [&](const PeerInfo& p) { return name == p.name; });
+        if (info == peer_table().end()) {
+            std::vector<std::string> names;
+            for (const PeerInfo& p : peer_table()) names.emplace_back(p.name);
+            throw ConfigError(fmt::format("{}: unknown peer '{}' (valid: {})", file.string(), name,
+                                          fmt::join(names, ", ")));
+        }
+        const std::string label =
+            item.IsMap() && item["label"] ? item["label"].as<std::string>() : name;
+        const std::vector<std::string> options =
+            item.IsMap() ? as_strings(item["set"], "set") : std::vector<std::string>{};
+        for (const std::string& instance : instances) {
+            if (is_generator_spec(instance))
+                throw ConfigError(fmt::format(
+                    "{}: peer '{}' cannot run on '{}': peers read instance files and a generated "
+                    "instance has none (write it to a .tsp or .vrp file and list the file)",
+                    file.string(), name, instance));
+            const std::string problem = peer_problem(instance);
+            if (std::find(info->problems.begin(), info->problems.end(), problem) ==
+                info->problems.end())
+                throw ConfigError(fmt::format("{}: peer '{}' solves {} only, not '{}'",
+                                              file.string(), name, problems_text(info->problems),
+                                              instance));
+            for (const long long seed : seeds)
+                spec.runs.push_back(
+                    {label, "peer:" + name, options, instance, seed, "cpu", name});
+        }
+    }
     std::set<std::string> keys;
     for (const Run& r : spec.runs)
         if (!keys.insert(r.key()).second)
-            throw ConfigError(fmt::format("{}: run '{}' appears twice (give the configs distinct "
-                                          "labels)",
+            throw ConfigError(fmt::format("{}: run '{}' appears twice (give the configs and "
+                                          "peers distinct labels)",
                                           file.string(), r.key()));
     return spec;
 }
@@ -253,6 +346,228 @@ void append_line(const fs::path& file, const std::string& line) {
         throw Error(fmt::format("short write to '{}'", file.string()));
 }
 
+/// The CPU's model name, as `locus run` describes a CPU run's device.
+std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
+            return line.substr(line.find(':') + 2);
+    return "unknown CPU";
+}
+
+/// Runs `argv` (argv[0] an executable path) to its end; returns its exit status (kInterrupted
+/// when a signal ended it) and what it wrote on stdout and stderr together.
+std::pair<int, std::string> capture(const std::vector<std::string>& args) {
+    int fds[2];
+    if (::pipe(fds) != 0) throw Error("cannot start a child process: pipe failed");
+    std::vector<std::string> copy = args;
+    std::vector<char*> argv;
+    for (std::string& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid < 0) throw Error("cannot start a child process: fork failed");
+    if (pid == 0) {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        ::dup2(fds[1], STDOUT_FILENO);
+        ::dup2(fds[1], STDERR_FILENO);
+        ::close(fds[0]);
+        ::close(fds[1]);
+        ::execv(argv[0], argv.data());
+        std::fprintf(stderr, "cannot run '%s'\n", argv[0]);
+        std::_Exit(127);
+    }
+    ::close(fds[1]);
+    std::string output;
+    char buffer[4096];
+    for (;;) {
+        const ssize_t got = ::read(fds[0], buffer, sizeof buffer);
+        if (got > 0) {
+            output.append(buffer, static_cast<std::size_t>(got));
+        } else if (got == 0 || errno != EINTR) {
+            break;
+        }
+    }
+    ::close(fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : kInterrupted, output};
+}
+
+/// Where the peer runs come from: the runner script and the python of the peers' virtual
+/// environment.
+struct PeerTools {
+    fs::path runner; ///< scripts/peers/locus_peer.py
+    fs::path venv;   ///< the virtual environment (scripts/peers/install creates it)
+    fs::path python() const { return venv / "bin" / "python"; }
+};
+
+/// The runner is $LOCUS_PEERS_RUNNER, else scripts/peers/locus_peer.py in the first directory
+/// above the launcher (a build tree inside the source tree) or above the working directory
+/// that has one; the environment is $LOCUS_PEERS_VENV, else .venv-peers beside that scripts/.
+PeerTools find_peer_tools() {
+    PeerTools tools;
+    const fs::path relative = fs::path("scripts") / "peers" / "locus_peer.py";
+    fs::path root;
+    if (const char* runner = std::getenv("LOCUS_PEERS_RUNNER"); runner && *runner) {
+        tools.runner = fs::absolute(runner);
+        root = tools.runner.parent_path().parent_path().parent_path();
+    } else {
+        std::error_code ec;
+        const fs::path exe = fs::canonical("/proc/self/exe", ec);
+        for (const fs::path& start : {exe.parent_path(), fs::current_path()}) {
+            for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
+                if (fs::exists(dir / relative)) {
+                    root = dir;
+                    break;
+                }
+                if (dir == dir.root_path()) break;
+            }
+            if (!root.empty()) break;
+        }
+        if (root.empty())
+            throw Error(fmt::format("peer runs need {} of the locus source tree, found neither "
+                                    "above '{}' nor above '{}'; set LOCUS_PEERS_RUNNER to it",
+                                    relative.string(), exe.parent_path().string(),
+                                    fs::current_path().string()));
+        tools.runner = root / relative;
+    }
+    const char* venv = std::getenv("LOCUS_PEERS_VENV");
+    tools.venv = venv && *venv ? fs::absolute(venv) : root / ".venv-peers";
+    return tools;
+}
+
+/// Checks that the environment has the packages of `peers`; Error naming scripts/peers/install
+/// when it or one of them is missing.
+void check_peers(const PeerTools& tools, const std::set<std::string>& peers) {
+    if (::access(tools.python().c_str(), X_OK) != 0)
+        throw Error(fmt::format("peer runs need the peers' virtual environment, and '{}' has none "
+                                "(no {}); create it with scripts/peers/install (or point "
+                                "LOCUS_PEERS_VENV at one)",
+                                tools.venv.string(), tools.python().string()));
+    std::vector<std::string> args{tools.python().string(), tools.runner.string(), "check"};
+    args.insert(args.end(), peers.begin(), peers.end());
+    const auto [code, output] = capture(args);
+    if (code != 0) {
+        std::string text = output;
+        while (!text.empty() && text.back() == '\n') text.pop_back();
+        if (const auto at = text.rfind("locus_peer: error: "); at != std::string::npos)
+            text = text.substr(at + 19);
+        throw Error(fmt::format("the peers' environment {} is not ready: {}", tools.venv.string(),
+                                text.empty() ? "its check failed" : text));
+    }
+}
+
+/// Objectives are exact integers for integer problems: written as integers then (as `locus
+/// run` writes them).
+nlohmann::json as_number(double value) {
+    if (value == static_cast<double>(static_cast<long long>(value)) && std::abs(value) < 9.0e15)
+        return static_cast<long long>(value);
+    return value;
+}
+
+/// Re-checks a finished peer run with `locus verify` and writes its results line to
+/// `dir`/results.jsonl, as `locus run` does for its runs: objective and feasibility are those
+/// of the verification, not the peer's own.
+void write_peer_line(const Run& r, const fs::path& dir, const std::string& instance_file,
+                     const std::vector<fs::path>& plugin_paths, const BestKnownTable& best) {
+    std::ifstream in(dir / "peer.json");
+    const nlohmann::json summary = nlohmann::json::parse(in, nullptr, false);
+    if (summary.is_discarded() || !summary.is_object())
+        throw Error(fmt::format("peer run '{}' left no summary in '{}' (see its peer.log)",
+                                r.key(), (dir / "peer.json").string()));
+    nlohmann::json line;
+    line["problem"] = summary.value("problem", std::string());
+    line["instance"] = summary.value("instance", std::string());
+    line["name"] = r.peer;
+    line["algorithm"] = r.peer;
+    line["peer"] = r.peer;
+    line["peer_version"] = summary.value("peer_version", std::string());
+    line["backend"] = "cpu";
+    line["device"] = fmt::format("{} (1 threads)", cpu_model());
+    line["seed"] = r.seed;
+    line["run"] = 0;
+    line["batch"] = 1;
+    line["threads"] = 1;
+    line["stop_reason"] = "time_limit";
+    for (const char* key : {"time_to_best_s", "total_time_s", "cpu_time_s", "load_time_s",
+                            "time_limit_s", "iterations"})
+        line[key] = summary.contains(key) ? summary[key] : nlohmann::json();
+    line["evaluations"] = nullptr;
+    std::optional<double> known;
+    line["feasible"] = false;
+    line["objective"] = nullptr;
+    line["gap"] = nullptr;
+    line["solution_file"] = nullptr;
+    const nlohmann::json solution = summary.value("solution_file", nlohmann::json());
+    if (!solution.is_string()) {
+        line["infeasible_reason"] = fmt::format("{} found no solution", r.peer);
+    } else {
+        std::vector<std::string> args{"/proc/self/exe", "verify", "--instance", instance_file,
+                                      "--solution", solution.get<std::string>()};
+        for (const fs::path& p : plugin_paths) {
+            args.push_back("--plugin-path");
+            args.push_back(p.string());
+        }
+        const auto [code, output] = capture(args);
+        std::ofstream(dir / "verify.txt") << output;
+        std::string text = output.substr(0, output.find('\n'));
+        line["solution_file"] = solution;
+        line["verify"] = text;
+        if (code == kOk && text.starts_with("feasible: objective ")) {
+            // "feasible: objective V (FILE on NAME)"
+            const std::string value = text.substr(20, text.find(' ', 20) - 20);
+            const double objective = std::stod(value);
+            const auto on = text.rfind(" on ");
+            if (on != std::string::npos && text.back() == ')')
+                line["instance"] = text.substr(on + 4, text.size() - on - 5);
+            line["feasible"] = true;
+            line["objective"] = as_number(objective);
+            known = best.lookup(line["instance"].get<std::string>());
+            if (known) line["gap"] = gap_percent(objective, *known);
+        } else if (code == kInfeasible && text.starts_with("infeasible: ")) {
+            line["infeasible_reason"] = text.substr(12);
+        } else {
+            throw Error(fmt::format("peer run '{}': locus verify failed (exit status {}): {}",
+                                    r.key(), code, text));
+        }
+    }
+    if (!known) known = best.lookup(line["instance"].get<std::string>());
+    line["best_known"] = known ? as_number(*known) : nlohmann::json();
+    line["best_known_source"] = known ? best.source().string() : "";
+    line["trace_file"] = nullptr;
+    line["config_file"] = r.config;
+    line["config_hash"] = "";
+    // What the peer said of its run, beside the verified figures: its objective (recomputed
+    // from its solution) and its own cost, the integer scale of real distances, its fleet, the
+    // instance's constraints and those it lacks, how it limits time and takes the seed.
+    const std::pair<const char*, const char*> copied[] = {
+        {"objective", "peer_objective"}, {"peer_cost", "peer_cost"},
+        {"scale", "peer_scale"},         {"fleet", "peer_fleet"},
+        {"rounding", "rounding"},        {"constraints", "constraints"},
+        {"unsupported", "peer_unsupported"}, {"time_limit_kind", "peer_time_limit"},
+        {"seed_use", "peer_seed"},       {"options", "peer_options"},
+        {"status", "peer_status"}};
+    for (const auto& [from, to] : copied)
+        if (summary.contains(from)) line[to] = summary[from];
+    line["peer_summary_file"] = (dir / "peer.json").string();
+    line["version"] = LOCUS_VERSION;
+    line["git_revision"] = LOCUS_GIT_REVISION;
+    line["build_id"] = LOCUS_BUILD_ID;
+    {
+        const std::time_t now = std::time(nullptr);
+        std::tm tm{};
+        gmtime_r(&now, &tm);
+        char stamp[32];
+        std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        line["timestamp"] = stamp;
+    }
+    std::ofstream out(dir / "results.jsonl", std::ios::app);
+    out << line.dump() << '\n';
+    if (!out) throw Error(fmt::format("cannot write '{}'", (dir / "results.jsonl").string()));
+}
+
 std::string spec_fingerprint(const Spec& spec) {
     std::string all = spec.name;
     for (const Run& r : spec.runs) all += "\n" + r.key() + "\t" + r.config;
@@ -300,6 +615,13 @@ int run_experiment(const ExperimentOptions& options) {
     for (const Run& r : runs) todo += done.count(r.key()) ? 0 : 1;
     std::fprintf(stderr, "locus: experiment %s: %zu runs, %zu finished, %zu to run\n",
                  spec.name.c_str(), runs.size(), runs.size() - todo, todo);
+    // Peer runs: their environment is checked before anything runs.
+    std::set<std::string> peers;
+    for (const Run& r : runs)
+        if (!r.peer.empty() && !done.count(r.key())) peers.insert(r.peer);
+    const PeerTools tools = peers.empty() ? PeerTools{} : find_peer_tools();
+    if (!peers.empty()) check_peers(tools, peers);
+    const BestKnownTable best_known = BestKnownTable::find("");
 
     const auto started = std::chrono::steady_clock::now();
     std::size_t ran = 0;
@@ -326,6 +648,10 @@ int run_experiment(const ExperimentOptions& options) {
     const auto finish = [&](const Run& r) {
         const fs::path final_dir = out / "runs" / r.dir_name();
         const fs::path partial = out / "runs" / (r.dir_name() + ".partial");
+        if (!r.peer.empty())
+            write_peer_line(r, partial,
+                            fs::absolute(resolve_data_file(r.instance, "instance file")).string(),
+                            options.plugin_paths, best_known);
         std::ifstream in(partial / "results.jsonl");
         std::string line;
         std::getline(in, line);
@@ -365,23 +691,46 @@ int run_experiment(const ExperimentOptions& options) {
         const fs::path partial = out / "runs" / (r.dir_name() + ".partial");
         fs::remove_all(partial); // what an interrupted attempt left
         fs::remove_all(final_dir);
-        std::vector<std::string> args{"locus", "run", r.config, "--instance", r.instance,
-                                      "--seed", std::to_string(r.seed), "--backend", r.backend,
-                                      "--out", partial.string(), "--quiet"};
-        for (const std::string& o : r.overrides) {
+        std::vector<std::string> args;
+        fs::path log; // a peer's output goes to its run's peer.log
+        if (r.peer.empty()) {
+            args = {"locus", "run", r.config, "--instance", r.instance, "--seed",
+                    std::to_string(r.seed), "--backend", r.backend, "--out", partial.string(),
+                    "--quiet"};
+            for (const std::string& o : r.overrides) {
+                args.push_back("--set");
+                args.push_back(o);
+            }
+            if (spec.time_limit > 0) {
+                args.push_back("--time-limit");
+                args.push_back(fmt::format("{}", spec.time_limit));
+            }
+            for (const fs::path& p : options.plugin_paths) {
+                args.push_back("--plugin-path");
+                args.push_back(p.string());
+            }
             args.push_back("--set");
-            args.push_back(o);
+            args.push_back(gpu ? fmt::format("device={}", slot)
+                               : fmt::format("threads={}", per_job));
+        } else {
+            fs::create_directories(partial);
+            log = partial / "peer.log";
+            args = {tools.python().string(),
+                    tools.runner.string(),
+                    "run",
+                    r.peer,
+                    fs::absolute(resolve_data_file(r.instance, "instance file")).string(),
+                    "--time-limit",
+                    fmt::format("{}", spec.time_limit),
+                    "--seed",
+                    std::to_string(r.seed),
+                    "--out",
+                    fs::absolute(partial).string()};
+            for (const std::string& o : r.overrides) {
+                args.push_back("--set");
+                args.push_back(o);
+            }
         }
-        if (spec.time_limit > 0) {
-            args.push_back("--time-limit");
-            args.push_back(fmt::format("{}", spec.time_limit));
-        }
-        for (const fs::path& p : options.plugin_paths) {
-            args.push_back("--plugin-path");
-            args.push_back(p.string());
-        }
-        args.push_back("--set");
-        args.push_back(gpu ? fmt::format("device={}", slot) : fmt::format("threads={}", per_job));
         std::vector<char*> argv;
         for (std::string& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
@@ -397,7 +746,15 @@ int run_experiment(const ExperimentOptions& options) {
                     CPU_SET(c, &set);
                 ::sched_setaffinity(0, sizeof(set), &set);
             }
-            ::execv("/proc/self/exe", argv.data());
+            if (!log.empty()) {
+                const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                if (fd >= 0) {
+                    ::dup2(fd, STDOUT_FILENO);
+                    ::dup2(fd, STDERR_FILENO);
+                    ::close(fd);
+                }
+            }
+            ::execv(r.peer.empty() ? "/proc/self/exe" : argv[0], argv.data());
             std::fprintf(stderr, "locus: cannot start a run: exec failed\n");
             std::_Exit(kFailure);
         }
@@ -433,9 +790,15 @@ int run_experiment(const ExperimentOptions& options) {
             finish(a.run);
         } else if (failure == kOk) {
             failure = code;
-            std::fprintf(stderr, "\nlocus: run '%s' %s (exit status %d); %s\n",
+            const std::string log =
+                a.run.peer.empty()
+                    ? ""
+                    : fmt::format(" (its output: {})",
+                                  (out / "runs" / (a.run.dir_name() + ".partial") / "peer.log")
+                                      .string());
+            std::fprintf(stderr, "\nlocus: run '%s' %s (exit status %d)%s; %s\n",
                          a.run.key().c_str(), code == kInterrupted ? "was interrupted" : "failed",
-                         code,
+                         code, log.c_str(),
                          code == kInterrupted ? "run the same command to resume"
                                               : "the runs still going finish, nothing new starts");
         }

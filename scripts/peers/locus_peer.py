@@ -724,8 +724,10 @@ def check(args):
         try:
             versions[peer] = version_of(peer)
             importlib.import_module(MODULES[peer])
-        except (Missing, ImportError) as e:
-            missing.append(f"{peer} ({PACKAGES[peer]}: {e})")
+        except Missing:
+            missing.append(f"{peer} ({PACKAGES[peer]} is not installed)")
+        except ImportError as e:
+            missing.append(f"{peer} ({PACKAGES[peer]} does not import: {e})")
     if missing:
         raise Missing(f"peers missing from {sys.prefix}: {'; '.join(missing)}; run "
                       "scripts/peers/install")

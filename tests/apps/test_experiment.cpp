@@ -1,9 +1,11 @@
 // `locus experiment`: expansion and --dry-run, shards that partition the runs, a smoke run that
-// resumes after SIGKILL with the same runs and no duplicates, and the bad-input errors.
+// resumes after SIGKILL with the same runs and no duplicates, the bad-input errors, and peer
+// solvers beside the configs.
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <thread>
@@ -222,4 +224,176 @@ TEST_CASE("the Slurm array template: two array tasks started together share one 
         "cd " + quoted(source_dir().string()) + " && bash " + quoted(script) + " x y");
     CHECK(missing.exit_code != 0);
     CHECK(missing.output.find("submit as a job array") != std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Peers (scripts/peers): spec expansion and errors everywhere; real runs when the peers'
+// environment exists (scripts/peers/install; CI has none and skips them).
+
+namespace {
+
+/// A small CVRPLIB instance with a route-duration limit and service times (real distances).
+fs::path write_small_dcvrp(const fs::path& file) {
+    std::string text = "NAME : small-dcvrp\nTYPE : DCVRP\nDIMENSION : 12\nCAPACITY : 30\n"
+                       "DISTANCE : 120\nSERVICE_TIME : 4\nEDGE_WEIGHT_TYPE : EUC_2D\n"
+                       "NODE_COORD_SECTION\n";
+    const double xy[12][2] = {{50, 50},   {20.5, 30},  {80, 20.25}, {65, 85}, {10, 70},
+                              {35.5, 55}, {90, 60},    {55, 15},    {25, 90}, {70.75, 40},
+                              {45, 75},   {5.5, 45.5}};
+    const int demand[12] = {0, 7, 9, 4, 8, 6, 10, 5, 7, 3, 9, 6};
+    for (int i = 0; i < 12; ++i)
+        text += std::to_string(i + 1) + " " + std::to_string(xy[i][0]) + " " +
+                std::to_string(xy[i][1]) + "\n";
+    text += "DEMAND_SECTION\n";
+    for (int i = 0; i < 12; ++i)
+        text += std::to_string(i + 1) + " " + std::to_string(demand[i]) + "\n";
+    text += "DEPOT_SECTION\n1\n-1\nEOF\n";
+    write_file(file, text);
+    return file;
+}
+
+/// The peers' environment the launcher uses: $LOCUS_PEERS_VENV, else .venv-peers in the source
+/// tree.
+fs::path peers_venv() {
+    const char* venv = std::getenv("LOCUS_PEERS_VENV");
+    return venv && *venv ? fs::path(venv) : source_dir() / ".venv-peers";
+}
+
+} // namespace
+
+TEST_CASE("locus experiment: peers beside configs expand to label|instance|seed|cpu runs") {
+    const fs::path dir = temp_dir("experiment-peers-spec");
+    const fs::path tsp = write_tsplib(dir / "small.tsp", "small", 12, 5);
+    const std::string config = (source_dir() / "configs" / "tsp" / "ils.yaml").string();
+    write_file(dir / "spec.yaml",
+               "name: peers\nconfigs: [" + config + "]\n"
+               "peers: [lkh3, {name: ortools, label: ortools-gls, set: "
+               "[metaheuristic=GUIDED_LOCAL_SEARCH]}]\n"
+               "instances: [" + tsp.string() + "]\nseeds: 2\ntime_limit: 1\n");
+    const auto r = run_locus("experiment " + quoted((dir / "spec.yaml").string()) + " --dry-run");
+    REQUIRE(r.exit_code == 0);
+    const std::string t = tsp.string();
+    CHECK(r.output == "6 runs\n"
+                      "ils|" + t + "|1|cpu\t" + config + "\n"
+                      "ils|" + t + "|2|cpu\t" + config + "\n"
+                      "lkh3|" + t + "|1|cpu\tpeer:lkh3\n"
+                      "lkh3|" + t + "|2|cpu\tpeer:lkh3\n"
+                      "ortools-gls|" + t + "|1|cpu\tpeer:ortools\n"
+                      "ortools-gls|" + t + "|2|cpu\tpeer:ortools\n");
+    // Peers alone, without configs.
+    write_file(dir / "alone.yaml", "peers: [ortools]\ninstances: [" + t + "]\ntime_limit: 1\n");
+    const auto alone =
+        run_locus("experiment " + quoted((dir / "alone.yaml").string()) + " --dry-run");
+    CHECK(alone.exit_code == 0);
+    CHECK(alone.output == "1 runs\nortools|" + t + "|1|cpu\tpeer:ortools\n");
+}
+
+TEST_CASE("locus experiment: unknown peers, generated instances, other problems and a missing "
+          "environment are refused with their reasons") {
+    const fs::path dir = temp_dir("experiment-peers-errors");
+    const std::string tsp = write_tsplib(dir / "small.tsp", "small", 12, 5).string();
+    const std::string vrp = write_small_dcvrp(dir / "small.vrp").string();
+    const auto spec = [&](const std::string& name, const std::string& text) {
+        write_file(dir / name, text);
+        return "experiment " + quoted((dir / name).string());
+    };
+    auto r = run_locus(spec("unknown.yaml", "peers: [lkh]\ninstances: [" + tsp +
+                                                "]\ntime_limit: 1\n") + " --dry-run");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("unknown peer 'lkh' (valid: lkh3, hgs, pyvrp, ortools)") !=
+          std::string::npos);
+
+    r = run_locus(spec("generated.yaml", "peers: [ortools]\ninstances: ['random-uniform:n=20']\n"
+                                         "time_limit: 1\n") + " --dry-run");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("peer 'ortools' cannot run on 'random-uniform:n=20': peers read instance "
+                        "files and a generated instance has none") != std::string::npos);
+
+    r = run_locus(spec("problem.yaml", "peers: [lkh3]\ninstances: [" + vrp +
+                                           "]\ntime_limit: 1\n") + " --dry-run");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("peer 'lkh3' solves TSP (.tsp files) only, not '" + vrp + "'") !=
+          std::string::npos);
+    r = run_locus(spec("hgs-tsp.yaml", "peers: [hgs]\ninstances: [" + tsp +
+                                           "]\ntime_limit: 1\n") + " --dry-run");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("peer 'hgs' solves CVRP and DCVRP (.vrp files) only") !=
+          std::string::npos);
+
+    r = run_locus(spec("nolimit.yaml", "peers: [ortools]\ninstances: [" + tsp + "]\n") +
+                  " --dry-run");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("peers need the spec's 'time_limit'") != std::string::npos);
+
+    // No environment: a clear error before anything runs.
+    const std::string run = spec("run.yaml", "peers: [ortools]\ninstances: [" + tsp +
+                                                 "]\ntime_limit: 1\n");
+    const fs::path out = dir / "out";
+    r = run_locus(run + " --out " + quoted(out.string()),
+                  "LOCUS_PEERS_VENV=" + quoted((dir / "no-venv").string()));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("peer runs need the peers' virtual environment, and '" +
+                        (dir / "no-venv").string() + "' has none") != std::string::npos);
+    CHECK(r.output.find("create it with scripts/peers/install") != std::string::npos);
+    CHECK_FALSE(fs::exists(out / "results.jsonl"));
+
+    // An environment without the peer's package (a bare python): the check names it.
+    const auto python = run_command("command -v python3");
+    if (python.exit_code != 0) {
+        MESSAGE("no python3 on the PATH: the check of a bare environment is skipped");
+        return;
+    }
+    const fs::path bare = dir / "bare-venv";
+    fs::create_directories(bare / "bin");
+    fs::create_symlink(python.output.substr(0, python.output.find('\n')), bare / "bin" / "python");
+    r = run_locus(run + " --out " + quoted(out.string()),
+                  "LOCUS_PEERS_VENV=" + quoted(bare.string()));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("ortools (ortools") != std::string::npos);
+    CHECK(r.output.find("run scripts/peers/install") != std::string::npos);
+}
+
+TEST_CASE("locus experiment: a real run of every peer; the results line holds what locus verify "
+          "says of the written solution") {
+    if (!fs::exists(peers_venv() / "bin" / "python")) {
+        MESSAGE("no peers' environment at " << peers_venv().string()
+                                            << ": real peer runs skipped (scripts/peers/install "
+                                               "creates it)");
+        return;
+    }
+    const fs::path dir = temp_dir("experiment-peers-run");
+    const std::string tsp = write_tsplib(dir / "small.tsp", "small", 12, 5).string();
+    const std::string vrp = write_small_dcvrp(dir / "small.vrp").string();
+    write_file(dir / "tsp.yaml", "name: peers-tsp\npeers: [lkh3, ortools]\ninstances: [" + tsp +
+                                     "]\nseeds: [3]\ntime_limit: 1\n");
+    write_file(dir / "vrp.yaml", "name: peers-vrp\npeers: [hgs, pyvrp, ortools]\ninstances: [" +
+                                     vrp + "]\nseeds: [3]\ntime_limit: 1\n");
+    std::size_t checked = 0;
+    for (const std::string name : {"tsp", "vrp"}) {
+        const fs::path out = dir / ("out-" + name);
+        const auto r = run_locus("experiment " + quoted((dir / (name + ".yaml")).string()) +
+                                 " --out " + quoted(out.string()));
+        INFO(r.output);
+        REQUIRE(r.exit_code == 0);
+        for (const auto& line : read_jsonl(out / "results.jsonl")) {
+            INFO(line.dump());
+            CHECK(line["backend"] == "cpu");
+            CHECK(line["threads"] == 1);
+            CHECK(line["peer"] == line["label"]);
+            CHECK(line["seed"] == 3);
+            CHECK(line["instance"] == (name == "tsp" ? "small" : "small-dcvrp"));
+            REQUIRE(line["feasible"] == true);
+            const std::string instance = name == "tsp" ? tsp : vrp;
+            const auto v = run_locus("verify --instance " + quoted(instance) + " --solution " +
+                                     quoted(line["solution_file"].get<std::string>()));
+            REQUIRE(v.exit_code == 0);
+            const std::string prefix = "feasible: objective ";
+            REQUIRE(v.output.starts_with(prefix));
+            CHECK(std::stod(v.output.substr(prefix.size())) == line["objective"].get<double>());
+            CHECK(line["peer_objective"].get<double>() ==
+                  doctest::Approx(line["objective"].get<double>()));
+            ++checked;
+        }
+    }
+    CHECK(checked == 5);
 }
