@@ -125,17 +125,16 @@ struct GiantTwoOptMove {
 struct GiantTwoOpt {
     using delta_type = double;
     using move_type = GiantTwoOptMove;
+    /// The row's context holds what bound() reads; the summaries of the feasibility check are
+    /// looked up only for the cells evaluated in full.
     struct row_type {
-        RouteSegment before;       ///< positions 0..i
-        SegmentView segments;      ///< the tour's hierarchy
         const std::int32_t* tour;  ///< the tour
         const double* pos;         ///< its distances by position (or null)
-        double objective;          ///< its length
+        const double* edges;       ///< edges[k] = d(t[k-1], t[k]) (the hierarchy's)
         double removed;            ///< d(t[i], t[i+1])
-        std::int32_t routes;       ///< its routes
+        double objective;          ///< its length
+        std::uint32_t solution;
         std::int32_t i;
-        std::int32_t ti;           ///< t[i]
-        std::int32_t ti1;          ///< t[i+1]
     };
     static constexpr std::int32_t rows_per_focus = 0;
 
@@ -147,18 +146,9 @@ struct GiantTwoOpt {
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t solution, std::uint32_t r) const {
         const auto i = static_cast<std::int32_t>(r);
-        const SegmentView view = tours.segments[solution];
-        const std::int32_t* tour = tours.tour(solution);
-        return {view.segment(0, i),
-                view,
-                tour,
-                tours.positions(solution),
-                tours.objectives[solution],
-                view.edges[i + 1],
-                tours.routes[solution],
-                i,
-                tour[i],
-                tour[i + 1]};
+        const double* edges = tours.segments[solution].edges;
+        return {tours.tour(solution), tours.positions(solution), edges, edges[i + 1],
+                tours.objectives[solution], solution, i};
     }
     /// The columns that can be moves: j in [i + 2, L - 1).
     LOCUS_HD_INLINE ColumnRange columns(const row_type& x) const {
@@ -173,7 +163,7 @@ struct GiantTwoOpt {
             return invalid_delta<delta_type>();
         const double added =
             tours.between(x.pos, x.tour, x.i, j) + tours.between(x.pos, x.tour, x.i + 1, j + 1);
-        const double removed = x.removed + x.segments.edges[j + 1];
+        const double removed = x.removed + x.edges[j + 1];
         return GiantTours::clamp(added - removed, x.objective);
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
@@ -182,12 +172,14 @@ struct GiantTwoOpt {
             return delta;
         const auto j = static_cast<std::int32_t>(col);
         const std::int32_t last = tours.length - 1;
-        const RouteResources& r = x.segments.resources;
+        const SegmentView& view = tours.segments[x.solution];
+        const RouteResources& r = view.resources;
         const DistanceMatrix& d = tours.distance;
-        RouteSegment s = r.join(x.before, RouteResources::reversed(x.segments.segment(x.i + 1, j)),
-                                d(x.ti, x.tour[j]));
-        s = r.join(s, x.segments.segment(j + 1, last), d(x.ti1, x.tour[j + 1]));
-        return tours.admissible(s, x.routes) ? delta : invalid_delta<delta_type>();
+        RouteSegment s = r.join(view.segment(0, x.i),
+                                RouteResources::reversed(view.segment(x.i + 1, j)),
+                                d(x.tour[x.i], x.tour[j]));
+        s = r.join(s, view.segment(j + 1, last), d(x.tour[x.i + 1], x.tour[j + 1]));
+        return tours.admissible(s, tours.routes[x.solution]) ? delta : invalid_delta<delta_type>();
     }
     LOCUS_HD_INLINE move_type decode(std::uint32_t, std::uint64_t index) const {
         const std::uint64_t side = grid().cols;
@@ -233,19 +225,21 @@ struct GiantThreeOptMove {
 struct GiantThreeOpt {
     using delta_type = double;
     using move_type = GiantThreeOptMove;
+    /// The row's context holds what bound() reads; the summaries the feasibility check joins
+    /// are looked up only for the cells evaluated in full (few, with a bound), which keeps the
+    /// context small (registers) while a row is swept.
     struct row_type {
-        RouteSegment a;            ///< positions 0..x
-        RouteSegment b;            ///< positions x+1..y
-        SegmentView segments;      ///< the tour's hierarchy
         const std::int32_t* tour;  ///< the tour
         const double* pos;         ///< its distances by position (or null)
-        double objective;          ///< its length
+        const float* near_row;     ///< float distances from t[near] by position (or null)
+        const float* far_row;      ///< float distances from t[far] to t[k + 1] at k (or null)
+        const double* edges;       ///< edges[k] = d(t[k-1], t[k]) (the hierarchy's)
         double removed;            ///< d(t[x], t[x+1]) + d(t[y], t[y+1])
         double fixed;              ///< the added edge that does not depend on z
-        const float* coarse;       ///< float distances by position (or null)
+        double objective;          ///< the tour's length
         float removed_f;           ///< removed and fixed as floats
         float fixed_f;
-        std::int32_t routes;       ///< its routes
+        std::uint32_t solution;
         std::int32_t x;
         std::int32_t y;
         std::int32_t p;
@@ -289,14 +283,12 @@ struct GiantThreeOpt {
     LOCUS_HD_INLINE row_type row(std::uint32_t solution, std::uint32_t r) const {
         row_type c;
         split_row(r, c.x, c.y, c.p);
-        c.segments = tours.segments[solution];
+        c.solution = solution;
         c.tour = tours.tour(solution);
-        c.a = c.segments.segment(0, c.x);
-        c.b = c.segments.segment(c.x + 1, c.y);
-        c.objective = tours.objectives[solution];
-        c.routes = tours.routes[solution];
         c.pos = tours.positions(solution);
-        c.removed = c.segments.edges[c.x + 1] + c.segments.edges[c.y + 1];
+        c.edges = tours.segments[solution].edges;
+        c.removed = c.edges[c.x + 1] + c.edges[c.y + 1];
+        c.objective = tours.objectives[solution];
         // Added edges per reconnection (' = reversed), as positions:
         //   p = 0  A B' C' D: (x, y)     (x+1, z) (y+1, z+1)
         //   p = 1  A C B D:   (x, y+1)   (x+1, z) (y, z+1)
@@ -305,11 +297,13 @@ struct GiantThreeOpt {
         const std::int32_t fixed_a = c.p == 3 ? c.x + 1 : c.x;
         const std::int32_t fixed_b = c.p == 0 ? c.y : c.y + 1;
         c.fixed = tours.between(c.pos, c.tour, fixed_a, fixed_b);
-        c.coarse = tours.coarse_positions(solution);
         c.removed_f = static_cast<float>(c.removed);
         c.fixed_f = static_cast<float>(c.fixed);
         c.near = near_of(c.x, c.y, c.p);
         c.far = c.p == 0 ? c.y + 1 : (c.p == 2 ? c.x + 1 : c.y);
+        const float* coarse = tours.coarse_positions(solution);
+        c.near_row = coarse == nullptr ? nullptr : coarse + static_cast<std::int64_t>(c.near) * tours.length;
+        c.far_row = coarse == nullptr ? nullptr : coarse + static_cast<std::int64_t>(c.far) * tours.length + 1;
         return c;
     }
     /// The columns that can be moves: z in (y, L - 2].
@@ -320,14 +314,13 @@ struct GiantThreeOpt {
     /// distances their float sum less kCoarseMargin of the summed lengths; invalid_delta when
     /// the cell is not a move.
     LOCUS_HD_INLINE delta_type bound(const row_type& r, std::uint32_t col) const {
-        if (r.coarse == nullptr)
+        if (r.near_row == nullptr)
             return delta_of(r, col);
         const auto z = static_cast<std::int32_t>(col);
         if (z <= r.y || z > tours.length - 2)
             return invalid_delta<delta_type>();
-        const std::int64_t l = tours.length;
-        const float added = r.fixed_f + r.coarse[r.near * l + z] + r.coarse[r.far * l + z + 1];
-        const float removed = r.removed_f + static_cast<float>(r.segments.edges[z + 1]);
+        const float added = r.fixed_f + r.near_row[z] + r.far_row[z];
+        const float removed = r.removed_f + static_cast<float>(r.edges[z + 1]);
         return static_cast<double>((added - removed) - kCoarseMargin * (added + removed));
     }
     /// The length change of the move, or invalid_delta when the cell is not a move.
@@ -337,7 +330,7 @@ struct GiantThreeOpt {
             return invalid_delta<delta_type>();
         const double added = r.fixed + tours.between(r.pos, r.tour, r.near, z) +
                              tours.between(r.pos, r.tour, r.far, z + 1);
-        const double removed = r.removed + r.segments.edges[z + 1];
+        const double removed = r.removed + r.edges[z + 1];
         return GiantTours::clamp(added - removed, r.objective);
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& r, std::uint32_t col) const {
@@ -345,19 +338,39 @@ struct GiantThreeOpt {
         if (delta == invalid_delta<delta_type>())
             return delta;
         const auto z = static_cast<std::int32_t>(col);
-        const std::int32_t last = tours.length - 1;
-        const RouteResources& res = r.segments.resources;
+        const SegmentView& view = tours.segments[r.solution];
+        const RouteResources& res = view.resources;
         const DistanceMatrix& d = tours.distance;
-        const RouteSegment c = r.segments.segment(r.y + 1, z);
-        const RouteSegment b_rev = RouteResources::reversed(r.b);
-        const RouteSegment c_rev = RouteResources::reversed(c);
-        const RouteSegment& first = r.p == 0 ? b_rev : (r.p == 3 ? c_rev : c);
-        const RouteSegment& second = r.p == 0 ? c_rev : (r.p == 2 ? b_rev : r.b);
-        RouteSegment s = res.join(r.a, first, d(r.a.last, first.first));
+        const RouteSegment b = view.segment(r.x + 1, r.y);
+        const RouteSegment c = view.segment(r.y + 1, z);
+        // NOTE: by value, not by reference to one of several locals (which would put them on
+        // the stack); p is the same for the whole row.
+        RouteSegment first;
+        RouteSegment second;
+        switch (r.p) {
+        case 0:
+            first = RouteResources::reversed(b);
+            second = RouteResources::reversed(c);
+            break;
+        case 1:
+            first = c;
+            second = b;
+            break;
+        case 2:
+            first = c;
+            second = RouteResources::reversed(b);
+            break;
+        default:
+            first = RouteResources::reversed(c);
+            second = b;
+            break;
+        }
+        const RouteSegment a = view.segment(0, r.x);
+        RouteSegment s = res.join(a, first, d(a.last, first.first));
         s = res.join(s, second, d(first.last, second.first));
-        const RouteSegment rest = r.segments.segment(z + 1, last);
+        const RouteSegment rest = view.segment(z + 1, tours.length - 1);
         s = res.join(s, rest, d(second.last, rest.first));
-        return tours.admissible(s, r.routes) ? delta : invalid_delta<delta_type>();
+        return tours.admissible(s, tours.routes[r.solution]) ? delta : invalid_delta<delta_type>();
     }
     LOCUS_HD_INLINE move_type decode(std::uint32_t, std::uint64_t index) const {
         const std::uint64_t cols = grid().cols;

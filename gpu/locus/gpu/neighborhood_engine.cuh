@@ -44,13 +44,18 @@ namespace detail {
 
 /// Pivot::best sweep of one row by a whole warp for an evaluator with lower bounds: a cell is
 /// evaluated in full only when its bound is below the lane's best and not above the warp's
-/// (every lane's best is a valid move's delta, so a cell whose bound exceeds the least of them
-/// cannot be selected; ties are evaluated, so the lowest index still wins). The warp's least
-/// best is refreshed every 8 rounds; rounds are uniform over the warp (the shuffles need every
-/// lane), so lanes past the end of the row idle through the last round.
+/// threshold: the least of the lanes' bests and of the solution's `threshold` word (order_key
+/// of the least delta any warp of the launch has found). Every such value is a valid move's
+/// delta, so a cell whose bound exceeds it cannot be selected; ties are evaluated, so the
+/// lowest index still wins. The threshold is refreshed (and the warp's best published to the
+/// word) at the start of each row and every 8 rounds; rounds are uniform over the warp (the
+/// shuffles need every lane), so lanes past the end of the row idle through the last round.
+/// Each round a lane takes two columns 32 apart, so that their bounds' loads are in flight
+/// together; the columns are still met in increasing order.
 template <class E>
 __device__ __forceinline__ void sweep_bounded(const E& eval, const typename E::row_type& context,
                                               const ColumnRange range, std::uint64_t base,
+                                              std::uint64_t* threshold,
                                               typename E::delta_type& best,
                                               std::uint64_t& best_index) {
     using D = typename E::delta_type;
@@ -58,28 +63,52 @@ __device__ __forceinline__ void sweep_bounded(const E& eval, const typename E::r
     const std::uint32_t lane = warp.lane();
     D shared = best;
     std::uint32_t round = 0;
-    for (std::uint32_t first = range.begin; first < range.end; first += 32, ++round) {
-        if ((round & 7u) == 0)
+    for (std::uint32_t first = range.begin; first < range.end; first += 64, ++round) {
+        if ((round & 3u) == 0) {
             shared = warp.min(best);
-        const std::uint32_t col = first + lane;
-        if (col >= range.end)
-            continue;
-        const D bound = eval.bound(context, col);
-        if (!(bound < best) || bound > shared)
-            continue;
-        const D delta = eval(context, col);
-        if (delta < best) {
-            best = delta;
-            best_index = base + col;
+            const std::uint64_t seen = *static_cast<volatile std::uint64_t*>(threshold);
+            const std::uint64_t mine = shared == invalid_delta<D>() ? kNoMove : order_key(shared);
+            if (mine < seen) {
+                if (lane == 0)
+                    atomicMin(reinterpret_cast<unsigned long long*>(threshold),
+                              static_cast<unsigned long long>(mine));
+            } else if (seen != kNoMove) {
+                shared = from_order_key<D>(seen);
+            }
+        }
+        const std::uint32_t col0 = first + lane;
+        const std::uint32_t col1 = col0 + 32;
+        const D bound0 = col0 < range.end ? eval.bound(context, col0) : invalid_delta<D>();
+        const D bound1 = col1 < range.end ? eval.bound(context, col1) : invalid_delta<D>();
+        if (bound0 < best && !(bound0 > shared)) {
+            const D delta = eval(context, col0);
+            if (delta < best) {
+                best = delta;
+                best_index = base + col0;
+            }
+        }
+        if (bound1 < best && !(bound1 > shared)) {
+            const D delta = eval(context, col1);
+            if (delta < best) {
+                best = delta;
+                best_index = base + col1;
+            }
         }
     }
+}
+
+/// Blocks per multiprocessor the selection kernel is compiled for: evaluators with lower bounds
+/// spend their time in the bound sweep and rarely evaluate a cell in full, so their kernels
+/// trade registers of the full evaluation (spilled if need be) for twice the resident warps.
+template <class E> constexpr unsigned select_min_blocks() {
+    return LowerBoundedEvaluator<E> ? 2u : 1u;
 }
 
 /// Selection kernel. Grid: batch * blocks_per_solution blocks of kEngineBlockThreads.
 /// `partials` holds one entry per block; `tickets` and `found` one word per solution, which the
 /// kernel leaves as it found them (0 and kNoMove).
 template <class E, bool kFirst>
-__global__ void __launch_bounds__(kEngineBlockThreads)
+__global__ void __launch_bounds__(kEngineBlockThreads, select_min_blocks<E>())
     select_kernel(const E eval, const SweepPlan plan, MoveResult<typename E::delta_type>* out,
                   MoveResult<typename E::delta_type>* partials, std::uint32_t* tickets,
                   std::uint64_t* found) {
@@ -121,7 +150,7 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
         const ColumnRange range = columns_to_scan(eval, context, col_begin, col_end);
         if constexpr (!kFirst && LowerBoundedEvaluator<E>) {
             if (width == 32) {
-                sweep_bounded(eval, context, range, base, best, best_index);
+                sweep_bounded(eval, context, range, base, found + solution, best, best_index);
                 continue;
             }
         }
@@ -162,8 +191,7 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
     if (plan.blocks_per_solution == 1) {
         if (threadIdx.x == 0) {
             store_move(out + solution, best, best_index);
-            if constexpr (kFirst)
-                found[solution] = kNoMove;
+            found[solution] = kNoMove;
         }
         return;
     }
@@ -198,8 +226,7 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
     if (threadIdx.x == 0) {
         store_move(out + solution, best, best_index);
         tickets[solution] = 0;
-        if constexpr (kFirst)
-            found[solution] = kNoMove;
+        found[solution] = kNoMove;
     }
 }
 

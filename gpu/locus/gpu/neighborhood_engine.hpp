@@ -19,6 +19,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -85,6 +86,40 @@ template <class Delta> LOCUS_HD constexpr Delta invalid_delta() {
         return DBL_MAX;
     } else {
         return static_cast<Delta>(static_cast<std::make_unsigned_t<Delta>>(~0ull) >> 1);
+    }
+}
+
+/// A delta as an unsigned key with the same order (smaller delta, smaller key), so that a
+/// running threshold can be lowered with an atomic minimum on a 64-bit word. Valid deltas map
+/// below kNoMove (all bits set), which stands for "no threshold yet".
+template <class Delta> LOCUS_HD_INLINE std::uint64_t order_key(Delta d) {
+    if constexpr (std::is_floating_point_v<Delta>) {
+        const double v = static_cast<double>(d);
+        std::uint64_t bits = 0;
+#ifdef __CUDA_ARCH__
+        bits = static_cast<std::uint64_t>(__double_as_longlong(v));
+#else
+        std::memcpy(&bits, &v, sizeof bits);
+#endif
+        return (bits >> 63) != 0 ? ~bits : bits | (1ull << 63);
+    } else {
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(d)) ^ (1ull << 63);
+    }
+}
+
+/// The delta of an order key (the inverse of order_key for keys it returned).
+template <class Delta> LOCUS_HD_INLINE Delta from_order_key(std::uint64_t key) {
+    if constexpr (std::is_floating_point_v<Delta>) {
+        const std::uint64_t bits = (key >> 63) != 0 ? key & ~(1ull << 63) : ~key;
+        double v = 0.0;
+#ifdef __CUDA_ARCH__
+        v = __longlong_as_double(static_cast<long long>(bits));
+#else
+        std::memcpy(&v, &bits, sizeof v);
+#endif
+        return static_cast<Delta>(v);
+    } else {
+        return static_cast<Delta>(static_cast<std::int64_t>(key ^ (1ull << 63)));
     }
 }
 
@@ -266,21 +301,43 @@ inline CpuChunks cpu_chunks(std::uint32_t rows, std::uint32_t batch, int threads
     return {static_cast<std::uint32_t>(chunks), static_cast<std::uint32_t>(per_chunk)};
 }
 
-/// Pivot::best over rows [row_begin, row_end) of `solution`.
+/// Lowers `word` (an order_key threshold) to `key` unless it is already lower.
+inline void lower_threshold(std::atomic<std::uint64_t>& word, std::uint64_t key) {
+    std::uint64_t seen = word.load(std::memory_order_relaxed);
+    while (key < seen && !word.compare_exchange_weak(seen, key, std::memory_order_relaxed)) {
+    }
+}
+
+/// Pivot::best over rows [row_begin, row_end) of `solution`. For an evaluator with lower
+/// bounds, `threshold` is the solution's least delta found so far by any chunk (order_key):
+/// a cell whose bound exceeds it cannot be selected (ties are evaluated: the lowest index
+/// wins), so it is skipped; each row's best lowers it.
 template <class E>
 MoveResult<typename E::delta_type> scan_best(const E& eval, std::uint32_t solution,
                                              std::uint32_t row_begin, std::uint32_t row_end,
-                                             std::uint32_t cols) {
+                                             std::uint32_t cols,
+                                             std::atomic<std::uint64_t>& threshold) {
     using D = typename E::delta_type;
     MoveResult<D> best{invalid_delta<D>(), kNoMove};
     for (std::uint32_t row = row_begin; row < row_end; ++row) {
         const auto context = eval.row(solution, row);
         const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
         const ColumnRange range = columns_to_scan(eval, context, 0, cols);
-        for (std::uint32_t col = range.begin; col < range.end; ++col) {
-            if (!may_beat(eval, context, col, best.delta)) continue;
-            const D delta = eval(context, col);
-            if (delta < best.delta) best = {delta, base + col};
+        if constexpr (LowerBoundedEvaluator<E>) {
+            const std::uint64_t key = threshold.load(std::memory_order_relaxed);
+            const D shared = key == kNoMove ? invalid_delta<D>() : from_order_key<D>(key);
+            for (std::uint32_t col = range.begin; col < range.end; ++col) {
+                const D bound = eval.bound(context, col);
+                if (!(bound < best.delta) || bound > shared) continue;
+                const D delta = eval(context, col);
+                if (delta < best.delta) best = {delta, base + col};
+            }
+            if (best.found() && best.delta < shared) lower_threshold(threshold, order_key(best.delta));
+        } else {
+            for (std::uint32_t col = range.begin; col < range.end; ++col) {
+                const D delta = eval(context, col);
+                if (delta < best.delta) best = {delta, base + col};
+            }
         }
     }
     return best;
@@ -350,7 +407,9 @@ void select_moves_cpu(const E& eval, std::uint32_t batch, Pivot pivot,
     const detail::CpuChunks split = detail::cpu_chunks(grid.rows, batch, team);
     const std::int64_t items = static_cast<std::int64_t>(batch) * split.chunks;
     std::vector<MoveResult<D>> partial(static_cast<std::size_t>(items));
-    std::vector<std::atomic<std::uint64_t>> found(pivot == Pivot::first ? batch : 0);
+    // Pivot::first: the lowest improving index per solution; Pivot::best: the least delta found
+    // so far per solution (order_key), the shared threshold of bounded evaluators.
+    std::vector<std::atomic<std::uint64_t>> found(batch);
     for (auto& word : found)
         word.store(kNoMove, std::memory_order_relaxed);
 
@@ -366,7 +425,8 @@ void select_moves_cpu(const E& eval, std::uint32_t batch, Pivot pivot,
         const auto row_end = static_cast<std::uint32_t>(
             std::min<std::uint64_t>(begin + split.rows_per_chunk, grid.rows));
         partial[static_cast<std::size_t>(item)] =
-            pivot == Pivot::best ? detail::scan_best(eval, solution, row_begin, row_end, grid.cols)
+            pivot == Pivot::best ? detail::scan_best(eval, solution, row_begin, row_end, grid.cols,
+                                                     found[solution])
                                  : detail::scan_first(eval, solution, row_begin, row_end, grid.cols,
                                                       found[solution]);
     }

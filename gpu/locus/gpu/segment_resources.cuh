@@ -5,7 +5,9 @@
 /// build_run_row), so both give the same summaries bit for bit. Four kernels, every one
 /// parallel over the positions (or parts) of every tour: edges, rows of level 0 (a thread joins
 /// a row left to right: at most `part` joins, every segment for the zero level), rows of level
-/// 1, and each tour's view with the summary of the whole tour.
+/// 1 (a thread per row, few rows per block, the part summaries staged in shared memory), and
+/// each tour's view with the summary of the whole tour. A thread that folds a row writes it
+/// alone, so blocks are small: a multiprocessor then serves few scattered rows at a time.
 
 #include <cuda_runtime.h>
 
@@ -57,12 +59,48 @@ static __global__ void segment_inner_kernel(const RouteResources resources, cons
                     static_cast<std::int32_t>(id % n));
 }
 
-static __global__ void segment_runs_kernel(const RouteResources resources, const SegmentBatchArrays a) {
-    const std::uint64_t id = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const std::uint64_t parts = static_cast<std::uint64_t>(a.shape.parts);
-    if (id >= parts * a.count) return;
-    const auto tour = static_cast<std::uint32_t>(id / parts);
-    build_run_row(resources, a.of(tour), static_cast<std::int32_t>(id % parts));
+/// Parts whose summaries a block of segment_runs_kernel stages in shared memory at a time.
+inline constexpr std::int32_t kRunChunk = 32;
+/// Threads of a block of segment_runs_kernel, and the rows of level 1 it folds (one per thread
+/// of its first kRunRows): each thread writes a row of its own, so few rows per block keep the
+/// scattered stores of one multiprocessor few; the others help staging the summaries.
+inline constexpr unsigned kRunThreads = 32;
+inline constexpr std::int32_t kRunRows = 8;
+
+/// Level 1, as build_run_row: thread k < kRunRows of block (tour, g) folds row first = g *
+/// kRunRows + k left to right. Every row folds the same part summaries, so the block stages
+/// them in shared memory kRunChunk parts at a time (the chain of joins then waits on no global
+/// load).
+static __global__ void __launch_bounds__(kRunThreads)
+    segment_runs_kernel(const RouteResources resources, const SegmentBatchArrays a,
+                        std::uint32_t groups) {
+    __shared__ RouteSegment s_whole[kRunChunk];
+    __shared__ double s_edge[kRunChunk];
+    const std::uint32_t tour = blockIdx.x / groups;
+    const std::uint32_t group = blockIdx.x - tour * groups;
+    const SegmentArrays arrays = a.of(tour);
+    const HierarchyShape& h = a.shape;
+    const auto row0 = static_cast<std::int32_t>(group) * kRunRows;
+    const std::int32_t first = row0 + static_cast<std::int32_t>(threadIdx.x);
+    const bool mine = static_cast<std::int32_t>(threadIdx.x) < kRunRows && first < h.parts;
+    RouteSegment* row = arrays.runs + static_cast<std::int64_t>(first) * h.parts;
+    RouteSegment s{};
+    for (std::int32_t chunk = row0; chunk < h.parts; chunk += kRunChunk) {
+        const std::int32_t size = h.parts - chunk < kRunChunk ? h.parts - chunk : kRunChunk;
+        __syncthreads();
+        for (auto k = static_cast<std::int32_t>(threadIdx.x); k < size;
+             k += static_cast<std::int32_t>(blockDim.x)) {
+            s_whole[k] = whole_part(arrays, chunk + k);
+            s_edge[k] = arrays.edges[static_cast<std::int64_t>(chunk + k) * h.part];
+        }
+        __syncthreads();
+        if (!mine || first >= chunk + size) continue;
+        for (std::int32_t k = first > chunk ? first - chunk : 0; k < size; ++k) {
+            const std::int32_t b = chunk + k;
+            s = b == first ? s_whole[k] : resources.join(s, s_whole[k], s_edge[k]);
+            row[b] = s;
+        }
+    }
 }
 
 static __global__ void segment_views_kernel(const RouteResources resources, const SegmentBatchArrays a) {
@@ -91,11 +129,13 @@ cudaError_t build_segment_hierarchies(const RouteResources& resources, const std
     const unsigned threads = detail::kSegmentBuildThreads;
     detail::segment_edges_kernel<Distance>
         <<<detail::segment_blocks(positions), threads, 0, stream>>>(tours, distance, a);
-    detail::segment_inner_kernel<<<detail::segment_blocks(positions), threads, 0, stream>>>(
-        resources, tours, a);
-    detail::segment_runs_kernel<<<detail::segment_blocks(
-                                      static_cast<std::uint64_t>(a.shape.parts) * a.count),
-                                  threads, 0, stream>>>(resources, a);
+    detail::segment_inner_kernel<<<static_cast<unsigned>((positions + detail::kRunThreads - 1) /
+                                                         detail::kRunThreads),
+                                   detail::kRunThreads, 0, stream>>>(resources, tours, a);
+    const auto groups = static_cast<std::uint32_t>((a.shape.parts + detail::kRunRows - 1) /
+                                                   detail::kRunRows);
+    detail::segment_runs_kernel<<<groups * a.count, detail::kRunThreads, 0, stream>>>(
+        resources, a, groups);
     detail::segment_views_kernel<<<detail::segment_blocks(a.count), threads, 0, stream>>>(
         resources, a);
     return cudaGetLastError();

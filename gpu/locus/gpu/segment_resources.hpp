@@ -235,21 +235,25 @@ LOCUS_HD_INLINE void build_inner_row(const RouteResources& resources, const std:
     }
 }
 
+/// The summary of the whole part `part` (from level 0).
+LOCUS_HD_INLINE RouteSegment whole_part(const SegmentArrays& a, std::int32_t part) {
+    const HierarchyShape& h = a.shape;
+    const std::int32_t start = part * h.part;
+    const std::int32_t stop = (start + h.part < h.n ? start + h.part : h.n) - 1;
+    return a.inner[static_cast<std::int64_t>(start) * h.part + (stop - start)];
+}
+
 /// Builder step 3 (after every row of level 0): row `first` of level 1, the runs of whole parts
-/// first..b for every b >= first, joined left to right.
+/// first..b for every b >= first, joined left to right: run(first, b) = join(run(first, b - 1),
+/// whole_part(b), edge into part b).
 LOCUS_HD_INLINE void build_run_row(const RouteResources& resources, const SegmentArrays& a,
                                    std::int32_t first) {
     const HierarchyShape& h = a.shape;
-    const auto whole = [&](std::int32_t part) {
-        const std::int32_t start = part * h.part;
-        const std::int32_t stop = (start + h.part < h.n ? start + h.part : h.n) - 1;
-        return a.inner[static_cast<std::int64_t>(start) * h.part + (stop - start)];
-    };
     RouteSegment* row = a.runs + static_cast<std::int64_t>(first) * h.parts;
-    RouteSegment s = whole(first);
+    RouteSegment s = whole_part(a, first);
     row[first] = s;
     for (std::int32_t b = first + 1; b < h.parts; ++b) {
-        s = resources.join(s, whole(b), a.edges[b * h.part]);
+        s = resources.join(s, whole_part(a, b), a.edges[b * h.part]);
         row[b] = s;
     }
 }

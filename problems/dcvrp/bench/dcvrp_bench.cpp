@@ -198,34 +198,36 @@ int main(int argc, char** argv) {
                         row["cuda_seconds_cpu_steps"] = same;
                         row["cuda_vs_cpu"] = row["cpu_seconds"].get<double>() / same;
                     }
-                    if (move == GiantMove::three_opt) {
-                        // The other hierarchy: one level instead of every segment.
-                        GiantTourOptions one = options;
-                        one.hierarchy = HierarchyChoice::one;
-                        auto other = make_giant_neighborhood(*problem, move, one, settings,
-                                                             Backend::cuda);
-                        time_steps(*other, start, 2, cuda_end, done);
-                        row["cuda_seconds_one_level"] =
-                            time_steps(*other, start, gpu_steps, cuda_end, done);
-                    }
-                    if (move == GiantMove::three_opt && budget_mib > 0) {
-                        // The same search under a device-memory budget, with the hierarchy that
-                        // fits it when the zero level does not.
-                        gpu::EngineSettings tight = settings;
-                        tight.memory.bytes = static_cast<std::size_t>(budget_mib * 1048576.0);
-                        GiantTourOptions fitted = options;
+                    {
+                        // Each hierarchy on its own: every segment (zero level, while it takes
+                        // at most 4 GiB) and parts of about L^(1/3) (one level).
                         const double zero_bytes = static_cast<double>(size.length) *
                                                   size.length * sizeof(gpu::RouteSegment);
-                        if (zero_bytes > 0.8 * static_cast<double>(tight.memory.bytes))
-                            fitted.hierarchy = HierarchyChoice::one;
+                        for (const HierarchyChoice choice :
+                             {HierarchyChoice::zero, HierarchyChoice::one}) {
+                            if (choice == HierarchyChoice::zero && zero_bytes > 4.0 * 1073741824.0)
+                                continue;
+                            GiantTourOptions forced = options;
+                            forced.hierarchy = choice;
+                            auto other = make_giant_neighborhood(*problem, move, forced, settings,
+                                                                 Backend::cuda);
+                            time_steps(*other, start, 2, cuda_end, done);
+                            row[choice == HierarchyChoice::zero ? "cuda_seconds_zero_level"
+                                                                : "cuda_seconds_one_level"] =
+                                time_steps(*other, start, gpu_steps, cuda_end, done);
+                        }
+                    }
+                    if (move == GiantMove::three_opt && budget_mib > 0) {
+                        // The same search under a device-memory budget.
+                        gpu::EngineSettings tight = settings;
+                        tight.memory.bytes = static_cast<std::size_t>(budget_mib * 1048576.0);
+                        const GiantTourOptions fitted = options;
                         auto limited = make_giant_neighborhood(*problem, move, fitted, tight,
                                                                Backend::cuda);
                         time_steps(*limited, start, 2, cuda_end, done);
                         const double budget_seconds =
                             time_steps(*limited, start, gpu_steps, cuda_end, done);
                         row["budget_mib"] = budget_mib;
-                        row["budget_hierarchy"] =
-                            fitted.hierarchy == HierarchyChoice::one ? "one" : "auto";
                         row["budget_seconds"] = budget_seconds;
                         row["budget_ratio"] = budget_seconds / seconds;
                     }

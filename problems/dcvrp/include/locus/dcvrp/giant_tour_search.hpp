@@ -23,16 +23,10 @@ enum class GiantMove { two_opt, three_opt };
 
 /// Which hierarchy of segment summaries a neighborhood builds per solution.
 enum class HierarchyChoice {
-    automatic, ///< zero level for 3-opt from kZeroLevelFrom positions while it takes at most
-               ///< kZeroLevelBytes, else one level
+    automatic, ///< the one level (measured faster than the zero level at every size)
     zero,      ///< every segment (L^2 summaries per solution)
     one,       ///< parts of about L^(1/3) positions
 };
-
-/// The most bytes of zero-level summaries (per batch) that HierarchyChoice::automatic builds.
-inline constexpr std::size_t kZeroLevelBytes = std::size_t{1} << 30;
-/// The fewest positions from which HierarchyChoice::automatic builds the zero level for 3-opt.
-inline constexpr std::int32_t kZeroLevelFrom = 768;
 
 /// Options of a giant-tour neighborhood.
 struct GiantTourOptions {
