@@ -42,8 +42,8 @@ def load_matplotlib():
         matplotlib.use("Agg")
         import matplotlib.pyplot as pyplot
         import numpy
-    except ImportError as error:
-        return "{} ({})".format(error, sys.executable)
+    except Exception as error:  # a half-made environment fails in many ways
+        return str(error) or type(error).__name__
     plt, np = pyplot, numpy
     return None
 
@@ -214,8 +214,8 @@ class Curve:
         return not self.times
 
     def at(self, grid):
-        """Values at the times of `grid` (nan before the first point)."""
-        out = np.full(len(grid), np.nan)
+        """Values at the times of `grid` (infinite before the first point: no solution yet)."""
+        out = np.full(len(grid), np.inf)
         if self.empty():
             return out
         index = np.searchsorted(np.asarray(self.times), grid, side="right") - 1
@@ -275,20 +275,18 @@ def plot_convergence(instance, labels, curves, best_known, path):
             ys = [transform(v) for v in c.values]
             ys.append(ys[-1])
             values.extend(ys)
-            ax.step(xs, ys, where="post", color=col, alpha=0.35, linewidth=0.8)
+            ax.step(xs, ys, where="post", color=col, alpha=0.5, linewidth=0.9)
+        # The median of the best-so-far values, a run without a solution yet counting as
+        # infinite: non-increasing, drawn from when half of the runs have a solution.
         grid = np.geomspace(tmin, tmax, 300)
-        table = np.vstack([c.at(grid) for c in mine])
-        present = np.sum(~np.isnan(table), axis=0)
-        median = np.full(len(grid), np.nan)
-        enough = present * 2 >= len(mine)
-        if np.any(enough):
-            median[enough] = np.nanmedian(table[:, enough], axis=0)
+        median = np.median(np.vstack([c.at(grid) for c in mine]), axis=0)
+        median[~np.isfinite(median)] = np.nan
         ax.plot(grid, [transform(v) for v in median], color=col, linewidth=2.4,
                 label="{} (median of {} run{})".format(label, len(mine),
                                                        "" if len(mine) == 1 else "s"))
     time_axis(ax, tmin, tmax)
     if use_gap:
-        ax.set_ylabel("gap to the best-known value {:g} (%)".format(best_known))
+        ax.set_ylabel("gap to the best-known value {:.10g} (%)".format(best_known))
         if values and max(values) > 10:
             ax.set_yscale("symlog", linthresh=1.0)
     else:
@@ -306,9 +304,9 @@ def plot_convergence(instance, labels, curves, best_known, path):
 def plot_time_to_target(instance, labels, curves, best_known, path):
     finals = [v for _, c in curves for v in c.values]
     if best_known is not None:
-        reference, name = float(best_known), "best known {:g}".format(best_known)
+        reference, name = float(best_known), "best known {:.10g}".format(best_known)
     else:
-        reference, name = min(finals), "best found {:g}".format(min(finals))
+        reference, name = min(finals), "best found {:.10g}".format(min(finals))
     drawn = [c for _, c in curves if not c.empty()]
     positive = [t for c in drawn for t in c.times if t > 0]
     tmin = max(min(positive) if positive else 1e-3, 1e-4)
@@ -344,6 +342,11 @@ def distinct_colours():
     """Twenty colours, the ten strong ones first (tab20 pairs a strong and a light hue)."""
     cmap = plt.get_cmap("tab20")
     return [cmap(i) for i in range(0, 20, 2)] + [cmap(i) for i in range(1, 20, 2)]
+
+
+def below_legend(ax):
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.04), ncol=3,
+              frameon=False)
 
 
 def picture_axes(title):
@@ -391,7 +394,7 @@ def draw_routes(instance_file, solution_file, title, path):
         ax.scatter(xs[1:-1], ys[1:-1], s=10, color=colours[k % 20], zorder=3)
     ax.scatter([coords[depot][0]], [coords[depot][1]], s=70, marker="s", color="black", zorder=4,
                label="depot")
-    ax.legend(fontsize="small", loc="upper right", framealpha=0.8)
+    below_legend(ax)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -414,7 +417,7 @@ def draw_grid(instance_file, solution_file, title, path):
     if any(len(cells) > 1 for cells in agents):
         ax.scatter([], [], s=14, marker="o", color="grey", label="start")
     ax.scatter([], [], s=18, marker="s", color="grey", label="end")
-    ax.legend(fontsize="small", loc="upper right", framealpha=0.8)
+    below_legend(ax)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -511,7 +514,7 @@ def main(argv):
         return EXIT_BAD_INPUT
     missing = load_matplotlib()
     if missing:
-        sys.stderr.write("matplotlib is not importable: {}\n".format(missing))
+        sys.stderr.write("matplotlib is not importable by {}: {}\n".format(sys.executable, missing))
         return EXIT_NO_MATPLOTLIB
     out_dir = argv[2]
     os.makedirs(out_dir, exist_ok=True)
