@@ -77,10 +77,14 @@ int run_experiment(const ExperimentOptions& options);
 struct ReportOptions {
     std::vector<std::string> inputs; ///< results files or experiment directories
     std::string out = "report";      ///< output directory (report.md, report.csv)
+    bool plots = false;              ///< --plots: no plots is an error
+    bool no_plots = false;           ///< --no-plots: tables only
 };
 
-/// Merges the inputs' results lines into report.md and report.csv (see report.cpp).
-/// ConfigError for missing inputs or no results; Error naming a corrupt line.
+/// Merges the inputs' results lines into report.md and report.csv (see report.cpp), then draws
+/// the plots into <out>/plots with scripts/plots/locus_plots.py and links them in report.md.
+/// ConfigError for missing inputs or no results; Error naming a corrupt line. Without Python or
+/// matplotlib: one line saying how to get them, and kOk unless `plots` (then kFailure).
 int run_report(const ReportOptions& options);
 
 /// The embedded default job (configs/demo.yaml at build time).

@@ -69,10 +69,16 @@ int main(int argc, char** argv) {
 
     ReportOptions report;
     auto* report_cmd = app.add_subcommand(
-        "report", "Tables of results: per instance and config, with significance marks");
+        "report", "Tables and plots of results: per instance and config, with significance "
+                  "marks, convergence, time to target and the best solutions");
     report_cmd->add_option("inputs", report.inputs, "results.jsonl files or experiment directories")
         ->required();
     report_cmd->add_option("--out", report.out, "Output directory (default: report)");
+    auto* plots_flag = report_cmd->add_flag(
+        "--plots", report.plots,
+        "Fail when the plots cannot be drawn (default: say why and write the tables only)");
+    report_cmd->add_flag("--no-plots", report.no_plots, "Tables only, no plots")
+        ->excludes(plots_flag);
 
     std::string instance, solution, problem;
     auto* verify_cmd = app.add_subcommand("verify", "Check a solution's feasibility and objective");

@@ -1,11 +1,16 @@
 // `locus report INPUT... --out R`: merges results files (or experiment directories) into one
 // table per instance x label — runs, % feasible, best / mean / worst objective and gap, mean time
 // to the best — written as R/report.md and R/report.csv, with a Mann-Whitney U test between
-// every two labels of an instance.
+// every two labels of an instance. Then the plots: the runs, with their trace, solution and
+// instance files found, go to R/plots/runs.json, and scripts/plots/locus_plots.py draws them
+// (convergence, time to target, best solutions); report.md links what it drew.
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,11 +18,16 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "launcher.hpp"
+#include "locus/data_path.hpp"
 #include "locus/error.hpp"
+#include "locus/generator_spec.hpp"
 
 namespace locus::app {
 namespace {
@@ -86,16 +96,251 @@ fs::path results_file(const std::string& input) {
     return file;
 }
 
+/// What the plots need of one instance: its problem, best-known value, instance file (or why
+/// there is none) and runs.
+struct PlotInstance {
+    std::string problem;
+    std::optional<double> best_known;
+    std::string spec;                  ///< the instance as the experiment named it ("" if unknown)
+    std::vector<fs::path> results_dirs; ///< directories of the results files naming it
+    nlohmann::json runs = nlohmann::json::array();
+};
+
+/// The instance of an experiment's run: its key is "label|instance|seed|backend".
+std::string instance_of_key(const nlohmann::json& j, const std::string& label) {
+    if (!j.contains("experiment_key") || !j["experiment_key"].is_string()) return "";
+    std::string key = j["experiment_key"].get<std::string>();
+    if (!key.starts_with(label + "|")) return "";
+    key = key.substr(label.size() + 1);
+    for (int field = 0; field < 2; ++field) {
+        const std::size_t bar = key.rfind('|');
+        if (bar == std::string::npos) return "";
+        key.resize(bar);
+    }
+    return key;
+}
+
+/// A file a run recorded (trace, solution, trajectory), found where it is now: in the run's
+/// directory of an experiment (run_dir is relative to the experiment directory and holds the
+/// directory of the job's run), at the path recorded, or in a directory of that name beside the
+/// results file (a job's --out). "" when none exists.
+std::string locate_run_file(const nlohmann::json& j, const char* key, const fs::path& results_dir) {
+    if (!j.contains(key) || !j[key].is_string()) return "";
+    const fs::path recorded(j[key].get<std::string>());
+    const fs::path in_job_dir = recorded.parent_path().filename() / recorded.filename();
+    std::vector<fs::path> candidates;
+    if (j.contains("run_dir") && j["run_dir"].is_string())
+        candidates.push_back(results_dir / j["run_dir"].get<std::string>() / in_job_dir);
+    candidates.push_back(recorded);
+    candidates.push_back(results_dir / in_job_dir);
+    for (const fs::path& candidate : candidates) {
+        std::error_code ec;
+        if (fs::is_regular_file(candidate, ec))
+            return fs::absolute(candidate).lexically_normal().string();
+    }
+    return "";
+}
+
+/// The instance file of an instance for its picture: {file, ""} or {"", why there is none}.
+std::pair<std::string, std::string> locate_instance(const std::string& name,
+                                                    const PlotInstance& instance) {
+    const std::string& spec = instance.spec.empty() ? name : instance.spec;
+    std::error_code ec;
+    if (!fs::is_regular_file(spec, ec) && is_generator_spec(spec, ""))
+        return {"", fmt::format("'{}' is a generated instance, with no file of coordinates", spec)};
+    try {
+        return {fs::absolute(resolve_data_file(spec, "instance file")).lexically_normal().string(),
+                ""};
+    } catch (const InstanceError& e) {
+        for (const fs::path& dir : instance.results_dirs)
+            if (fs::is_regular_file(dir / spec, ec))
+                return {fs::absolute(dir / spec).lexically_normal().string(), ""};
+        if (instance.spec.empty())
+            return {"", fmt::format("its results lines name the instance '{}' but not its file "
+                                    "(runs of 'locus experiment' record the file)",
+                                    name)};
+        return {"", e.what()};
+    }
+}
+
+/// Where the plots come from: the script, and the Python that runs it ($LOCUS_PYTHON, else the
+/// environment scripts/plots/setup creates, else python3 from the PATH).
+struct PlotTools {
+    std::string python;
+    std::string script;
+};
+
+const char* env_or(const char* name, const char* fallback) {
+    const char* value = std::getenv(name);
+    return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+PlotTools plot_tools() {
+    PlotTools tools;
+    tools.script = env_or("LOCUS_PLOTS_SCRIPT", LOCUS_PLOTS_SCRIPT);
+    const fs::path venv_python = fs::path(LOCUS_PLOTS_VENV) / "bin" / "python";
+    std::error_code ec;
+    tools.python = env_or("LOCUS_PYTHON", fs::exists(venv_python, ec) ? venv_python.c_str()
+                                                                       : "python3");
+    return tools;
+}
+
+/// Runs argv[0] (searched in the PATH) with stdout and stderr captured. Exit status 127 with
+/// the reason in the output when it cannot be started; 128 + N when signal N ended it.
+std::pair<int, std::string> run_captured(const std::vector<std::string>& args) {
+    int pipe_fds[2];
+    if (::pipe(pipe_fds) != 0) throw Error("report: cannot run the plot script: pipe failed");
+    std::vector<char*> argv;
+    std::vector<std::string> copy = args;
+    for (std::string& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid < 0) throw Error("report: cannot run the plot script: fork failed");
+    if (pid == 0) {
+        ::close(pipe_fds[0]);
+        ::dup2(pipe_fds[1], STDOUT_FILENO);
+        ::dup2(pipe_fds[1], STDERR_FILENO);
+        ::execvp(argv[0], argv.data());
+        const std::string why = fmt::format("cannot run '{}': {}", args[0], std::strerror(errno));
+        [[maybe_unused]] const auto written = ::write(STDERR_FILENO, why.data(), why.size());
+        ::_exit(127);
+    }
+    ::close(pipe_fds[1]);
+    std::string output;
+    char buffer[4096];
+    for (;;) {
+        const ssize_t got = ::read(pipe_fds[0], buffer, sizeof buffer);
+        if (got > 0) output.append(buffer, static_cast<std::size_t>(got));
+        else if (got == 0 || errno != EINTR) break;
+    }
+    ::close(pipe_fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return {code, output};
+}
+
+/// The last non-empty line of a text, trimmed.
+std::string last_line(const std::string& text) {
+    std::size_t end = text.find_last_not_of(" \t\r\n");
+    if (end == std::string::npos) return "";
+    const std::size_t begin = text.find_last_of('\n', end);
+    return text.substr(begin == std::string::npos ? 0 : begin + 1,
+                       end + 1 - (begin == std::string::npos ? 0 : begin + 1));
+}
+
+/// The markdown under an instance: its images (paths relative to report.md) and notes.
+std::string plot_markdown(const nlohmann::json& entry) {
+    std::string md;
+    for (const auto& image : entry.value("images", nlohmann::json::array())) {
+        std::string alt = image.value("alt", std::string("plot"));
+        std::replace(alt.begin(), alt.end(), '[', '(');
+        std::replace(alt.begin(), alt.end(), ']', ')');
+        md += fmt::format("\n![{}](plots/{})\n", alt, image.value("file", std::string()));
+    }
+    for (const auto& note : entry.value("notes", nlohmann::json::array()))
+        md += "\n" + note.get<std::string>() + "\n";
+    return md;
+}
+
+/// Draws the plots of `instances` into out/plots and returns the markdown to put under each
+/// instance, or nullopt (after its one-line message) when no plots are drawn; `status` is the
+/// exit status the report ends with.
+std::optional<std::map<std::string, std::string>>
+draw_plots(const std::map<std::string, PlotInstance>& instances,
+           const std::vector<std::string>& labels, const fs::path& out, bool required,
+           int& status) {
+    const fs::path dir = out / "plots";
+    fs::create_directories(dir);
+    nlohmann::json runs = {{"labels", labels}, {"instances", nlohmann::json::array()}};
+    for (const auto& [name, instance] : instances) {
+        const auto [file, note] = locate_instance(name, instance);
+        runs["instances"].push_back(
+            {{"name", name},
+             {"problem", instance.problem},
+             {"best_known",
+              instance.best_known ? nlohmann::json(*instance.best_known) : nlohmann::json()},
+             {"instance_spec", instance.spec},
+             {"instance_file", file.empty() ? nlohmann::json() : nlohmann::json(file)},
+             {"instance_note", note},
+             {"runs", instance.runs}});
+    }
+    const fs::path runs_file = dir / "runs.json";
+    {
+        std::ofstream f(runs_file);
+        f << runs.dump(1) << '\n';
+        if (!f) throw Error(fmt::format("report: cannot write '{}'", runs_file.string()));
+    }
+
+    const PlotTools tools = plot_tools();
+    const std::string setup = fs::path(LOCUS_PLOTS_SETUP).string();
+    const auto unavailable = [&](const std::string& why) {
+        std::fprintf(stderr, "locus: %sno plots: %s; run %s (a Python environment with matplotlib "
+                             "at %s, which locus report uses), or pass --no-plots\n",
+                     required ? "error: " : "", why.c_str(), setup.c_str(), LOCUS_PLOTS_VENV);
+        status = required ? kFailure : kOk;
+        return std::nullopt;
+    };
+    std::error_code ec;
+    if (!fs::is_regular_file(tools.script, ec))
+        return unavailable(fmt::format("the plot script '{}' is missing (LOCUS_PLOTS_SCRIPT)",
+                                       tools.script));
+    const auto [code, output] =
+        run_captured({tools.python, tools.script, runs_file.string(), dir.string()});
+    if (code == 127)
+        return unavailable(fmt::format("Python '{}' cannot be run ({})", tools.python,
+                                       last_line(output)));
+    if (code == 3) {
+        // The script's line: "matplotlib is not importable by <python>: <why>".
+        std::string why = last_line(output);
+        const std::size_t colon = why.find(": ");
+        if (why.starts_with("matplotlib is not importable") && colon != std::string::npos)
+            why = why.substr(colon + 2);
+        return unavailable(fmt::format("Python '{}' cannot import matplotlib ({})", tools.python,
+                                       why));
+    }
+    if (code != 0) {
+        std::fputs(output.c_str(), stderr);
+        std::fprintf(stderr, "locus: error: the plot script %s failed (exit status %d, Python "
+                             "'%s'); report.md and report.csv are written without plots\n",
+                     tools.script.c_str(), code, tools.python.c_str());
+        status = kFailure;
+        return std::nullopt;
+    }
+    const fs::path manifest_file = dir / "plots.json";
+    std::ifstream in(manifest_file);
+    const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
+    if (manifest.is_discarded() || !manifest.contains("instances") ||
+        !manifest["instances"].is_array())
+        throw Error(fmt::format("report: the plot script wrote no valid '{}'",
+                                manifest_file.string()));
+    std::map<std::string, std::string> markdown;
+    std::size_t images = 0;
+    for (const auto& entry : manifest["instances"]) {
+        markdown[entry.value("name", std::string())] = plot_markdown(entry);
+        images += entry.value("images", nlohmann::json::array()).size();
+    }
+    std::fprintf(stderr, "locus: %zu plots drawn into %s\n", images, dir.string().c_str());
+    status = kOk;
+    return markdown;
+}
+
 } // namespace
 
 int run_report(const ReportOptions& options) {
     if (options.inputs.empty()) throw ConfigError("report: name at least one results input");
+    if (options.plots && options.no_plots)
+        throw ConfigError("report: --plots and --no-plots exclude each other");
     // (instance, label) -> cell; labels in order of appearance.
     std::map<std::string, std::map<std::string, Cell>> table;
+    std::map<std::string, PlotInstance> plot_instances;
     std::vector<std::string> labels;
     std::size_t lines = 0;
     for (const std::string& input : options.inputs) {
         const fs::path file = results_file(input);
+        const fs::path results_dir = file.parent_path().empty() ? fs::path(".")
+                                                                : file.parent_path();
         std::ifstream in(file);
         std::string line;
         for (std::size_t number_ = 1; std::getline(in, line); ++number_) {
@@ -108,11 +353,41 @@ int run_report(const ReportOptions& options) {
                                                           : j.value("name", std::string("run"));
             if (std::find(labels.begin(), labels.end(), label) == labels.end())
                 labels.push_back(label);
-            Cell& cell = table[j["instance"].get<std::string>()][label];
+            const std::string instance = j["instance"].get<std::string>();
+            Cell& cell = table[instance][label];
             ++cell.runs;
             ++lines;
             if (j.contains("best_known") && j["best_known"].is_number())
                 cell.best_known = j["best_known"].get<double>();
+
+            PlotInstance& plot = plot_instances[instance];
+            if (plot.problem.empty() && j.contains("problem") && j["problem"].is_string())
+                plot.problem = j["problem"].get<std::string>();
+            if (!plot.best_known) plot.best_known = cell.best_known;
+            if (plot.spec.empty()) plot.spec = instance_of_key(j, label);
+            if (std::find(plot.results_dirs.begin(), plot.results_dirs.end(), results_dir) ==
+                plot.results_dirs.end())
+                plot.results_dirs.push_back(results_dir);
+            const auto field = [&j](const char* key) {
+                return j.contains(key) && j[key].is_number() ? j[key] : nlohmann::json();
+            };
+            const auto located = [&](const char* key) {
+                const std::string found = locate_run_file(j, key, results_dir);
+                return found.empty() ? nlohmann::json() : nlohmann::json(found);
+            };
+            plot.runs.push_back(
+                {{"label", label},
+                 {"seed", field("seed")},
+                 {"feasible", j.value("feasible", false) && j["objective"].is_number()},
+                 {"objective", field("objective")},
+                 {"time_to_best_s", field("time_to_best_s")},
+                 {"total_time_s", field("total_time_s")},
+                 {"trace_file", located("trace_file")},
+                 {"solution_file", located("solution_file")},
+                 {"solution_file_recorded",
+                  j.contains("solution_file") ? j["solution_file"] : nlohmann::json()},
+                 {"trajectory_file", located("trajectory_file")}});
+
             if (!j.value("feasible", false) || !j["objective"].is_number()) continue;
             cell.objectives.push_back(j["objective"].get<double>());
             if (j.contains("gap") && j["gap"].is_number()) cell.gaps.push_back(j["gap"].get<double>());
@@ -124,16 +399,19 @@ int run_report(const ReportOptions& options) {
 
     const fs::path out(options.out);
     fs::create_directories(out);
-    std::ofstream md(out / "report.md");
     std::ofstream csv(out / "report.csv");
     csv << "instance,label,runs,feasible_pct,best,mean,worst,best_gap_pct,mean_gap_pct,"
            "worst_gap_pct,mean_time_to_best_s\n";
-    md << "# Report\n\n" << lines << " runs from " << options.inputs.size() << " input(s).\n";
+    // The markdown of every instance, written once without plots, then again with them.
+    const std::string md_head =
+        fmt::format("# Report\n\n{} runs from {} input(s).\n", lines, options.inputs.size());
+    std::vector<std::pair<std::string, std::string>> md_sections;
     for (const auto& [instance, cells] : table) {
-        md << "\n## " << instance << "\n\n"
-           << "| config | runs | feasible | best | mean | worst | best gap % | mean gap % | "
-              "worst gap % | mean time to best (s) |\n"
-           << "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+        std::string md;
+        md += "\n## " + instance + "\n\n" +
+              "| config | runs | feasible | best | mean | worst | best gap % | mean gap % | "
+              "worst gap % | mean time to best (s) |\n" +
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
         for (const std::string& label : labels) {
             const auto it = cells.find(label);
             if (it == cells.end()) continue;
@@ -144,7 +422,7 @@ int run_report(const ReportOptions& options) {
             const auto [glo, ghi] = std::minmax_element(c.gaps.begin(), c.gaps.end());
             const double feasible =
                 100.0 * static_cast<double>(c.objectives.size()) / static_cast<double>(c.runs);
-            md << fmt::format("| {} | {} | {:.0f} % | {} | {} | {} | {} | {} | {} | {} |\n", label,
+            md += fmt::format("| {} | {} | {:.0f} % | {} | {} | {} | {} | {} | {} | {} |\n", label,
                               c.runs, feasible, number(best), number(mean(c.objectives)),
                               number(worst), c.gaps.empty() ? "-" : percent(*glo),
                               percent(mean(c.gaps)), c.gaps.empty() ? "-" : percent(*ghi),
@@ -159,25 +437,52 @@ int run_report(const ReportOptions& options) {
         std::vector<std::string> present;
         for (const std::string& label : labels)
             if (cells.count(label)) present.push_back(label);
-        if (present.size() < 2) continue;
-        md << "\nMann-Whitney U on the objectives (two-sided p; * p < 0.05):\n\n";
-        for (std::size_t a = 0; a < present.size(); ++a)
-            for (std::size_t b = a + 1; b < present.size(); ++b) {
-                const Cell& x = cells.at(present[a]);
-                const Cell& y = cells.at(present[b]);
-                const double p = mann_whitney(x.objectives, y.objectives);
-                const double mx = mean(x.objectives);
-                const double my = mean(y.objectives);
-                md << fmt::format("- {} vs {}: p = {:.3g}{}{}\n", present[a], present[b], p,
-                                  p < 0.05 ? " *" : "",
-                                  p < 0.05 ? (mx < my ? fmt::format(" ({} lower)", present[a])
-                                                      : fmt::format(" ({} lower)", present[b]))
-                                           : "");
-            }
+        if (present.size() >= 2) {
+            md += "\nMann-Whitney U on the objectives (two-sided p; * p < 0.05):\n\n";
+            for (std::size_t a = 0; a < present.size(); ++a)
+                for (std::size_t b = a + 1; b < present.size(); ++b) {
+                    const Cell& x = cells.at(present[a]);
+                    const Cell& y = cells.at(present[b]);
+                    const double p = mann_whitney(x.objectives, y.objectives);
+                    const double mx = mean(x.objectives);
+                    const double my = mean(y.objectives);
+                    md += fmt::format(
+                        "- {} vs {}: p = {:.3g}{}{}\n", present[a], present[b], p,
+                        p < 0.05 ? " *" : "",
+                        p < 0.05 ? (mx < my ? fmt::format(" ({} lower)", present[a])
+                                            : fmt::format(" ({} lower)", present[b]))
+                                 : "");
+                }
+        }
+        md_sections.emplace_back(instance, md);
     }
+    csv.close();
+    if (!csv) throw Error(fmt::format("report: cannot write '{}'", (out / "report.csv").string()));
+    const auto write_markdown = [&](const std::map<std::string, std::string>* plots) {
+        const fs::path file = out / "report.md";
+        const fs::path partial = out / "report.md.partial";
+        {
+            std::ofstream md(partial);
+            md << md_head;
+            for (const auto& [instance, text] : md_sections) {
+                md << text;
+                if (plots == nullptr) continue;
+                const auto it = plots->find(instance);
+                if (it != plots->end()) md << it->second;
+            }
+            if (!md) throw Error(fmt::format("report: cannot write '{}'", partial.string()));
+        }
+        fs::rename(partial, file);
+    };
+    write_markdown(nullptr);
     std::fprintf(stderr, "locus: report of %zu runs written to %s and %s\n", lines,
                  (out / "report.md").string().c_str(), (out / "report.csv").string().c_str());
-    return kOk;
+    if (options.no_plots) return kOk;
+
+    int status = kOk;
+    const auto plots = draw_plots(plot_instances, labels, out, options.plots, status);
+    if (plots) write_markdown(&*plots);
+    return status;
 }
 
 } // namespace locus::app
