@@ -289,6 +289,8 @@ def plot_convergence(instance, labels, curves, best_known, path):
         ax.set_ylabel("gap to the best-known value {:.10g} (%)".format(best_known))
         if values and max(values) > 10:
             ax.set_yscale("symlog", linthresh=1.0)
+        if values:  # from 0 (or a gap below it: a new best) to above the start
+            ax.set_ylim(min(0.0, min(values)), max(max(values) * 1.25, 0.1))
     else:
         ax.set_ylabel("best objective")
         if values and min(values) > 0 and max(values) / min(values) > 100:
