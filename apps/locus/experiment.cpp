@@ -547,6 +547,7 @@ void write_peer_line(const Run& r, const fs::path& dir, const std::string& insta
         {"scale", "peer_scale"},         {"fleet", "peer_fleet"},
         {"rounding", "rounding"},        {"constraints", "constraints"},
         {"unsupported", "peer_unsupported"}, {"time_limit_kind", "peer_time_limit"},
+        {"time_limit_clock", "peer_time_clock"},
         {"seed_use", "peer_seed"},       {"options", "peer_options"},
         {"status", "peer_status"}};
     for (const auto& [from, to] : copied)
@@ -625,7 +626,7 @@ int run_experiment(const ExperimentOptions& options) {
 
     const auto started = std::chrono::steady_clock::now();
     std::size_t ran = 0;
-    double best_gap = -1.0;
+    std::optional<double> best_gap; // gaps can be negative (best-known values rounded)
     // Slots: `jobs` CPU slots on disjoint core sets, one slot per GPU for CUDA runs.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned jobs = std::max(1u, std::min(options.jobs, cores));
@@ -675,14 +676,15 @@ int run_experiment(const ExperimentOptions& options) {
         fs::rename(partial, final_dir);
         append_line(results, text);
         ++ran;
-        if (j.contains("gap") && j["gap"].is_number())
-            best_gap = best_gap < 0 ? j["gap"].get<double>()
-                                    : std::min(best_gap, j["gap"].get<double>());
+        if (j.contains("gap") && j["gap"].is_number()) {
+            const double gap = j["gap"].get<double>();
+            best_gap = std::min(best_gap.value_or(gap), gap);
+        }
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         const double eta = elapsed / static_cast<double>(ran) * static_cast<double>(todo - ran);
         std::fprintf(stderr, "\rlocus: %zu/%zu runs, ETA %.0f s, best gap %s   ", ran, todo, eta,
-                     best_gap < 0 ? "-" : fmt::format("{:.3f} %", best_gap).c_str());
+                     best_gap ? fmt::format("{:.3f} %", *best_gap).c_str() : "-");
         std::fflush(stderr);
     };
 

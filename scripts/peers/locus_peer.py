@@ -21,15 +21,17 @@ Exit status: 0 when the peer ran (whether or not it found a solution), 2 when th
 model the instance or an argument is wrong, 3 when a peer package is missing, 1 otherwise.
 """
 
+import os
 import time
 
-_STARTED = time.monotonic()  # the budget counts from here: imports and loading included
+# The budget counts from here (imports and loading included), or from the start of the process
+# that re-executed this one with the wall clock preloaded (see _with_wall_clock).
+_STARTED = float(os.environ.get("LOCUS_PEER_STARTED", time.monotonic()))
 
 import argparse
 import importlib
 import json
 import math
-import os
 import re
 import resource
 import sys
@@ -48,9 +50,10 @@ CAPABILITIES = {
         "models": ["EUC_2D", "CEIL_2D", "ATT", "GEO", "EXPLICIT"],
         "lacks": [],
         "integer": True,
-        "time_limit": "LKH TIME_LIMIT and TOTAL_TIME_LIMIT (process CPU seconds, getrusage)",
+        "time_limit": "LKH TIME_LIMIT and TOTAL_TIME_LIMIT (clock(): wall seconds with the "
+                      "preloaded wall clock)",
         "seed": "LKH SEED",
-        "time_to_best": False,
+        "time_to_best": "not reported (elkai returns the final tour only)",
     },
     "hgs": {
         "package": "hygese",
@@ -59,9 +62,9 @@ CAPABILITIES = {
                    "real distances"],
         "lacks": [],
         "integer": False,
-        "time_limit": "HGS timeLimit (process CPU seconds, clock())",
+        "time_limit": "HGS timeLimit (clock(): wall seconds with the preloaded wall clock)",
         "seed": "HGS seed",
-        "time_to_best": "from HGS's trace: CPU seconds, every nbIterTraces (100) iterations",
+        "time_to_best": "from HGS's trace, every nbIterTraces (100) iterations",
     },
     "pyvrp": {
         "package": "pyvrp",
@@ -72,7 +75,7 @@ CAPABILITIES = {
         "integer": True,
         "time_limit": "MaxRuntime (wall seconds) on the iterated local search",
         "seed": "solve(seed=...)",
-        "time_to_best": True,
+        "time_to_best": "on_best callback of the iterated local search",
     },
     "ortools": {
         "package": "ortools",
@@ -83,7 +86,7 @@ CAPABILITIES = {
         "integer": True,
         "time_limit": "RoutingSearchParameters.time_limit (wall seconds)",
         "seed": "none: guided local search is deterministic; the seed is recorded only",
-        "time_to_best": True,
+        "time_to_best": "AtSolutionCallback (each improving solution)",
     },
 }
 
@@ -651,10 +654,35 @@ def version_of(peer):
                       f"{sys.prefix}; run scripts/peers/install")
 
 
+# HGS-CVRP and LKH-3 measure their time limits with clock(), the process's CPU time, which on a
+# busy machine runs slower than the wall clock. scripts/peers/install builds wall_clock.c into
+# the environment; these peers run with it preloaded, so that they stop on wall-clock time.
+WALL_CLOCK = os.path.join(sys.prefix, "lib", "locus_wall_clock.so")
+CLOCK_PEERS = ("hgs", "lkh3")
+
+
+def _with_wall_clock(peer):
+    """Re-executes this process with the wall clock preloaded when `peer` needs it and it is
+    there; returns how the peer's time limit is measured."""
+    if peer not in CLOCK_PEERS:
+        return "wall"
+    if WALL_CLOCK in os.environ.get("LD_PRELOAD", "").split(":"):
+        return "wall (clock() preloaded)"
+    if not os.path.exists(WALL_CLOCK):
+        return "process CPU time (no wall clock built: run scripts/peers/install)"
+    env = dict(os.environ)
+    env["LD_PRELOAD"] = ":".join(p for p in (WALL_CLOCK, env.get("LD_PRELOAD")) if p)
+    env["LOCUS_PEER_STARTED"] = repr(_STARTED)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:], env)
+
+
 def run(args):
     peer = args.peer
     if peer not in RUNNERS:
         raise Refusal(f"unknown peer '{peer}' (valid: {', '.join(RUNNERS)})")
+    clock = _with_wall_clock(peer)
     version = version_of(peer)
     if args.time_limit <= 0:
         raise Refusal("--time-limit must be positive")
@@ -686,6 +714,7 @@ def run(args):
         "cpu_time_s": usage.ru_utime + usage.ru_stime,
         "time_to_best_s": None,
         "time_limit_kind": caps["time_limit"],
+        "time_limit_clock": clock,
         "seed_use": caps["seed"],
         "constraints": inst.needs(),
         "unsupported": [],
