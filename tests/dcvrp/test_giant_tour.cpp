@@ -226,3 +226,74 @@ TEST_CASE("DCVRP candidate filters: only moves with a new edge to a near custome
         CHECK_FALSE(none[0].found());
     }
 }
+
+TEST_CASE("DCVRP candidate filter by compaction: the moves of the generated filter, in parts") {
+    const DcvrpProblem problem(generate_random(80, 21, 40, 2400.0));
+    const std::int32_t k = 5;
+    const SolutionBatch batch = [&] {
+        SolutionBatch b(3, problem.solution_width());
+        for (std::size_t s = 0; s < 3; ++s) {
+            const auto order =
+                insertion_order(problem.instance(), InsertionOrder::random, 40 + s);
+            encode_routes(cheapest_insertion(problem.instance(), order), b[s]);
+            b.objective(s) = problem.evaluate(b[s]);
+        }
+        return b;
+    }();
+    gpu::EngineSettings settings;
+    settings.check_moves = true;
+    for (const GiantMove move : {GiantMove::two_opt, GiantMove::three_opt}) {
+        CAPTURE(static_cast<int>(move));
+        GiantTourOptions generated;
+        generated.candidates = k;
+        GiantTourOptions compact = generated;
+        compact.compact = true;
+        compact.part_cells = 1024; // many parts
+        GiantTourOptions whole = compact;
+        whole.part_cells = std::uint64_t{1} << 40; // one part
+        auto gen = make_giant_neighborhood(problem, move, generated, settings, Backend::cpu);
+        auto cmp = make_giant_neighborhood(problem, move, compact, settings, Backend::cpu);
+        auto one = make_giant_neighborhood(problem, move, whole, settings, Backend::cpu);
+        // The same kept moves: the same best delta; a local optimum of one filter is a local
+        // optimum of the other.
+        std::vector<MoveChoice> a(3), b(3), c(3);
+        gen->explore(batch, Pivot::best, a);
+        cmp->explore(batch, Pivot::best, b);
+        one->explore(batch, Pivot::best, c);
+        for (std::size_t s = 0; s < 3; ++s) {
+            REQUIRE(a[s].found());
+            CHECK(b[s].delta == a[s].delta);
+            // Pivot::best does not depend on the part size.
+            CHECK(b[s].index == c[s].index);
+            CHECK(b[s].delta == c[s].delta);
+        }
+        SolutionBatch x = batch;
+        const DescentStats sx = cmp->descend(x, Pivot::best, 0, {});
+        CHECK(sx.steps > 0);
+        for (std::size_t s = 0; s < 3; ++s) {
+            CHECK(problem.verify(x[s]).feasible);
+            CHECK(x.objective(s) < batch.objective(s));
+        }
+        std::vector<MoveChoice> none(3);
+        gen->explore(x, Pivot::first, none);
+        for (std::size_t s = 0; s < 3; ++s) {
+            CHECK_FALSE(none[s].found());
+        }
+        // Pivot::first takes the best move of the first part holding an improving one: an
+        // improving move, no better than the best of the whole neighborhood.
+        std::vector<MoveChoice> first(3);
+        cmp->explore(batch, Pivot::first, first);
+        for (std::size_t s = 0; s < 3; ++s) {
+            REQUIRE(first[s].found());
+            CHECK(first[s].delta < 0.0);
+            CHECK(first[s].delta >= b[s].delta);
+        }
+        SolutionBatch y = batch;
+        const DescentStats sy = cmp->descend(y, Pivot::first, 0, {});
+        CHECK(sy.steps >= sx.steps);
+        gen->explore(y, Pivot::first, none);
+        for (std::size_t s = 0; s < 3; ++s) {
+            CHECK_FALSE(none[s].found());
+        }
+    }
+}

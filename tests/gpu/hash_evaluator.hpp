@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "locus/gpu/neighborhood_engine.hpp"
+#include "locus/gpu/neighborhood_parts.hpp"
 #include "locus/rng.hpp"
 
 namespace locus::test {
@@ -64,6 +65,61 @@ struct TableEvaluator {
     }
     LOCUS_HD D operator()(const row_type& r, std::uint32_t col) const { return r.cells[col]; }
 };
+
+/// HashEvaluator with a lower bound: bound(context, col) = the delta less a hashed slack of 0
+/// to 3 units, so the engines' threshold paths are exercised.
+template <class D>
+struct BoundedHashEvaluator : HashEvaluator<D> {
+    LOCUS_HD D bound(const typename HashEvaluator<D>::row_type& r, std::uint32_t col) const {
+        const D delta = (*this)(r, col);
+        const std::uint64_t h = mix64(r.key + col) & 3u;
+        if constexpr (std::is_floating_point_v<D>)
+            return delta - static_cast<D>(h) * static_cast<D>(0.25);
+        else
+            return static_cast<D>(delta - static_cast<D>(h));
+    }
+};
+
+/// A move filter keeping about keep_per_256 / 256 of the cells, hashed from (seed, solution,
+/// index).
+struct HashFilter {
+    std::uint64_t seed;
+    std::uint32_t keep_per_256;
+    LOCUS_HD bool operator()(std::uint32_t solution, std::uint64_t index) const {
+        const std::uint64_t h = mix64(seed ^ (static_cast<std::uint64_t>(solution) << 40) ^
+                                      (index * 0x9E3779B97F4A7C15ull));
+        return (h & 255u) < keep_per_256;
+    }
+};
+
+/// Serial reference of select_moves_parts for one solution, from the definitions: each part's
+/// best kept move (smallest delta, lowest index); PartPivot::best: the best of all;
+/// first_improving: the first part best with delta < 0, else the best of all.
+template <class E, class F>
+gpu::MoveResult<typename E::delta_type> reference_parts(const E& eval, const F& keep,
+                                                        std::uint32_t solution,
+                                                        gpu::PartPivot pivot,
+                                                        std::uint64_t part) {
+    using D = typename E::delta_type;
+    const gpu::MoveGrid g = eval.grid();
+    gpu::MoveResult<D> all{gpu::invalid_delta<D>(), kNoMove};
+    for (std::uint64_t begin = 0; begin < g.size(); begin += part) {
+        gpu::MoveResult<D> best{gpu::invalid_delta<D>(), kNoMove};
+        for (std::uint64_t index = begin; index < g.size() && index < begin + part; ++index) {
+            if (!keep(solution, index))
+                continue;
+            const auto row = static_cast<std::uint32_t>(index / g.cols);
+            const D d = eval(eval.row(solution, row), static_cast<std::uint32_t>(index % g.cols));
+            if (d != gpu::invalid_delta<D>() && (best.index == kNoMove || d < best.delta))
+                best = {d, index};
+        }
+        if (best.index != kNoMove && (all.index == kNoMove || best.delta < all.delta))
+            all = best;
+        if (pivot == gpu::PartPivot::first_improving && best.index != kNoMove && best.delta < D(0))
+            return best;
+    }
+    return all;
+}
 
 /// Serial reference of select_moves for one solution, straight from the definitions.
 template <class E>

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "locus/gpu/neighborhood_engine.hpp"
+#include "locus/gpu/neighborhood_parts.hpp"
 #include "locus/gpu/segment_resources.hpp"
 #include "locus/hd.hpp"
 
@@ -542,6 +543,64 @@ struct GiantThreeOptNear {
         const move_type m = decode(solution, index);
         return m.x < m.y && m.y < m.z && m.z <= base.tours.length - 2;
     }
+};
+
+/// Whether `node`'s candidate list (GiantTours::neighbors) holds `other`.
+LOCUS_HD_INLINE bool is_candidate(const GiantTours& t, std::int32_t node, std::int32_t other) {
+    const std::int32_t* list = t.neighbors + static_cast<std::int64_t>(node) * t.candidates;
+    for (std::int32_t k = 0; k < t.candidates; ++k)
+        if (list[k] == other)
+            return true;
+    return false;
+}
+
+/// The move filter of GiantTwoOptNear on GiantTwoOpt's grid (neighborhood_parts.hpp): cell
+/// (i, j) is kept when an added edge, (t[i], t[j]) or (t[i+1], t[j+1]), joins a node to one of
+/// its candidates (either way round) — the moves GiantTwoOptNear generates, each once.
+struct GiantTwoOptNearFilter {
+    GiantTours tours;
+    LOCUS_HD_INLINE bool operator()(std::uint32_t solution, std::uint64_t index) const {
+        const auto side = static_cast<std::uint64_t>(tours.length > 1 ? tours.length - 1 : 0);
+        const auto i = static_cast<std::int32_t>(index / side);
+        const auto j = static_cast<std::int32_t>(index - static_cast<std::uint64_t>(i) * side);
+        if (j < i + 2 || j > tours.length - 2)
+            return false;
+        const std::int32_t* t = tours.tour(solution);
+        const auto pair = [&](std::int32_t u, std::int32_t v) {
+            return is_candidate(tours, u, v) || is_candidate(tours, v, u);
+        };
+        return pair(t[i], t[j]) || pair(t[i + 1], t[j + 1]);
+    }
+};
+
+/// The move filter of GiantThreeOptNear on GiantThreeOpt's grid: cell (x, y, p; z) is kept
+/// when t[z] is a candidate of t[near_of(x, y, p)] — the moves GiantThreeOptNear generates.
+struct GiantThreeOptNearFilter {
+    GiantTours tours;
+    LOCUS_HD_INLINE bool operator()(std::uint32_t solution, std::uint64_t index) const {
+        const auto cols = static_cast<std::uint64_t>(tours.length > 1 ? tours.length - 1 : 0);
+        const auto row = static_cast<std::uint32_t>(index / cols);
+        const auto z = static_cast<std::int32_t>(index - static_cast<std::uint64_t>(row) * cols);
+        std::int32_t x = 0;
+        std::int32_t y = 0;
+        std::int32_t p = 0;
+        GiantThreeOpt::split_row(row, x, y, p);
+        if (z <= y || z > tours.length - 2)
+            return false;
+        const std::int32_t* t = tours.tour(solution);
+        return is_candidate(tours, t[GiantThreeOpt::near_of(x, y, p)], t[z]);
+    }
+};
+
+/// The candidate filter of a whole-grid giant-tour evaluator (KeepEveryCell for the others).
+template <class E> struct NearFilterOf {
+    using type = KeepEveryCell;
+};
+template <> struct NearFilterOf<GiantTwoOpt> {
+    using type = GiantTwoOptNearFilter;
+};
+template <> struct NearFilterOf<GiantThreeOpt> {
+    using type = GiantThreeOptNearFilter;
 };
 
 /// An evaluator of type E over the tours `t` (the wrapped evaluator's, for GiantThreeOptNear).

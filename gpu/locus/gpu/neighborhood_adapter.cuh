@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,6 +39,7 @@
 #include "locus/gpu/neighborhood_adapter.hpp"
 #include "locus/gpu/storage.hpp"
 #include "locus/gpu/neighborhood_engine.cuh"
+#include "locus/gpu/neighborhood_parts.cuh"
 #include "locus/gpu/stream.hpp"
 
 namespace locus::gpu {
@@ -259,8 +261,7 @@ public:
         std::vector<double> seconds;
         for (int r = 0; r <= std::max(repetitions, 1); ++r) {
             start.record(stream_);
-            LOCUS_CUDA_CHECK(select_moves(prepared.evaluator, batch_.count, pivot, results_,
-                                          workspace_, stream_));
+            run_selection(prepared.evaluator, pivot);
             end.record(stream_);
             end.synchronize();
             seconds.push_back(static_cast<double>(end.elapsed_ms_since(start)) / 1000.0);
@@ -335,9 +336,30 @@ private:
     PreparedExploration<Evaluator> select(Pivot pivot, unsigned long long* d_count) {
         const PreparedExploration<Evaluator> prepared =
             policy_.prepare(batch_, d_count, stream_.get());
-        LOCUS_CUDA_CHECK(select_moves(prepared.evaluator, batch_.count, pivot, results_,
-                                      workspace_, stream_));
+        run_selection(prepared.evaluator, pivot);
         return prepared;
+    }
+
+    /// select_moves, or select_moves_parts when the policy asks for parts (the part size is
+    /// the policy's, capped at the grid, as on the CPU twin; its lists are checked against the
+    /// memory budget).
+    void run_selection(const Evaluator& eval, Pivot pivot) {
+        if constexpr (PartsPolicy<Policy>) {
+            const auto plan = policy_.parts(eval);
+            if (plan.enabled) {
+                const std::uint64_t part = std::min<std::uint64_t>(
+                    std::max<std::uint64_t>(plan.part_cells, 1),
+                    std::max<std::uint64_t>(eval.grid().size(), 1));
+                if (!parts_)
+                    parts_ = std::make_unique<PartsWorkspace>();
+                parts_->reserve(plan.filter, part, batch_.count, settings_.memory);
+                select_moves_parts(eval, plan.filter, batch_.count, part_pivot(pivot), part,
+                                   results_, *parts_, stream_);
+                return;
+            }
+        }
+        LOCUS_CUDA_CHECK(
+            select_moves(eval, batch_.count, pivot, results_, workspace_, stream_));
     }
 
     void launch_apply(const Evaluator& eval, bool only_improving, std::uint32_t* applied) {
@@ -391,6 +413,7 @@ private:
     Stream stream_;
     Policy policy_;
     EngineWorkspace workspace_;
+    std::unique_ptr<PartsWorkspace> parts_; ///< lists of selections in parts, made on first use
     DeviceStorage storage_;            ///< solutions, objectives, selected moves, policy arrays
     std::int32_t* solutions_ = nullptr;
     Objective* objectives_ = nullptr;

@@ -27,6 +27,7 @@
 #include "locus/error.hpp"
 #include "locus/gpu/device.hpp"
 #include "locus/gpu/neighborhood_engine.hpp"
+#include "locus/gpu/neighborhood_parts.hpp"
 #include "locus/gpu/tuning.hpp"
 #include "locus/problem.hpp"
 #include "locus/types.hpp"
@@ -195,8 +196,7 @@ public:
         std::vector<double> seconds;
         for (int r = 0; r <= std::max(repetitions, 1); ++r) {
             const auto start = std::chrono::steady_clock::now();
-            select_moves_cpu(eval, static_cast<std::uint32_t>(batch.count()), pivot,
-                             results_.data(), settings_.threads);
+            run_selection(eval, static_cast<std::uint32_t>(batch.count()), pivot);
             const auto end = std::chrono::steady_clock::now();
             seconds.push_back(std::chrono::duration<double>(end - start).count());
         }
@@ -207,9 +207,21 @@ private:
     Evaluator select(const SolutionBatch& batch, Pivot pivot) {
         const Evaluator eval = policy_.prepare(batch);
         results_.resize(batch.count());
-        select_moves_cpu(eval, static_cast<std::uint32_t>(batch.count()), pivot, results_.data(),
-                         settings_.threads);
+        run_selection(eval, static_cast<std::uint32_t>(batch.count()), pivot);
         return eval;
+    }
+
+    /// select_moves_cpu, or select_moves_parts_cpu when the policy asks for parts.
+    void run_selection(const Evaluator& eval, std::uint32_t count, Pivot pivot) {
+        if constexpr (PartsPolicy<Policy>) {
+            const auto plan = policy_.parts(eval);
+            if (plan.enabled) {
+                select_moves_parts_cpu(eval, plan.filter, count, part_pivot(pivot),
+                                       plan.part_cells, results_.data(), settings_.threads);
+                return;
+            }
+        }
+        select_moves_cpu(eval, count, pivot, results_.data(), settings_.threads);
     }
 
     void apply_one(const Evaluator& eval, SolutionBatch& batch, std::size_t s, std::uint64_t index,

@@ -12,6 +12,10 @@
 //   locus-dcvrp-bench [--sizes 57,99,...] [--moves two_opt,three_opt] [--backends cuda,cpu]
 //                     [--gpu-steps 10] [--cpu-seconds 20] [--budget-mib 1024]
 //                     [--candidates 10]
+//
+// With candidates, the filtered neighborhoods are timed twice: generated from the candidate
+// lists, and by compaction of the whole grid in parts (default part size, and the part size
+// that --budget-mib allows), best-improving and first-improving per part.
 
 #include <algorithm>
 #include <chrono>
@@ -32,6 +36,8 @@
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/gpu/cpu_threads.hpp"
+#include "locus/gpu/giant_tour_moves.hpp"
+#include "locus/gpu/neighborhood_parts.hpp"
 #include "locus/text.hpp"
 
 using namespace locus;
@@ -85,10 +91,11 @@ std::unique_ptr<DcvrpProblem> load_problem(const std::string& spec, std::int32_t
 /// Seconds per iteration of `steps` descent steps from `start` (best improvement), and the
 /// solution reached.
 double time_steps(Neighborhood& neighborhood, const SolutionBatch& start, std::uint64_t steps,
-                  SolutionBatch& reached, std::uint64_t& explorations) {
+                  SolutionBatch& reached, std::uint64_t& explorations,
+                  Pivot pivot = Pivot::best) {
     reached = start;
     const auto t0 = std::chrono::steady_clock::now();
-    const DescentStats stats = neighborhood.descend(reached, Pivot::best, steps, {});
+    const DescentStats stats = neighborhood.descend(reached, pivot, steps, {});
     const auto t1 = std::chrono::steady_clock::now();
     explorations = std::min<std::uint64_t>(steps, stats.steps + 1);
     return std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(explorations);
@@ -254,6 +261,58 @@ int main(int argc, char** argv) {
                         time_steps(*cuda, start, 2, end, done);
                         row["cuda_seconds_filtered"] =
                             time_steps(*cuda, start, gpu_steps, end, done);
+                    }
+                    // The same filter applied by compaction: the whole grid filtered cell by
+                    // cell, the kept cells compacted into index lists part by part (the next
+                    // part's list built on a second stream while the current part is
+                    // evaluated); parts of the default size and of the size the memory budget
+                    // allows; best of all parts, and the best of the first improving part.
+                    gpu::GiantTours shape;
+                    shape.length = size.length;
+                    const gpu::MoveGrid grid =
+                        move == GiantMove::two_opt
+                            ? gpu::with_tours<gpu::GiantTwoOpt>(shape).grid()
+                            : gpu::with_tours<gpu::GiantThreeOpt>(shape).grid();
+                    const auto grid_cells = static_cast<double>(grid.size());
+                    row["grid_cells"] = grid_cells;
+                    GiantTourOptions compact = filtered;
+                    compact.compact = true;
+                    const SolutionBatch generated_end = end;
+                    if (want_cuda) {
+                        std::vector<std::pair<std::string, std::uint64_t>> plans = {
+                            {"default", compact.part_cells}};
+                        if (budget_mib > 0)
+                            plans.emplace_back(
+                                "budget",
+                                gpu::part_cells_for(
+                                    static_cast<std::size_t>(budget_mib * 1048576.0), grid, 1));
+                        for (const auto& [label, part] : plans) {
+                            GiantTourOptions planned = compact;
+                            planned.part_cells = part;
+                            gpu::EngineSettings limited;
+                            if (label == "budget")
+                                limited.memory.bytes =
+                                    static_cast<std::size_t>(budget_mib * 1048576.0);
+                            auto cuda = make_giant_neighborhood(*problem, move, planned, limited,
+                                                                Backend::cuda);
+                            SolutionBatch reached;
+                            time_steps(*cuda, start, 2, reached, done);
+                            row["compact_" + label + "_part_cells"] = part;
+                            row["compact_" + label + "_parts"] =
+                                gpu::part_count(grid, std::min<std::uint64_t>(part, grid.size()));
+                            row["cuda_seconds_compact_" + label] =
+                                time_steps(*cuda, start, gpu_steps, reached, done);
+                            row["compact_" + label + "_same_objective"] =
+                                reached.objective(0) == generated_end.objective(0);
+                            row["cuda_seconds_compact_" + label + "_first"] =
+                                time_steps(*cuda, start, gpu_steps, reached, done, Pivot::first);
+                        }
+                    }
+                    if (want_cpu && grid_cells <= 2.5e9) {
+                        auto cpu = make_giant_neighborhood(*problem, move, compact, {},
+                                                           Backend::cpu);
+                        SolutionBatch reached;
+                        row["cpu_seconds_compact"] = time_steps(*cpu, start, 1, reached, done);
                     }
                 }
                 std::printf("%s\n", row.dump().c_str());

@@ -133,6 +133,7 @@ template <class Eval> struct GiantApplier {
 template <class Eval> class GiantTourDevicePolicy {
 public:
     using evaluator_type = Eval;
+    using filter_type = typename gpu::NearFilterOf<Eval>::type;
 
     GiantTourDevicePolicy(const DcvrpProblem& problem, GiantMove move, GiantTourOptions options,
                           gpu::MemoryBudget budget)
@@ -264,6 +265,9 @@ public:
         }
         return {gpu::with_tours<Eval>(t), giant_moves(move_, length, options_.candidates) * d.count};
     }
+    gpu::PartPlan<filter_type> parts(const Eval& eval) const {
+        return compact_plan<filter_type>(options_, eval);
+    }
     GiantApplier<Eval> applier(const Eval& eval, const gpu::DeviceBatch& d) const {
         return {eval, tours_, length_held_, d.solutions, static_cast<std::int32_t>(d.width)};
     }
@@ -311,7 +315,7 @@ std::unique_ptr<Neighborhood> make_cuda_giant_neighborhood(const DcvrpProblem& p
                                                            GiantMove move,
                                                            const GiantTourOptions& options,
                                                            const gpu::EngineSettings& settings) {
-    const bool near = options.candidates > 0;
+    const bool near = options.candidates > 0 && !options.compact;
     if (move == GiantMove::two_opt)
         return near ? make<gpu::GiantTwoOptNear>(problem, move, options, settings, "two_opt")
                     : make<gpu::GiantTwoOpt>(problem, move, options, settings, "two_opt");

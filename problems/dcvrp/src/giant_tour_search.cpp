@@ -118,6 +118,7 @@ template <class Eval> class GiantTourCpuPolicy {
 public:
     using evaluator_type = Eval;
     using move_type = typename Eval::move_type;
+    using filter_type = typename gpu::NearFilterOf<Eval>::type;
 
     GiantTourCpuPolicy(const DcvrpProblem& problem, GiantMove move, GiantTourOptions options)
         : problem_(&problem), data_(std::make_unique<RouteData>(problem.instance())),
@@ -192,6 +193,9 @@ public:
         length_value_ = length;
         return gpu::with_tours<Eval>(t);
     }
+    gpu::PartPlan<filter_type> parts(const Eval& eval) const {
+        return compact_plan<filter_type>(options_, eval);
+    }
     std::uint64_t evaluations(const Eval&, std::size_t count) const {
         return giant_moves(move_, length_value_, options_.candidates) * count;
     }
@@ -253,7 +257,7 @@ std::unique_ptr<Neighborhood> make_giant_neighborhood(const DcvrpProblem& proble
                                                       Backend backend) {
     if (backend == Backend::cuda)
         return make_cuda_giant_neighborhood(problem, move, options, settings);
-    const bool near = options.candidates > 0;
+    const bool near = options.candidates > 0 && !options.compact;
     if (move == GiantMove::two_opt)
         return near ? make_cpu<gpu::GiantTwoOptNear>(problem, move, options, settings, "two_opt")
                     : make_cpu<gpu::GiantTwoOpt>(problem, move, options, settings, "two_opt");

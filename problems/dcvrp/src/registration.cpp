@@ -163,6 +163,12 @@ void register_dcvrp_components(Registry& registry) {
                     "{}: candidates = {} must be below the {} customers (0 = no filter)",
                     p.path(), candidates, problem.instance().customers()));
             options.candidates = candidates;
+            options.compact = p.get_string("filter") == "compact";
+            if (options.compact && candidates == 0)
+                throw ConfigError(fmt::format(
+                    "{}: filter = compact needs candidates > 0 (the filter it compacts)",
+                    p.path()));
+            options.part_cells = static_cast<std::uint64_t>(p.get_int("part_cells"));
             return make_giant_neighborhood(problem, move, options,
                                            gpu::engine_settings(b), b.backend);
         };
@@ -171,14 +177,26 @@ void register_dcvrp_components(Registry& registry) {
         neighborhood
             .choice("hierarchy", "auto", {"auto", "zero", "one"},
                     "segment summaries built per solution: zero = every segment (L^2), one = "
-                    "parts of about L^(1/3) positions; auto = zero for three_opt from 768 "
-                    "positions up to 1 GiB per batch, else one")
+                    "parts of about L^(1/3) positions; auto = one (measured not slower at any "
+                    "size)")
             .integer("spare_routes", "2",
                      "empty routes the giant tour keeps for moves that open a route", 0, 1000)
             .integer("candidates", "0",
                      "move filter: only moves that add an edge from a node to one of its K "
                      "nearest customers (0 = the whole neighborhood)",
-                     0, 1024);
+                     0, 1024)
+            .choice("filter", "generate", {"generate", "compact"},
+                    "how the move filter is applied: generate = the kept moves are generated "
+                    "from the candidate lists (a grid of rows x candidates); compact = the whole "
+                    "grid is filtered cell by cell and the kept cells compacted into index lists "
+                    "(CUB DeviceSelect on CUDA), part by part, before evaluation. The same moves "
+                    "either way")
+            .integer("part_cells", "16777216",
+                     "filter = compact: grid cells per part; a part's index lists take 24 bytes "
+                     "per cell and solution of device memory (checked against memory_budget); "
+                     "under pivot first the best move of the first part holding an improving "
+                     "one is taken",
+                     1024, 1099511627776.0);
     };
     ComponentSchema two_opt{"neighborhood", "two_opt", "dcvrp",
                             "Giant-tour 2-opt (paper 001): remove two edges and reverse the part "

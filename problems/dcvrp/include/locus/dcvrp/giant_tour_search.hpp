@@ -10,10 +10,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/gpu/neighborhood_adapter.hpp"
+#include "locus/gpu/neighborhood_parts.hpp"
 #include "locus/gpu/segment_resources.hpp"
 #include "locus/problem.hpp"
 
@@ -39,6 +41,11 @@ struct GiantTourOptions {
     /// Move filter: only moves that add an edge from a node to one of its `candidates` nearest
     /// customers (0: the whole neighborhood).
     std::int32_t candidates = 0;
+    /// With candidates: filter the whole grid cell by cell and compact the kept cells into index
+    /// lists, in parts of `part_cells` cells (gpu/neighborhood_parts.hpp), instead of generating
+    /// the kept moves from the candidate lists. The same moves either way.
+    bool compact = false;
+    std::uint64_t part_cells = std::uint64_t{1} << 24;
 };
 
 /// The `k` nearest customers of every node (n x k ids, ties by id; k <= customers - 1).
@@ -80,6 +87,18 @@ struct RouteData {
     RouteData(const RouteData&) = delete;
     RouteData& operator=(const RouteData&) = delete;
 };
+
+/// The selection in parts of a neighborhood with `options`: enabled with options.compact (and
+/// candidates), over the candidate filter of the whole-grid evaluator `eval`.
+template <class Filter, class Eval>
+gpu::PartPlan<Filter> compact_plan(const GiantTourOptions& options, const Eval& eval) {
+    if constexpr (std::is_same_v<Filter, gpu::KeepEveryCell>) {
+        return {};
+    } else {
+        return {options.compact && options.candidates > 0, Filter{eval.tours},
+                options.part_cells};
+    }
+}
 
 /// The 2-opt (`two_opt`) or pure 3-opt (`three_opt`) neighborhood on `backend` (cpu or cuda).
 std::unique_ptr<Neighborhood> make_giant_neighborhood(const DcvrpProblem& problem, GiantMove move,
