@@ -181,3 +181,36 @@ TEST_CASE("a move filter with as many candidates as customers is refused by name
     CHECK(r.output.find("algorithm.neighborhood: candidates = 19 must be below the 19 customers "
                         "(0 = no filter)") != std::string::npos);
 }
+
+TEST_CASE("filter: compact without candidates is refused by name; with them a run descends") {
+    const auto dir = locus::test::temp_dir("dcvrp-compact");
+    const std::string spec = "random-cvrp:n=40,seed=5";
+    const auto job = [&](const std::string& name, const std::string& neighborhood) {
+        std::ofstream out(dir / name);
+        out << "problem: {name: dcvrp, instance: \"" << spec << "\"}\n"
+            << "construction: savings\n"
+            << "algorithm: {name: descent, neighborhood: " << neighborhood << "}\n";
+        return (dir / name).string();
+    };
+    const auto bad = locus::test::run_command(
+        locus_bin() + " run " + job("bad.yaml", "{name: two_opt, filter: compact}") +
+        " --backend cpu --out " + (dir / "bad").string());
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.output.find("algorithm.neighborhood: filter = compact needs candidates > 0 (the "
+                          "filter it compacts)") != std::string::npos);
+    const auto good = locus::test::run_command(
+        locus_bin() + " run " +
+        job("good.yaml", "{name: three_opt, candidates: 6, filter: compact, part_cells: 2048}") +
+        " -q --backend cpu --out " + (dir / "good").string());
+    INFO(good.output);
+    REQUIRE(good.exit_code == 0);
+    CHECK(results_line(dir / "good").find("\"feasible\":true") != std::string::npos);
+    fs::path best;
+    for (const auto& entry : fs::recursive_directory_iterator(dir / "good"))
+        if (entry.path().filename() == "best.sol") best = entry.path();
+    REQUIRE(!best.empty());
+    const auto verify =
+        locus::test::run_command(locus_bin() + " verify --problem dcvrp --instance '" + spec +
+                                 "' --solution " + best.string());
+    CHECK(verify.exit_code == 0);
+}
