@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -52,8 +53,12 @@ public:
         const auto chains = static_cast<std::uint32_t>(batch.count());
         ctx.offer(batch);
         std::vector<std::int64_t> starts(chains);
+        const auto chain_objective =
+            spec_->chain_objective ? spec_->chain_objective(build_)
+                                   : std::function<std::int64_t(std::span<const std::int32_t>)>{};
         for (std::uint32_t c = 0; c < chains; ++c)
-            starts[c] = static_cast<std::int64_t>(batch.objective(c));
+            starts[c] = chain_objective ? chain_objective(batch[c])
+                                        : static_cast<std::int64_t>(batch.objective(c));
         const auto first_best = static_cast<std::uint32_t>(
             std::min_element(starts.begin(), starts.end()) - starts.begin());
         const double scale = std::abs(static_cast<double>(starts[first_best]));
@@ -76,6 +81,8 @@ public:
         runner->start(words, starts, stop, only);
         std::uint64_t counted = 0;
         std::vector<std::int64_t> values;
+        bool offered = false;
+        std::int64_t offered_value = 0;
         auto report = [&]() {
             check(*runner);
             const std::uint64_t evaluations = runner->evaluations();
@@ -84,7 +91,18 @@ public:
             values = runner->best_objectives();
             const auto leader = static_cast<std::uint32_t>(
                 std::min_element(values.begin(), values.end()) - values.begin());
-            if (!ctx.has_best() || static_cast<Objective>(values[leader]) < ctx.best_objective()) {
+            if (chain_objective) {
+                // Chain units are not the problem's: offer each new chain best with the
+                // problem's own objective.
+                if (!offered || values[leader] < offered_value) {
+                    offered = true;
+                    offered_value = values[leader];
+                    std::vector<std::int32_t> solution(batch.width());
+                    runner->best_solution(leader, solution);
+                    ctx.offer(solution, build_.problem->evaluate(solution));
+                }
+            } else if (!ctx.has_best() ||
+                       static_cast<Objective>(values[leader]) < ctx.best_objective()) {
                 std::vector<std::int32_t> solution(batch.width());
                 runner->best_solution(leader, solution);
                 ctx.offer(solution, static_cast<Objective>(values[leader]));

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "locus/component.hpp"
@@ -40,6 +41,14 @@ struct ChainSearchSpec {
     std::function<std::unique_ptr<ChainRunner>(const Params& p, const BuildContext& b,
                                                std::uint32_t chains, const ChainParams& params)>
         make_runner;
+    /// Optional, for chains that count cost in their own integer units (e.g. fixed point for
+    /// real-valued distances): a factory of the chains' objective of a solution. The starts
+    /// are then measured with it, chains are compared in those units, and the solutions
+    /// offered to the search context carry the problem's own objective. Empty: the chains'
+    /// objective is the problem's.
+    std::function<std::function<std::int64_t(std::span<const std::int32_t>)>(
+        const BuildContext& b)>
+        chain_objective;
 };
 
 /// Registers the algorithm with the engine's parameters: epoch, acceptance (better, threshold,

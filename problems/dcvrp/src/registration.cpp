@@ -78,7 +78,10 @@ InsertionOrder insertion_order_of(const std::string& word) {
 
 } // namespace
 
+void register_routing_ils(Registry& registry);
+
 void register_dcvrp_components(Registry& registry) {
+    register_routing_ils(registry);
     ComponentSchema schema{
         "problem", "dcvrp", "",
         "Distance-constrained capacitated VRP: CVRPLIB .vrp files (EUC_2D, EXPLICIT; CAPACITY, "

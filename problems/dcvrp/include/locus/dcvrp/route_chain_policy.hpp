@@ -1,0 +1,466 @@
+#pragma once
+/// \file
+/// The DCVRP as a policy of the many-chain engine (locus/gpu/chain_engine.hpp): route
+/// neighborhoods on granular candidate lists (each customer's K nearest), every move evaluated in
+/// O(1) from per-route prefix summaries (load, duration with service times) and checked against
+/// the capacity and the duration limit; moves never open a route, so a fleet limit that the
+/// start respects holds throughout. Solutions are the plugin's giant-tour rows (2(n - 1) words,
+/// depot markers 0); the policy keeps each chain's row normalised (starting with a marker).
+///
+/// Costs are fixed point: every distance, service time and the duration limit scaled by
+/// `RouteChainData::scale` and rounded (scale 1 when the distances are integral, as with nint),
+/// so chains compare integers and both backends agree exactly; the duration limit is lowered by
+/// n units, more than the rounding of any route's terms, so that a route feasible in fixed point
+/// is feasible in the instance's own distances. The search context re-evaluates offered
+/// solutions with the problem's exact objective.
+///
+/// Neighborhoods (rows: active customers u; columns: u's candidates v):
+///   0 relocate   u after v (columns [0, K)) or before v ([K, 2K))
+///   1 swap       u and v
+///   2 2-opt*     u, v in different routes, x = next(u), y = next(v): tails exchanged
+///                (u, y) + (v, x) ([0, K)), or (u, v) + (x, y) with both heads reversed ([K, 2K))
+///   3 2-opt      u, v in one route: the part between them reversed, (u, v) + (u+, v+) added
+
+#include <cstdint>
+
+#include "locus/gpu/neighborhood_engine.hpp"
+#include "locus/gpu/storage.hpp"
+#include "locus/gpu/team.hpp"
+#include "locus/hd.hpp"
+#include "locus/rng.hpp"
+
+namespace locus::dcvrp {
+
+/// A move of the route neighborhoods.
+struct RouteMove {
+    std::int32_t kind = 0;    ///< neighborhood: 0 relocate, 1 swap, 2 2-opt*, 3 2-opt
+    std::int32_t variant = 0; ///< relocate: 0 after v, 1 before v; 2-opt*: 0 tails, 1 reversed
+    std::int32_t u = 0;
+    std::int32_t v = 0;
+};
+
+/// "No duration limit" in fixed point.
+inline constexpr std::int64_t kNoDurationLimit = std::int64_t{1} << 60;
+
+struct RouteChainPolicy {
+    using delta_type = std::int64_t;
+    using move_type = RouteMove;
+    static constexpr int kNeighborhoods = 4;
+    static constexpr int kMaxTouched = 6;
+    /// Most tries per kick of the perturbation.
+    static constexpr int kKickTries = 32;
+
+    // Instance (host or device pointers), fixed point.
+    const std::int64_t* dist = nullptr;     ///< n x n
+    const std::int64_t* demand = nullptr;   ///< n (depot 0)
+    const std::int32_t* neighbors = nullptr; ///< n x K nearest customers
+    std::int64_t capacity = 0;
+    std::int64_t service = 0;
+    std::int64_t max_duration = kNoDurationLimit;
+    std::int32_t n = 0; ///< nodes, depot included
+    std::int32_t K = 0;
+    std::int32_t kicks = 3; ///< random feasible relocations and swaps per perturbation
+
+    // Per-chain workspace (W = 2(n - 1) words per chain).
+    std::int32_t* lin = nullptr;       ///< chains x W: the row from its first marker
+    std::int32_t* pos = nullptr;       ///< chains x n: position of each customer in lin
+    std::int32_t* start = nullptr;     ///< chains x n: position of its route's marker
+    std::int32_t* route_end = nullptr; ///< chains x W: per marker, the next marker's position
+    std::int64_t* pre_load = nullptr;  ///< chains x W: load of the route up to the position
+    std::int64_t* pre_dur = nullptr;   ///< chains x W: duration from the depot up to it
+    std::int64_t* load = nullptr;      ///< chains x W: per marker, the route's load
+    std::int64_t* dur = nullptr;       ///< chains x W: per marker, the route's duration
+    std::int32_t* scratch = nullptr;   ///< chains x W
+
+    template <int k> LOCUS_HD_INLINE static constexpr bool focused() { return true; }
+    LOCUS_HD_INLINE std::int32_t width() const { return 2 * (n - 1); }
+    LOCUS_HD_INLINE std::int32_t elements() const { return n; }
+
+    void declare(gpu::ArrayList& list, std::size_t chains) {
+        const auto w = static_cast<std::size_t>(width());
+        const auto nodes = static_cast<std::size_t>(n);
+        list.add(lin, chains * w, "DCVRP normalised rows");
+        list.add(pos, chains * nodes, "DCVRP positions");
+        list.add(start, chains * nodes, "DCVRP route starts");
+        list.add(route_end, chains * w, "DCVRP route ends");
+        list.add(pre_load, chains * w, "DCVRP prefix loads");
+        list.add(pre_dur, chains * w, "DCVRP prefix durations");
+        list.add(load, chains * w, "DCVRP route loads");
+        list.add(dur, chains * w, "DCVRP route durations");
+        list.add(scratch, chains * w, "DCVRP move scratch");
+    }
+
+    /// The arrays of one chain.
+    struct View {
+        const RouteChainPolicy* p;
+        std::int32_t* lin;
+        std::int32_t* pos;
+        std::int32_t* start;
+        std::int32_t* route_end;
+        std::int64_t* pre_load;
+        std::int64_t* pre_dur;
+        std::int64_t* load;
+        std::int64_t* dur;
+        std::int32_t* scratch;
+        std::int32_t w;
+
+        LOCUS_HD_INLINE std::int64_t d(std::int32_t a, std::int32_t b) const {
+            return p->dist[static_cast<std::int64_t>(a) * p->n + b];
+        }
+        LOCUS_HD_INLINE std::int32_t next(std::int32_t u) const {
+            const std::int32_t q = pos[u] + 1;
+            return q < w ? lin[q] : 0;
+        }
+        LOCUS_HD_INLINE std::int32_t prev(std::int32_t u) const { return lin[pos[u] - 1]; }
+        LOCUS_HD_INLINE bool fits_load(std::int64_t l) const { return l <= p->capacity; }
+        LOCUS_HD_INLINE bool fits_duration(std::int64_t t) const { return t <= p->max_duration; }
+    };
+
+    LOCUS_HD_INLINE View view(std::uint32_t c) const {
+        const std::int64_t w = width();
+        const std::int64_t nodes = n;
+        return {this,
+                lin + c * w,
+                pos + c * nodes,
+                start + c * nodes,
+                route_end + c * w,
+                pre_load + c * w,
+                pre_dur + c * w,
+                load + c * w,
+                dur + c * w,
+                scratch + c * w,
+                width()};
+    }
+
+    /// Rebuilds the chain's arrays from `row` (leader's work; serial).
+    LOCUS_HD void rebuild(std::uint32_t c, const std::int32_t* row) const {
+        const View v = view(c);
+        const std::int32_t w = v.w;
+        std::int32_t first = 0;
+        while (first < w && row[first] != 0)
+            ++first;
+        for (std::int32_t q = 0; q < w; ++q) {
+            const std::int32_t k = first + q;
+            v.lin[q] = row[k < w ? k : k - w];
+        }
+        std::int32_t marker = 0;
+        std::int32_t last = 0;
+        std::int64_t l = 0;
+        std::int64_t t = 0;
+        for (std::int32_t q = 0; q <= w; ++q) {
+            const std::int32_t node = q < w ? v.lin[q] : 0;
+            if (node == 0) {
+                if (q > 0) {
+                    v.load[marker] = l;
+                    v.dur[marker] = t + v.d(last, 0);
+                    v.route_end[marker] = q;
+                }
+                if (q == w) break;
+                marker = q;
+                last = 0;
+                l = 0;
+                t = 0;
+                v.pre_load[q] = 0;
+                v.pre_dur[q] = 0;
+                continue;
+            }
+            l += demand[node];
+            t += v.d(last, node) + service;
+            v.pre_load[q] = l;
+            v.pre_dur[q] = t;
+            v.pos[node] = q;
+            v.start[node] = marker;
+            last = node;
+        }
+    }
+
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD void refresh(const Team& team, std::uint32_t c, const std::int32_t* row) const {
+        if (team.rank() == 0) rebuild(c, row);
+        team.sync();
+    }
+
+    /// Delta of a move, or invalid_delta when it is not a move (no-op, infeasible). Shared by the
+    /// evaluators, the perturbation and the tests.
+    LOCUS_HD static std::int64_t delta(const View& v, const RouteMove& m) {
+        constexpr std::int64_t kInvalid = gpu::invalid_delta<std::int64_t>();
+        const std::int32_t u = m.u;
+        const std::int32_t x = m.v;
+        if (u <= 0 || x <= 0 || u == x) return kInvalid;
+        const std::int64_t svc = v.p->service;
+        const std::int32_t ra = v.start[u];
+        const std::int32_t rb = v.start[x];
+        const bool same = ra == rb;
+        switch (m.kind) {
+        case 0: { // relocate u between a and b
+            const std::int32_t a = m.variant == 0 ? x : v.prev(x);
+            const std::int32_t b = m.variant == 0 ? v.next(x) : x;
+            if (a == u || b == u) return kInvalid;
+            const std::int32_t p = v.prev(u);
+            const std::int32_t s = v.next(u);
+            const std::int64_t removal = v.d(p, s) - v.d(p, u) - v.d(u, s);
+            const std::int64_t insertion = v.d(a, u) + v.d(u, b) - v.d(a, b);
+            if (same) {
+                if (!v.fits_duration(v.dur[ra] + removal + insertion)) return kInvalid;
+            } else {
+                if (!v.fits_load(v.load[rb] + v.p->demand[u])) return kInvalid;
+                if (!v.fits_duration(v.dur[ra] + removal - svc)) return kInvalid;
+                if (!v.fits_duration(v.dur[rb] + insertion + svc)) return kInvalid;
+            }
+            return removal + insertion;
+        }
+        case 1: { // swap u and x
+            const std::int32_t pu = v.prev(u);
+            const std::int32_t su = v.next(u);
+            const std::int32_t px = v.prev(x);
+            const std::int32_t sx = v.next(x);
+            std::int64_t change = 0;
+            if (su == x) {
+                change = v.d(pu, x) + v.d(u, sx) - v.d(pu, u) - v.d(x, sx);
+            } else if (sx == u) {
+                change = v.d(px, u) + v.d(x, su) - v.d(px, x) - v.d(u, su);
+            } else {
+                const std::int64_t at_u = v.d(pu, x) + v.d(x, su) - v.d(pu, u) - v.d(u, su);
+                const std::int64_t at_x = v.d(px, u) + v.d(u, sx) - v.d(px, x) - v.d(x, sx);
+                if (!same) {
+                    const std::int64_t qu = v.p->demand[u];
+                    const std::int64_t qx = v.p->demand[x];
+                    if (!v.fits_load(v.load[ra] - qu + qx) || !v.fits_load(v.load[rb] - qx + qu))
+                        return kInvalid;
+                    if (!v.fits_duration(v.dur[ra] + at_u) || !v.fits_duration(v.dur[rb] + at_x))
+                        return kInvalid;
+                    return at_u + at_x;
+                }
+                change = at_u + at_x;
+            }
+            return v.fits_duration(v.dur[ra] + change) ? change : kInvalid;
+        }
+        case 2: { // 2-opt* between routes
+            if (same) return kInvalid;
+            const std::int32_t nu = v.next(u);
+            const std::int32_t nx = v.next(x);
+            const std::int32_t pu = v.pos[u];
+            const std::int32_t px = v.pos[x];
+            const std::int64_t la = v.pre_load[pu];
+            const std::int64_t lb = v.pre_load[px];
+            const std::int64_t ta = v.pre_dur[pu];
+            const std::int64_t tb = v.pre_dur[px];
+            const std::int64_t tail_a = v.dur[ra] - ta - v.d(u, nu); // from nu to the depot
+            const std::int64_t tail_b = v.dur[rb] - tb - v.d(x, nx);
+            if (m.variant == 0) {
+                if (nu == 0 && nx == 0) return kInvalid; // two empty tails
+                if (!v.fits_load(la + v.load[rb] - lb) || !v.fits_load(lb + v.load[ra] - la))
+                    return kInvalid;
+                if (!v.fits_duration(ta + v.d(u, nx) + tail_b) ||
+                    !v.fits_duration(tb + v.d(x, nu) + tail_a))
+                    return kInvalid;
+                return v.d(u, nx) + v.d(x, nu) - v.d(u, nu) - v.d(x, nx);
+            }
+            if (!v.fits_load(la + lb) || !v.fits_load(v.load[ra] - la + v.load[rb] - lb))
+                return kInvalid;
+            if (!v.fits_duration(ta + v.d(u, x) + tb) ||
+                !v.fits_duration(tail_a + v.d(nu, nx) + tail_b))
+                return kInvalid;
+            return v.d(u, x) + v.d(nu, nx) - v.d(u, nu) - v.d(x, nx);
+        }
+        default: { // 2-opt within a route
+            if (!same) return kInvalid;
+            const std::int32_t a = v.pos[u] < v.pos[x] ? u : x;
+            const std::int32_t b = a == u ? x : u;
+            const std::int32_t an = v.next(a);
+            const std::int32_t bn = v.next(b);
+            if (an == b) return kInvalid;
+            const std::int64_t change = v.d(a, b) + v.d(an, bn) - v.d(a, an) - v.d(b, bn);
+            return v.fits_duration(v.dur[ra] + change) ? change : kInvalid;
+        }
+        }
+    }
+
+    /// Neighborhood k of chain c as an engine evaluator: rows are the active customers.
+    template <int k> struct Evaluator {
+        using delta_type = std::int64_t;
+        using row_type = std::int32_t; ///< the customer u (0: not a row of moves)
+        static constexpr std::int32_t rows_per_focus = 1;
+        View v;
+        const std::int32_t* active;
+        std::int32_t rows;
+
+        LOCUS_HD_INLINE gpu::MoveGrid grid() const {
+            const std::int32_t cols = (k == 0 || k == 2) ? 2 * v.p->K : v.p->K;
+            return {static_cast<std::uint32_t>(rows), static_cast<std::uint32_t>(cols)};
+        }
+        LOCUS_HD_INLINE row_type row(std::uint32_t, std::uint32_t r) const { return active[r]; }
+        LOCUS_HD_INLINE RouteMove move(std::int32_t u, std::uint32_t col) const {
+            const auto K = static_cast<std::uint32_t>(v.p->K);
+            const std::uint32_t c = col < K ? col : col - K;
+            return {k, col < K ? 0 : 1, u, v.p->neighbors[static_cast<std::int64_t>(u) * K + c]};
+        }
+        LOCUS_HD_INLINE delta_type operator()(row_type u, std::uint32_t col) const {
+            if (u <= 0) return gpu::invalid_delta<delta_type>();
+            return delta(v, move(u, col));
+        }
+        LOCUS_HD_INLINE RouteMove decode(std::uint32_t, std::uint64_t index) const {
+            const std::uint32_t cols = this->grid().cols;
+            return move(active[index / cols], static_cast<std::uint32_t>(index % cols));
+        }
+    };
+
+    template <int k>
+    LOCUS_HD_INLINE Evaluator<k> evaluator(std::uint32_t c, const std::int32_t*,
+                                           const std::int32_t* active,
+                                           const std::int32_t* count) const {
+        return {view(c), active, *count};
+    }
+
+    /// The move's customers and their neighbours in `row` before it: the customers whose moves
+    /// it changes (depot markers come out as 0, which has no moves).
+    LOCUS_HD int touched(const std::int32_t* row, const RouteMove& m, std::int32_t* out) const {
+        const std::int32_t w = width();
+        int count = 0;
+        for (std::int32_t q = 0; q < w; ++q) {
+            if (row[q] != m.u && row[q] != m.v) continue;
+            out[count++] = row[q];
+            out[count++] = row[q == 0 ? w - 1 : q - 1];
+            out[count++] = row[q + 1 == w ? 0 : q + 1];
+            if (count == 6) break;
+        }
+        return count;
+    }
+
+    /// Writes the moved row into the chain's scratch (normalised), from its arrays.
+    LOCUS_HD static void emit(const View& v, const RouteMove& m) {
+        const std::int32_t w = v.w;
+        const std::int32_t ra = v.start[m.u];
+        const std::int32_t rb = v.start[m.v];
+        std::int32_t out = 0;
+        const auto put = [&](std::int32_t node) { v.scratch[out++] = node; };
+        const auto copy_range = [&](std::int32_t from, std::int32_t to) { // [from, to)
+            for (std::int32_t q = from; q < to; ++q)
+                put(v.lin[q]);
+        };
+        const auto copy_reversed = [&](std::int32_t from, std::int32_t to) { // (to - 1 .. from)
+            for (std::int32_t q = to - 1; q >= from; --q)
+                put(v.lin[q]);
+        };
+        const std::int32_t pu = v.pos[m.u];
+        const std::int32_t px = v.pos[m.v];
+        for (std::int32_t s = 0; s < w; s = v.route_end[s]) {
+            const std::int32_t e = v.route_end[s];
+            put(0);
+            if (s != ra && s != rb) {
+                copy_range(s + 1, e);
+                continue;
+            }
+            switch (m.kind) {
+            case 0: { // relocate: drop u, insert it after a (a = 0: at the front of route rb)
+                const std::int32_t a = m.variant == 0 ? m.v : v.prev(m.v);
+                if (s == rb && a == 0) put(m.u);
+                for (std::int32_t q = s + 1; q < e; ++q) {
+                    const std::int32_t node = v.lin[q];
+                    if (node == m.u) continue;
+                    put(node);
+                    if (node == a) put(m.u);
+                }
+                break;
+            }
+            case 1: // swap
+                for (std::int32_t q = s + 1; q < e; ++q) {
+                    const std::int32_t node = v.lin[q];
+                    put(node == m.u ? m.v : (node == m.v ? m.u : node));
+                }
+                break;
+            case 2: { // 2-opt*
+                const bool is_a = s == ra;
+                const std::int32_t cut = is_a ? pu : px;              // last kept of the head
+                const std::int32_t other = is_a ? px : pu;            // the other route's cut
+                const std::int32_t other_end = v.route_end[is_a ? rb : ra];
+                const std::int32_t other_start = is_a ? rb : ra;
+                if (m.variant == 0) {
+                    copy_range(s + 1, cut + 1);          // own head
+                    copy_range(other + 1, other_end);    // the other tail
+                } else if (is_a) {
+                    copy_range(s + 1, cut + 1);                  // head of A
+                    copy_reversed(other_start + 1, other + 1);   // head of B reversed
+                } else {
+                    copy_reversed(other + 1, other_end);         // tail of A reversed
+                    copy_range(cut + 1, e);                      // tail of B
+                }
+                break;
+            }
+            default: { // 2-opt: reverse (first + 1 .. second)
+                const std::int32_t first = pu < px ? pu : px;
+                const std::int32_t second = pu < px ? px : pu;
+                copy_range(s + 1, first + 1);
+                copy_reversed(first + 1, second + 1);
+                copy_range(second + 1, e);
+                break;
+            }
+            }
+        }
+    }
+
+    /// Applies the move to the row and rebuilds the chain's arrays (leader's work).
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD void apply(const Team& team, std::uint32_t c, std::int32_t* row,
+                        const RouteMove& m) const {
+        if (team.rank() == 0) {
+            const View v = view(c);
+            emit(v, m);
+            for (std::int32_t q = 0; q < v.w; ++q)
+                row[q] = v.scratch[q];
+            rebuild(c, row);
+        }
+        team.sync();
+    }
+
+    /// Leader only: `kicks` random feasible relocations or swaps of a customer with one of its
+    /// candidates (up to kKickTries draws each); returns the cost change and the moved customers.
+    LOCUS_HD std::int64_t perturb(std::uint32_t c, std::int32_t* row, Rng& rng, std::int32_t* out,
+                                  std::int32_t& count) const {
+        count = 0;
+        if (n < 4 || K < 1) return 0;
+        rebuild(c, row);
+        const View v = view(c);
+        std::int64_t total = 0;
+        for (std::int32_t kick = 0; kick < kicks; ++kick) {
+            for (int attempt = 0; attempt < kKickTries; ++attempt) {
+                RouteMove m;
+                m.u = 1 + static_cast<std::int32_t>(rng.next_u64() % static_cast<std::uint64_t>(n - 1));
+                m.v = neighbors[static_cast<std::int64_t>(m.u) * K +
+                                static_cast<std::int64_t>(rng.next_u64() %
+                                                          static_cast<std::uint64_t>(K))];
+                const std::uint64_t pick = rng.next_u64() % 3;
+                m.kind = pick == 2 ? 1 : 0;
+                m.variant = static_cast<std::int32_t>(pick & 1u);
+                const std::int64_t change = delta(v, m);
+                if (change == gpu::invalid_delta<std::int64_t>() || change == 0) continue;
+                emit(v, m);
+                for (std::int32_t q = 0; q < v.w; ++q)
+                    row[q] = v.scratch[q];
+                rebuild(c, row);
+                total += change;
+                out[count++] = m.u;
+                out[count++] = m.v;
+                break;
+            }
+        }
+        return total;
+    }
+
+    /// Cost of the row: the sum of its edges as a cycle (depot to depot costs 0).
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD std::int64_t evaluate(const Team& team, std::uint32_t,
+                                   const std::int32_t* row) const {
+        const std::int32_t w = width();
+        std::int64_t sum = 0;
+        for (std::int32_t k = static_cast<std::int32_t>(team.rank()); k < w;
+             k += static_cast<std::int32_t>(team.size()))
+            sum += dist[static_cast<std::int64_t>(row[k]) * n + row[k + 1 == w ? 0 : k + 1]];
+        return team.sum(sum);
+    }
+};
+
+} // namespace locus::dcvrp

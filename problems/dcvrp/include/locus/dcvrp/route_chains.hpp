@@ -1,0 +1,60 @@
+#pragma once
+/// \file
+/// The DCVRP route chains (route_chain_policy.hpp) on the many-chain engine: the instance in
+/// fixed point, and the runners of both backends.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "locus/dcvrp/dcvrp_problem.hpp"
+#include "locus/dcvrp/route_chain_policy.hpp"
+#include "locus/gpu/chain_engine.hpp"
+#include "locus/gpu/device.hpp"
+
+namespace locus::dcvrp {
+
+/// Parameters of the route chains.
+struct RouteChainOptions {
+    std::int32_t candidates = 20; ///< granular candidate-list size K
+    std::int32_t kicks = 3;       ///< random feasible relocations/swaps per perturbation
+};
+
+/// The instance as the route chains read it: distances, service time and duration limit in
+/// fixed point (x scale, rounded; scale 1 when every distance and the service time are
+/// integral), demands, capacity and candidate lists.
+struct RouteChainData {
+    RouteChainData(const Instance& instance, std::int32_t candidates);
+
+    double scale = 1.0;
+    std::int32_t n = 0;
+    std::int32_t K = 0;
+    std::int64_t capacity = 0;
+    std::int64_t service = 0;
+    std::int64_t max_duration = kNoDurationLimit;
+    std::vector<std::int64_t> dist;
+    std::vector<std::int64_t> demand;
+    std::vector<std::int32_t> neighbors;
+
+    /// A policy over these host arrays (workspace pointers unset).
+    RouteChainPolicy policy(std::int32_t kicks) const;
+    /// The chains' cost of a giant-tour row.
+    std::int64_t cost(std::span<const std::int32_t> row) const;
+};
+
+std::unique_ptr<gpu::ChainRunner> make_cpu_route_runner(const DcvrpProblem& problem,
+                                                        const RouteChainOptions& options,
+                                                        std::uint32_t chains,
+                                                        const gpu::ChainParams& params,
+                                                        int threads);
+
+/// route_chains_cuda.cu
+std::unique_ptr<gpu::ChainRunner> make_cuda_route_runner(const DcvrpProblem& problem,
+                                                         const RouteChainOptions& options,
+                                                         std::uint32_t chains,
+                                                         const gpu::ChainParams& params,
+                                                         int device,
+                                                         const gpu::MemoryBudget& budget);
+
+} // namespace locus::dcvrp

@@ -1,0 +1,48 @@
+// The DCVRP route chains on the CUDA backend of the many-chain engine (one block per chain).
+
+#include <memory>
+
+#include "locus/dcvrp/route_chains.hpp"
+#include "locus/gpu/chain_engine.cuh"
+#include "locus/gpu/device_buffer.hpp"
+
+namespace locus::dcvrp {
+namespace {
+
+/// The device copies of the fixed-point instance the policy points at.
+struct DeviceRouteData {
+    explicit DeviceRouteData(const RouteChainData& host) {
+        dist.allocate(host.dist.size(), "DCVRP fixed-point distances");
+        dist.upload(host.dist.data(), host.dist.size());
+        demand.allocate(host.demand.size(), "DCVRP demands");
+        demand.upload(host.demand.data(), host.demand.size());
+        if (!host.neighbors.empty()) {
+            neighbors.allocate(host.neighbors.size(), "DCVRP candidate lists");
+            neighbors.upload(host.neighbors.data(), host.neighbors.size());
+        }
+    }
+    gpu::DeviceBuffer<std::int64_t> dist;
+    gpu::DeviceBuffer<std::int64_t> demand;
+    gpu::DeviceBuffer<std::int32_t> neighbors;
+};
+
+} // namespace
+
+std::unique_ptr<gpu::ChainRunner> make_cuda_route_runner(const DcvrpProblem& problem,
+                                                         const RouteChainOptions& options,
+                                                         std::uint32_t chains,
+                                                         const gpu::ChainParams& params,
+                                                         int device,
+                                                         const gpu::MemoryBudget& budget) {
+    gpu::require_device(device);
+    const RouteChainData host(problem.instance(), options.candidates);
+    auto data = std::make_shared<const DeviceRouteData>(host);
+    RouteChainPolicy policy = host.policy(options.kicks);
+    policy.dist = data->dist.data();
+    policy.demand = data->demand.data();
+    policy.neighbors = data->neighbors.data();
+    return std::make_unique<gpu::CudaChainRunner<RouteChainPolicy>>(policy, chains, params,
+                                                                     budget, data);
+}
+
+} // namespace locus::dcvrp

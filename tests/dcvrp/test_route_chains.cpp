@@ -1,0 +1,132 @@
+// The DCVRP route chains on the many-chain engine (CPU twin): every relocate, swap, 2-opt* and
+// 2-opt move's delta against full re-evaluation and its workspace against a rebuild, exact
+// costs, feasibility of every chain's best, determinism across thread counts, check_moves.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "chain_policy_harness.hpp"
+#include "locus/dcvrp/constructions.hpp"
+#include "locus/dcvrp/dcvrp_problem.hpp"
+#include "locus/dcvrp/generator.hpp"
+#include "locus/dcvrp/giant_tour.hpp"
+#include "locus/dcvrp/route_chains.hpp"
+#include "locus/gpu/chain_engine.hpp"
+
+using namespace locus;
+using namespace locus::dcvrp;
+
+namespace {
+
+SolutionBatch starts(const DcvrpProblem& problem, std::size_t count, std::uint64_t seed) {
+    SolutionBatch batch(count, problem.solution_width());
+    for (std::size_t s = 0; s < count; ++s) {
+        const auto order = insertion_order(problem.instance(), InsertionOrder::random, seed + s);
+        encode_routes(cheapest_insertion(problem.instance(), order), batch[s]);
+        batch.objective(s) = problem.evaluate(batch[s]);
+    }
+    return batch;
+}
+
+struct Outcome {
+    std::vector<std::int64_t> best;
+    std::vector<std::vector<std::int32_t>> rows;
+};
+
+Outcome run(const DcvrpProblem& problem, std::uint32_t chains, int threads, bool check) {
+    RouteChainOptions options;
+    options.candidates = 8;
+    options.kicks = 2;
+    gpu::ChainParams params;
+    params.seed = 23;
+    params.check_moves = check;
+    auto runner = make_cpu_route_runner(problem, options, chains, params, threads);
+    const SolutionBatch batch = starts(problem, chains, 5);
+    const RouteChainData data(problem.instance(), 0);
+    std::vector<std::int64_t> objectives(chains);
+    for (std::uint32_t c = 0; c < chains; ++c)
+        objectives[c] = data.cost(batch[c]);
+    runner->start(batch.data(), objectives, {}, -1);
+    const auto first = runner->best_objectives();
+    for (std::uint32_t c = 0; c < chains; ++c)
+        CHECK(first[c] < objectives[c]);
+    for (int e = 0; e < 3; ++e)
+        runner->epoch(static_cast<std::uint64_t>(e) * 20, 20, {});
+    Outcome out{runner->best_objectives(), {}};
+    for (std::uint32_t c = 0; c < chains; ++c) {
+        std::vector<std::int32_t> row(problem.solution_width());
+        runner->best_solution(c, row);
+        out.rows.push_back(row);
+        CHECK(out.best[c] <= first[c]);
+    }
+    CHECK_FALSE(runner->check().failed);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("DCVRP route chains: every move's delta equals re-evaluation, workspace equals rebuild") {
+    struct Case {
+        std::int32_t n;
+        std::uint64_t seed;
+        std::int64_t capacity;
+        double distance;
+    };
+    // Tight capacity and duration limits (many moves refused), and a loose instance.
+    std::uint64_t two_opt_moves = 0;
+    for (const Case c : {Case{30, 1, 25, 1300.0}, Case{45, 2, 60, 2500.0}, Case{25, 3, 200, 1e18}}) {
+        const Instance instance = c.distance < 1e17
+                                      ? generate_random(c.n, c.seed, c.capacity, c.distance)
+                                      : generate_random(c.n, c.seed, c.capacity);
+        const DcvrpProblem problem(instance);
+        const RouteChainData data(instance, 7);
+        const SolutionBatch batch = starts(problem, 2, c.seed);
+        for (std::size_t s = 0; s < 2; ++s) {
+            const std::vector<std::int32_t> row(batch[s].begin(), batch[s].end());
+            locus::test::HarnessCount count;
+            locus::test::check_neighborhood<0>(data.policy(2), row, count);
+            const std::uint64_t relocations = count.moves;
+            locus::test::check_neighborhood<1>(data.policy(2), row, count);
+            locus::test::check_neighborhood<2>(data.policy(2), row, count);
+            const std::uint64_t before_two_opt = count.moves;
+            locus::test::check_neighborhood<3>(data.policy(2), row, count);
+            CAPTURE(c.n);
+            CHECK(relocations > 20);
+            two_opt_moves += count.moves - before_two_opt;
+            CHECK(count.wrong_delta == 0);
+            CHECK(count.wrong_workspace == 0);
+        }
+    }
+    CHECK(two_opt_moves > 20); // long routes of the loose instance
+}
+
+TEST_CASE("DCVRP route chains: fixed-point costs, exact for integral distances") {
+    const Instance instance = generate_random(40, 9, 50, 3000.0);
+    const RouteChainData data(instance, 5);
+    const DcvrpProblem problem(instance);
+    const SolutionBatch batch = starts(problem, 1, 2);
+    const double scaled = static_cast<double>(data.cost(batch[0])) / data.scale;
+    CHECK(scaled == doctest::Approx(batch.objective(0)).epsilon(1e-9));
+    if (data.scale == 1.0)
+        CHECK(static_cast<double>(data.cost(batch[0])) == batch.objective(0));
+    CHECK(data.K == 5);
+    CHECK(data.max_duration <= static_cast<std::int64_t>(3000.0 * data.scale));
+}
+
+TEST_CASE("DCVRP route chains improve feasible starts, stay feasible, and do not depend on the "
+          "thread count") {
+    const DcvrpProblem problem(generate_random(70, 4, 50, 2600.0));
+    const Outcome one = run(problem, 4, 1, true);
+    const Outcome all = run(problem, 4, 0, false);
+    CHECK(one.best == all.best);
+    CHECK(one.rows == all.rows);
+    const RouteChainData data(problem.instance(), 0);
+    for (std::size_t c = 0; c < one.rows.size(); ++c) {
+        const auto verdict = problem.verify(one.rows[c]);
+        CHECK(verdict.feasible);
+        CHECK(data.cost(one.rows[c]) == one.best[c]);
+    }
+}

@@ -1,0 +1,65 @@
+// The DCVRP route chains on CUDA (one block per chain) against the CPU twin: the same best
+// objectives and rows after the start and after epochs with exchanges, with check_moves.
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "locus/dcvrp/constructions.hpp"
+#include "locus/dcvrp/dcvrp_problem.hpp"
+#include "locus/dcvrp/generator.hpp"
+#include "locus/dcvrp/giant_tour.hpp"
+#include "locus/dcvrp/route_chains.hpp"
+
+using namespace locus;
+using namespace locus::dcvrp;
+
+TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") {
+    for (const double distance : {2200.0, 1e18}) {
+        const Instance instance = distance < 1e17 ? generate_random(90, 7, 60, distance)
+                                                  : generate_random(90, 7, 60);
+        const DcvrpProblem problem(instance);
+        const std::uint32_t chains = 6;
+        SolutionBatch batch(chains, problem.solution_width());
+        for (std::uint32_t s = 0; s < chains; ++s) {
+            const auto order = insertion_order(instance, InsertionOrder::random, 30 + s);
+            encode_routes(cheapest_insertion(instance, order), batch[s]);
+        }
+        const RouteChainData data(instance, 0);
+        std::vector<std::int64_t> objectives(chains);
+        for (std::uint32_t c = 0; c < chains; ++c)
+            objectives[c] = data.cost(batch[c]);
+        RouteChainOptions options;
+        options.candidates = 10;
+        options.kicks = 3;
+        gpu::ChainParams params;
+        params.seed = 41;
+        params.check_moves = true;
+        auto cpu = make_cpu_route_runner(problem, options, chains, params, 0);
+        auto cuda = make_cuda_route_runner(problem, options, chains, params, 0, {});
+        cpu->start(batch.data(), objectives, {}, -1);
+        cuda->start(batch.data(), objectives, {}, -1);
+        CHECK(cpu->best_objectives() == cuda->best_objectives());
+        for (std::uint64_t e = 0; e < 3; ++e) {
+            const auto values = cpu->best_objectives();
+            const auto leader = static_cast<std::uint32_t>(
+                std::min_element(values.begin(), values.end()) - values.begin());
+            const std::vector<std::uint32_t> sources(chains, leader);
+            cpu->continue_from(sources);
+            cuda->continue_from(sources);
+            cpu->epoch(e * 15, 15, {});
+            cuda->epoch(e * 15, 15, {});
+        }
+        CHECK(cpu->best_objectives() == cuda->best_objectives());
+        for (std::uint32_t c = 0; c < chains; ++c) {
+            std::vector<std::int32_t> a(problem.solution_width()), b(problem.solution_width());
+            cpu->best_solution(c, a);
+            cuda->best_solution(c, b);
+            CHECK(a == b);
+            CHECK(problem.verify(a).feasible);
+        }
+        CHECK_FALSE(cpu->check().failed);
+        CHECK_FALSE(cuda->check().failed);
+        CHECK(cpu->evaluations() == cuda->evaluations());
+    }
+}
