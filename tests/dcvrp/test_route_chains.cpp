@@ -130,3 +130,68 @@ TEST_CASE("DCVRP route chains improve feasible starts, stay feasible, and do not
         CHECK(data.cost(one.rows[c]) == one.best[c]);
     }
 }
+
+TEST_CASE("DCVRP route chains: order crossover and Split give feasible children of both "
+          "parents' customers") {
+    for (const double distance : {1800.0, 1e18}) {
+        const Instance instance = distance < 1e17 ? generate_random(60, 8, 40, distance)
+                                                  : generate_random(60, 8, 40);
+        const DcvrpProblem problem(instance);
+        const RouteChainData data(instance, 6);
+        RouteChainPolicy policy = data.policy(2);
+        gpu::ArrayList list;
+        policy.declare(list, 1);
+        gpu::HostStorage storage;
+        storage.allocate(list);
+        const SolutionBatch parents = starts(problem, 2, 11);
+        std::vector<std::int32_t> child(problem.solution_width());
+        for (std::uint64_t draw = 0; draw < 20; ++draw) {
+            Rng rng(derive_key(5, draw), 0);
+            policy.recombine(0, parents[0].data(), parents[1].data(), child.data(), rng);
+            CAPTURE(draw);
+            const auto verdict = problem.verify(child);
+            CHECK(verdict.feasible);
+            CHECK(child[0] == 0);
+            // Split is optimal for the child's sequence: no worse than splitting it one route
+            // per customer, and the cost is the row's cycle cost.
+            std::int64_t single = 0;
+            for (const std::int32_t node : child)
+                if (node != 0) single += 2 * data.dist[static_cast<std::size_t>(node)];
+            CHECK(data.cost(child) <= single);
+        }
+    }
+}
+
+TEST_CASE("DCVRP route chains with recombination stay feasible and exact") {
+    const DcvrpProblem problem(generate_random(60, 12, 45, 2400.0));
+    RouteChainOptions options;
+    options.candidates = 8;
+    gpu::ChainParams params;
+    params.seed = 3;
+    params.check_moves = true;
+    const std::uint32_t chains = 6;
+    auto runner = make_cpu_route_runner(problem, options, chains, params, 0);
+    const SolutionBatch batch = starts(problem, chains, 21);
+    const RouteChainData data(problem.instance(), 0);
+    std::vector<std::int64_t> objectives(chains);
+    for (std::uint32_t c = 0; c < chains; ++c)
+        objectives[c] = data.cost(batch[c]);
+    runner->start(batch.data(), objectives, {}, -1);
+    for (std::uint64_t round = 0; round < 4; ++round) {
+        std::vector<std::uint32_t> a(chains), b(chains);
+        for (std::uint32_t c = 0; c < chains; ++c) {
+            a[c] = c;
+            b[c] = (c + 1 + static_cast<std::uint32_t>(round)) % chains;
+        }
+        runner->recombine(a, b, round);
+        runner->epoch(round * 10, 10, {});
+    }
+    CHECK_FALSE(runner->check().failed);
+    const auto best = runner->best_objectives();
+    for (std::uint32_t c = 0; c < chains; ++c) {
+        std::vector<std::int32_t> row(problem.solution_width());
+        runner->best_solution(c, row);
+        CHECK(problem.verify(row).feasible);
+        CHECK(data.cost(row) == best[c]);
+    }
+}

@@ -46,6 +46,7 @@ RouteChainPolicy RouteChainData::policy(std::int32_t kicks) const {
     p.n = n;
     p.K = K;
     p.kicks = kicks;
+    p.vehicles = vehicles;
     return p;
 }
 
@@ -63,7 +64,8 @@ std::unique_ptr<gpu::ChainRunner> make_cpu_route_runner(const DcvrpProblem& prob
                                                         std::uint32_t chains,
                                                         const gpu::ChainParams& params,
                                                         int threads) {
-    auto data = std::make_shared<const RouteChainData>(problem.instance(), options.candidates);
+    auto data = std::make_shared<RouteChainData>(problem.instance(), options.candidates);
+    data->vehicles = problem.vehicles();
     return std::make_unique<gpu::CpuChainRunner<RouteChainPolicy>>(
         data->policy(options.kicks), chains, params, threads, data);
 }

@@ -35,7 +35,8 @@ std::unique_ptr<gpu::ChainRunner> make_cuda_route_runner(const DcvrpProblem& pro
                                                          int device,
                                                          const gpu::MemoryBudget& budget) {
     gpu::require_device(device);
-    const RouteChainData host(problem.instance(), options.candidates);
+    RouteChainData host(problem.instance(), options.candidates);
+    host.vehicles = problem.vehicles();
     auto data = std::make_shared<const DeviceRouteData>(host);
     RouteChainPolicy policy = host.policy(options.kicks);
     policy.dist = data->dist.data();

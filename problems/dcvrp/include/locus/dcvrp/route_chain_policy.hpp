@@ -60,6 +60,7 @@ struct RouteChainPolicy {
     std::int32_t n = 0; ///< nodes, depot included
     std::int32_t K = 0;
     std::int32_t kicks = 3; ///< random feasible relocations and swaps per perturbation
+    std::int32_t vehicles = 0; ///< fleet limit K of recombined children (0: unlimited)
 
     // Per-chain workspace (W = 2(n - 1) words per chain).
     std::int32_t* lin = nullptr;       ///< chains x W: the row from its first marker
@@ -71,6 +72,10 @@ struct RouteChainPolicy {
     std::int64_t* load = nullptr;      ///< chains x W: per marker, the route's load
     std::int64_t* dur = nullptr;       ///< chains x W: per marker, the route's duration
     std::int32_t* scratch = nullptr;   ///< chains x W
+    std::int32_t* sequence = nullptr;  ///< chains x n: recombination child (customers)
+    std::int64_t* potential = nullptr; ///< chains x n: Split labels
+    std::int32_t* split_from = nullptr; ///< chains x n: Split predecessors
+    std::uint8_t* taken = nullptr;     ///< chains x n: order-crossover flags
 
     template <int k> LOCUS_HD_INLINE static constexpr bool focused() { return true; }
     LOCUS_HD_INLINE std::int32_t width() const { return 2 * (n - 1); }
@@ -88,6 +93,10 @@ struct RouteChainPolicy {
         list.add(load, chains * w, "DCVRP route loads");
         list.add(dur, chains * w, "DCVRP route durations");
         list.add(scratch, chains * w, "DCVRP move scratch");
+        list.add(sequence, chains * nodes, "DCVRP crossover sequences");
+        list.add(potential, chains * nodes, "DCVRP split labels");
+        list.add(split_from, chains * nodes, "DCVRP split predecessors");
+        list.add(taken, chains * nodes, "DCVRP crossover flags");
     }
 
     /// The arrays of one chain.
@@ -447,6 +456,111 @@ struct RouteChainPolicy {
             }
         }
         return total;
+    }
+
+    /// Leader only: order crossover of the customer sequences of rows `a` and `b` (each read
+    /// from its first marker) — a random slice of a kept in place, the other positions filled
+    /// in b's order from after the slice — then an optimal Split of the child sequence into
+    /// routes that respect the capacity and the duration limit (Bellman over route ends; loads
+    /// only grow, so a route stops growing at the capacity), written as a normalised row. With
+    /// a fleet limit the Split may need more routes; the child is then a copy of `a`.
+    LOCUS_HD void recombine(std::uint32_t c, const std::int32_t* a, const std::int32_t* b,
+                            std::int32_t* child, Rng& rng) const {
+        const std::int32_t w = width();
+        const std::int32_t count = n - 1;
+        const std::int64_t nodes = n;
+        std::int32_t* seq = sequence + c * nodes;
+        std::int64_t* label = potential + c * nodes;
+        std::int32_t* from = split_from + c * nodes;
+        std::uint8_t* used = taken + c * nodes;
+        const auto customers = [&](const std::int32_t* row, std::int32_t* out) {
+            std::int32_t first = 0;
+            while (first < w && row[first] != 0)
+                ++first;
+            std::int32_t k = 0;
+            for (std::int32_t q = 0; q < w; ++q) {
+                const std::int32_t node = row[first + q < w ? first + q : first + q - w];
+                if (node != 0) out[k++] = node;
+            }
+        };
+        const auto copy_a = [&] {
+            for (std::int32_t q = 0; q < w; ++q)
+                child[q] = a[q];
+        };
+        if (count < 2) {
+            copy_a();
+            return;
+        }
+        // The child's slice [i, j] comes from a; scratch holds b's sequence meanwhile.
+        std::int32_t* other = scratch + static_cast<std::int64_t>(c) * w;
+        customers(a, seq);
+        customers(b, other);
+        const auto i = static_cast<std::int32_t>(rng.next_u64() % static_cast<std::uint64_t>(count));
+        const auto j = static_cast<std::int32_t>(rng.next_u64() % static_cast<std::uint64_t>(count));
+        const std::int32_t lo = i < j ? i : j;
+        const std::int32_t hi = i < j ? j : i;
+        for (std::int32_t k = 0; k <= count; ++k)
+            used[k] = 0;
+        for (std::int32_t k = lo; k <= hi; ++k)
+            used[seq[k]] = 1;
+        std::int32_t put = hi + 1 == count ? 0 : hi + 1;
+        for (std::int32_t t = 0; t < count; ++t) {
+            std::int32_t k = hi + 1 + t;
+            k = k >= count ? k - count : k;
+            const std::int32_t node = other[k];
+            if (used[node] != 0) continue;
+            used[node] = 1;
+            seq[put] = node;
+            put = put + 1 == count ? 0 : put + 1;
+        }
+        // Split: label[k] = least cost of routing seq[0, k); from[k] = where its last route starts.
+        constexpr std::int64_t kUnreached = std::int64_t{1} << 62;
+        label[0] = 0;
+        for (std::int32_t k = 1; k <= count; ++k)
+            label[k] = kUnreached;
+        const auto d = [&](std::int32_t x, std::int32_t y) {
+            return dist[static_cast<std::int64_t>(x) * n + y];
+        };
+        for (std::int32_t s = 0; s < count; ++s) {
+            if (label[s] >= kUnreached) continue;
+            std::int64_t l = 0;
+            std::int64_t t = 0;
+            std::int32_t last = 0;
+            for (std::int32_t k = s; k < count; ++k) {
+                const std::int32_t node = seq[k];
+                l += demand[node];
+                if (l > capacity) break;
+                t += d(last, node) + service;
+                last = node;
+                const std::int64_t route_duration = t + d(node, 0);
+                if (route_duration > max_duration) continue;
+                const std::int64_t cost = route_duration - service * (k - s + 1);
+                if (label[s] + cost < label[k + 1]) {
+                    label[k + 1] = label[s] + cost;
+                    from[k + 1] = s;
+                }
+            }
+        }
+        if (label[count] >= kUnreached) {
+            copy_a();
+            return;
+        }
+        std::int32_t routes = 0;
+        for (std::int32_t k = count; k > 0; k = from[k])
+            ++routes;
+        if (vehicles > 0 && routes > vehicles) {
+            copy_a();
+            return;
+        }
+        // Routes back to front: each [from[k], k) at the end of the row's used part.
+        std::int32_t end = count + routes; // positions used by markers and customers
+        for (std::int32_t q = end; q < w; ++q)
+            child[q] = 0;
+        for (std::int32_t k = count; k > 0; k = from[k]) {
+            for (std::int32_t q = k - 1; q >= from[k]; --q)
+                child[--end] = seq[q];
+            child[--end] = 0;
+        }
     }
 
     /// Cost of the row: the sum of its edges as a cycle (depot to depot costs 0).

@@ -30,6 +30,7 @@ struct RouteChainData {
     double scale = 1.0;
     std::int32_t n = 0;
     std::int32_t K = 0;
+    std::int32_t vehicles = 0; ///< fleet limit of recombined children (0: unlimited)
     std::int64_t capacity = 0;
     std::int64_t service = 0;
     std::int64_t max_duration = kNoDurationLimit;
