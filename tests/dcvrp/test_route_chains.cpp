@@ -1,5 +1,5 @@
-// The DCVRP route chains on the many-chain engine (CPU twin): every relocate, swap, 2-opt* and
-// 2-opt move's delta against full re-evaluation and its workspace against a rebuild, exact
+// The DCVRP route chains on the many-chain engine (CPU twin): every relocate, swap, 2-opt*, 2-opt
+// and segment-relocate move's delta against full re-evaluation and its workspace against a rebuild, exact
 // costs, feasibility of every chain's best, determinism across thread counts, check_moves.
 
 #include <doctest/doctest.h>
@@ -77,6 +77,7 @@ TEST_CASE("DCVRP route chains: every move's delta equals re-evaluation, workspac
     };
     // Tight capacity and duration limits (many moves refused), and a loose instance.
     std::uint64_t two_opt_moves = 0;
+    std::uint64_t segment_moves = 0;
     for (const Case c : {Case{30, 1, 25, 1300.0}, Case{45, 2, 60, 2500.0}, Case{25, 3, 200, 1e18}}) {
         const Instance instance = c.distance < 1e17
                                       ? generate_random(c.n, c.seed, c.capacity, c.distance)
@@ -93,14 +94,18 @@ TEST_CASE("DCVRP route chains: every move's delta equals re-evaluation, workspac
             locus::test::check_neighborhood<2>(data.policy(2), row, count);
             const std::uint64_t before_two_opt = count.moves;
             locus::test::check_neighborhood<3>(data.policy(2), row, count);
+            const std::uint64_t before_segments = count.moves;
+            locus::test::check_neighborhood<4>(data.policy(2), row, count);
+            segment_moves += count.moves - before_segments;
+            two_opt_moves += before_segments - before_two_opt;
             CAPTURE(c.n);
             CHECK(relocations > 20);
-            two_opt_moves += count.moves - before_two_opt;
             CHECK(count.wrong_delta == 0);
             CHECK(count.wrong_workspace == 0);
         }
     }
     CHECK(two_opt_moves > 20); // long routes of the loose instance
+    CHECK(segment_moves > 100);
 }
 
 TEST_CASE("DCVRP route chains: fixed-point costs, exact for integral distances") {

@@ -1,5 +1,6 @@
 // The DCVRP route chains on CUDA (one block per chain) against the CPU twin: the same best
-// objectives and rows after the start and after epochs with exchanges, with check_moves.
+// objectives and rows after the start and after epochs with exchanges (copies of the leader,
+// recombination), with check_moves.
 
 #include <doctest/doctest.h>
 
@@ -45,8 +46,19 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
             const auto leader = static_cast<std::uint32_t>(
                 std::min_element(values.begin(), values.end()) - values.begin());
             const std::vector<std::uint32_t> sources(chains, leader);
-            cpu->continue_from(sources);
-            cuda->continue_from(sources);
+            if (e == 1) {
+                // Recombination: order crossover and Split of chain c's and c + 1's bests.
+                std::vector<std::uint32_t> a(chains), b(chains);
+                for (std::uint32_t c = 0; c < chains; ++c) {
+                    a[c] = c;
+                    b[c] = (c + 1) % chains;
+                }
+                cpu->recombine(a, b, e);
+                cuda->recombine(a, b, e);
+            } else {
+                cpu->continue_from(sources);
+                cuda->continue_from(sources);
+            }
             cpu->epoch(e * 15, 15, {});
             cuda->epoch(e * 15, 15, {});
         }

@@ -20,6 +20,8 @@
 ///   2 2-opt*     u, v in different routes, x = next(u), y = next(v): tails exchanged
 ///                (u, y) + (v, x) ([0, K)), or (u, v) + (x, y) with both heads reversed ([K, 2K))
 ///   3 2-opt      u, v in one route: the part between them reversed, (u, v) + (u+, v+) added
+///   4 relocate2/3 the 2 or 3 consecutive customers from u (one route) moved after v, as they
+///                were or reversed (columns: (length - 2) 2K + reversed K + candidate)
 
 #include <cstdint>
 
@@ -34,7 +36,8 @@ namespace locus::dcvrp {
 /// A move of the route neighborhoods.
 struct RouteMove {
     std::int32_t kind = 0;    ///< neighborhood: 0 relocate, 1 swap, 2 2-opt*, 3 2-opt
-    std::int32_t variant = 0; ///< relocate: 0 after v, 1 before v; 2-opt*: 0 tails, 1 reversed
+    std::int32_t variant = 0; ///< relocate: 0 after v, 1 before v; 2-opt*: 0 tails, 1 reversed;
+                              ///< relocate2/3: 2 (length - 2) + reversed
     std::int32_t u = 0;
     std::int32_t v = 0;
 };
@@ -45,7 +48,7 @@ inline constexpr std::int64_t kNoDurationLimit = std::int64_t{1} << 60;
 struct RouteChainPolicy {
     using delta_type = std::int64_t;
     using move_type = RouteMove;
-    static constexpr int kNeighborhoods = 4;
+    static constexpr int kNeighborhoods = 5;
     static constexpr int kMaxTouched = 6;
     /// Most tries per kick of the perturbation.
     static constexpr int kKickTries = 32;
@@ -273,6 +276,32 @@ struct RouteChainPolicy {
                 return kInvalid;
             return v.d(u, x) + v.d(nu, nx) - v.d(u, nu) - v.d(x, nx);
         }
+        case 4: { // relocate the segment [u .. last] after x
+            const std::int32_t length = 2 + m.variant / 2;
+            const bool reversed = (m.variant & 1) != 0;
+            const std::int32_t first_pos = v.pos[u];
+            const std::int32_t last_pos = first_pos + length - 1;
+            if (last_pos >= v.route_end[ra]) return kInvalid; // the segment leaves the route
+            const std::int32_t last = v.lin[last_pos];
+            const std::int32_t b = v.next(x);
+            const std::int32_t px = v.pos[x];
+            if (same && px >= first_pos - 1 && px <= last_pos) return kInvalid; // no-op or inside
+            const std::int32_t p = v.prev(u);
+            const std::int32_t s = last_pos + 1 < v.w ? v.lin[last_pos + 1] : 0;
+            const std::int64_t removal = v.d(p, s) - v.d(p, u) - v.d(last, s);
+            const std::int64_t insertion =
+                reversed ? v.d(x, last) + v.d(u, b) - v.d(x, b) : v.d(x, u) + v.d(last, b) - v.d(x, b);
+            if (same) {
+                if (!v.fits_duration(v.dur[ra] + removal + insertion)) return kInvalid;
+            } else {
+                const std::int64_t seg_load = v.pre_load[last_pos] - v.pre_load[first_pos - 1];
+                const std::int64_t seg_time = v.pre_dur[last_pos] - v.pre_dur[first_pos] + svc;
+                if (!v.fits_load(v.load[rb] + seg_load)) return kInvalid;
+                if (!v.fits_duration(v.dur[ra] + removal - seg_time)) return kInvalid;
+                if (!v.fits_duration(v.dur[rb] + insertion + seg_time)) return kInvalid;
+            }
+            return removal + insertion;
+        }
         default: { // 2-opt within a route
             if (!same) return kInvalid;
             const std::int32_t a = v.pos[u] < v.pos[x] ? u : x;
@@ -296,14 +325,15 @@ struct RouteChainPolicy {
         std::int32_t rows;
 
         LOCUS_HD_INLINE gpu::MoveGrid grid() const {
-            const std::int32_t cols = (k == 0 || k == 2) ? 2 * v.p->K : v.p->K;
+            const std::int32_t cols = k == 4 ? 4 * v.p->K : ((k == 0 || k == 2) ? 2 * v.p->K : v.p->K);
             return {static_cast<std::uint32_t>(rows), static_cast<std::uint32_t>(cols)};
         }
         LOCUS_HD_INLINE row_type row(std::uint32_t, std::uint32_t r) const { return active[r]; }
         LOCUS_HD_INLINE RouteMove move(std::int32_t u, std::uint32_t col) const {
             const auto K = static_cast<std::uint32_t>(v.p->K);
-            const std::uint32_t c = col < K ? col : col - K;
-            return {k, col < K ? 0 : 1, u, v.p->neighbors[static_cast<std::int64_t>(u) * K + c]};
+            const std::uint32_t c = col % K;
+            return {k, static_cast<std::int32_t>(col / K), u,
+                    v.p->neighbors[static_cast<std::int64_t>(u) * K + c]};
         }
         LOCUS_HD_INLINE delta_type operator()(row_type u, std::uint32_t col) const {
             if (u <= 0) return gpu::invalid_delta<delta_type>();
@@ -327,11 +357,13 @@ struct RouteChainPolicy {
     LOCUS_HD int touched(const std::int32_t* row, const RouteMove& m, std::int32_t* out) const {
         const std::int32_t w = width();
         int count = 0;
+        const std::int32_t extra = m.kind == 4 ? 1 + m.variant / 2 : 0; // segment beyond u
         for (std::int32_t q = 0; q < w; ++q) {
             if (row[q] != m.u && row[q] != m.v) continue;
+            const std::int32_t after = row[q] == m.u ? q + 1 + extra : q + 1;
             out[count++] = row[q];
             out[count++] = row[q == 0 ? w - 1 : q - 1];
-            out[count++] = row[q + 1 == w ? 0 : q + 1];
+            out[count++] = row[after % w];
             if (count == 6) break;
         }
         return count;
@@ -394,6 +426,19 @@ struct RouteChainPolicy {
                 } else {
                     copy_reversed(other + 1, other_end);         // tail of A reversed
                     copy_range(cut + 1, e);                      // tail of B
+                }
+                break;
+            }
+            case 4: { // relocate2/3: drop the segment, insert it after v
+                const std::int32_t length = 2 + m.variant / 2;
+                const bool reversed = (m.variant & 1) != 0;
+                for (std::int32_t q = s + 1; q < e; ++q) {
+                    if (q >= pu && q < pu + length) continue;
+                    put(v.lin[q]);
+                    if (q == px) {
+                        for (std::int32_t t = 0; t < length; ++t)
+                            put(v.lin[reversed ? pu + length - 1 - t : pu + t]);
+                    }
                 }
                 break;
             }
