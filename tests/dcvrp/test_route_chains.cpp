@@ -40,6 +40,7 @@ Outcome run(const DcvrpProblem& problem, std::uint32_t chains, int threads, bool
     RouteChainOptions options;
     options.candidates = 8;
     options.kicks = 2;
+    options.segments = true;
     gpu::ChainParams params;
     params.seed = 23;
     params.check_moves = check;

@@ -35,7 +35,7 @@ RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates
     if (K > 0) neighbors = nearest_customers(instance, K);
 }
 
-RouteChainPolicy RouteChainData::policy(std::int32_t kicks) const {
+RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments) const {
     RouteChainPolicy p;
     p.dist = dist.data();
     p.demand = demand.data();
@@ -47,6 +47,7 @@ RouteChainPolicy RouteChainData::policy(std::int32_t kicks) const {
     p.K = K;
     p.kicks = kicks;
     p.vehicles = vehicles;
+    p.segments = segments ? 1 : 0;
     return p;
 }
 
@@ -67,7 +68,7 @@ std::unique_ptr<gpu::ChainRunner> make_cpu_route_runner(const DcvrpProblem& prob
     auto data = std::make_shared<RouteChainData>(problem.instance(), options.candidates);
     data->vehicles = problem.vehicles();
     return std::make_unique<gpu::CpuChainRunner<RouteChainPolicy>>(
-        data->policy(options.kicks), chains, params, threads, data);
+        data->policy(options.kicks, options.segments), chains, params, threads, data);
 }
 
 void register_routing_ils(Registry& registry) {
@@ -85,6 +86,9 @@ void register_routing_ils(Registry& registry) {
         schema.integer("candidates", "20", "granular candidate-list size K", 1, 1024);
         schema.integer("kicks", "3", "random feasible relocations/swaps per perturbation", 1,
                        64);
+        schema.boolean("segments", "false",
+                       "also relocate 2 or 3 consecutive customers after a candidate (either "
+                       "orientation) as a fifth neighborhood");
     };
     spec.make_runner = [](const Params& p, const BuildContext& b, std::uint32_t chains,
                           const gpu::ChainParams& params) -> std::unique_ptr<gpu::ChainRunner> {
@@ -92,6 +96,7 @@ void register_routing_ils(Registry& registry) {
         RouteChainOptions options;
         options.candidates = static_cast<std::int32_t>(p.get_int("candidates"));
         options.kicks = static_cast<std::int32_t>(p.get_int("kicks"));
+        options.segments = p.get_bool("segments");
         if (b.backend == Backend::cuda)
             return make_cuda_route_runner(problem, options, chains, params, b.device,
                                           {b.memory_budget, b.memory_fraction});

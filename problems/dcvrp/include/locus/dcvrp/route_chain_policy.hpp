@@ -64,6 +64,7 @@ struct RouteChainPolicy {
     std::int32_t K = 0;
     std::int32_t kicks = 3; ///< random feasible relocations and swaps per perturbation
     std::int32_t vehicles = 0; ///< fleet limit K of recombined children (0: unlimited)
+    std::int32_t segments = 0; ///< 1: neighborhood 4 (relocate2/3) searched; 0: left out
 
     // Per-chain workspace (W = 2(n - 1) words per chain).
     std::int32_t* lin = nullptr;       ///< chains x W: the row from its first marker
@@ -325,6 +326,7 @@ struct RouteChainPolicy {
         std::int32_t rows;
 
         LOCUS_HD_INLINE gpu::MoveGrid grid() const {
+            if (k == 4 && v.p->segments == 0) return {0, 0};
             const std::int32_t cols = k == 4 ? 4 * v.p->K : ((k == 0 || k == 2) ? 2 * v.p->K : v.p->K);
             return {static_cast<std::uint32_t>(rows), static_cast<std::uint32_t>(cols)};
         }

@@ -19,6 +19,7 @@ namespace locus::dcvrp {
 struct RouteChainOptions {
     std::int32_t candidates = 20; ///< granular candidate-list size K
     std::int32_t kicks = 3;       ///< random feasible relocations/swaps per perturbation
+    bool segments = false;        ///< also relocate 2-3 consecutive customers
 };
 
 /// The instance as the route chains read it: distances, service time and duration limit in
@@ -39,7 +40,7 @@ struct RouteChainData {
     std::vector<std::int32_t> neighbors;
 
     /// A policy over these host arrays (workspace pointers unset).
-    RouteChainPolicy policy(std::int32_t kicks) const;
+    RouteChainPolicy policy(std::int32_t kicks, bool segments = true) const;
     /// The chains' cost of a giant-tour row.
     std::int64_t cost(std::span<const std::int32_t> row) const;
 };
