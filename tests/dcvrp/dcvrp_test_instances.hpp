@@ -8,9 +8,14 @@
 // the routes through customer 5: {5, 4} leaves {1, 2, 3} (load 9: two routes, best 2 + 6);
 // {5, 3}, {5, 2}, {5, 1} and {5} leave loads of 10 or more for the others, or 3 more routes.
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
+#include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/cvrplib.hpp"
+#include "locus/dcvrp/dcvrp_problem.hpp"
+#include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/instance.hpp"
 
 namespace dcvrp_test {
@@ -31,5 +36,18 @@ inline const std::string kLine5 = "NAME : line5\n"
                                   "EOF\n";
 
 inline locus::dcvrp::Instance line5() { return locus::dcvrp::parse_cvrplib(kLine5, "line5.vrp"); }
+
+/// `count` different feasible solutions: cheapest insertion in random orders (seed + s).
+inline locus::SolutionBatch insertion_starts(const locus::dcvrp::DcvrpProblem& problem,
+                                             std::size_t count, std::uint64_t seed) {
+    using namespace locus::dcvrp;
+    locus::SolutionBatch batch(count, problem.solution_width());
+    for (std::size_t s = 0; s < count; ++s) {
+        const auto order = insertion_order(problem.instance(), InsertionOrder::random, seed + s);
+        encode_routes(cheapest_insertion(problem.instance(), order), batch[s]);
+        batch.objective(s) = problem.evaluate(batch[s]);
+    }
+    return batch;
+}
 
 } // namespace dcvrp_test

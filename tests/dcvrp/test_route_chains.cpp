@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "chain_policy_harness.hpp"
+#include "dcvrp_test_instances.hpp"
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
@@ -22,13 +23,7 @@ using namespace locus::dcvrp;
 namespace {
 
 SolutionBatch starts(const DcvrpProblem& problem, std::size_t count, std::uint64_t seed) {
-    SolutionBatch batch(count, problem.solution_width());
-    for (std::size_t s = 0; s < count; ++s) {
-        const auto order = insertion_order(problem.instance(), InsertionOrder::random, seed + s);
-        encode_routes(cheapest_insertion(problem.instance(), order), batch[s]);
-        batch.objective(s) = problem.evaluate(batch[s]);
-    }
-    return batch;
+    return dcvrp_test::insertion_starts(problem, count, seed);
 }
 
 struct Outcome {

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "dcvrp_test_instances.hpp"
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
@@ -19,15 +20,9 @@ using namespace locus::dcvrp;
 
 namespace {
 
-/// `count` different feasible solutions: cheapest insertion in random orders, then kicks.
+/// `count` different feasible solutions: cheapest insertion in random orders.
 SolutionBatch starts(const DcvrpProblem& problem, std::size_t count, std::uint64_t seed) {
-    SolutionBatch batch(count, problem.solution_width());
-    for (std::size_t s = 0; s < count; ++s) {
-        const auto order = insertion_order(problem.instance(), InsertionOrder::random, seed + s);
-        encode_routes(cheapest_insertion(problem.instance(), order), batch[s]);
-        batch.objective(s) = problem.evaluate(batch[s]);
-    }
-    return batch;
+    return dcvrp_test::insertion_starts(problem, count, seed);
 }
 
 void check_same(const SolutionBatch& a, const SolutionBatch& b) {
@@ -35,6 +30,26 @@ void check_same(const SolutionBatch& a, const SolutionBatch& b) {
     CHECK(std::equal(a.data().begin(), a.data().end(), b.data().begin()));
     for (std::size_t s = 0; s < a.count(); ++s)
         CHECK(a.objective(s) == b.objective(s));
+}
+
+/// CPU and CUDA neighborhoods pick the same move per solution under `pivot` and descend to the
+/// same local optima in as many steps.
+void check_identical(Neighborhood& cpu, Neighborhood& cuda, const SolutionBatch& batch,
+                     Pivot pivot) {
+    std::vector<MoveChoice> a(batch.count()), b(batch.count());
+    cpu.explore(batch, pivot, a);
+    cuda.explore(batch, pivot, b);
+    for (std::size_t s = 0; s < batch.count(); ++s) {
+        CHECK(a[s].index == b[s].index);
+        CHECK(a[s].delta == b[s].delta);
+    }
+    SolutionBatch x = batch, y = batch;
+    const DescentStats sx = cpu.descend(x, pivot, 0, {});
+    const DescentStats sy = cuda.descend(y, pivot, 0, {});
+    CHECK(sx.steps > 0);
+    CHECK(sx.steps == sy.steps);
+    CHECK(sx.evaluations == sy.evaluations);
+    check_same(x, y);
 }
 
 } // namespace
@@ -123,22 +138,8 @@ TEST_CASE("DCVRP filtered giant-tour neighborhoods (candidates): CUDA and CPU id
         options.candidates = 7;
         auto cpu = make_giant_neighborhood(problem, move, options, {}, Backend::cpu);
         auto cuda = make_giant_neighborhood(problem, move, options, {}, Backend::cuda);
-        for (const Pivot pivot : {Pivot::best, Pivot::first}) {
-            std::vector<MoveChoice> a(batch.count()), b(batch.count());
-            cpu->explore(batch, pivot, a);
-            cuda->explore(batch, pivot, b);
-            for (std::size_t s = 0; s < batch.count(); ++s) {
-                CHECK(a[s].index == b[s].index);
-                CHECK(a[s].delta == b[s].delta);
-            }
-            SolutionBatch x = batch, y = batch;
-            const DescentStats sx = cpu->descend(x, pivot, 0, {});
-            const DescentStats sy = cuda->descend(y, pivot, 0, {});
-            CHECK(sx.steps > 0);
-            CHECK(sx.steps == sy.steps);
-            CHECK(sx.evaluations == sy.evaluations);
-            check_same(x, y);
-        }
+        for (const Pivot pivot : {Pivot::best, Pivot::first})
+            check_identical(*cpu, *cuda, batch, pivot);
     }
 }
 
@@ -157,21 +158,8 @@ TEST_CASE("DCVRP candidate filter by compaction in parts: CUDA and CPU identical
             settings.check_moves = true;
             auto cpu = make_giant_neighborhood(problem, move, options, settings, Backend::cpu);
             auto cuda = make_giant_neighborhood(problem, move, options, settings, Backend::cuda);
-            for (const Pivot pivot : {Pivot::best, Pivot::first}) {
-                std::vector<MoveChoice> a(batch.count()), b(batch.count());
-                cpu->explore(batch, pivot, a);
-                cuda->explore(batch, pivot, b);
-                for (std::size_t s = 0; s < batch.count(); ++s) {
-                    CHECK(a[s].index == b[s].index);
-                    CHECK(a[s].delta == b[s].delta);
-                }
-                SolutionBatch x = batch, y = batch;
-                const DescentStats sx = cpu->descend(x, pivot, 0, {});
-                const DescentStats sy = cuda->descend(y, pivot, 0, {});
-                CHECK(sx.steps > 0);
-                CHECK(sx.steps == sy.steps);
-                check_same(x, y);
-            }
+            for (const Pivot pivot : {Pivot::best, Pivot::first})
+                check_identical(*cpu, *cuda, batch, pivot);
         }
     }
 }
