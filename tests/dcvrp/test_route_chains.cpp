@@ -196,3 +196,34 @@ TEST_CASE("DCVRP route chains with recombination stay feasible and exact") {
         CHECK(data.cost(row) == best[c]);
     }
 }
+
+TEST_CASE("DCVRP route chains on tiny instances with many kicks stay exact and feasible") {
+    for (const std::int32_t n : {3, 5, 9}) {
+        const DcvrpProblem problem(generate_random(n, 31, 20));
+        RouteChainOptions options;
+        options.candidates = 8;
+        options.kicks = 64;
+        options.segments = true;
+        gpu::ChainParams params;
+        params.seed = 7;
+        params.check_moves = true;
+        const std::uint32_t chains = 3;
+        auto runner = make_cpu_route_runner(problem, options, chains, params, 1);
+        const SolutionBatch batch = starts(problem, chains, 2);
+        const RouteChainData data(problem.instance(), 0);
+        std::vector<std::int64_t> objectives(chains);
+        for (std::uint32_t c = 0; c < chains; ++c)
+            objectives[c] = data.cost(batch[c]);
+        runner->start(batch.data(), objectives, {}, -1);
+        runner->epoch(0, 30, {});
+        CAPTURE(n);
+        CHECK_FALSE(runner->check().failed);
+        const auto best = runner->best_objectives();
+        for (std::uint32_t c = 0; c < chains; ++c) {
+            std::vector<std::int32_t> row(problem.solution_width());
+            runner->best_solution(c, row);
+            CHECK(problem.verify(row).feasible);
+            CHECK(data.cost(row) == best[c]);
+        }
+    }
+}

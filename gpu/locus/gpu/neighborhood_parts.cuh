@@ -14,7 +14,8 @@
 ///  3. reduction, a block per solution: its cells are a contiguous run of the sorted list
 ///     (found by binary search); the block's argmin (lowest index on ties) is merged into the
 ///     solution's result, and under PartPivot::first_improving an improving part best ends the
-///     solution's search (later parts skip its cells in the filter).
+///     solution's search: its later parts are ignored by the reduction, and the filter skips
+///     its cells from part p + 2 on (part p + 1 was compacted alongside part p's evaluation).
 /// The list of part p + 1 is compacted while part p is evaluated; a list is refilled only after
 /// the evaluation that read it (events), so two lists of batch x P numbers, one delta array and
 /// per-solution words are the whole memory: the part size follows the memory budget
@@ -190,9 +191,13 @@ public:
     template <class F>
     void reserve(const F& keep, std::uint64_t part_cells, std::uint32_t batch,
                  const MemoryBudget& budget) {
-        const std::uint64_t cells = part_cells * batch;
+        const std::uint64_t cells = (part_cells == 0 ? 1 : part_cells) * batch;
         if (cells <= cells_ && batch <= batch_)
             return;
+        // NOTE: forget the old block first, so that a failed allocation leaves nothing that a
+        // later, smaller reserve() could mistake for room.
+        cells_ = 0;
+        batch_ = 0;
         std::size_t temp = 0;
         const detail::PartPredicate<F> predicate{keep, nullptr, 0, 1};
         LOCUS_CUDA_CHECK(cub::DeviceSelect::If(nullptr, temp,
@@ -221,6 +226,9 @@ public:
 
     /// Device bytes held.
     std::size_t bytes() const { return storage_.bytes(); }
+    /// Cells (part cells x solutions) the lists hold, and solutions the words hold.
+    std::uint64_t cells() const { return cells_; }
+    std::uint32_t batch() const { return batch_; }
 
     std::uint64_t* list(int k) const { return lists_[k]; }
     std::uint64_t* count(int k) const { return counts_ + k; }
@@ -282,6 +290,12 @@ std::uint64_t select_moves_parts(const E& eval, const F& keep, std::uint32_t bat
     const std::uint64_t part = part_cells == 0 ? 1 : part_cells;
     const std::uint64_t parts = part_count(grid, part);
     const bool first_improving = pivot == PartPivot::first_improving;
+    const std::uint64_t widest = size < part ? size : part;
+    if (batch > ws.batch() || widest * batch > ws.cells())
+        throw CudaError("select_moves_parts: the workspace holds " + std::to_string(ws.cells()) +
+                        " cells for " + std::to_string(ws.batch()) + " solutions, the call needs " +
+                        std::to_string(widest * batch) + " for " + std::to_string(batch) +
+                        "; reserve() it first");
     auto* results = static_cast<MoveResult<D>*>(ws.results());
     auto* deltas = static_cast<D*>(ws.deltas());
 

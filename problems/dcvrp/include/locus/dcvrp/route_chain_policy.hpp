@@ -360,13 +360,20 @@ struct RouteChainPolicy {
         const std::int32_t w = width();
         int count = 0;
         const std::int32_t extra = m.kind == 4 ? 1 + m.variant / 2 : 0; // segment beyond u
-        for (std::int32_t q = 0; q < w; ++q) {
+        // NOTE: the engine's buffer holds max(width, elements) entries; tiny instances (n = 3)
+        // have fewer than the six this can name.
+        const std::int32_t room = w > n ? w : n;
+        const auto add = [&](std::int32_t node) {
+            if (node != 0 && count < room) out[count++] = node; // the depot has no moves
+        };
+        int seen = 0;
+        for (std::int32_t q = 0; q < w && seen < 2; ++q) {
             if (row[q] != m.u && row[q] != m.v) continue;
+            ++seen;
             const std::int32_t after = row[q] == m.u ? q + 1 + extra : q + 1;
-            out[count++] = row[q];
-            out[count++] = row[q == 0 ? w - 1 : q - 1];
-            out[count++] = row[after % w];
-            if (count == 6) break;
+            add(row[q]);
+            add(row[q == 0 ? w - 1 : q - 1]);
+            add(row[after % w]);
         }
         return count;
     }
@@ -497,8 +504,12 @@ struct RouteChainPolicy {
                     row[q] = v.scratch[q];
                 rebuild(c, row);
                 total += change;
-                out[count++] = m.u;
-                out[count++] = m.v;
+                // NOTE: the engine's buffer holds max(width, elements) >= 2 entries a kick for
+                // at most width / 2 kicks; later kicks' customers are not refocused.
+                if (count + 2 <= width()) {
+                    out[count++] = m.u;
+                    out[count++] = m.v;
+                }
                 break;
             }
         }
