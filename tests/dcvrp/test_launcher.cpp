@@ -214,3 +214,42 @@ TEST_CASE("filter: compact without candidates is refused by name; with them a ru
                                  "' --solution " + best.string());
     CHECK(verify.exit_code == 0);
 }
+
+TEST_CASE("routing_ils: a run reports the exact objective of a feasible best.sol; bad "
+          "parameters are refused by name") {
+    const auto dir = locus::test::temp_dir("dcvrp-routing-ils");
+    const std::string spec = "random-cvrp:n=60,seed=8,distance=2200";
+    const auto job = [&](const std::string& name, const std::string& algorithm) {
+        std::ofstream out(dir / name);
+        out << "problem: {name: dcvrp, instance: \"" << spec << "\"}\n"
+            << "construction: cheapest_insertion\n"
+            << "algorithm: " << algorithm << "\n"
+            << "batch: 4\n"
+            << "termination: {time_limit: 1}\n";
+        return (dir / name).string();
+    };
+    const auto bad = locus::test::run_command(
+        locus_bin() + " run " + job("bad.yaml", "{name: routing_ils, kicks: 0}") +
+        " --backend cpu --out " + (dir / "bad").string());
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.output.find("algorithm.kicks: expected an integer in [1, 64], got '0'") !=
+          std::string::npos);
+    const auto run = locus::test::run_command(
+        locus_bin() + " run " +
+        job("good.yaml", "{name: routing_ils, candidates: 10, exchange: recombine, elite: 2}") +
+        " -q --backend cpu --out " + (dir / "good").string());
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    const std::string line = results_line(dir / "good");
+    CHECK(line.find("\"feasible\":true") != std::string::npos);
+    fs::path best;
+    for (const auto& entry : fs::recursive_directory_iterator(dir / "good"))
+        if (entry.path().filename() == "best.sol") best = entry.path();
+    REQUIRE(!best.empty());
+    const auto problem = locus::dcvrp::DcvrpProblem::load(spec);
+    const double cost = problem->evaluate(problem->read_solution(best));
+    const auto at = line.find("\"objective\":");
+    REQUIRE(at != std::string::npos);
+    CHECK(std::stod(line.substr(at + 12)) == doctest::Approx(cost).epsilon(1e-12));
+    CHECK(problem->verify(problem->read_solution(best)).feasible);
+}
