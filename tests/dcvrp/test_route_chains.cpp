@@ -26,6 +26,27 @@ SolutionBatch starts(const DcvrpProblem& problem, std::size_t count, std::uint64
     return dcvrp_test::insertion_starts(problem, count, seed);
 }
 
+/// The chains' costs of `batch` (fixed point).
+std::vector<std::int64_t> chain_costs(const DcvrpProblem& problem, const SolutionBatch& batch) {
+    const RouteChainData data(problem.instance(), 0);
+    std::vector<std::int64_t> costs(batch.count());
+    for (std::size_t c = 0; c < batch.count(); ++c)
+        costs[c] = data.cost(batch[c]);
+    return costs;
+}
+
+/// Every chain's best is feasible and its cost is the chain's best objective.
+void check_bests(const DcvrpProblem& problem, gpu::ChainRunner& runner, std::uint32_t chains) {
+    const RouteChainData data(problem.instance(), 0);
+    const auto best = runner.best_objectives();
+    for (std::uint32_t c = 0; c < chains; ++c) {
+        std::vector<std::int32_t> row(problem.solution_width());
+        runner.best_solution(c, row);
+        CHECK(problem.verify(row).feasible);
+        CHECK(data.cost(row) == best[c]);
+    }
+}
+
 struct Outcome {
     std::vector<std::int64_t> best;
     std::vector<std::vector<std::int32_t>> rows;
@@ -41,10 +62,7 @@ Outcome run(const DcvrpProblem& problem, std::uint32_t chains, int threads, bool
     params.check_moves = check;
     auto runner = make_cpu_route_runner(problem, options, chains, params, threads);
     const SolutionBatch batch = starts(problem, chains, 5);
-    const RouteChainData data(problem.instance(), 0);
-    std::vector<std::int64_t> objectives(chains);
-    for (std::uint32_t c = 0; c < chains; ++c)
-        objectives[c] = data.cost(batch[c]);
+    const std::vector<std::int64_t> objectives = chain_costs(problem, batch);
     runner->start(batch.data(), objectives, {}, -1);
     const auto first = runner->best_objectives();
     for (std::uint32_t c = 0; c < chains; ++c)
@@ -173,11 +191,7 @@ TEST_CASE("DCVRP route chains with recombination stay feasible and exact") {
     const std::uint32_t chains = 6;
     auto runner = make_cpu_route_runner(problem, options, chains, params, 0);
     const SolutionBatch batch = starts(problem, chains, 21);
-    const RouteChainData data(problem.instance(), 0);
-    std::vector<std::int64_t> objectives(chains);
-    for (std::uint32_t c = 0; c < chains; ++c)
-        objectives[c] = data.cost(batch[c]);
-    runner->start(batch.data(), objectives, {}, -1);
+    runner->start(batch.data(), chain_costs(problem, batch), {}, -1);
     for (std::uint64_t round = 0; round < 4; ++round) {
         std::vector<std::uint32_t> a(chains), b(chains);
         for (std::uint32_t c = 0; c < chains; ++c) {
@@ -188,13 +202,7 @@ TEST_CASE("DCVRP route chains with recombination stay feasible and exact") {
         runner->epoch(round * 10, 10, {});
     }
     CHECK_FALSE(runner->check().failed);
-    const auto best = runner->best_objectives();
-    for (std::uint32_t c = 0; c < chains; ++c) {
-        std::vector<std::int32_t> row(problem.solution_width());
-        runner->best_solution(c, row);
-        CHECK(problem.verify(row).feasible);
-        CHECK(data.cost(row) == best[c]);
-    }
+    check_bests(problem, *runner, chains);
 }
 
 TEST_CASE("DCVRP route chains on tiny instances with many kicks stay exact and feasible") {
@@ -210,20 +218,10 @@ TEST_CASE("DCVRP route chains on tiny instances with many kicks stay exact and f
         const std::uint32_t chains = 3;
         auto runner = make_cpu_route_runner(problem, options, chains, params, 1);
         const SolutionBatch batch = starts(problem, chains, 2);
-        const RouteChainData data(problem.instance(), 0);
-        std::vector<std::int64_t> objectives(chains);
-        for (std::uint32_t c = 0; c < chains; ++c)
-            objectives[c] = data.cost(batch[c]);
-        runner->start(batch.data(), objectives, {}, -1);
+        runner->start(batch.data(), chain_costs(problem, batch), {}, -1);
         runner->epoch(0, 30, {});
         CAPTURE(n);
         CHECK_FALSE(runner->check().failed);
-        const auto best = runner->best_objectives();
-        for (std::uint32_t c = 0; c < chains; ++c) {
-            std::vector<std::int32_t> row(problem.solution_width());
-            runner->best_solution(c, row);
-            CHECK(problem.verify(row).feasible);
-            CHECK(data.cost(row) == best[c]);
-        }
+        check_bests(problem, *runner, chains);
     }
 }
