@@ -26,13 +26,17 @@
 ///                                       incrementally; ends synchronised
 ///   perturb(chain, solution, rng, out, count)
 ///                                       leader only: perturbs, returns the objective change,
-///                                       writes the touched elements (at most width())
+///                                       writes the touched elements (at most width()); or
+///   perturb(team, chain, solution, rng, out, count)
+///                                       the same by the whole team (TeamPerturbing below),
+///                                       which leaves the workspace refreshed
 ///   evaluate(team, chain, solution)     full objective (every thread gets it)
 /// and optionally recombine(chain, a, b, child, rng) (leader only; a permutation child of two
 /// parents) for the recombining exchange.
 
 #include <algorithm>
 #include <atomic>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -321,6 +325,16 @@ LOCUS_HD void vnd(const Team& team, const P& policy, const ChainArrays& a,
 
 } // namespace chain
 
+/// Whether P perturbs with the whole team: perturb(team, chain, solution, rng, out, count) is
+/// called by every rank with the same random stream, returns the objective change on every
+/// rank, writes the touched elements (leader) and their count (every rank), and leaves the
+/// workspace refreshed for the solution.
+template <class P, class Team>
+concept TeamPerturbing = requires(const P& p, const Team& t, std::uint32_t c, std::int32_t* s,
+                                  Rng& rng, std::int32_t& count) {
+    { p.perturb(t, c, s, rng, s, count) } -> std::same_as<std::int64_t>;
+};
+
 /// Runs `iterations` iterations of one chain (numbered from `first_iteration`); with
 /// `initialize`, first descends from the trial solution (focus on every element) and makes the
 /// result the current and best solution. Every thread of the team calls it alike.
@@ -355,19 +369,32 @@ LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
         chain::copy(team, trial, current, width);
         if (team.rank() == 0) a.trial_objective[chain] = a.current_objective[chain];
         team.sync();
-        if (team.rank() == 0) {
-            chain::clear_focus(a, chain);
-            Rng rng(derive_key(params.seed, chain, iteration), 0);
-            std::int32_t* touched =
-                a.touched +
-                chain * static_cast<std::int64_t>(width > a.elements ? width : a.elements);
+        std::int32_t* touched =
+            a.touched + chain * static_cast<std::int64_t>(width > a.elements ? width : a.elements);
+        if constexpr (TeamPerturbing<P, Team>) {
+            if (team.rank() == 0) chain::clear_focus(a, chain);
+            team.sync();
+            Rng rng(derive_key(params.seed, chain, iteration), 0); // the same draws on every rank
             std::int32_t count = 0;
-            a.trial_objective[chain] += policy.perturb(chain, trial, rng, touched, count);
-            for (std::int32_t t = 0; t < count; ++t)
-                chain::focus(a, chain, touched[t]);
+            const std::int64_t change = policy.perturb(team, chain, trial, rng, touched, count);
+            if (team.rank() == 0) {
+                a.trial_objective[chain] += change;
+                for (std::int32_t t = 0; t < count; ++t)
+                    chain::focus(a, chain, touched[t]);
+            }
+            team.sync();
+        } else {
+            if (team.rank() == 0) {
+                chain::clear_focus(a, chain);
+                Rng rng(derive_key(params.seed, chain, iteration), 0);
+                std::int32_t count = 0;
+                a.trial_objective[chain] += policy.perturb(chain, trial, rng, touched, count);
+                for (std::int32_t t = 0; t < count; ++t)
+                    chain::focus(a, chain, touched[t]);
+            }
+            team.sync();
+            policy.refresh(team, chain, trial);
         }
-        team.sync();
-        policy.refresh(team, chain, trial);
         chain::vnd(team, policy, a, params, chain);
         const std::int64_t value = a.trial_objective[chain];
         const bool accepted = params.acceptance.accept(value, a.current_objective[chain],

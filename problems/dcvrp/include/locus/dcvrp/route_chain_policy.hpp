@@ -40,6 +40,8 @@ struct RouteMove {
                               ///< relocate2/3: 2 (length - 2) + reversed
     std::int32_t u = 0;
     std::int32_t v = 0;
+    std::int32_t pu = -1; ///< positions of u and v in the row when decoded (-1: not known)
+    std::int32_t pv = -1;
 };
 
 /// "No duration limit" in fixed point.
@@ -66,16 +68,18 @@ struct RouteChainPolicy {
     std::int32_t vehicles = 0; ///< fleet limit K of recombined children (0: unlimited)
     std::int32_t segments = 0; ///< 1: neighborhood 4 (relocate2/3) searched; 0: left out
 
-    // Per-chain workspace (W = 2(n - 1) words per chain).
-    std::int32_t* lin = nullptr;       ///< chains x W: the row from its first marker
-    std::int32_t* pos = nullptr;       ///< chains x n: position of each customer in lin
-    std::int32_t* start = nullptr;     ///< chains x n: position of its route's marker
-    std::int32_t* route_end = nullptr; ///< chains x W: per marker, the next marker's position
-    std::int64_t* pre_load = nullptr;  ///< chains x W: load of the route up to the position
-    std::int64_t* pre_dur = nullptr;   ///< chains x W: duration from the depot up to it
-    std::int64_t* load = nullptr;      ///< chains x W: per marker, the route's load
-    std::int64_t* dur = nullptr;       ///< chains x W: per marker, the route's duration
-    std::int32_t* scratch = nullptr;   ///< chains x W
+    // Per-chain workspace (W = 2(n - 1) words per chain; routes numbered in row order).
+    std::int32_t* lin = nullptr;         ///< chains x W: the row, normalised
+    std::int32_t* pos = nullptr;         ///< chains x n: position of each customer in lin
+    std::int32_t* route = nullptr;       ///< chains x n: route of each customer
+    std::int64_t* pre_load = nullptr;    ///< chains x n: load of the route up to the customer
+    std::int64_t* pre_dur = nullptr;     ///< chains x n: duration from the depot up to it
+                                         ///< (its service included)
+    std::int32_t* route_begin = nullptr; ///< chains x n: per route, its marker's position
+    std::int32_t* route_end = nullptr;   ///< chains x n: per route, the next marker's position
+    std::int64_t* load = nullptr;        ///< chains x n: per route, its load
+    std::int64_t* dur = nullptr;         ///< chains x n: per route, its duration
+    std::int32_t* scratch = nullptr;     ///< chains x W
     std::int32_t* sequence = nullptr;  ///< chains x n: recombination child (customers)
     std::int64_t* potential = nullptr; ///< chains x n: Split labels
     std::int32_t* split_from = nullptr; ///< chains x n: Split predecessors
@@ -90,12 +94,13 @@ struct RouteChainPolicy {
         const auto nodes = static_cast<std::size_t>(n);
         list.add(lin, chains * w, "DCVRP normalised rows");
         list.add(pos, chains * nodes, "DCVRP positions");
-        list.add(start, chains * nodes, "DCVRP route starts");
-        list.add(route_end, chains * w, "DCVRP route ends");
-        list.add(pre_load, chains * w, "DCVRP prefix loads");
-        list.add(pre_dur, chains * w, "DCVRP prefix durations");
-        list.add(load, chains * w, "DCVRP route loads");
-        list.add(dur, chains * w, "DCVRP route durations");
+        list.add(route, chains * nodes, "DCVRP routes of customers");
+        list.add(pre_load, chains * nodes, "DCVRP prefix loads");
+        list.add(pre_dur, chains * nodes, "DCVRP prefix durations");
+        list.add(route_begin, chains * nodes, "DCVRP route begins");
+        list.add(route_end, chains * nodes, "DCVRP route ends");
+        list.add(load, chains * nodes, "DCVRP route loads");
+        list.add(dur, chains * nodes, "DCVRP route durations");
         list.add(scratch, chains * w, "DCVRP move scratch");
         list.add(sequence, chains * nodes, "DCVRP crossover sequences");
         list.add(potential, chains * nodes, "DCVRP split labels");
@@ -108,10 +113,11 @@ struct RouteChainPolicy {
         const RouteChainPolicy* p;
         std::int32_t* lin;
         std::int32_t* pos;
-        std::int32_t* start;
-        std::int32_t* route_end;
+        std::int32_t* route;
         std::int64_t* pre_load;
         std::int64_t* pre_dur;
+        std::int32_t* route_begin;
+        std::int32_t* route_end;
         std::int64_t* load;
         std::int64_t* dur;
         std::int32_t* scratch;
@@ -127,6 +133,10 @@ struct RouteChainPolicy {
         LOCUS_HD_INLINE std::int32_t prev(std::int32_t u) const { return lin[pos[u] - 1]; }
         LOCUS_HD_INLINE bool fits_load(std::int64_t l) const { return l <= p->capacity; }
         LOCUS_HD_INLINE bool fits_duration(std::int64_t t) const { return t <= p->max_duration; }
+        /// Customers of route r.
+        LOCUS_HD_INLINE std::int32_t length(std::int32_t r) const {
+            return route_end[r] - route_begin[r] - 1;
+        }
     };
 
     LOCUS_HD_INLINE View view(std::uint32_t c) const {
@@ -135,62 +145,73 @@ struct RouteChainPolicy {
         return {this,
                 lin + c * w,
                 pos + c * nodes,
-                start + c * nodes,
-                route_end + c * w,
-                pre_load + c * w,
-                pre_dur + c * w,
-                load + c * w,
-                dur + c * w,
+                route + c * nodes,
+                pre_load + c * nodes,
+                pre_dur + c * nodes,
+                route_begin + c * nodes,
+                route_end + c * nodes,
+                load + c * nodes,
+                dur + c * nodes,
                 scratch + c * w,
                 width()};
     }
 
-    /// Rebuilds the chain's arrays from `row` (leader's work; serial).
-    LOCUS_HD void rebuild(std::uint32_t c, const std::int32_t* row) const {
-        const View v = view(c);
-        const std::int32_t w = v.w;
-        std::int32_t first = 0;
-        while (first < w && row[first] != 0)
-            ++first;
-        for (std::int32_t q = 0; q < w; ++q) {
-            const std::int32_t k = first + q;
-            v.lin[q] = row[k < w ? k : k - w];
-        }
-        std::int32_t marker = 0;
+    /// Leader: route r's customer summaries (route, prefix load and duration) and its load and
+    /// duration, from lin between its bounds.
+    LOCUS_HD void summarise(const View& v, std::int32_t r) const {
         std::int32_t last = 0;
         std::int64_t l = 0;
         std::int64_t t = 0;
-        for (std::int32_t q = 0; q <= w; ++q) {
-            const std::int32_t node = q < w ? v.lin[q] : 0;
-            if (node == 0) {
-                if (q > 0) {
-                    v.load[marker] = l;
-                    v.dur[marker] = t + v.d(last, 0);
-                    v.route_end[marker] = q;
-                }
-                if (q == w) break;
-                marker = q;
-                last = 0;
-                l = 0;
-                t = 0;
-                v.pre_load[q] = 0;
-                v.pre_dur[q] = 0;
-                continue;
-            }
+        for (std::int32_t q = v.route_begin[r] + 1; q < v.route_end[r]; ++q) {
+            const std::int32_t node = v.lin[q];
             l += demand[node];
             t += v.d(last, node) + service;
-            v.pre_load[q] = l;
-            v.pre_dur[q] = t;
-            v.pos[node] = q;
-            v.start[node] = marker;
+            v.route[node] = r;
+            v.pre_load[node] = l;
+            v.pre_dur[node] = t;
             last = node;
         }
+        v.load[r] = l;
+        v.dur[r] = t + v.d(last, 0);
     }
 
+    /// Rebuilds the chain's workspace from `row`, normalising the row in place first (rotated to
+    /// start at its first marker): rows copied and markers listed by the team, then a route per
+    /// thread. Ends synchronised.
     LOCUS_EXEC_CHECK_DISABLE
     template <class Team>
-    LOCUS_HD void refresh(const Team& team, std::uint32_t c, const std::int32_t* row) const {
-        if (team.rank() == 0) rebuild(c, row);
+    LOCUS_HD void refresh(const Team& team, std::uint32_t c, std::int32_t* row) const {
+        const View v = view(c);
+        const std::int32_t w = v.w;
+        const auto rank = static_cast<std::int32_t>(team.rank());
+        const auto size = static_cast<std::int32_t>(team.size());
+        if (row[0] != 0) { // every rank reads the same word before the leader writes
+            team.sync();
+            if (rank == 0) {
+                std::int32_t first = 0;
+                while (first < w && row[first] != 0)
+                    ++first;
+                for (std::int32_t q = 0; q < w; ++q)
+                    v.scratch[q] = row[first + q < w ? first + q : first + q - w];
+                for (std::int32_t q = 0; q < w; ++q)
+                    row[q] = v.scratch[q];
+            }
+            team.sync();
+        }
+        for (std::int32_t q = rank; q < w; q += size)
+            v.lin[q] = row[q];
+        team.sync();
+        const auto routes = static_cast<std::int32_t>(gpu::compact(
+            team, static_cast<std::uint32_t>(w),
+            [](std::uint32_t q) { return static_cast<std::int32_t>(q); },
+            [&](std::uint32_t q) { return v.lin[q] == 0; },
+            [&](std::uint32_t slot, std::int32_t q) { v.route_begin[slot] = q; }));
+        for (std::int32_t r = rank; r < routes; r += size) {
+            v.route_end[r] = r + 1 < routes ? v.route_begin[r + 1] : w;
+            for (std::int32_t q = v.route_begin[r] + 1; q < v.route_end[r]; ++q)
+                v.pos[v.lin[q]] = q;
+            summarise(v, r);
+        }
         team.sync();
     }
 
@@ -202,8 +223,8 @@ struct RouteChainPolicy {
         const std::int32_t x = m.v;
         if (u <= 0 || x <= 0 || u == x) return kInvalid;
         const std::int64_t svc = v.p->service;
-        const std::int32_t ra = v.start[u];
-        const std::int32_t rb = v.start[x];
+        const std::int32_t ra = v.route[u];
+        const std::int32_t rb = v.route[x];
         const bool same = ra == rb;
         switch (m.kind) {
         case 0: { // relocate u between a and b
@@ -253,12 +274,10 @@ struct RouteChainPolicy {
             if (same) return kInvalid;
             const std::int32_t nu = v.next(u);
             const std::int32_t nx = v.next(x);
-            const std::int32_t pu = v.pos[u];
-            const std::int32_t px = v.pos[x];
-            const std::int64_t la = v.pre_load[pu];
-            const std::int64_t lb = v.pre_load[px];
-            const std::int64_t ta = v.pre_dur[pu];
-            const std::int64_t tb = v.pre_dur[px];
+            const std::int64_t la = v.pre_load[u];
+            const std::int64_t lb = v.pre_load[x];
+            const std::int64_t ta = v.pre_dur[u];
+            const std::int64_t tb = v.pre_dur[x];
             const std::int64_t tail_a = v.dur[ra] - ta - v.d(u, nu); // from nu to the depot
             const std::int64_t tail_b = v.dur[rb] - tb - v.d(x, nx);
             if (m.variant == 0) {
@@ -295,8 +314,8 @@ struct RouteChainPolicy {
             if (same) {
                 if (!v.fits_duration(v.dur[ra] + removal + insertion)) return kInvalid;
             } else {
-                const std::int64_t seg_load = v.pre_load[last_pos] - v.pre_load[first_pos - 1];
-                const std::int64_t seg_time = v.pre_dur[last_pos] - v.pre_dur[first_pos] + svc;
+                const std::int64_t seg_load = v.pre_load[last] - v.pre_load[u] + v.p->demand[u];
+                const std::int64_t seg_time = v.pre_dur[last] - v.pre_dur[u] + svc;
                 if (!v.fits_load(v.load[rb] + seg_load)) return kInvalid;
                 if (!v.fits_duration(v.dur[ra] + removal - seg_time)) return kInvalid;
                 if (!v.fits_duration(v.dur[rb] + insertion + seg_time)) return kInvalid;
@@ -343,7 +362,10 @@ struct RouteChainPolicy {
         }
         LOCUS_HD_INLINE RouteMove decode(std::uint32_t, std::uint64_t index) const {
             const std::uint32_t cols = this->grid().cols;
-            return move(active[index / cols], static_cast<std::uint32_t>(index % cols));
+            RouteMove m = move(active[index / cols], static_cast<std::uint32_t>(index % cols));
+            m.pu = v.pos[m.u];
+            m.pv = v.pos[m.v];
+            return m;
         }
     };
 
@@ -355,7 +377,8 @@ struct RouteChainPolicy {
     }
 
     /// The move's customers and their neighbours in `row` before it: the customers whose moves
-    /// it changes (depot markers come out as 0, which has no moves).
+    /// it changes (depot markers come out as 0, which has no moves). Reads the positions the
+    /// evaluator decoded, or searches the row for moves built without them.
     LOCUS_HD int touched(const std::int32_t* row, const RouteMove& m, std::int32_t* out) const {
         const std::int32_t w = width();
         int count = 0;
@@ -366,25 +389,62 @@ struct RouteChainPolicy {
         const auto add = [&](std::int32_t node) {
             if (node != 0 && count < room) out[count++] = node; // the depot has no moves
         };
-        int seen = 0;
-        for (std::int32_t q = 0; q < w && seen < 2; ++q) {
-            if (row[q] != m.u && row[q] != m.v) continue;
-            ++seen;
+        const auto around = [&](std::int32_t q) {
             const std::int32_t after = row[q] == m.u ? q + 1 + extra : q + 1;
             add(row[q]);
             add(row[q == 0 ? w - 1 : q - 1]);
             add(row[after % w]);
+        };
+        if (m.pu >= 0 && m.pv >= 0) { // in row order, as the search below finds them
+            around(m.pu < m.pv ? m.pu : m.pv);
+            around(m.pu < m.pv ? m.pv : m.pu);
+            return count;
+        }
+        int seen = 0;
+        for (std::int32_t q = 0; q < w && seen < 2; ++q) {
+            if (row[q] != m.u && row[q] != m.v) continue;
+            ++seen;
+            around(q);
         }
         return count;
     }
 
-    /// Writes the moved row into the chain's scratch (normalised), from its arrays.
-    LOCUS_HD static void emit(const View& v, const RouteMove& m) {
-        const std::int32_t w = v.w;
-        const std::int32_t ra = v.start[m.u];
-        const std::int32_t rb = v.start[m.v];
-        std::int32_t out = 0;
-        const auto put = [&](std::int32_t node) { v.scratch[out++] = node; };
+    /// Customers of route r (the move's first or second route) after the move.
+    LOCUS_HD static std::int32_t moved_length(const View& v, const RouteMove& m, std::int32_t r) {
+        const std::int32_t ra = v.route[m.u];
+        const std::int32_t rb = v.route[m.v];
+        const std::int32_t length = v.length(r);
+        if (ra == rb) return length;
+        switch (m.kind) {
+        case 0: return r == ra ? length - 1 : length + 1;
+        case 2: {
+            const std::int32_t pu = v.pos[m.u];
+            const std::int32_t px = v.pos[m.v];
+            const std::int32_t head_a = pu - v.route_begin[ra];
+            const std::int32_t head_b = px - v.route_begin[rb];
+            const std::int32_t tail_a = v.route_end[ra] - pu - 1;
+            const std::int32_t tail_b = v.route_end[rb] - px - 1;
+            if (m.variant == 0) return r == ra ? head_a + tail_b : head_b + tail_a;
+            return r == ra ? head_a + head_b : tail_a + tail_b;
+        }
+        case 4: {
+            const std::int32_t moved = 2 + m.variant / 2;
+            return r == ra ? length - moved : length + moved;
+        }
+        default: return length; // swap
+        }
+    }
+
+    /// Leader: writes route r's customers after the move to `out` (r is one of the move's
+    /// routes); returns their count.
+    LOCUS_HD static std::int32_t compose(const View& v, const RouteMove& m, std::int32_t r,
+                                         std::int32_t* out) {
+        const std::int32_t ra = v.route[m.u];
+        const std::int32_t rb = v.route[m.v];
+        const std::int32_t s = v.route_begin[r];
+        const std::int32_t e = v.route_end[r];
+        std::int32_t count = 0;
+        const auto put = [&](std::int32_t node) { out[count++] = node; };
         const auto copy_range = [&](std::int32_t from, std::int32_t to) { // [from, to)
             for (std::int32_t q = from; q < to; ++q)
                 put(v.lin[q]);
@@ -395,96 +455,141 @@ struct RouteChainPolicy {
         };
         const std::int32_t pu = v.pos[m.u];
         const std::int32_t px = v.pos[m.v];
-        for (std::int32_t s = 0; s < w; s = v.route_end[s]) {
-            const std::int32_t e = v.route_end[s];
-            put(0);
-            if (s != ra && s != rb) {
-                copy_range(s + 1, e);
-                continue;
+        switch (m.kind) {
+        case 0: { // relocate: drop u, insert it after a (a = 0: at the front of route rb)
+            const std::int32_t a = m.variant == 0 ? m.v : v.prev(m.v);
+            if (r == rb && a == 0) put(m.u);
+            for (std::int32_t q = s + 1; q < e; ++q) {
+                const std::int32_t node = v.lin[q];
+                if (node == m.u) continue;
+                put(node);
+                if (node == a) put(m.u);
             }
-            switch (m.kind) {
-            case 0: { // relocate: drop u, insert it after a (a = 0: at the front of route rb)
-                const std::int32_t a = m.variant == 0 ? m.v : v.prev(m.v);
-                if (s == rb && a == 0) put(m.u);
-                for (std::int32_t q = s + 1; q < e; ++q) {
-                    const std::int32_t node = v.lin[q];
-                    if (node == m.u) continue;
-                    put(node);
-                    if (node == a) put(m.u);
-                }
-                break;
-            }
-            case 1: // swap
-                for (std::int32_t q = s + 1; q < e; ++q) {
-                    const std::int32_t node = v.lin[q];
-                    put(node == m.u ? m.v : (node == m.v ? m.u : node));
-                }
-                break;
-            case 2: { // 2-opt*
-                const bool is_a = s == ra;
-                const std::int32_t cut = is_a ? pu : px;              // last kept of the head
-                const std::int32_t other = is_a ? px : pu;            // the other route's cut
-                const std::int32_t other_end = v.route_end[is_a ? rb : ra];
-                const std::int32_t other_start = is_a ? rb : ra;
-                if (m.variant == 0) {
-                    copy_range(s + 1, cut + 1);          // own head
-                    copy_range(other + 1, other_end);    // the other tail
-                } else if (is_a) {
-                    copy_range(s + 1, cut + 1);                  // head of A
-                    copy_reversed(other_start + 1, other + 1);   // head of B reversed
-                } else {
-                    copy_reversed(other + 1, other_end);         // tail of A reversed
-                    copy_range(cut + 1, e);                      // tail of B
-                }
-                break;
-            }
-            case 4: { // relocate2/3: drop the segment, insert it after v
-                const std::int32_t length = 2 + m.variant / 2;
-                const bool reversed = (m.variant & 1) != 0;
-                for (std::int32_t q = s + 1; q < e; ++q) {
-                    if (q >= pu && q < pu + length) continue;
-                    put(v.lin[q]);
-                    if (q == px) {
-                        for (std::int32_t t = 0; t < length; ++t)
-                            put(v.lin[reversed ? pu + length - 1 - t : pu + t]);
-                    }
-                }
-                break;
-            }
-            default: { // 2-opt: reverse (first + 1 .. second)
-                const std::int32_t first = pu < px ? pu : px;
-                const std::int32_t second = pu < px ? px : pu;
-                copy_range(s + 1, first + 1);
-                copy_reversed(first + 1, second + 1);
-                copy_range(second + 1, e);
-                break;
-            }
-            }
+            break;
         }
+        case 1: // swap
+            for (std::int32_t q = s + 1; q < e; ++q) {
+                const std::int32_t node = v.lin[q];
+                put(node == m.u ? m.v : (node == m.v ? m.u : node));
+            }
+            break;
+        case 2: { // 2-opt*
+            const bool is_a = r == ra;
+            const std::int32_t cut = is_a ? pu : px;   // last kept of the head
+            const std::int32_t other = is_a ? px : pu; // the other route's cut
+            const std::int32_t other_end = v.route_end[is_a ? rb : ra];
+            const std::int32_t other_start = v.route_begin[is_a ? rb : ra];
+            if (m.variant == 0) {
+                copy_range(s + 1, cut + 1);       // own head
+                copy_range(other + 1, other_end); // the other tail
+            } else if (is_a) {
+                copy_range(s + 1, cut + 1);                // head of A
+                copy_reversed(other_start + 1, other + 1); // head of B reversed
+            } else {
+                copy_reversed(other + 1, other_end); // tail of A reversed
+                copy_range(cut + 1, e);              // tail of B
+            }
+            break;
+        }
+        case 4: { // relocate2/3: drop the segment, insert it after v
+            const std::int32_t length = 2 + m.variant / 2;
+            const bool reversed = (m.variant & 1) != 0;
+            for (std::int32_t q = s + 1; q < e; ++q) {
+                if (q >= pu && q < pu + length) continue;
+                put(v.lin[q]);
+                if (q == px) {
+                    for (std::int32_t t = 0; t < length; ++t)
+                        put(v.lin[reversed ? pu + length - 1 - t : pu + t]);
+                }
+            }
+            break;
+        }
+        default: { // 2-opt: reverse (first + 1 .. second)
+            const std::int32_t first = pu < px ? pu : px;
+            const std::int32_t second = pu < px ? px : pu;
+            copy_range(s + 1, first + 1);
+            copy_reversed(first + 1, second + 1);
+            copy_range(second + 1, e);
+            break;
+        }
+        }
+        return count;
     }
 
-    /// Applies the move to the row and rebuilds the chain's arrays (leader's work).
+    /// Applies the move to the row and updates the workspace. The window of the row from the
+    /// move's first route (lo) to the end of its second (hi) is rewritten: the leader composes
+    /// the two new routes into scratch while the team copies the routes between them after
+    /// those; then the team writes the window back (positions of its customers), shifts the
+    /// bounds of the routes between by the change of lo's length, and the leader summarises lo
+    /// and hi. Ends synchronised.
     LOCUS_EXEC_CHECK_DISABLE
     template <class Team>
     LOCUS_HD void apply(const Team& team, std::uint32_t c, std::int32_t* row,
                         const RouteMove& m) const {
-        if (team.rank() == 0) {
-            const View v = view(c);
-            emit(v, m);
-            for (std::int32_t q = 0; q < v.w; ++q)
-                row[q] = v.scratch[q];
-            rebuild(c, row);
+        const View v = view(c);
+        const auto rank = static_cast<std::int32_t>(team.rank());
+        const auto size = static_cast<std::int32_t>(team.size());
+        const std::int32_t ra = v.route[m.u];
+        const std::int32_t rb = v.route[m.v];
+        const std::int32_t lo = ra < rb ? ra : rb;
+        const std::int32_t hi = ra < rb ? rb : ra;
+        const std::int32_t len_lo = moved_length(v, m, lo);
+        const std::int32_t len_hi = hi == lo ? 0 : moved_length(v, m, hi);
+        const std::int32_t begin_lo = v.route_begin[lo];
+        const std::int32_t end_lo = v.route_end[lo];
+        const std::int32_t begin_hi = v.route_begin[hi];
+        const std::int32_t end_hi = v.route_end[hi];
+        const std::int32_t shift = begin_lo + 1 + len_lo - end_lo;
+        const std::int32_t composed = len_lo + len_hi;
+        if (hi != lo) {
+            for (std::int32_t q = end_lo + rank; q < begin_hi; q += size)
+                v.scratch[composed + q - end_lo] = v.lin[q];
+        }
+        if (rank == 0) {
+            compose(v, m, lo, v.scratch);
+            if (hi != lo) compose(v, m, hi, v.scratch + len_lo);
+        }
+        team.sync();
+        for (std::int32_t q = begin_lo + rank; q < end_hi; q += size) {
+            std::int32_t node = 0;
+            if (q == begin_lo) {
+                node = 0;
+            } else if (q <= begin_lo + len_lo) {
+                node = v.scratch[q - begin_lo - 1];
+            } else if (q < begin_hi + shift) {
+                node = v.scratch[composed + q - end_lo - shift];
+            } else if (q > begin_hi + shift) {
+                node = v.scratch[len_lo + q - begin_hi - shift - 1];
+            }
+            v.lin[q] = node;
+            row[q] = node;
+            if (node != 0) v.pos[node] = q;
+        }
+        team.sync();
+        for (std::int32_t r = lo + 1 + rank; r < hi; r += size) {
+            v.route_begin[r] += shift;
+            v.route_end[r] += shift;
+        }
+        if (rank == 0) {
+            v.route_end[lo] = begin_lo + 1 + len_lo;
+            if (hi != lo) v.route_begin[hi] = begin_hi + shift;
+            summarise(v, lo);
+            if (hi != lo) summarise(v, hi);
         }
         team.sync();
     }
 
-    /// Leader only: `kicks` random feasible relocations or swaps of a customer with one of its
-    /// candidates (up to kKickTries draws each); returns the cost change and the moved customers.
-    LOCUS_HD std::int64_t perturb(std::uint32_t c, std::int32_t* row, Rng& rng, std::int32_t* out,
-                                  std::int32_t& count) const {
+    /// The whole team: `kicks` random feasible relocations or swaps of a customer with one of
+    /// its candidates (up to kKickTries draws each, the same on every rank), applied as moves;
+    /// returns the cost change and (leader) writes the moved customers. Refreshes the workspace
+    /// from the row first and leaves it up to date.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD std::int64_t perturb(const Team& team, std::uint32_t c, std::int32_t* row, Rng& rng,
+                                  std::int32_t* out, std::int32_t& count) const {
         count = 0;
+        refresh(team, c, row);
         if (n < 4 || K < 1) return 0;
-        rebuild(c, row);
         const View v = view(c);
         std::int64_t total = 0;
         for (std::int32_t kick = 0; kick < kicks; ++kick) {
@@ -499,16 +604,16 @@ struct RouteChainPolicy {
                 m.variant = static_cast<std::int32_t>(pick & 1u);
                 const std::int64_t change = delta(v, m);
                 if (change == gpu::invalid_delta<std::int64_t>() || change == 0) continue;
-                emit(v, m);
-                for (std::int32_t q = 0; q < v.w; ++q)
-                    row[q] = v.scratch[q];
-                rebuild(c, row);
+                apply(team, c, row, m);
                 total += change;
                 // NOTE: the engine's buffer holds max(width, elements) >= 2 entries a kick for
                 // at most width / 2 kicks; later kicks' customers are not refocused.
                 if (count + 2 <= width()) {
-                    out[count++] = m.u;
-                    out[count++] = m.v;
+                    if (team.rank() == 0) {
+                        out[count] = m.u;
+                        out[count + 1] = m.v;
+                    }
+                    count += 2;
                 }
                 break;
             }
