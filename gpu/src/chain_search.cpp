@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "locus/algorithm.hpp"
+#include "locus/gpu/population.hpp"
 #include "locus/problem.hpp"
 #include "locus/registry.hpp"
 #include "locus/search_context.hpp"
@@ -25,7 +26,9 @@ struct ChainSearchOptions {
     double temperature = 0.0; ///< annealing T0, share of the start objective
     double cooling = 1.0;     ///< annealing factor per iteration
     Exchange exchange = Exchange::copy_best;
-    std::uint32_t elite = 8; ///< elite pool size (elite, recombine)
+    std::uint32_t elite = 8; ///< elite pool size (elite, recombine); protected members
+                             ///< of the population's biased fitness (population)
+    PopulationOptions population; ///< population exchange
 };
 
 /// The E chains with the lowest distinct best objectives (ties to the lowest chain).
@@ -71,6 +74,10 @@ public:
         params.acceptance.temperature = options_.temperature * scale;
         params.acceptance.log_cooling = std::log(options_.cooling);
         auto runner = spec_->make_runner(params_, build_, chains, params);
+        seed_ = params.seed;
+        if (options_.exchange == Exchange::population)
+            population_ = std::make_unique<Population>(options_.population,
+                                                       spec_->distance(build_));
 
         const std::function<bool()> stop = [&ctx] { return ctx.should_stop(); };
         // NOTE: with copy_best every chain continues from the best solution after the start,
@@ -157,6 +164,22 @@ private:
             runner.recombine(sources, second, round);
             return;
         }
+        case Exchange::population: {
+            const auto width = static_cast<std::size_t>(build_.problem->solution_width());
+            std::vector<std::int32_t> rows(width * chains);
+            runner.best_solutions(rows);
+            population_->update(rows, width, values);
+            std::vector<std::int32_t> first(width * chains);
+            std::vector<std::int32_t> second(width * chains);
+            Rng rng(derive_key(seed_, round, 0x9090u), 0);
+            for (std::uint32_t c = 0; c < chains; ++c) {
+                const auto [a, b] = population_->parents(rng);
+                std::ranges::copy(population_->row(a), first.begin() + c * width);
+                std::ranges::copy(population_->row(b), second.begin() + c * width);
+            }
+            runner.restart_from(first, second, round);
+            return;
+        }
         }
     }
 
@@ -173,6 +196,8 @@ private:
     Params params_;
     BuildContext build_;
     ChainSearchOptions options_;
+    std::uint64_t seed_ = 0;
+    std::unique_ptr<Population> population_;
 };
 
 } // namespace
@@ -190,11 +215,24 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
               "objective",
               0.0, 1.0)
         .real("cooling", "0.9999", "annealing: temperature factor per iteration", 0.5, 1.0)
-        .choice("exchange", "copy_best", {"none", "copy_best", "elite", "recombine"},
+        .choice("exchange", "copy_best",
+                {"none", "copy_best", "elite", "recombine", "population"},
                 "before every epoch: none, every chain from the best (copy_best), chain c from "
-                "the (c mod elite)-th best distinct chain (elite), or from a recombination of two "
-                "elite chains (recombine)")
-        .integer("elite", "8", "elite pool size (elite, recombine)", 1, 1048576);
+                "the (c mod elite)-th best distinct chain (elite), from a recombination of two "
+                "elite chains (recombine), or from a recombination of two parents drawn by "
+                "binary tournament from a population kept by cost and diversity (population; "
+                "the chains' bests since their restart are its children)")
+        .integer("elite", "8",
+                 "elite pool size (elite, recombine); members protected by cost in the "
+                 "population's biased fitness (population)",
+                 1, 1048576)
+        .integer("population", "25", "population: members kept after every epoch", 2, 100000)
+        .integer("generation", "64",
+                 "population: most children (the cheapest chains' bests) admitted per epoch", 1,
+                 1048576)
+        .integer("close", "5",
+                 "population: nearest members a member's diversity contribution averages over",
+                 1, 1000);
     auto owned = std::make_shared<ChainSearchSpec>(std::move(spec));
     registry.add(schema, [owned](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         if (b.problem == nullptr)
@@ -211,9 +249,19 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
         const std::string& exchange = p.get_string("exchange");
         o.exchange = exchange == "none"        ? Exchange::none
                      : exchange == "elite"     ? Exchange::elite
-                     : exchange == "recombine" ? Exchange::recombine
-                                               : Exchange::copy_best;
+                     : exchange == "recombine"  ? Exchange::recombine
+                     : exchange == "population" ? Exchange::population
+                                                : Exchange::copy_best;
         o.elite = static_cast<std::uint32_t>(p.get_int("elite"));
+        o.population.size = static_cast<std::size_t>(p.get_int("population"));
+        o.population.generation = static_cast<std::size_t>(p.get_int("generation"));
+        o.population.close = static_cast<std::size_t>(p.get_int("close"));
+        o.population.elite = o.elite;
+        if (o.exchange == Exchange::population && !owned->distance)
+            throw ConfigError(fmt::format(
+                "{}: exchange: population needs a distance between solutions, which this "
+                "problem's chains do not have; use copy_best, elite, recombine or none",
+                owned->name));
         return std::make_unique<ChainSearch>(owned, p, b, o);
     });
 }

@@ -225,3 +225,52 @@ TEST_CASE("DCVRP route chains on tiny instances with many kicks stay exact and f
         check_bests(problem, *runner, chains);
     }
 }
+
+TEST_CASE("DCVRP broken-pairs distance: 0 for the same routes in any order and orientation, "
+          "the share of broken links otherwise") {
+    const std::int32_t n = 7;
+    // Routes (1 2 3) (4 5) (6), written in two row orders and orientations.
+    const std::vector<std::int32_t> a = {0, 1, 2, 3, 0, 4, 5, 0, 6, 0, 0, 0};
+    const std::vector<std::int32_t> b = {0, 6, 0, 5, 4, 0, 3, 2, 1, 0, 0, 0};
+    CHECK(broken_pairs_distance(a, b, n) == 0.0);
+    CHECK(broken_pairs_distance(a, a, n) == 0.0);
+    // (1 2 3 4 5) (6): of a's links, 3-depot and depot-4 are missing in c: 2 of 12.
+    const std::vector<std::int32_t> c = {0, 1, 2, 3, 4, 5, 0, 6, 0, 0, 0, 0};
+    CHECK(broken_pairs_distance(a, c, n) == doctest::Approx(2.0 / 12.0));
+    // Every customer alone: a's customer-customer links (1-2, 2-3, 4-5, each seen from both
+    // ends) are missing: 6 of 12.
+    const std::vector<std::int32_t> d = {0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6};
+    CHECK(broken_pairs_distance(a, d, n) == doctest::Approx(6.0 / 12.0));
+}
+
+TEST_CASE("DCVRP route chains restart from recombined host rows: feasible children that become "
+          "the chains' bests, the same for every thread count") {
+    const DcvrpProblem problem(generate_random(60, 14, 45, 2400.0));
+    RouteChainOptions options;
+    options.candidates = 8;
+    gpu::ChainParams params;
+    params.seed = 9;
+    params.check_moves = true;
+    const std::uint32_t chains = 5;
+    const std::size_t w = problem.solution_width();
+    std::vector<std::vector<std::int64_t>> bests;
+    for (const int threads : {1, 0}) {
+        auto runner = make_cpu_route_runner(problem, options, chains, params, threads);
+        const SolutionBatch batch = starts(problem, chains, 3);
+        runner->start(batch.data(), chain_costs(problem, batch), {}, -1);
+        for (std::uint64_t round = 0; round < 3; ++round) {
+            std::vector<std::int32_t> rows(w * chains), other(w * chains);
+            runner->best_solutions(rows);
+            for (std::uint32_t c = 0; c < chains; ++c)
+                std::copy_n(rows.begin() + ((c + 1) % chains) * w, w, other.begin() + c * w);
+            runner->restart_from(rows, other, round);
+            // The children are the chains' bests now: feasible, objective = cost.
+            check_bests(problem, *runner, chains);
+            runner->epoch(round * 10, 10, {});
+        }
+        CHECK_FALSE(runner->check().failed);
+        check_bests(problem, *runner, chains);
+        bests.push_back(runner->best_objectives());
+    }
+    CHECK(bests[0] == bests[1]);
+}

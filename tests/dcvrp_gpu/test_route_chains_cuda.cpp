@@ -1,9 +1,10 @@
 // The DCVRP route chains on CUDA (one block per chain) against the CPU twin: the same best
 // objectives and rows after the start and after epochs with exchanges (copies of the leader,
-// recombination), with check_moves.
+// recombination, restarts from host rows), with check_moves.
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "locus/dcvrp/constructions.hpp"
@@ -42,7 +43,7 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
         cpu->start(batch.data(), objectives, {}, -1);
         cuda->start(batch.data(), objectives, {}, -1);
         CHECK(cpu->best_objectives() == cuda->best_objectives());
-        for (std::uint64_t e = 0; e < 3; ++e) {
+        for (std::uint64_t e = 0; e < 4; ++e) {
             const auto values = cpu->best_objectives();
             const auto leader = static_cast<std::uint32_t>(
                 std::min_element(values.begin(), values.end()) - values.begin());
@@ -56,6 +57,19 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
                 }
                 cpu->recombine(a, b, e);
                 cuda->recombine(a, b, e);
+            } else if (e == 2) {
+                // Restarts from host rows (population exchange): chain c from the bests of
+                // chains c and c + 2, read back in one piece.
+                const std::size_t w = problem.solution_width();
+                std::vector<std::int32_t> rows(w * chains), other(w * chains);
+                cpu->best_solutions(rows);
+                cuda->best_solutions(other);
+                CHECK(rows == other);
+                for (std::uint32_t c = 0; c < chains; ++c)
+                    std::copy_n(rows.begin() + ((c + 2) % chains) * w, w, other.begin() + c * w);
+                cpu->restart_from(rows, other, e);
+                cuda->restart_from(rows, other, e);
+                CHECK(cpu->best_objectives() == cuda->best_objectives());
             } else {
                 cpu->continue_from(sources);
                 cuda->continue_from(sources);

@@ -72,6 +72,28 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
+/// Block per chain: the leader recombines rows first[c] and second[c] into the chain's current
+/// solution, the block evaluates it and makes it the chain's best too.
+template <class P, unsigned kThreads>
+__global__ void __launch_bounds__(kThreads)
+    restart_kernel(const P policy, const ChainArrays a, const std::int32_t* first,
+                   const std::int32_t* second, std::uint64_t seed, std::uint64_t round) {
+    if constexpr (Recombining<P>) {
+        __shared__ typename BlockTeam<kThreads>::Storage s_team;
+        const BlockTeam<kThreads> team{&s_team};
+        const std::uint32_t c = blockIdx.x;
+        std::int32_t* child = a.current + a.solution(c);
+        if (team.rank() == 0) {
+            Rng rng(derive_key(seed, c, round, 0x4EC0u), 0);
+            policy.recombine(c, first + a.solution(c), second + a.solution(c), child, rng);
+        }
+        team.sync();
+        const std::int64_t value = policy.evaluate(team, c, child);
+        chain::copy(team, a.best + a.solution(c), child, a.width);
+        if (team.rank() == 0) a.current_objective[c] = a.best_objective[c] = value;
+    }
+}
+
 } // namespace detail
 
 /// The CUDA runner: `policy` holds device pointers to its instance data; its workspace and the
@@ -150,6 +172,33 @@ public:
                                  "problem's chains do not have; use copy_best, elite or none");
         }
     }
+    void best_solutions(std::span<std::int32_t> out) override {
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(out.data(), a_.best,
+                                         static_cast<std::size_t>(a_.width) * chains_ * 4,
+                                         cudaMemcpyDeviceToHost, stream_.get()));
+        stream_.synchronize();
+    }
+    void restart_from(std::span<const std::int32_t> first, std::span<const std::int32_t> second,
+                      std::uint64_t round) override {
+        if constexpr (Recombining<P>) {
+            const std::size_t words = static_cast<std::size_t>(a_.width) * chains_;
+            if (first_rows_.size() < words) {
+                first_rows_.allocate(words, "parents of restarted chains");
+                second_rows_.allocate(words, "parents of restarted chains");
+            }
+            first_rows_.upload_async(first.data(), words, stream_.get());
+            second_rows_.upload_async(second.data(), words, stream_.get());
+            detail::restart_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
+                policy_, a_, first_rows_.data(), second_rows_.data(), params_.seed, round);
+            LOCUS_CUDA_CHECK(cudaGetLastError());
+            stream_.synchronize();
+        } else {
+            (void)first, (void)second, (void)round;
+            throw NotImplemented("exchange: population needs a recombination operator, which "
+                                 "this problem's chains do not have; use copy_best, elite or "
+                                 "none");
+        }
+    }
     std::uint64_t evaluations() override {
         std::vector<unsigned long long> values(chains_);
         LOCUS_CUDA_CHECK(cudaMemcpyAsync(values.data(), a_.evaluations, chains_ * 8,
@@ -192,6 +241,8 @@ private:
     DeviceStorage storage_;
     DeviceBuffer<std::uint32_t> sources_;
     DeviceBuffer<std::uint32_t> second_;
+    DeviceBuffer<std::int32_t> first_rows_;
+    DeviceBuffer<std::int32_t> second_rows_;
 };
 
 } // namespace locus::gpu

@@ -452,6 +452,13 @@ public:
     /// (throws NotImplemented when the policy has no recombination).
     virtual void recombine(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
                            std::uint64_t round) = 0;
+    /// Every chain's best solution, chain after chain (chains x width words).
+    virtual void best_solutions(std::span<std::int32_t> out) = 0;
+    /// Chain c restarts from a recombination of the solutions first[c] and second[c] (rows of
+    /// width words, chain after chain): the child becomes its current and its best solution
+    /// (throws NotImplemented when the policy has no recombination).
+    virtual void restart_from(std::span<const std::int32_t> first,
+                              std::span<const std::int32_t> second, std::uint64_t round) = 0;
     /// Moves evaluated so far by all chains.
     virtual std::uint64_t evaluations() = 0;
     /// The first check_moves failure, if any.
@@ -518,6 +525,34 @@ public:
             (void)first, (void)second, (void)round;
             throw NotImplemented("exchange: recombine needs a recombination operator, which this "
                                  "problem's chains do not have; use copy_best, elite or none");
+        }
+    }
+    void best_solutions(std::span<std::int32_t> out) override {
+        std::copy_n(a_.best, static_cast<std::size_t>(a_.width) * chains_, out.data());
+    }
+    void restart_from(std::span<const std::int32_t> first, std::span<const std::int32_t> second,
+                      std::uint64_t round) override {
+        if constexpr (Recombining<P>) {
+            const auto count = static_cast<std::int64_t>(chains_);
+#if defined(_OPENMP)
+            const int team = resolve_threads(threads_);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+#endif
+            for (std::int64_t k = 0; k < count; ++k) {
+                const auto c = static_cast<std::uint32_t>(k);
+                Rng rng(derive_key(params_.seed, c, round, 0x4EC0u), 0);
+                std::int32_t* child = a_.current + a_.solution(c);
+                policy_.recombine(c, first.data() + a_.solution(c),
+                                  second.data() + a_.solution(c), child, rng);
+                const std::int64_t value = policy_.evaluate(SerialTeam{}, c, child);
+                std::copy_n(child, a_.width, a_.best + a_.solution(c));
+                a_.current_objective[c] = a_.best_objective[c] = value;
+            }
+        } else {
+            (void)first, (void)second, (void)round;
+            throw NotImplemented("exchange: population needs a recombination operator, which "
+                                 "this problem's chains do not have; use copy_best, elite or "
+                                 "none");
         }
     }
     std::uint64_t evaluations() override {

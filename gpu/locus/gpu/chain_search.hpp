@@ -27,7 +27,13 @@ enum class Exchange {
     copy_best, ///< every chain continues from the leader's best solution
     elite,     ///< chain c continues from the (c mod E)-th of the E best distinct chains
     recombine, ///< chain c continues from a recombination of two elite chains' bests
+    population, ///< a population managed by cost and diversity; every chain restarts from a
+                ///< recombination of two parents chosen by binary tournament
 };
+
+/// Distance between two solutions in [0, 1] (e.g. the broken-pairs distance of routes).
+using SolutionDistance =
+    std::function<double(std::span<const std::int32_t>, std::span<const std::int32_t>)>;
 
 /// What a problem plugin registers: the algorithm's name and documentation, its own
 /// parameters, and the factory of a runner for the job's backend.
@@ -49,11 +55,14 @@ struct ChainSearchSpec {
     std::function<std::function<std::int64_t(std::span<const std::int32_t>)>(
         const BuildContext& b)>
         chain_objective;
+    /// Optional: a factory of the distance between solutions that the population exchange
+    /// ranks diversity by. Empty: `exchange: population` is refused for this algorithm.
+    std::function<SolutionDistance(const BuildContext& b)> distance;
 };
 
 /// Registers the algorithm with the engine's parameters: epoch, acceptance (better, threshold,
 /// annealing) with threshold / temperature / cooling, exchange (none, copy_best, elite,
-/// recombine) with elite.
+/// recombine, population) with elite, population, generation and close.
 void register_chain_search(Registry& registry, ChainSearchSpec spec);
 
 } // namespace locus::gpu

@@ -33,6 +33,18 @@ RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates
                        (integral ? 0 : n);
     }
     if (K > 0) neighbors = nearest_customers(instance, K);
+    heading.assign(2 * static_cast<std::size_t>(n), 0);
+    if (!instance.x.empty()) {
+        for (std::int32_t i = 1; i < n; ++i) {
+            const auto k = static_cast<std::size_t>(i);
+            const double dx = instance.x[k] - instance.x[0];
+            const double dy = instance.y[k] - instance.y[0];
+            const double length = std::hypot(dx, dy);
+            if (!(length > 0.0)) continue;
+            heading[2 * k] = static_cast<std::int32_t>(std::lround(dx / length * 65536.0));
+            heading[2 * k + 1] = static_cast<std::int32_t>(std::lround(dy / length * 65536.0));
+        }
+    }
 }
 
 RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments) const {
@@ -40,6 +52,7 @@ RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments) const
     p.dist = dist.data();
     p.demand = demand.data();
     p.neighbors = neighbors.data();
+    p.heading = heading.data();
     p.capacity = capacity;
     p.service = service;
     p.max_duration = max_duration;
@@ -58,6 +71,35 @@ std::int64_t RouteChainData::cost(std::span<const std::int32_t> row) const {
         sum += dist[static_cast<std::size_t>(row[k]) * static_cast<std::size_t>(n) +
                     static_cast<std::size_t>(row[k + 1 == w ? 0 : k + 1])];
     return sum;
+}
+
+double broken_pairs_distance(std::span<const std::int32_t> a, std::span<const std::int32_t> b,
+                             std::int32_t n) {
+    const std::size_t w = a.size();
+    if (n < 2 || w == 0) return 0.0;
+    // Per customer: its predecessor and successor in its route (0: the depot).
+    std::vector<std::int32_t> links(4 * static_cast<std::size_t>(n), 0);
+    const auto link = [&](std::span<const std::int32_t> row, std::size_t base) {
+        for (std::size_t q = 0; q < w; ++q) {
+            const std::int32_t node = row[q];
+            if (node == 0) continue;
+            links[base + 2 * static_cast<std::size_t>(node)] = row[q == 0 ? w - 1 : q - 1];
+            links[base + 2 * static_cast<std::size_t>(node) + 1] = row[q + 1 == w ? 0 : q + 1];
+        }
+    };
+    const std::size_t bbase = 2 * static_cast<std::size_t>(n);
+    link(a, 0);
+    link(b, bbase);
+    std::int32_t broken = 0;
+    for (std::int32_t i = 1; i < n; ++i) {
+        const auto k = 2 * static_cast<std::size_t>(i);
+        const std::int32_t pa = links[k], sa = links[k + 1];
+        const std::int32_t pb = links[bbase + k], sb = links[bbase + k + 1];
+        // Each of a's two links of i (as an undirected edge) counts when b lacks it.
+        if (sa != sb && sa != pb) ++broken;
+        if (pa != pb && pa != sb) ++broken;
+    }
+    return static_cast<double>(broken) / (2.0 * static_cast<double>(n - 1));
 }
 
 std::unique_ptr<gpu::ChainRunner> make_cpu_route_runner(const DcvrpProblem& problem,
@@ -107,6 +149,13 @@ void register_routing_ils(Registry& registry) {
         const auto& problem = problem_as<DcvrpProblem>(b, "dcvrp", "routing_ils");
         auto data = std::make_shared<const RouteChainData>(problem.instance(), 0);
         return [data](std::span<const std::int32_t> row) { return data->cost(row); };
+    };
+    spec.distance = [](const BuildContext& b) -> gpu::SolutionDistance {
+        const auto& problem = problem_as<DcvrpProblem>(b, "dcvrp", "routing_ils");
+        const std::int32_t n = problem.instance().n;
+        return [n](std::span<const std::int32_t> x, std::span<const std::int32_t> y) {
+            return broken_pairs_distance(x, y, n);
+        };
     };
     gpu::register_chain_search(registry, std::move(spec));
 }

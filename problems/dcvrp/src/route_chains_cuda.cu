@@ -16,6 +16,8 @@ struct DeviceRouteData {
         dist.upload(host.dist.data(), host.dist.size());
         demand.allocate(host.demand.size(), "DCVRP demands");
         demand.upload(host.demand.data(), host.demand.size());
+        heading.allocate(host.heading.size(), "DCVRP node headings");
+        heading.upload(host.heading.data(), host.heading.size());
         if (!host.neighbors.empty()) {
             neighbors.allocate(host.neighbors.size(), "DCVRP candidate lists");
             neighbors.upload(host.neighbors.data(), host.neighbors.size());
@@ -24,6 +26,7 @@ struct DeviceRouteData {
     gpu::DeviceBuffer<std::int64_t> dist;
     gpu::DeviceBuffer<std::int64_t> demand;
     gpu::DeviceBuffer<std::int32_t> neighbors;
+    gpu::DeviceBuffer<std::int32_t> heading;
 };
 
 } // namespace
@@ -42,6 +45,7 @@ std::unique_ptr<gpu::ChainRunner> make_cuda_route_runner(const DcvrpProblem& pro
     policy.dist = data->dist.data();
     policy.demand = data->demand.data();
     policy.neighbors = data->neighbors.data();
+    policy.heading = data->heading.data();
     return std::make_unique<gpu::CudaChainRunner<RouteChainPolicy>>(policy, chains, params,
                                                                      budget, data);
 }

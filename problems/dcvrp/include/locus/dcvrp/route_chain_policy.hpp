@@ -59,6 +59,10 @@ struct RouteChainPolicy {
     const std::int64_t* dist = nullptr;     ///< n x n
     const std::int64_t* demand = nullptr;   ///< n (depot 0)
     const std::int32_t* neighbors = nullptr; ///< n x K nearest customers
+    /// n x 2: each node's direction from the depot as a fixed-point unit vector (x, y) (zero
+    /// for the depot and without coordinates); recombination orders routes by the heading of
+    /// their sum, as Vidal's HGS orders routes by polar angle before crossover.
+    const std::int32_t* heading = nullptr;
     std::int64_t capacity = 0;
     std::int64_t service = 0;
     std::int64_t max_duration = kNoDurationLimit;
@@ -84,6 +88,8 @@ struct RouteChainPolicy {
     std::int64_t* potential = nullptr; ///< chains x n: Split labels
     std::int32_t* split_from = nullptr; ///< chains x n: Split predecessors
     std::uint8_t* taken = nullptr;     ///< chains x n: order-crossover flags
+    std::int64_t* route_key = nullptr; ///< chains x 2n: crossover route headings (x, y)
+    std::int32_t* route_order = nullptr; ///< chains x n: crossover routes by heading
 
     template <int k> LOCUS_HD_INLINE static constexpr bool focused() { return true; }
     LOCUS_HD_INLINE std::int32_t width() const { return 2 * (n - 1); }
@@ -106,6 +112,8 @@ struct RouteChainPolicy {
         list.add(potential, chains * nodes, "DCVRP split labels");
         list.add(split_from, chains * nodes, "DCVRP split predecessors");
         list.add(taken, chains * nodes, "DCVRP crossover flags");
+        list.add(route_key, chains * 2 * nodes, "DCVRP crossover route headings");
+        list.add(route_order, chains * nodes, "DCVRP crossover route order");
     }
 
     /// The arrays of one chain.
@@ -621,6 +629,17 @@ struct RouteChainPolicy {
         return total;
     }
 
+    /// Whether heading (x1, y1) comes before (x2, y2) counter-clockwise from the positive x
+    /// axis (exact integer arithmetic, so both backends order alike; a zero vector is before
+    /// none and none is before it).
+    LOCUS_HD_INLINE static bool heading_before(std::int64_t x1, std::int64_t y1, std::int64_t x2,
+                                               std::int64_t y2) {
+        const bool lower1 = y1 < 0 || (y1 == 0 && x1 < 0);
+        const bool lower2 = y2 < 0 || (y2 == 0 && x2 < 0);
+        if (lower1 != lower2) return lower2;
+        return x1 * y2 - y1 * x2 > 0;
+    }
+
     /// Leader only: order crossover of the customer sequences of rows `a` and `b` (each read
     /// from its first marker) — a random slice of a kept in place, the other positions filled
     /// in b's order from after the slice — then an optimal Split of the child sequence into
@@ -636,15 +655,42 @@ struct RouteChainPolicy {
         std::int64_t* label = potential + c * nodes;
         std::int32_t* from = split_from + c * nodes;
         std::uint8_t* used = taken + c * nodes;
+        std::int64_t* keys = route_key + 2 * c * nodes;
+        std::int32_t* order = route_order + c * nodes;
+        // The customers of `row`, route after route in the order of the routes' headings.
         const auto customers = [&](const std::int32_t* row, std::int32_t* out) {
-            std::int32_t first = 0;
-            while (first < w && row[first] != 0)
-                ++first;
-            std::int32_t k = 0;
+            std::int32_t routes = 0;
             for (std::int32_t q = 0; q < w; ++q) {
-                const std::int32_t node = row[first + q < w ? first + q : first + q - w];
-                if (node != 0) out[k++] = node;
+                if (row[q] == 0 || (q > 0 && row[q - 1] != 0)) continue;
+                std::int64_t x = 0;
+                std::int64_t y = 0;
+                for (std::int32_t t = q; t < w && row[t] != 0; ++t) {
+                    x += heading[2 * row[t]];
+                    y += heading[2 * row[t] + 1];
+                }
+                // NOTE: a row that does not start with a marker (chains keep theirs
+                // normalised) has its wrapped route listed as two, no customer lost.
+                std::int32_t r = routes++;
+                keys[2 * r] = x;
+                keys[2 * r + 1] = y;
+                order[r] = q;
+                for (; r > 0 && heading_before(x, y, keys[2 * (r - 1)], keys[2 * (r - 1) + 1]);
+                     --r) {
+                    const std::int64_t kx = keys[2 * r - 2];
+                    const std::int64_t ky = keys[2 * r - 1];
+                    keys[2 * r - 2] = keys[2 * r];
+                    keys[2 * r - 1] = keys[2 * r + 1];
+                    keys[2 * r] = kx;
+                    keys[2 * r + 1] = ky;
+                    const std::int32_t o = order[r - 1];
+                    order[r - 1] = order[r];
+                    order[r] = o;
+                }
             }
+            std::int32_t k = 0;
+            for (std::int32_t r = 0; r < routes; ++r)
+                for (std::int32_t t = order[r]; t < w && row[t] != 0; ++t)
+                    out[k++] = row[t];
         };
         const auto copy_a = [&] {
             for (std::int32_t q = 0; q < w; ++q)

@@ -38,12 +38,20 @@ struct RouteChainData {
     std::vector<std::int64_t> dist;
     std::vector<std::int64_t> demand;
     std::vector<std::int32_t> neighbors;
+    std::vector<std::int32_t> heading; ///< n x 2 unit vectors from the depot, x 2^16
 
     /// A policy over these host arrays (workspace pointers unset).
     RouteChainPolicy policy(std::int32_t kicks, bool segments = true) const;
     /// The chains' cost of a giant-tour row.
     std::int64_t cost(std::span<const std::int32_t> row) const;
 };
+
+/// Broken-pairs distance of two giant-tour rows of an instance of n nodes, in [0, 1]: the share
+/// of the customers' links (to the predecessor and the successor in the route, the depot
+/// included) in `a` that `b` does not have, in either direction. Rows that split the same
+/// routes (in any order or orientation) are at distance 0.
+double broken_pairs_distance(std::span<const std::int32_t> a, std::span<const std::int32_t> b,
+                             std::int32_t n);
 
 std::unique_ptr<gpu::ChainRunner> make_cpu_route_runner(const DcvrpProblem& problem,
                                                         const RouteChainOptions& options,

@@ -1,0 +1,118 @@
+// The population of the many-chain engine's population exchange: admission (cheapest first,
+// clones dropped, at most `generation`), survivors by biased fitness (never the cheapest),
+// biased fitness against a hand computation, tournaments.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "locus/error.hpp"
+#include "locus/gpu/population.hpp"
+
+using namespace locus;
+using namespace locus::gpu;
+
+namespace {
+
+/// One-word solutions on a line: distance |a - b| / 100.
+double line(std::span<const std::int32_t> a, std::span<const std::int32_t> b) {
+    return std::abs(a[0] - b[0]) / 100.0;
+}
+
+} // namespace
+
+TEST_CASE("population: admission takes the cheapest distinct children, at most generation") {
+    PopulationOptions o;
+    o.size = 10;
+    o.generation = 3;
+    Population pop(o, line);
+    // Rows 5 and 5 (same cost) are clones; 7 and 7 with different costs are not.
+    const std::vector<std::int32_t> rows = {5, 5, 7, 7, 40, 90};
+    const std::vector<std::int64_t> costs = {10, 10, 12, 11, 9, 50};
+    CHECK(pop.update(rows, 1, costs) == 3);
+    REQUIRE(pop.count() == 3);
+    std::vector<std::int64_t> kept;
+    for (std::size_t i = 0; i < pop.count(); ++i)
+        kept.push_back(pop.cost(i));
+    std::ranges::sort(kept);
+    CHECK(kept == std::vector<std::int64_t>{9, 10, 11}); // the clone of cost 10 came second
+    // A clone of a member is refused in a later update as well.
+    CHECK(pop.update(std::vector<std::int32_t>{40}, 1, std::vector<std::int64_t>{9}) == 0);
+    CHECK(pop.distance(0, 0) == 0.0);
+}
+
+TEST_CASE("population: biased fitness by cost rank and diversity rank, worst removed") {
+    PopulationOptions o;
+    o.size = 3;
+    o.generation = 10;
+    o.elite = 1;
+    o.close = 1;
+    Population pop(o, line);
+    // Members on a line at 0, 1, 2 and 50 with costs 1, 2, 3, 4. Nearest distances: 0.01,
+    // 0.01, 0.01, 0.48 -> 50 is the most diverse. With N = 4 and elite 1 the weight is 3/4.
+    // The admitted four are ranked, then the worst biased fitness is removed (never cost 1).
+    const std::vector<std::int32_t> rows = {0, 1, 2, 50};
+    const std::vector<std::int64_t> costs = {1, 2, 3, 4};
+    CHECK(pop.update(rows, 1, costs) == 4);
+    REQUIRE(pop.count() == 3);
+    // Fitness with 4: cost ranks 0,1,2,3 /3; diversity ranks (ties by index) 50 -> 0, then
+    // 0 -> 1, 1 -> 2, 2 -> 3 (all 0.01): f(0) = 0 + .75/3, f(1) = 1/3 + .75*2/3,
+    // f(2) = 2/3 + .75, f(50) = 1 + 0. Worst: member at 2 (1.4167) is removed.
+    std::vector<std::int32_t> left;
+    for (std::size_t i = 0; i < pop.count(); ++i)
+        left.push_back(pop.row(i)[0]);
+    CHECK(left == std::vector<std::int32_t>{0, 1, 50});
+    // Ranked again with three: cost ranks 0, .5, 1; nearest 0.01, 0.01, 0.49 -> diversity
+    // ranks 50 -> 0, 0 -> .5, 1 -> 1; weight 2/3.
+    CHECK(pop.fitness(0) == doctest::Approx(0.0 + 2.0 / 3.0 * 0.5));
+    CHECK(pop.fitness(1) == doctest::Approx(0.5 + 2.0 / 3.0 * 1.0));
+    CHECK(pop.fitness(2) == doctest::Approx(1.0 + 0.0));
+    CHECK(pop.diversity() == doctest::Approx((0.01 + 0.50 + 0.49) / 3.0));
+}
+
+TEST_CASE("population: the cheapest member survives, tournaments prefer fitter members") {
+    PopulationOptions o;
+    o.size = 4;
+    o.generation = 100;
+    o.elite = 1;
+    Population pop(o, line);
+    // The cheapest sits among clones of itself by position (distance 0, other costs): least
+    // diverse, yet kept.
+    std::vector<std::int32_t> rows;
+    std::vector<std::int64_t> costs;
+    for (std::int32_t k = 0; k < 12; ++k) {
+        rows.push_back(k < 6 ? 10 : 10 + 7 * k);
+        costs.push_back(k == 3 ? 1 : 100 + k);
+    }
+    pop.update(rows, 1, costs);
+    REQUIRE(pop.count() == 4);
+    bool cheapest = false;
+    for (std::size_t i = 0; i < pop.count(); ++i)
+        cheapest = cheapest || pop.cost(i) == 1;
+    CHECK(cheapest);
+    // Tournaments: the fittest member wins more often than the least fit.
+    std::size_t fittest = 0, least = 0;
+    for (std::size_t i = 1; i < pop.count(); ++i) {
+        if (pop.fitness(i) < pop.fitness(fittest)) fittest = i;
+        if (pop.fitness(i) > pop.fitness(least)) least = i;
+    }
+    std::vector<int> wins(pop.count(), 0);
+    Rng rng(42, 0);
+    for (int t = 0; t < 4000; ++t)
+        ++wins[pop.tournament(rng)];
+    CHECK(wins[fittest] > wins[least] + 500);
+    for (int t = 0; t < 200; ++t) {
+        const auto [a, b] = pop.parents(rng);
+        CHECK(a != b);
+    }
+}
+
+TEST_CASE("population: options out of range are refused") {
+    PopulationOptions o;
+    o.size = 0;
+    CHECK_THROWS_AS(Population(o, line), ConfigError);
+    CHECK_THROWS_AS(Population(PopulationOptions{}, SolutionDistance{}), ConfigError);
+}
