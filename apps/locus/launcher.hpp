@@ -34,7 +34,8 @@ enum ExitCode : int {
     kOk = 0,
     kFailure = 1,    ///< runtime error: instance, plugin, CUDA, I/O
     kUsage = 2,      ///< invalid command line or config
-    kInfeasible = 3, ///< verify: the solution is infeasible
+    kInfeasible = 3, ///< verify: the solution is infeasible; run: a run ended without a
+                     ///< feasible solution (its best infeasible one written)
     kInterrupted = 130
 };
 

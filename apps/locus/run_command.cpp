@@ -275,8 +275,21 @@ int run_job(const RunOptions& options) {
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     if (failure) std::rethrow_exception(failure);
+    bool infeasible = false;
+    for (const auto& line : lines)
+        infeasible = infeasible || (!line["solution_file"].is_null() && !line["feasible"].get<bool>());
     if (!options.quiet) {
         for (const auto& line : lines) {
+            if (!line["solution_file"].is_null() && !line["feasible"].get<bool>()) {
+                std::fprintf(stderr,
+                             "locus: run %s: no feasible solution found in %.2f s (%s); the best "
+                             "infeasible one (%s) is in %s\n",
+                             line["run"].dump().c_str(), line["total_time_s"].get<double>(),
+                             line["stop_reason"].get<std::string>().c_str(),
+                             line["infeasible_reason"].get<std::string>().c_str(),
+                             line["solution_file"].dump().c_str());
+                continue;
+            }
             std::string gap = line["gap"].is_null()
                                   ? ""
                                   : fmt::format(" gap {:.3f} %", line["gap"].get<double>());
@@ -294,7 +307,13 @@ int run_job(const RunOptions& options) {
             "locus: error: a run's objective disagreed with its re-evaluation (see results)\n");
         return kFailure;
     }
-    return interrupt_requested() ? kInterrupted : kOk;
+    if (interrupt_requested()) return kInterrupted;
+    if (infeasible) {
+        std::fprintf(stderr, "locus: error: a run ended without a feasible solution (see results: "
+                             "infeasible_reason)\n");
+        return kInfeasible;
+    }
+    return kOk;
 }
 
 } // namespace locus::app

@@ -113,11 +113,17 @@ public:
     std::uint64_t evaluations() const { return evaluations_; }
 
     /// Offers a solution; records it when it improves the best of this run. Returns true then.
-    bool offer(std::span<const std::int32_t> solution, Objective objective);
+    /// A feasible solution improves on an infeasible best whatever their objectives, an
+    /// infeasible one never improves on a feasible best (solutions offered without the flag
+    /// count as feasible).
+    bool offer(std::span<const std::int32_t> solution, Objective objective,
+               bool feasible = true);
     /// Offers every solution of a batch; true if any improved the best.
     bool offer(const SolutionBatch& batch);
     bool has_best() const { return has_best_; }
     Objective best_objective() const { return best_objective_; }
+    /// Whether the best of this run was offered as feasible.
+    bool best_feasible() const { return best_feasible_; }
     /// Records the states that lead from a start to the current best solution (the last state
     /// must equal it); reported with the run when the best has not changed since. Algorithms
     /// that build solutions step by step (beam search) call it.
@@ -156,6 +162,7 @@ private:
     std::uint64_t last_improvement_iteration_ = 0;
     bool has_best_ = false;
     Objective best_objective_ = 0.0;
+    bool best_feasible_ = false;
     std::vector<std::int32_t> best_;
     std::vector<std::vector<std::int32_t>> trajectory_;
     double time_to_best_ = 0.0;

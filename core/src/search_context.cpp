@@ -59,9 +59,10 @@ bool SearchContext::should_stop() {
         reason = StopReason::iterations;
     else if (termination_.max_evaluations != 0 && evaluations_ >= termination_.max_evaluations)
         reason = StopReason::evaluations;
-    else if (has_best_ && termination_.target && best_objective_ <= *termination_.target)
+    else if (has_best_ && best_feasible_ && termination_.target &&
+             best_objective_ <= *termination_.target)
         reason = StopReason::target;
-    else if (has_best_ && termination_.target_gap && best_known_ &&
+    else if (has_best_ && best_feasible_ && termination_.target_gap && best_known_ &&
              gap_percent(best_objective_, *best_known_) <= *termination_.target_gap)
         reason = StopReason::target;
     else if (termination_.stagnation_iterations != 0 &&
@@ -75,9 +76,14 @@ bool SearchContext::should_stop() {
 
 void SearchContext::add_iterations(std::uint64_t n) { iterations_ += n; }
 
-bool SearchContext::offer(std::span<const std::int32_t> solution, Objective objective) {
-    if (has_best_ && !(objective < best_objective_)) return false;
+bool SearchContext::offer(std::span<const std::int32_t> solution, Objective objective,
+                          bool feasible) {
+    if (has_best_) {
+        if (best_feasible_ && !feasible) return false;
+        if (best_feasible_ == feasible && !(objective < best_objective_)) return false;
+    }
     has_best_ = true;
+    best_feasible_ = feasible;
     best_objective_ = objective;
     best_.assign(solution.begin(), solution.end());
     time_to_best_ = elapsed();
@@ -136,6 +142,7 @@ void SearchContext::reset_run() {
     evaluations_ = 0;
     last_improvement_iteration_ = 0;
     has_best_ = false;
+    best_feasible_ = false;
     best_objective_ = 0.0;
     best_.clear();
     trajectory_.clear();

@@ -54,7 +54,6 @@ public:
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
         const auto chains = static_cast<std::uint32_t>(batch.count());
-        ctx.offer(batch);
         std::vector<std::int64_t> starts(chains);
         const auto chain_objective =
             spec_->chain_objective ? spec_->chain_objective(build_)
@@ -64,6 +63,13 @@ public:
                                         : static_cast<std::int64_t>(batch.objective(c));
         const auto first_best = static_cast<std::uint32_t>(
             std::min_element(starts.begin(), starts.end()) - starts.begin());
+        // Offered with its feasibility: chains whose objective ranks feasible solutions first
+        // (penalised routing) may start from, and keep for a while, infeasible ones.
+        const Problem& problem = *build_.problem;
+        const auto offer = [&](std::span<const std::int32_t> solution, Objective objective) {
+            ctx.offer(solution, objective, problem.verify(solution).feasible);
+        };
+        offer(batch[first_best], batch.objective(first_best));
         const double scale = std::abs(static_cast<double>(starts[first_best]));
 
         ChainParams params;
@@ -106,13 +112,13 @@ public:
                     offered_value = values[leader];
                     std::vector<std::int32_t> solution(batch.width());
                     runner->best_solution(leader, solution);
-                    ctx.offer(solution, build_.problem->evaluate(solution));
+                    offer(solution, problem.evaluate(solution));
                 }
             } else if (!ctx.has_best() ||
                        static_cast<Objective>(values[leader]) < ctx.best_objective()) {
                 std::vector<std::int32_t> solution(batch.width());
                 runner->best_solution(leader, solution);
-                ctx.offer(solution, static_cast<Objective>(values[leader]));
+                offer(solution, static_cast<Objective>(values[leader]));
             }
         };
         report();

@@ -122,6 +122,75 @@ TEST_CASE("DCVRP route chains: every move's delta equals re-evaluation, workspac
     CHECK(segment_moves > 100);
 }
 
+TEST_CASE("DCVRP route chains with penalties: every move's delta equals the change of cost plus "
+          "penalty terms, also from overloaded and too long routes") {
+    std::uint64_t moves = 0;
+    std::uint64_t over_limits = 0;
+    for (const double distance : {1300.0, 1e18}) {
+        const Instance instance = distance < 1e17 ? generate_random(35, 5, 30, distance)
+                                                  : generate_random(35, 5, 30);
+        const DcvrpProblem problem(instance);
+        const RouteChainData data(instance, 7);
+        RouteChainOptions options;
+        options.kicks = 2;
+        options.segments = true;
+        options.penalties = true;
+        const RouteChainPolicy policy = data.policy(options);
+        const SolutionBatch batch = starts(problem, 1, 4);
+        std::vector<std::int32_t> feasible(batch[0].begin(), batch[0].end());
+        // Merge the first routes pairwise (drop every other marker after a route): overloaded
+        // and too long routes.
+        std::vector<std::int32_t> merged;
+        int markers = 0;
+        for (const std::int32_t node : feasible) {
+            if (node == 0 && (markers++ % 2) == 1) continue;
+            merged.push_back(node);
+        }
+        while (merged.size() < feasible.size())
+            merged.push_back(0);
+        CHECK_FALSE(problem.verify(merged).feasible);
+        for (const auto& row : {feasible, merged}) {
+            locus::test::HarnessCount count;
+            locus::test::check_neighborhood<0>(policy, row, count);
+            locus::test::check_neighborhood<1>(policy, row, count);
+            locus::test::check_neighborhood<2>(policy, row, count);
+            locus::test::check_neighborhood<3>(policy, row, count);
+            locus::test::check_neighborhood<4>(policy, row, count);
+            CHECK(count.wrong_delta == 0);
+            CHECK(count.wrong_workspace == 0);
+            moves += count.moves;
+        }
+        // With penalties, moves over the limits are moves: more than with hard limits.
+        locus::test::HarnessCount hard;
+        locus::test::HarnessCount soft;
+        locus::test::check_neighborhood<0>(data.policy(2), feasible, hard);
+        locus::test::check_neighborhood<0>(policy, feasible, soft);
+        if (distance < 1e17) CHECK(soft.moves > hard.moves);
+        over_limits += soft.moves - hard.moves;
+    }
+    CHECK(moves > 1000);
+    CHECK(over_limits > 0);
+}
+
+TEST_CASE("DCVRP route chains: chain objective ranks feasible rows by cost before every "
+          "infeasible one") {
+    const Instance instance = generate_random(30, 6, 40, 1500.0);
+    const DcvrpProblem problem(instance);
+    const RouteChainData data(instance, 5);
+    const SolutionBatch batch = starts(problem, 1, 3);
+    const std::vector<std::int32_t> row(batch[0].begin(), batch[0].end());
+    CHECK(data.value(row) == data.cost(row));
+    // One route for every customer is over the capacity: above every feasible value, and its
+    // value grows with the excess.
+    std::vector<std::int32_t> one(row.size(), 0);
+    std::int32_t k = 1;
+    for (std::int32_t c = 1; c < instance.n; ++c)
+        one[static_cast<std::size_t>(k++)] = c;
+    CHECK_FALSE(problem.verify(one).feasible);
+    CHECK(data.value(one) >= RouteChainPolicy::kInfeasible);
+    CHECK(data.value(one) > data.value(row));
+}
+
 TEST_CASE("DCVRP route chains: fixed-point costs, exact for integral distances") {
     const Instance instance = generate_random(40, 9, 50, 3000.0);
     const RouteChainData data(instance, 5);

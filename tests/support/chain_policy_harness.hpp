@@ -35,7 +35,15 @@ void check_neighborhood(P policy, const std::vector<std::int32_t>& solution, Har
     const std::int32_t active_count = policy.elements();
     std::vector<std::int32_t> base = solution;
     policy.refresh(gpu::SerialTeam{}, 0, base.data());
-    const std::int64_t before = policy.evaluate(gpu::SerialTeam{}, 0, base.data());
+    // Deltas add up to the descent objective: the chain objective, or for a penalising policy
+    // the cost plus the penalty terms under the chain's weights.
+    const auto full = [&](std::uint32_t chain, const std::int32_t* row) -> std::int64_t {
+        if constexpr (gpu::Penalising<P, gpu::SerialTeam>)
+            return policy.descent_evaluate(gpu::SerialTeam{}, chain, row);
+        else
+            return policy.evaluate(gpu::SerialTeam{}, chain, row);
+    };
+    const std::int64_t before = full(0, base.data());
     const auto eval = policy.template evaluator<k>(0, base.data(), active.data(), &active_count);
     const gpu::MoveGrid grid = eval.grid();
     using Delta = typename P::delta_type;
@@ -51,7 +59,7 @@ void check_neighborhood(P policy, const std::vector<std::int32_t>& solution, Har
         policy.refresh(gpu::SerialTeam{}, 1, trial.data());
         const auto move = eval.decode(0, index);
         policy.apply(gpu::SerialTeam{}, 1, trial.data(), move);
-        const std::int64_t after = policy.evaluate(gpu::SerialTeam{}, 1, trial.data());
+        const std::int64_t after = full(1, trial.data());
         if (after != before + static_cast<std::int64_t>(d))
             ++count.wrong_delta;
         // Snapshot the incrementally updated workspace of chain 1, rebuild it, compare.

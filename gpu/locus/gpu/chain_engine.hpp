@@ -150,6 +150,28 @@ struct ChainArrays {
     }
 };
 
+/// Whether P penalises infeasibility in its descents (e.g. capacity excess of routes): the
+/// descent objective (cost plus penalty terms under the chain's adaptive weights) differs from
+/// the chain objective that acceptance and bests compare (e.g. feasible before infeasible).
+/// Hooks, every rank calling them alike:
+///   descent_objective(team, chain)   the descent objective of the refreshed workspace
+///   needs_repair(team, chain)        after a descent: tallies feasibility, adapts weights;
+///                                    true (weights raised) when a repair descent should run
+///   repair_focus(chain, out)         leader: the elements the repair descent starts from
+///                                    (at most max(width, elements)); returns their count
+///   end_repair(team, chain)          the weights back after the repair descent
+///   settle(team, chain)              the chain objective of the workspace's solution
+///   descent_evaluate(team, chain, s) full descent objective of a solution (check_moves)
+template <class P, class Team>
+concept Penalising = requires(const P& p, const Team& t, std::uint32_t c, const std::int32_t* s) {
+    { p.descent_objective(t, c) } -> std::same_as<std::int64_t>;
+    { p.needs_repair(t, c) } -> std::same_as<bool>;
+    p.end_repair(t, c);
+    { p.settle(t, c) } -> std::same_as<std::int64_t>;
+    { p.descent_evaluate(t, c, s) } -> std::same_as<std::int64_t>;
+    { p.repair_focus(c, const_cast<std::int32_t*>(s)) } -> std::same_as<std::int32_t>;
+};
+
 namespace chain {
 
 LOCUS_EXEC_CHECK_DISABLE
@@ -184,7 +206,11 @@ LOCUS_EXEC_CHECK_DISABLE
 template <class P, class Team>
 LOCUS_HD void check(const Team& team, const P& policy, const ChainArrays& a, std::uint32_t chain,
                     int neighborhood) {
-    const std::int64_t full = policy.evaluate(team, chain, a.trial + a.solution(chain));
+    std::int64_t full = 0;
+    if constexpr (Penalising<P, Team>)
+        full = policy.descent_evaluate(team, chain, a.trial + a.solution(chain));
+    else
+        full = policy.evaluate(team, chain, a.trial + a.solution(chain));
     if (team.rank() == 0 && full != a.trial_objective[chain] && a.errors[4 * chain] == 0) {
         a.errors[4 * chain] = 1;
         a.errors[4 * chain + 1] = neighborhood;
@@ -323,6 +349,47 @@ LOCUS_HD void vnd(const Team& team, const P& policy, const ChainArrays& a,
     }
 }
 
+/// Leader writes the chain's trial objective; ends synchronised.
+LOCUS_EXEC_CHECK_DISABLE
+template <class Team>
+LOCUS_HD_INLINE void set_trial(const Team& team, const ChainArrays& a, std::uint32_t chain,
+                               std::int64_t value) {
+    if (team.rank() == 0) a.trial_objective[chain] = value;
+    team.sync();
+}
+
+/// The descent of an iteration (or of the start) from the refreshed trial: the VND; for a
+/// penalising policy in its descent objective, with a repair descent under raised weights
+/// when the result is infeasible, and the trial objective then set to the chain objective.
+LOCUS_EXEC_CHECK_DISABLE
+template <class P, class Team>
+LOCUS_HD void educate(const Team& team, const P& policy, const ChainArrays& a,
+                      const ChainParams& params, std::uint32_t chain) {
+    if constexpr (Penalising<P, Team>) {
+        set_trial(team, a, chain, policy.descent_objective(team, chain));
+        vnd(team, policy, a, params, chain);
+        if (policy.needs_repair(team, chain)) {
+            // The repair descent searches from the elements the policy names (e.g. the
+            // customers of the routes over a limit).
+            if (team.rank() == 0) {
+                std::int32_t* listed =
+                    a.touched +
+                    chain * static_cast<std::int64_t>(a.width > a.elements ? a.width : a.elements);
+                const std::int32_t count = policy.repair_focus(chain, listed);
+                clear_focus(a, chain);
+                for (std::int32_t t = 0; t < count; ++t)
+                    focus(a, chain, listed[t]);
+            }
+            set_trial(team, a, chain, policy.descent_objective(team, chain));
+            vnd(team, policy, a, params, chain);
+            policy.end_repair(team, chain);
+        }
+        set_trial(team, a, chain, policy.settle(team, chain));
+    } else {
+        vnd(team, policy, a, params, chain);
+    }
+}
+
 } // namespace chain
 
 /// Whether P perturbs with the whole team: perturb(team, chain, solution, rng, out, count) is
@@ -355,7 +422,7 @@ LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
         }
         team.sync();
         policy.refresh(team, chain, trial);
-        chain::vnd(team, policy, a, params, chain);
+        chain::educate(team, policy, a, params, chain);
         chain::copy(team, current, trial, width);
         chain::copy(team, best, trial, width);
         if (team.rank() == 0) {
@@ -395,7 +462,7 @@ LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
             team.sync();
             policy.refresh(team, chain, trial);
         }
-        chain::vnd(team, policy, a, params, chain);
+        chain::educate(team, policy, a, params, chain);
         const std::int64_t value = a.trial_objective[chain];
         const bool accepted = params.acceptance.accept(value, a.current_objective[chain],
                                                        params.seed, chain, iteration);

@@ -33,6 +33,14 @@ RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates
                        (integral ? 0 : n);
     }
     if (K > 0) neighbors = nearest_customers(instance, K);
+    double longest = 0.0;
+    for (const double d : instance.dist)
+        longest = std::max(longest, d);
+    std::int64_t heaviest = 1;
+    for (const std::int64_t q : instance.demand)
+        heaviest = std::max(heaviest, q);
+    const double ratio = std::clamp(longest / static_cast<double>(heaviest), 0.1, 1000.0);
+    load_weight = std::max<std::int64_t>(1, std::llround(ratio * scale));
     heading.assign(2 * static_cast<std::size_t>(n), 0);
     if (!instance.x.empty()) {
         for (std::int32_t i = 1; i < n; ++i) {
@@ -61,7 +69,20 @@ RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments) const
     p.kicks = kicks;
     p.vehicles = vehicles;
     p.segments = segments ? 1 : 0;
+    p.load_weight = load_weight;
     return p;
+}
+
+RouteChainPolicy RouteChainData::policy(const RouteChainOptions& options) const {
+    RouteChainPolicy p = policy(options.kicks, options.segments);
+    p.penalties = options.penalties ? 1 : 0;
+    p.target_feasible = static_cast<std::int32_t>(std::lround(options.feasible_target * 1000.0));
+    p.repair_boost = options.repair_boost;
+    return p;
+}
+
+std::int64_t RouteChainData::value(std::span<const std::int32_t> row) const {
+    return policy(1).evaluate(gpu::SerialTeam{}, 0, row.data());
 }
 
 std::int64_t RouteChainData::cost(std::span<const std::int32_t> row) const {
@@ -110,7 +131,7 @@ std::unique_ptr<gpu::ChainRunner> make_cpu_route_runner(const DcvrpProblem& prob
     auto data = std::make_shared<RouteChainData>(problem.instance(), options.candidates);
     data->vehicles = problem.vehicles();
     return std::make_unique<gpu::CpuChainRunner<RouteChainPolicy>>(
-        data->policy(options.kicks, options.segments), chains, params, threads, data);
+        data->policy(options), chains, params, threads, data);
 }
 
 void register_routing_ils(Registry& registry) {
@@ -131,6 +152,15 @@ void register_routing_ils(Registry& registry) {
         schema.boolean("segments", "false",
                        "also relocate 2 or 3 consecutive customers after a candidate (either "
                        "orientation) as a fifth neighborhood");
+        schema.boolean("penalties", "false",
+                       "descents may exceed the capacity and the duration limit at a cost: "
+                       "penalty weights per chain adapted towards feasible_target, infeasible "
+                       "results repaired under repair_boost x the weights; bests stay feasible "
+                       "once a feasible solution is seen");
+        schema.real("feasible_target", "0.2",
+                    "penalties: target share of descents that end feasible", 0.01, 0.99);
+        schema.integer("repair_boost", "10",
+                       "penalties: weight factor of the repair descent (1: no repair)", 1, 1000);
     };
     spec.make_runner = [](const Params& p, const BuildContext& b, std::uint32_t chains,
                           const gpu::ChainParams& params) -> std::unique_ptr<gpu::ChainRunner> {
@@ -139,6 +169,9 @@ void register_routing_ils(Registry& registry) {
         options.candidates = static_cast<std::int32_t>(p.get_int("candidates"));
         options.kicks = static_cast<std::int32_t>(p.get_int("kicks"));
         options.segments = p.get_bool("segments");
+        options.penalties = p.get_bool("penalties");
+        options.feasible_target = p.get_real("feasible_target");
+        options.repair_boost = static_cast<std::int32_t>(p.get_int("repair_boost"));
         if (b.backend == Backend::cuda)
             return make_cuda_route_runner(problem, options, chains, params, b.device,
                                           {b.memory_budget, b.memory_fraction});
@@ -148,7 +181,7 @@ void register_routing_ils(Registry& registry) {
         [](const BuildContext& b) -> std::function<std::int64_t(std::span<const std::int32_t>)> {
         const auto& problem = problem_as<DcvrpProblem>(b, "dcvrp", "routing_ils");
         auto data = std::make_shared<const RouteChainData>(problem.instance(), 0);
-        return [data](std::span<const std::int32_t> row) { return data->cost(row); };
+        return [data](std::span<const std::int32_t> row) { return data->value(row); };
     };
     spec.distance = [](const BuildContext& b) -> gpu::SolutionDistance {
         const auto& problem = problem_as<DcvrpProblem>(b, "dcvrp", "routing_ils");

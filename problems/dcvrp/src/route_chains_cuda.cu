@@ -41,7 +41,7 @@ std::unique_ptr<gpu::ChainRunner> make_cuda_route_runner(const DcvrpProblem& pro
     RouteChainData host(problem.instance(), options.candidates);
     host.vehicles = problem.vehicles();
     auto data = std::make_shared<const DeviceRouteData>(host);
-    RouteChainPolicy policy = host.policy(options.kicks, options.segments);
+    RouteChainPolicy policy = host.policy(options);
     policy.dist = data->dist.data();
     policy.demand = data->demand.data();
     policy.neighbors = data->neighbors.data();

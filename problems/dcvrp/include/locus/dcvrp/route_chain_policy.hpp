@@ -71,6 +71,14 @@ struct RouteChainPolicy {
     std::int32_t kicks = 3; ///< random feasible relocations and swaps per perturbation
     std::int32_t vehicles = 0; ///< fleet limit K of recombined children (0: unlimited)
     std::int32_t segments = 0; ///< 1: neighborhood 4 (relocate2/3) searched; 0: left out
+    /// 1: capacity and duration excess penalised in the descent with adaptive weights; 0: hard
+    /// limits (moves over a limit refused).
+    std::int32_t penalties = 0;
+    std::int64_t load_weight = 0;          ///< initial cost per unit of load excess
+    std::int64_t duration_weight = 1024;   ///< initial cost per unit of duration excess, x 1024
+    std::int32_t target_feasible = 200;    ///< target share of feasible descents, per mille
+    std::int32_t adapt_every = 100;        ///< descents between weight adaptations
+    std::int32_t repair_boost = 10;        ///< weight factor of the repair descent
 
     // Per-chain workspace (W = 2(n - 1) words per chain; routes numbered in row order).
     std::int32_t* lin = nullptr;         ///< chains x W: the row, normalised
@@ -84,6 +92,9 @@ struct RouteChainPolicy {
     std::int64_t* load = nullptr;        ///< chains x n: per route, its load
     std::int64_t* dur = nullptr;         ///< chains x n: per route, its duration
     std::int32_t* scratch = nullptr;     ///< chains x W
+    std::int64_t* weights = nullptr;     ///< chains x 2: load and duration weights (penalties)
+    std::int32_t* tally = nullptr;       ///< chains x 4: descents, load-feasible,
+                                         ///< duration-feasible, weight factor (repair)
     std::int32_t* sequence = nullptr;  ///< chains x n: recombination child (customers)
     std::int64_t* potential = nullptr; ///< chains x n: Split labels
     std::int32_t* split_from = nullptr; ///< chains x n: Split predecessors
@@ -108,6 +119,8 @@ struct RouteChainPolicy {
         list.add(load, chains * nodes, "DCVRP route loads");
         list.add(dur, chains * nodes, "DCVRP route durations");
         list.add(scratch, chains * w, "DCVRP move scratch");
+        list.add(weights, chains * 2, "DCVRP penalty weights");
+        list.add(tally, chains * 4, "DCVRP feasibility tallies");
         list.add(sequence, chains * nodes, "DCVRP crossover sequences");
         list.add(potential, chains * nodes, "DCVRP split labels");
         list.add(split_from, chains * nodes, "DCVRP split predecessors");
@@ -130,6 +143,8 @@ struct RouteChainPolicy {
         std::int64_t* dur;
         std::int32_t* scratch;
         std::int32_t w;
+        std::int64_t wl; ///< load weight (penalties)
+        std::int64_t wd; ///< duration weight x 1024 (penalties)
 
         LOCUS_HD_INLINE std::int64_t d(std::int32_t a, std::int32_t b) const {
             return p->dist[static_cast<std::int64_t>(a) * p->n + b];
@@ -139,8 +154,15 @@ struct RouteChainPolicy {
             return q < w ? lin[q] : 0;
         }
         LOCUS_HD_INLINE std::int32_t prev(std::int32_t u) const { return lin[pos[u] - 1]; }
-        LOCUS_HD_INLINE bool fits_load(std::int64_t l) const { return l <= p->capacity; }
-        LOCUS_HD_INLINE bool fits_duration(std::int64_t t) const { return t <= p->max_duration; }
+        /// Hard limits: a route's new load and duration are within the limits or no further
+        /// over them than route r's now.
+        LOCUS_HD_INLINE bool admissible(std::int64_t l, std::int64_t t, std::int32_t r) const {
+            return (l <= p->capacity || l <= load[r]) && (t <= p->max_duration || t <= dur[r]);
+        }
+        /// Penalty term of a route of load l and duration t under this chain's weights.
+        LOCUS_HD_INLINE std::int64_t term(std::int64_t l, std::int64_t t) const {
+            return p->penalty(l, t, wl, wd);
+        }
         /// Customers of route r.
         LOCUS_HD_INLINE std::int32_t length(std::int32_t r) const {
             return route_end[r] - route_begin[r] - 1;
@@ -161,7 +183,42 @@ struct RouteChainPolicy {
                 load + c * nodes,
                 dur + c * nodes,
                 scratch + c * w,
-                width()};
+                width(),
+                penalties != 0 ? weights[2 * c] * tally[4 * c + 3] : 0,
+                penalties != 0 ? weights[2 * c + 1] * tally[4 * c + 3] : 0};
+    }
+
+    // Penalties. Weights are capped so that every product fits in 63 bits: load excess x load
+    // weight <= 2^22 x 2^36 x boost, duration excess x duration weight <= 2^38 x 2^20 x boost.
+    static constexpr std::int64_t kMaxLoadWeight = std::int64_t{1} << 36;
+    static constexpr std::int64_t kMaxDurationWeight = std::int64_t{1} << 20;
+    static constexpr std::int64_t kMaxTerm = std::int64_t{1} << 50;
+    /// Chain objectives of infeasible solutions start here: any feasible one is cheaper.
+    static constexpr std::int64_t kInfeasible = std::int64_t{1} << 60;
+
+    /// Penalty of a route of load l and duration t under weights wl (per unit of load) and wd
+    /// (per 1024 units of duration): each part capped at 2^50.
+    LOCUS_HD_INLINE std::int64_t penalty(std::int64_t l, std::int64_t t, std::int64_t wl,
+                                         std::int64_t wd) const {
+        std::int64_t load_excess = l > capacity ? l - capacity : 0;
+        std::int64_t time_excess = t > max_duration ? t - max_duration : 0;
+        load_excess = load_excess < (std::int64_t{1} << 22) ? load_excess : std::int64_t{1} << 22;
+        time_excess = time_excess < (std::int64_t{1} << 38) ? time_excess : std::int64_t{1} << 38;
+        const std::int64_t a = load_excess * wl;
+        const std::int64_t b = (time_excess * wd) >> 10;
+        return (a < kMaxTerm ? a : kMaxTerm) + (b < kMaxTerm ? b : kMaxTerm);
+    }
+
+    /// The chain objective of a solution of cost `cost` whose routes' penalty under the initial
+    /// weights is `initial` (0 when feasible): the cost when feasible, else kInfeasible plus the
+    /// penalised cost (capped), so that chains rank feasible solutions by cost before every
+    /// infeasible one and infeasible ones by their penalised cost.
+    LOCUS_HD_INLINE static std::int64_t chain_value(std::int64_t cost, bool feasible,
+                                                    std::int64_t initial) {
+        if (feasible) return cost;
+        const std::int64_t value = cost + initial;
+        constexpr std::int64_t kCap = std::int64_t{1} << 59;
+        return kInfeasible + (value < kCap ? value : kCap);
     }
 
     /// Leader: route r's customer summaries (route, prefix load and duration) and its load and
@@ -220,10 +277,17 @@ struct RouteChainPolicy {
                 v.pos[v.lin[q]] = q;
             summarise(v, r);
         }
+        if (rank == 0 && tally[4 * c + 3] == 0) { // first refresh: the initial weights
+            weights[2 * c] = load_weight;
+            weights[2 * c + 1] = duration_weight;
+            tally[4 * c + 3] = 1;
+        }
         team.sync();
     }
 
-    /// Delta of a move, or invalid_delta when it is not a move (no-op, infeasible). Shared by the
+    /// Delta of a move, or invalid_delta when it is not a move (no-op; with hard limits, a move
+    /// that takes a route over the capacity or the duration limit, or further over it). With
+    /// penalties the delta includes the change of the routes' penalty terms. Shared by the
     /// evaluators, the perturbation and the tests.
     LOCUS_HD static std::int64_t delta(const View& v, const RouteMove& m) {
         constexpr std::int64_t kInvalid = gpu::invalid_delta<std::int64_t>();
@@ -234,6 +298,18 @@ struct RouteChainPolicy {
         const std::int32_t ra = v.route[u];
         const std::int32_t rb = v.route[x];
         const bool same = ra == rb;
+        // The changed routes' new load and duration: route ra, and rb when it differs.
+        const auto settle = [&](std::int64_t change, std::int64_t la, std::int64_t ta,
+                                std::int64_t lb, std::int64_t tb) -> std::int64_t {
+            if (v.p->penalties == 0) {
+                if (!v.admissible(la, ta, ra)) return kInvalid;
+                if (!same && !v.admissible(lb, tb, rb)) return kInvalid;
+                return change;
+            }
+            change += v.term(la, ta) - v.term(v.load[ra], v.dur[ra]);
+            if (!same) change += v.term(lb, tb) - v.term(v.load[rb], v.dur[rb]);
+            return change;
+        };
         switch (m.kind) {
         case 0: { // relocate u between a and b
             const std::int32_t a = m.variant == 0 ? x : v.prev(x);
@@ -243,40 +319,34 @@ struct RouteChainPolicy {
             const std::int32_t s = v.next(u);
             const std::int64_t removal = v.d(p, s) - v.d(p, u) - v.d(u, s);
             const std::int64_t insertion = v.d(a, u) + v.d(u, b) - v.d(a, b);
-            if (same) {
-                if (!v.fits_duration(v.dur[ra] + removal + insertion)) return kInvalid;
-            } else {
-                if (!v.fits_load(v.load[rb] + v.p->demand[u])) return kInvalid;
-                if (!v.fits_duration(v.dur[ra] + removal - svc)) return kInvalid;
-                if (!v.fits_duration(v.dur[rb] + insertion + svc)) return kInvalid;
-            }
-            return removal + insertion;
+            const std::int64_t change = removal + insertion;
+            if (same) return settle(change, v.load[ra], v.dur[ra] + change, 0, 0);
+            const std::int64_t q = v.p->demand[u];
+            return settle(change, v.load[ra] - q, v.dur[ra] + removal - svc, v.load[rb] + q,
+                          v.dur[rb] + insertion + svc);
         }
         case 1: { // swap u and x
             const std::int32_t pu = v.prev(u);
             const std::int32_t su = v.next(u);
             const std::int32_t px = v.prev(x);
             const std::int32_t sx = v.next(x);
-            std::int64_t change = 0;
             if (su == x) {
-                change = v.d(pu, x) + v.d(u, sx) - v.d(pu, u) - v.d(x, sx);
-            } else if (sx == u) {
-                change = v.d(px, u) + v.d(x, su) - v.d(px, x) - v.d(u, su);
-            } else {
-                const std::int64_t at_u = v.d(pu, x) + v.d(x, su) - v.d(pu, u) - v.d(u, su);
-                const std::int64_t at_x = v.d(px, u) + v.d(u, sx) - v.d(px, x) - v.d(x, sx);
-                if (!same) {
-                    const std::int64_t qu = v.p->demand[u];
-                    const std::int64_t qx = v.p->demand[x];
-                    if (!v.fits_load(v.load[ra] - qu + qx) || !v.fits_load(v.load[rb] - qx + qu))
-                        return kInvalid;
-                    if (!v.fits_duration(v.dur[ra] + at_u) || !v.fits_duration(v.dur[rb] + at_x))
-                        return kInvalid;
-                    return at_u + at_x;
-                }
-                change = at_u + at_x;
+                const std::int64_t change =
+                    v.d(pu, x) + v.d(u, sx) - v.d(pu, u) - v.d(x, sx);
+                return settle(change, v.load[ra], v.dur[ra] + change, 0, 0);
             }
-            return v.fits_duration(v.dur[ra] + change) ? change : kInvalid;
+            if (sx == u) {
+                const std::int64_t change =
+                    v.d(px, u) + v.d(x, su) - v.d(px, x) - v.d(u, su);
+                return settle(change, v.load[ra], v.dur[ra] + change, 0, 0);
+            }
+            const std::int64_t at_u = v.d(pu, x) + v.d(x, su) - v.d(pu, u) - v.d(u, su);
+            const std::int64_t at_x = v.d(px, u) + v.d(u, sx) - v.d(px, x) - v.d(x, sx);
+            if (same) return settle(at_u + at_x, v.load[ra], v.dur[ra] + at_u + at_x, 0, 0);
+            const std::int64_t qu = v.p->demand[u];
+            const std::int64_t qx = v.p->demand[x];
+            return settle(at_u + at_x, v.load[ra] - qu + qx, v.dur[ra] + at_u,
+                          v.load[rb] - qx + qu, v.dur[rb] + at_x);
         }
         case 2: { // 2-opt* between routes
             if (same) return kInvalid;
@@ -290,19 +360,13 @@ struct RouteChainPolicy {
             const std::int64_t tail_b = v.dur[rb] - tb - v.d(x, nx);
             if (m.variant == 0) {
                 if (nu == 0 && nx == 0) return kInvalid; // two empty tails
-                if (!v.fits_load(la + v.load[rb] - lb) || !v.fits_load(lb + v.load[ra] - la))
-                    return kInvalid;
-                if (!v.fits_duration(ta + v.d(u, nx) + tail_b) ||
-                    !v.fits_duration(tb + v.d(x, nu) + tail_a))
-                    return kInvalid;
-                return v.d(u, nx) + v.d(x, nu) - v.d(u, nu) - v.d(x, nx);
+                return settle(v.d(u, nx) + v.d(x, nu) - v.d(u, nu) - v.d(x, nx),
+                              la + v.load[rb] - lb, ta + v.d(u, nx) + tail_b,
+                              lb + v.load[ra] - la, tb + v.d(x, nu) + tail_a);
             }
-            if (!v.fits_load(la + lb) || !v.fits_load(v.load[ra] - la + v.load[rb] - lb))
-                return kInvalid;
-            if (!v.fits_duration(ta + v.d(u, x) + tb) ||
-                !v.fits_duration(tail_a + v.d(nu, nx) + tail_b))
-                return kInvalid;
-            return v.d(u, x) + v.d(nu, nx) - v.d(u, nu) - v.d(x, nx);
+            return settle(v.d(u, x) + v.d(nu, nx) - v.d(u, nu) - v.d(x, nx), la + lb,
+                          ta + v.d(u, x) + tb, v.load[ra] - la + v.load[rb] - lb,
+                          tail_a + v.d(nu, nx) + tail_b);
         }
         case 4: { // relocate the segment [u .. last] after x
             const std::int32_t length = 2 + m.variant / 2;
@@ -319,16 +383,12 @@ struct RouteChainPolicy {
             const std::int64_t removal = v.d(p, s) - v.d(p, u) - v.d(last, s);
             const std::int64_t insertion =
                 reversed ? v.d(x, last) + v.d(u, b) - v.d(x, b) : v.d(x, u) + v.d(last, b) - v.d(x, b);
-            if (same) {
-                if (!v.fits_duration(v.dur[ra] + removal + insertion)) return kInvalid;
-            } else {
-                const std::int64_t seg_load = v.pre_load[last] - v.pre_load[u] + v.p->demand[u];
-                const std::int64_t seg_time = v.pre_dur[last] - v.pre_dur[u] + svc;
-                if (!v.fits_load(v.load[rb] + seg_load)) return kInvalid;
-                if (!v.fits_duration(v.dur[ra] + removal - seg_time)) return kInvalid;
-                if (!v.fits_duration(v.dur[rb] + insertion + seg_time)) return kInvalid;
-            }
-            return removal + insertion;
+            const std::int64_t change = removal + insertion;
+            if (same) return settle(change, v.load[ra], v.dur[ra] + change, 0, 0);
+            const std::int64_t seg_load = v.pre_load[last] - v.pre_load[u] + v.p->demand[u];
+            const std::int64_t seg_time = v.pre_dur[last] - v.pre_dur[u] + svc;
+            return settle(change, v.load[ra] - seg_load, v.dur[ra] + removal - seg_time,
+                          v.load[rb] + seg_load, v.dur[rb] + insertion + seg_time);
         }
         default: { // 2-opt within a route
             if (!same) return kInvalid;
@@ -338,7 +398,7 @@ struct RouteChainPolicy {
             const std::int32_t bn = v.next(b);
             if (an == b) return kInvalid;
             const std::int64_t change = v.d(a, b) + v.d(an, bn) - v.d(a, an) - v.d(b, bn);
-            return v.fits_duration(v.dur[ra] + change) ? change : kInvalid;
+            return settle(change, v.load[ra], v.dur[ra] + change, 0, 0);
         }
         }
     }
@@ -772,7 +832,38 @@ struct RouteChainPolicy {
         }
     }
 
-    /// Cost of the row: the sum of its edges as a cycle (depot to depot costs 0).
+    /// Routes of `row` in row order (serial): calls visit(load, duration) for every route
+    /// (the empty ones too) and returns the row's cost.
+    template <class F> LOCUS_HD std::int64_t scan_routes(const std::int32_t* row, F&& visit) const {
+        const std::int32_t w = width();
+        std::int32_t first = 0;
+        while (first < w && row[first] != 0)
+            ++first;
+        std::int64_t cost = 0;
+        std::int64_t l = 0;
+        std::int64_t t = 0;
+        std::int32_t last = 0;
+        for (std::int32_t q = 1; q <= w; ++q) { // q = w: the closing depot
+            const std::int32_t node = q < w ? row[first + q < w ? first + q : first + q - w] : 0;
+            const std::int64_t edge = dist[static_cast<std::int64_t>(last) * n + node];
+            cost += edge;
+            t += edge;
+            if (node == 0) {
+                visit(l, t);
+                l = 0;
+                t = 0;
+                last = 0;
+                continue;
+            }
+            l += demand[node];
+            t += service;
+            last = node;
+        }
+        return cost;
+    }
+
+    /// Chain objective of the row (chain_value: the cost when feasible). The team sums the
+    /// edges; the leader scans the routes for the limits.
     LOCUS_EXEC_CHECK_DISABLE
     template <class Team>
     LOCUS_HD std::int64_t evaluate(const Team& team, std::uint32_t,
@@ -782,7 +873,137 @@ struct RouteChainPolicy {
         for (std::int32_t k = static_cast<std::int32_t>(team.rank()); k < w;
              k += static_cast<std::int32_t>(team.size()))
             sum += dist[static_cast<std::int64_t>(row[k]) * n + row[k + 1 == w ? 0 : k + 1]];
-        return team.sum(sum);
+        sum = team.sum(sum);
+        std::int64_t excess = 0; // the leader's: the routes' penalty under the initial weights
+        std::int64_t over = 0;   // the leader's: routes over a limit
+        if (team.rank() == 0) {
+            scan_routes(row, [&](std::int64_t l, std::int64_t t) {
+                excess += penalty(l, t, load_weight, duration_weight);
+                over += (l > capacity || t > max_duration) ? 1 : 0;
+            });
+        }
+        over = team.sum(over);
+        excess = team.sum(excess);
+        return chain_value(sum, over == 0, excess);
+    }
+
+    /// The descent objective of the row under chain c's current weights (cost + penalties):
+    /// what the deltas of a penalised descent add up to (check_moves). Leader's scan.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD std::int64_t descent_evaluate(const Team& team, std::uint32_t c,
+                                           const std::int32_t* row) const {
+        std::int64_t value = 0;
+        if (team.rank() == 0) {
+            const View v = view(c);
+            std::int64_t terms = 0;
+            const std::int64_t cost =
+                scan_routes(row, [&](std::int64_t l, std::int64_t t) { terms += v.term(l, t); });
+            value = cost + terms;
+        }
+        return team.sum(value);
+    }
+
+    /// Sums over chain c's routes from its workspace: cost, penalty under the current weights,
+    /// penalty under the initial weights, routes over the capacity, routes over the duration.
+    struct RouteSums {
+        std::int64_t cost = 0;
+        std::int64_t penalty = 0;
+        std::int64_t initial = 0;
+        std::int64_t over_load = 0;
+        std::int64_t over_duration = 0;
+    };
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team> LOCUS_HD RouteSums route_sums(const Team& team, std::uint32_t c) const {
+        const View v = view(c);
+        RouteSums s;
+        for (std::int32_t r = static_cast<std::int32_t>(team.rank()); r < n - 1;
+             r += static_cast<std::int32_t>(team.size())) {
+            s.cost += v.dur[r] - service * v.length(r);
+            s.penalty += v.term(v.load[r], v.dur[r]);
+            s.initial += penalty(v.load[r], v.dur[r], load_weight, duration_weight);
+            s.over_load += v.load[r] > capacity ? 1 : 0;
+            s.over_duration += v.dur[r] > max_duration ? 1 : 0;
+        }
+        s.cost = team.sum(s.cost);
+        s.penalty = team.sum(s.penalty);
+        s.initial = team.sum(s.initial);
+        s.over_load = team.sum(s.over_load);
+        s.over_duration = team.sum(s.over_duration);
+        return s;
+    }
+
+    // Engine hooks of a penalising policy (chain_engine.hpp, Penalising).
+
+    /// The objective a descent of chain c starts from (its workspace refreshed): cost plus
+    /// the penalty terms under the chain's weights.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD std::int64_t descent_objective(const Team& team, std::uint32_t c) const {
+        const RouteSums s = route_sums(team, c);
+        return s.cost + s.penalty;
+    }
+
+    /// After a descent: the leader tallies whether the solution respects the capacity and the
+    /// duration limit and adapts the weights every adapt_every descents (x 1.2 below the target
+    /// share of feasible descents, x 0.85 above it, as Vidal's HGS does); with penalties and an
+    /// infeasible solution the weights are multiplied by repair_boost and true is returned: the
+    /// engine then runs a repair descent and calls end_repair. Ends synchronised.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team> LOCUS_HD bool needs_repair(const Team& team, std::uint32_t c) const {
+        if (penalties == 0) return false;
+        const RouteSums s = route_sums(team, c);
+        if (team.rank() == 0) {
+            std::int32_t* t = tally + 4 * c;
+            std::int64_t* wgt = weights + 2 * c;
+            ++t[0];
+            t[1] += s.over_load == 0 ? 1 : 0;
+            t[2] += s.over_duration == 0 ? 1 : 0;
+            if (t[0] >= adapt_every) {
+                const auto adapt = [&](std::int64_t& weight, std::int32_t feasible,
+                                       std::int64_t cap) {
+                    const std::int64_t share = 1000 * static_cast<std::int64_t>(feasible) / t[0];
+                    if (share < target_feasible - 50)
+                        weight = weight + weight / 5 + 1 < cap ? weight + weight / 5 + 1 : cap;
+                    else if (share > target_feasible + 50)
+                        weight = weight - (weight * 3) / 20 > 1 ? weight - (weight * 3) / 20 : 1;
+                };
+                adapt(wgt[0], t[1], kMaxLoadWeight);
+                adapt(wgt[1], t[2], kMaxDurationWeight);
+                t[0] = t[1] = t[2] = 0;
+            }
+        }
+        const bool repair = (s.over_load + s.over_duration) > 0 && repair_boost > 1;
+        if (team.rank() == 0 && repair) tally[4 * c + 3] = repair_boost;
+        team.sync();
+        return repair;
+    }
+
+    /// Leader: the customers of chain c's routes over a limit, where a repair starts.
+    LOCUS_HD std::int32_t repair_focus(std::uint32_t c, std::int32_t* out) const {
+        const View v = view(c);
+        std::int32_t count = 0;
+        for (std::int32_t r = 0; r < n - 1; ++r) {
+            if (v.load[r] <= capacity && v.dur[r] <= max_duration) continue;
+            for (std::int32_t q = v.route_begin[r] + 1; q < v.route_end[r]; ++q)
+                out[count++] = v.lin[q];
+        }
+        return count;
+    }
+
+    /// After the repair descent: the weights back to the chain's own. Ends synchronised.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team> LOCUS_HD void end_repair(const Team& team, std::uint32_t c) const {
+        if (team.rank() == 0) tally[4 * c + 3] = 1;
+        team.sync();
+    }
+
+    /// The chain objective of chain c's solution from its workspace (chain_value).
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD std::int64_t settle(const Team& team, std::uint32_t c) const {
+        const RouteSums s = route_sums(team, c);
+        return chain_value(s.cost, s.over_load + s.over_duration == 0, s.initial);
     }
 };
 

@@ -20,6 +20,9 @@ struct RouteChainOptions {
     std::int32_t candidates = 20; ///< granular candidate-list size K
     std::int32_t kicks = 3;       ///< random feasible relocations/swaps per perturbation
     bool segments = false;        ///< also relocate 2-3 consecutive customers
+    bool penalties = false;       ///< penalised capacity/duration excess in the descents
+    double feasible_target = 0.2; ///< target share of feasible descents (penalty weights)
+    std::int32_t repair_boost = 10; ///< weight factor of repair descents (1: no repair)
 };
 
 /// The instance as the route chains read it: distances, service time and duration limit in
@@ -35,6 +38,9 @@ struct RouteChainData {
     std::int64_t capacity = 0;
     std::int64_t service = 0;
     std::int64_t max_duration = kNoDurationLimit;
+    /// Initial penalty weight per unit of load excess (Vidal's HGS: the largest distance over
+    /// the largest demand, within [0.1, 1000], in fixed point).
+    std::int64_t load_weight = 1;
     std::vector<std::int64_t> dist;
     std::vector<std::int64_t> demand;
     std::vector<std::int32_t> neighbors;
@@ -42,8 +48,13 @@ struct RouteChainData {
 
     /// A policy over these host arrays (workspace pointers unset).
     RouteChainPolicy policy(std::int32_t kicks, bool segments = true) const;
+    /// A policy with the options' neighborhoods, kicks and penalties.
+    RouteChainPolicy policy(const RouteChainOptions& options) const;
     /// The chains' cost of a giant-tour row.
     std::int64_t cost(std::span<const std::int32_t> row) const;
+    /// The chains' objective of a row: its cost when feasible, else above every feasible one
+    /// (RouteChainPolicy::chain_value).
+    std::int64_t value(std::span<const std::int32_t> row) const;
 };
 
 /// Broken-pairs distance of two giant-tour rows of an instance of n nodes, in [0, 1]: the share
