@@ -253,3 +253,57 @@ TEST_CASE("routing_ils: a run reports the exact objective of a feasible best.sol
     CHECK(std::stod(line.substr(at + 12)) == doctest::Approx(cost).epsilon(1e-12));
     CHECK(problem->verify(problem->read_solution(best)).feasible);
 }
+
+TEST_CASE("routing_ils with penalties on an instance that no fleet of that size can serve: the "
+          "run says so, exits 3 and writes its best infeasible solution with the violation") {
+    const auto dir = locus::test::temp_dir("dcvrp-routing-infeasible");
+    // 39 customers in a square of side 1000, three vehicles, routes of at most 1500: the
+    // capacity suffices, the duration limit does not.
+    const std::string spec = "random-cvrp:n=40,seed=5,capacity=400,distance=1500";
+    {
+        std::ofstream out(dir / "job.yaml");
+        out << "problem: {name: dcvrp, instance: \"" << spec << "\", vehicles: 3}\n"
+            << "construction: cheapest_insertion\n"
+            << "algorithm: {name: routing_ils, candidates: 8, penalties: true, "
+               "exchange: population, epoch: 5}\n"
+            << "batch: 4\n"
+            << "termination: {time_limit: 1}\n";
+    }
+    const auto run = locus::test::run_command(locus_bin() + " run " + (dir / "job.yaml").string() +
+                                              " --backend cpu --out " + (dir / "out").string());
+    INFO(run.output);
+    CHECK(run.exit_code == 3);
+    CHECK(run.output.find("no feasible solution found") != std::string::npos);
+    CHECK(run.output.find("more than DISTANCE 1500") != std::string::npos);
+    const std::string line = results_line(dir / "out");
+    CHECK(line.find("\"feasible\":false") != std::string::npos);
+    CHECK(line.find("\"infeasible_reason\":") != std::string::npos);
+    fs::path best;
+    for (const auto& entry : fs::recursive_directory_iterator(dir / "out"))
+        if (entry.path().filename() == "best.sol") best = entry.path();
+    REQUIRE(!best.empty());
+    const auto problem = locus::dcvrp::DcvrpProblem::load(spec);
+    // Every customer is in the written solution (a giant tour of the instance).
+    CHECK(problem->read_solution(best).size() == problem->solution_width());
+}
+
+TEST_CASE("routing_ils: population and penalty parameters out of range are refused by name") {
+    const auto dir = locus::test::temp_dir("dcvrp-routing-params");
+    const auto refused = [&](const std::string& algorithm, const std::string& message) {
+        std::ofstream(dir / "job.yaml")
+            << "problem: {name: dcvrp, instance: \"random-cvrp:n=20,seed=1\"}\n"
+            << "construction: cheapest_insertion\n"
+            << "algorithm: " << algorithm << "\n";
+        const auto run = locus::test::run_command(locus_bin() + " run " +
+                                                  (dir / "job.yaml").string() + " --backend cpu");
+        INFO(run.output);
+        CHECK(run.exit_code == 2);
+        CHECK(run.output.find(message) != std::string::npos);
+    };
+    refused("{name: routing_ils, exchange: population, population: 1}",
+            "algorithm.population: expected an integer in [2, 100000], got '1'");
+    refused("{name: routing_ils, penalties: true, feasible_target: 1.5}",
+            "algorithm.feasible_target");
+    refused("{name: routing_ils, penalties: true, repair_boost: 0}",
+            "algorithm.repair_boost: expected an integer in [1, 1000], got '0'");
+}
