@@ -72,25 +72,27 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-/// Block per chain: the leader recombines rows first[c] and second[c] into the chain's current
-/// solution, the block evaluates it and makes it the chain's best too.
+/// Block per chain: the leader recombines rows first[c] and second[c] into the chain's trial
+/// solution, the block evaluates it and descends from it as from a start (every element in
+/// focus); the result becomes the chain's current and best solution.
 template <class P, unsigned kThreads>
 __global__ void __launch_bounds__(kThreads)
-    restart_kernel(const P policy, const ChainArrays a, const std::int32_t* first,
-                   const std::int32_t* second, std::uint64_t seed, std::uint64_t round) {
+    restart_kernel(const P policy, const ChainArrays a, const ChainParams params,
+                   const std::int32_t* first, const std::int32_t* second, std::uint64_t round) {
     if constexpr (Recombining<P>) {
         __shared__ typename BlockTeam<kThreads>::Storage s_team;
         const BlockTeam<kThreads> team{&s_team};
         const std::uint32_t c = blockIdx.x;
-        std::int32_t* child = a.current + a.solution(c);
+        std::int32_t* child = a.trial + a.solution(c);
         if (team.rank() == 0) {
-            Rng rng(derive_key(seed, c, round, 0x4EC0u), 0);
+            Rng rng(derive_key(params.seed, c, round, 0x4EC0u), 0);
             policy.recombine(c, first + a.solution(c), second + a.solution(c), child, rng);
         }
         team.sync();
         const std::int64_t value = policy.evaluate(team, c, child);
-        chain::copy(team, a.best + a.solution(c), child, a.width);
-        if (team.rank() == 0) a.current_objective[c] = a.best_objective[c] = value;
+        if (team.rank() == 0) a.trial_objective[c] = value;
+        team.sync();
+        run_chain(team, policy, a, params, c, 0, 0, true);
     }
 }
 
@@ -189,7 +191,7 @@ public:
             first_rows_.upload_async(first.data(), words, stream_.get());
             second_rows_.upload_async(second.data(), words, stream_.get());
             detail::restart_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
-                policy_, a_, first_rows_.data(), second_rows_.data(), params_.seed, round);
+                policy_, a_, params_, first_rows_.data(), second_rows_.data(), round);
             LOCUS_CUDA_CHECK(cudaGetLastError());
             stream_.synchronize();
         } else {

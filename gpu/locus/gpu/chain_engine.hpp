@@ -522,8 +522,9 @@ public:
     /// Every chain's best solution, chain after chain (chains x width words).
     virtual void best_solutions(std::span<std::int32_t> out) = 0;
     /// Chain c restarts from a recombination of the solutions first[c] and second[c] (rows of
-    /// width words, chain after chain): the child becomes its current and its best solution
-    /// (throws NotImplemented when the policy has no recombination).
+    /// width words, chain after chain): the child, descended from every element as a start is,
+    /// becomes its current and its best solution (throws NotImplemented when the policy has no
+    /// recombination).
     virtual void restart_from(std::span<const std::int32_t> first,
                               std::span<const std::int32_t> second, std::uint64_t round) = 0;
     /// Moves evaluated so far by all chains.
@@ -608,12 +609,12 @@ public:
             for (std::int64_t k = 0; k < count; ++k) {
                 const auto c = static_cast<std::uint32_t>(k);
                 Rng rng(derive_key(params_.seed, c, round, 0x4EC0u), 0);
-                std::int32_t* child = a_.current + a_.solution(c);
+                std::int32_t* child = a_.trial + a_.solution(c);
                 policy_.recombine(c, first.data() + a_.solution(c),
                                   second.data() + a_.solution(c), child, rng);
-                const std::int64_t value = policy_.evaluate(SerialTeam{}, c, child);
-                std::copy_n(child, a_.width, a_.best + a_.solution(c));
-                a_.current_objective[c] = a_.best_objective[c] = value;
+                a_.trial_objective[c] = policy_.evaluate(SerialTeam{}, c, child);
+                // A descent from every element, as from a start.
+                run_chain(SerialTeam{}, policy_, a_, params_, c, 0, 0, true);
             }
         } else {
             (void)first, (void)second, (void)round;
