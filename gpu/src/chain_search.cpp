@@ -29,6 +29,7 @@ struct ChainSearchOptions {
     std::uint32_t elite = 8; ///< elite pool size (elite, recombine); protected members
                              ///< of the population's biased fitness (population)
     PopulationOptions population; ///< population exchange
+    bool child_descent = false;   ///< population: children descend from every element first
 };
 
 /// The E chains with the lowest distinct best objectives (ties to the lowest chain).
@@ -75,6 +76,7 @@ public:
         ChainParams params;
         params.seed = ctx.seed();
         params.check_moves = build_.check_moves;
+        params.child_descent = options_.child_descent;
         params.acceptance.kind = options_.acceptance;
         params.acceptance.threshold = std::llround(options_.threshold * scale);
         params.acceptance.temperature = options_.temperature * scale;
@@ -236,6 +238,9 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
         .integer("generation", "64",
                  "population: most children (the cheapest chains' bests) admitted per epoch", 1,
                  1048576)
+        .boolean("child_descent", "false",
+                 "population: a restarted chain first descends from every element of its "
+                 "child, as from a start (false: its first kick and descent educate it)")
         .integer("close", "5",
                  "population: nearest members a member's diversity contribution averages over",
                  1, 1000);
@@ -262,6 +267,7 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
         o.population.size = static_cast<std::size_t>(p.get_int("population"));
         o.population.generation = static_cast<std::size_t>(p.get_int("generation"));
         o.population.close = static_cast<std::size_t>(p.get_int("close"));
+        o.child_descent = p.get_bool("child_descent");
         o.population.elite = o.elite;
         if (o.exchange == Exchange::population && !owned->distance)
             throw ConfigError(fmt::format(

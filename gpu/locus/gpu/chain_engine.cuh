@@ -92,7 +92,14 @@ __global__ void __launch_bounds__(kThreads)
         const std::int64_t value = policy.evaluate(team, c, child);
         if (team.rank() == 0) a.trial_objective[c] = value;
         team.sync();
-        run_chain(team, policy, a, params, c, 0, 0, true);
+        if (params.child_descent) {
+            run_chain(team, policy, a, params, c, 0, 0, true);
+        } else {
+            chain::copy(team, a.current + a.solution(c), child, a.width);
+            chain::copy(team, a.best + a.solution(c), child, a.width);
+            if (team.rank() == 0) a.current_objective[c] = a.best_objective[c] = value;
+            team.sync();
+        }
     }
 }
 

@@ -95,6 +95,9 @@ struct ChainParams {
     std::uint64_t seed = 1;
     Acceptance acceptance;
     bool check_moves = false; ///< full evaluation after every applied move
+    /// restart_from: the child descends from every element before its first iteration (else
+    /// its first kick and descent educate it)
+    bool child_descent = true;
 };
 
 /// Chain-major state of every chain (host or device pointers): chain c owns words
@@ -613,8 +616,13 @@ public:
                 policy_.recombine(c, first.data() + a_.solution(c),
                                   second.data() + a_.solution(c), child, rng);
                 a_.trial_objective[c] = policy_.evaluate(SerialTeam{}, c, child);
-                // A descent from every element, as from a start.
-                run_chain(SerialTeam{}, policy_, a_, params_, c, 0, 0, true);
+                if (params_.child_descent) { // a descent from every element, as from a start
+                    run_chain(SerialTeam{}, policy_, a_, params_, c, 0, 0, true);
+                } else {
+                    std::copy_n(child, a_.width, a_.current + a_.solution(c));
+                    std::copy_n(child, a_.width, a_.best + a_.solution(c));
+                    a_.current_objective[c] = a_.best_objective[c] = a_.trial_objective[c];
+                }
             }
         } else {
             (void)first, (void)second, (void)round;
