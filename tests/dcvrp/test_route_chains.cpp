@@ -313,7 +313,7 @@ TEST_CASE("DCVRP broken-pairs distance: 0 for the same routes in any order and o
 }
 
 TEST_CASE("DCVRP route chains restart from recombined host rows: feasible children that become "
-          "the chains' bests, the same for every thread count") {
+          "the chains' bests, the same for every thread count, with and without a descent") {
     const DcvrpProblem problem(generate_random(60, 14, 45, 2400.0));
     RouteChainOptions options;
     options.candidates = 8;
@@ -322,24 +322,31 @@ TEST_CASE("DCVRP route chains restart from recombined host rows: feasible childr
     params.check_moves = true;
     const std::uint32_t chains = 5;
     const std::size_t w = problem.solution_width();
-    std::vector<std::vector<std::int64_t>> bests;
-    for (const int threads : {1, 0}) {
-        auto runner = make_cpu_route_runner(problem, options, chains, params, threads);
-        const SolutionBatch batch = starts(problem, chains, 3);
-        runner->start(batch.data(), chain_costs(problem, batch), {}, -1);
-        for (std::uint64_t round = 0; round < 3; ++round) {
-            std::vector<std::int32_t> rows(w * chains), other(w * chains);
-            runner->best_solutions(rows);
-            for (std::uint32_t c = 0; c < chains; ++c)
-                std::copy_n(rows.begin() + ((c + 1) % chains) * w, w, other.begin() + c * w);
-            runner->restart_from(rows, other, round);
-            // The children are the chains' bests now: feasible, objective = cost.
+    const RouteChainData data(problem.instance(), 0);
+    for (const bool descent : {false, true}) {
+        params.child_descent = descent;
+        std::vector<std::vector<std::int64_t>> bests;
+        for (const int threads : {1, 0}) {
+            auto runner = make_cpu_route_runner(problem, options, chains, params, threads);
+            const SolutionBatch batch = starts(problem, chains, 3);
+            runner->start(batch.data(), chain_costs(problem, batch), {}, -1);
+            for (std::uint64_t round = 0; round < 3; ++round) {
+                std::vector<std::int32_t> rows(w * chains), other(w * chains);
+                runner->best_solutions(rows);
+                for (std::uint32_t c = 0; c < chains; ++c)
+                    std::copy_n(rows.begin() + ((c + 1) % chains) * w, w,
+                                other.begin() + c * w);
+                runner->restart_from(rows, other, round);
+                // The children (descended or not) are the chains' bests now: feasible,
+                // objective = cost; without the descent, the recombined rows themselves.
+                check_bests(problem, *runner, chains);
+                runner->epoch(round * 10, 10, {});
+            }
+            CHECK_FALSE(runner->check().failed);
             check_bests(problem, *runner, chains);
-            runner->epoch(round * 10, 10, {});
+            bests.push_back(runner->best_objectives());
         }
-        CHECK_FALSE(runner->check().failed);
-        check_bests(problem, *runner, chains);
-        bests.push_back(runner->best_objectives());
+        CAPTURE(descent);
+        CHECK(bests[0] == bests[1]);
     }
-    CHECK(bests[0] == bests[1]);
 }

@@ -97,7 +97,7 @@ struct ChainParams {
     bool check_moves = false; ///< full evaluation after every applied move
     /// restart_from: the child descends from every element before its first iteration (else
     /// its first kick and descent educate it)
-    bool child_descent = true;
+    bool child_descent = false;
 };
 
 /// Chain-major state of every chain (host or device pointers): chain c owns words
