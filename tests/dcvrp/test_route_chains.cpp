@@ -322,7 +322,6 @@ TEST_CASE("DCVRP route chains restart from recombined host rows: feasible childr
     params.check_moves = true;
     const std::uint32_t chains = 5;
     const std::size_t w = problem.solution_width();
-    const RouteChainData data(problem.instance(), 0);
     for (const bool descent : {false, true}) {
         params.child_descent = descent;
         std::vector<std::vector<std::int64_t>> bests;
