@@ -1,0 +1,153 @@
+// Paper 002's independence of 2-opt moves against brute force: every pair of moves the rule
+// calls independent, applied together, changes the tour length by the sum of the two deltas;
+// greedy selection of independent improving moves keeps the best move and no conflicting pair,
+// and applying the selection changes the length by the sum of its deltas.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "locus/gpu/independent_moves.hpp"
+#include "locus/rng.hpp"
+#include "locus/tsp/independence.hpp"
+
+using namespace locus;
+using namespace locus::tsp;
+
+namespace {
+
+struct Points {
+    std::vector<double> x, y;
+    std::int64_t d(std::int32_t a, std::int32_t b) const {
+        const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+        return std::llround(std::hypot(x[ua] - x[ub], y[ua] - y[ub]));
+    }
+    std::int64_t length(const std::vector<std::int32_t>& t) const {
+        std::int64_t sum = 0;
+        for (std::size_t k = 0; k < t.size(); ++k)
+            sum += d(t[k], t[(k + 1) % t.size()]);
+        return sum;
+    }
+};
+
+Points random_points(std::int32_t n, std::uint64_t seed) {
+    Rng rng(seed, 0);
+    Points p;
+    for (std::int32_t k = 0; k < n; ++k) {
+        p.x.push_back(rng.below(1000));
+        p.y.push_back(rng.below(1000));
+    }
+    return p;
+}
+
+/// Every 2-opt move of a tour of n cities (i < j, the two edges distinct and not adjacent).
+std::vector<TourMove> all_two_opt(std::int32_t n) {
+    std::vector<TourMove> moves;
+    for (std::int32_t i = 0; i < n; ++i)
+        for (std::int32_t j = i + 2; j < n; ++j) {
+            if (i == 0 && j == n - 1) continue;
+            TourMove m;
+            m.kind = MoveKind::two_opt;
+            m.valid = true;
+            m.i = i;
+            m.j = j;
+            moves.push_back(m);
+        }
+    return moves;
+}
+
+std::int64_t delta(const Points& p, const std::vector<std::int32_t>& t, const TourMove& m) {
+    const auto n = static_cast<std::int32_t>(t.size());
+    const auto at = [&](std::int32_t q) { return t[static_cast<std::size_t>(wrap(q, n))]; };
+    return p.d(at(m.i), at(m.j)) + p.d(at(m.i + 1), at(m.j + 1)) - p.d(at(m.i), at(m.i + 1)) -
+           p.d(at(m.j), at(m.j + 1));
+}
+
+} // namespace
+
+TEST_CASE("2-opt moves independent by paper 002's rule add up when applied together") {
+    std::uint64_t independent = 0;
+    std::uint64_t nested = 0;
+    for (const std::uint64_t seed : {1u, 2u, 3u}) {
+        const std::int32_t n = 13;
+        const Points p = random_points(n, seed);
+        std::vector<std::int32_t> tour(static_cast<std::size_t>(n));
+        std::iota(tour.begin(), tour.end(), 0);
+        const std::int64_t base = p.length(tour);
+        const auto moves = all_two_opt(n);
+        for (const TourMove& a : moves)
+            for (const TourMove& b : moves) {
+                CHECK(two_opt_conflict(a, b) == two_opt_conflict(b, a));
+                if (two_opt_conflict(a, b)) continue;
+                ++independent;
+                nested += (a.i < b.i && b.j < a.j) ? 1 : 0;
+                std::vector<std::int32_t> both = tour;
+                apply_independent_two_opt<std::int32_t>(both, {a, b});
+                CAPTURE(a.i);
+                CAPTURE(a.j);
+                CAPTURE(b.i);
+                CAPTURE(b.j);
+                CHECK(p.length(both) == base + delta(p, tour, a) + delta(p, tour, b));
+                // A permutation of the cities still.
+                std::vector<std::int32_t> sorted = both;
+                std::sort(sorted.begin(), sorted.end());
+                CHECK(sorted == tour);
+            }
+        // A move conflicts with itself (it shares both edges).
+        for (const TourMove& a : moves)
+            CHECK(two_opt_conflict(a, a));
+    }
+    CHECK(independent > 1000);
+    CHECK(nested > 100);
+}
+
+TEST_CASE("greedy selection of independent improving 2-opt moves: the best first, no conflict, "
+          "gains that add up") {
+    for (const std::uint64_t seed : {4u, 5u, 6u}) {
+        const std::int32_t n = 60;
+        const Points p = random_points(n, seed);
+        std::vector<std::int32_t> tour(static_cast<std::size_t>(n));
+        std::iota(tour.begin(), tour.end(), 0);
+        const auto moves = all_two_opt(n);
+        std::vector<std::int64_t> deltas;
+        for (const TourMove& m : moves)
+            deltas.push_back(delta(p, tour, m));
+        const auto picked = gpu::select_independent<TourMove, std::int64_t>(
+            moves, deltas, [](const TourMove& a, const TourMove& b) {
+                return two_opt_conflict(a, b);
+            });
+        REQUIRE(picked.size() > 1);
+        const auto best = static_cast<std::size_t>(
+            std::min_element(deltas.begin(), deltas.end()) - deltas.begin());
+        CHECK(picked.front() == best);
+        std::int64_t sum = 0;
+        std::vector<TourMove> chosen;
+        for (std::size_t a = 0; a < picked.size(); ++a) {
+            CHECK(deltas[picked[a]] < 0);
+            sum += deltas[picked[a]];
+            chosen.push_back(moves[picked[a]]);
+            for (std::size_t b = a + 1; b < picked.size(); ++b)
+                CHECK_FALSE(two_opt_conflict(moves[picked[a]], moves[picked[b]]));
+        }
+        // Every improving move left out conflicts with a kept move at least as good.
+        for (std::size_t m = 0; m < moves.size(); ++m) {
+            if (deltas[m] >= 0 || std::find(picked.begin(), picked.end(), m) != picked.end())
+                continue;
+            bool blocked = false;
+            for (const std::size_t k : picked)
+                blocked = blocked || (two_opt_conflict(moves[m], moves[k]) && deltas[k] <= deltas[m]);
+            CHECK(blocked);
+        }
+        std::vector<std::int32_t> after = tour;
+        apply_independent_two_opt<std::int32_t>(after, chosen);
+        CHECK(p.length(after) == p.length(tour) + sum);
+        // The limit caps the count.
+        CHECK(gpu::select_independent<TourMove, std::int64_t>(
+                  moves, deltas,
+                  [](const TourMove& a, const TourMove& b) { return two_opt_conflict(a, b); }, 1)
+                  .size() == 1);
+    }
+}
