@@ -151,3 +151,29 @@ TEST_CASE("greedy selection of independent improving 2-opt moves: the best first
                   .size() == 1);
     }
 }
+
+TEST_CASE("parallel 2-opt descent reaches a 2-opt local optimum in fewer full evaluations than "
+          "best improvement, its gains adding up") {
+    for (const std::uint64_t seed : {7u, 8u}) {
+        const std::int32_t n = 200;
+        const Points p = random_points(n, seed);
+        std::vector<std::int32_t> start(static_cast<std::size_t>(n));
+        std::iota(start.begin(), start.end(), 0);
+        const auto d = [&](std::int32_t a, std::int32_t b) { return p.d(a, b); };
+        std::vector<std::int32_t> parallel = start;
+        std::vector<std::int32_t> best = start;
+        const ParallelDescentStats many = parallel_two_opt_descent(std::span(parallel), d);
+        const ParallelDescentStats one = parallel_two_opt_descent(std::span(best), d, 1);
+        MESSAGE("n = 200: parallel descent ", many.iterations, " evaluations, ", many.applied,
+                " moves; best improvement ", one.iterations, " evaluations");
+        CHECK(p.length(parallel) == p.length(start) + many.change);
+        CHECK(p.length(best) == p.length(start) + one.change);
+        CHECK(one.applied == one.iterations - 1); // one move per evaluation, then none
+        CHECK(many.applied > many.iterations);
+        CHECK(many.iterations * 3 < one.iterations);
+        // Both end in 2-opt local optima: no improving move is left.
+        for (const auto* tour : {&parallel, &best})
+            for (const TourMove& m : all_two_opt(n))
+                CHECK(delta(p, *tour, m) >= 0);
+    }
+}
