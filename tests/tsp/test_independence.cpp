@@ -177,3 +177,55 @@ TEST_CASE("parallel 2-opt descent reaches a 2-opt local optimum in fewer full ev
                 CHECK(delta(p, *tour, m) >= 0);
     }
 }
+
+TEST_CASE("relocations independent by paper 002's rule (cyclic) add up when applied together") {
+    std::uint64_t independent = 0;
+    for (const std::uint64_t seed : {9u, 10u}) {
+        const std::int32_t n = 11;
+        const Points p = random_points(n, seed);
+        std::vector<std::int32_t> tour(static_cast<std::size_t>(n));
+        std::iota(tour.begin(), tour.end(), 0);
+        const std::int64_t base = p.length(tour);
+        // Rel(i, q): t[i] moved to after t[q] (q not i or its predecessor: those are no-ops).
+        std::vector<TourMove> moves;
+        for (std::int32_t i = 0; i < n; ++i)
+            for (std::int32_t q = 0; q < n; ++q) {
+                if (q == i || q == wrap(i - 1, n)) continue;
+                TourMove m;
+                m.kind = MoveKind::or_opt;
+                m.valid = true;
+                m.i = i;
+                m.length = 1;
+                m.p = q;
+                moves.push_back(m);
+            }
+        const auto at = [&](std::int32_t q) { return tour[static_cast<std::size_t>(wrap(q, n))]; };
+        const auto gain = [&](const TourMove& m) {
+            return p.d(at(m.i - 1), at(m.i + 1)) - p.d(at(m.i - 1), at(m.i)) -
+                   p.d(at(m.i), at(m.i + 1)) + p.d(at(m.p), at(m.i)) +
+                   p.d(at(m.i), at(m.p + 1)) - p.d(at(m.p), at(m.p + 1));
+        };
+        for (const TourMove& a : moves) {
+            // One move alone: the relocation and its delta agree.
+            std::vector<std::int32_t> one = tour;
+            apply_independent_relocations<std::int32_t>(one, {a});
+            CHECK(p.length(one) == base + gain(a));
+            for (const TourMove& b : moves) {
+                CHECK(relocate_conflict(a, b, n) == relocate_conflict(b, a, n));
+                if (relocate_conflict(a, b, n)) continue;
+                ++independent;
+                std::vector<std::int32_t> both = tour;
+                apply_independent_relocations<std::int32_t>(both, {a, b});
+                CAPTURE(a.i);
+                CAPTURE(a.p);
+                CAPTURE(b.i);
+                CAPTURE(b.p);
+                CHECK(p.length(both) == base + gain(a) + gain(b));
+                std::vector<std::int32_t> sorted = both;
+                std::sort(sorted.begin(), sorted.end());
+                CHECK(sorted == tour);
+            }
+        }
+    }
+    CHECK(independent > 1000);
+}

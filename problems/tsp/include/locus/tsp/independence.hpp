@@ -24,6 +24,60 @@ LOCUS_HD_INLINE bool two_opt_conflict(const TourMove& a, const TourMove& b) {
            l == i || l == j;
 }
 
+/// Paper 002's dependency rule for two relocations (Or-opt moves of one city: Rel(i, p) moves
+/// t[i] to after t[p]), with cyclic position distances since tours are cycles: dependent when
+/// the moved cities are neighbours, one is moved next to the other's position, or both go
+/// after the same city.
+LOCUS_HD_INLINE bool relocate_conflict(const TourMove& a, const TourMove& b, std::int32_t n) {
+    const auto near = [n](std::int32_t x, std::int32_t y) {
+        const std::int32_t gap = x > y ? x - y : y - x;
+        return gap <= 1 || n - gap <= 1;
+    };
+    return near(a.i, b.i) || near(a.i, b.p) || near(b.i, a.p) || a.p == b.p;
+}
+
+/// Applies pairwise non-conflicting relocations of one city together: every moved city is
+/// unlinked from its neighbours, then linked in after its target city (neither moved nor the
+/// target of another move, by the rule). The result starts at the first city that stays.
+template <class T> void apply_independent_relocations(std::span<T> tour,
+                                                      const std::vector<TourMove>& moves) {
+    const auto n = static_cast<std::int32_t>(tour.size());
+    std::vector<T> next(tour.size());
+    std::vector<T> prev(tour.size());
+    std::vector<std::uint8_t> moved(tour.size(), 0);
+    for (std::int32_t q = 0; q < n; ++q) {
+        const T city = tour[static_cast<std::size_t>(q)];
+        next[static_cast<std::size_t>(city)] = tour[static_cast<std::size_t>(wrap(q + 1, n))];
+        prev[static_cast<std::size_t>(city)] = tour[static_cast<std::size_t>(wrap(q - 1, n))];
+    }
+    for (const TourMove& m : moves) {
+        const T city = tour[static_cast<std::size_t>(m.i)];
+        moved[static_cast<std::size_t>(city)] = 1;
+        next[static_cast<std::size_t>(prev[static_cast<std::size_t>(city)])] =
+            next[static_cast<std::size_t>(city)];
+        prev[static_cast<std::size_t>(next[static_cast<std::size_t>(city)])] =
+            prev[static_cast<std::size_t>(city)];
+    }
+    for (const TourMove& m : moves) {
+        const T city = tour[static_cast<std::size_t>(m.i)];
+        const T after = tour[static_cast<std::size_t>(m.p)];
+        const T before = next[static_cast<std::size_t>(after)];
+        next[static_cast<std::size_t>(after)] = city;
+        next[static_cast<std::size_t>(city)] = before;
+        prev[static_cast<std::size_t>(before)] = city;
+        prev[static_cast<std::size_t>(city)] = after;
+    }
+    std::int32_t first = 0;
+    while (first < n && moved[static_cast<std::size_t>(tour[static_cast<std::size_t>(first)])])
+        ++first;
+    if (first == n) return;
+    T city = tour[static_cast<std::size_t>(first)];
+    for (std::int32_t q = 0; q < n; ++q) {
+        tour[static_cast<std::size_t>(q)] = city;
+        city = next[static_cast<std::size_t>(city)];
+    }
+}
+
 /// Applies pairwise non-conflicting 2-opt moves (valid, i < j) together: each reverses
 /// t[i+1 .. j] — never the complement, which would move other moves' positions — shortest
 /// first, so that a nested move is applied while its positions still hold its segment.
