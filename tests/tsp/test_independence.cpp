@@ -229,3 +229,38 @@ TEST_CASE("relocations independent by paper 002's rule (cyclic) add up when appl
     }
     CHECK(independent > 1000);
 }
+
+TEST_CASE("swaps independent by the position rule add up when applied together") {
+    std::uint64_t independent = 0;
+    for (const std::uint64_t seed : {11u, 12u}) {
+        const std::int32_t n = 12;
+        const Points p = random_points(n, seed);
+        std::vector<std::int32_t> tour(static_cast<std::size_t>(n));
+        std::iota(tour.begin(), tour.end(), 0);
+        const std::int64_t base = p.length(tour);
+        std::vector<TourMove> moves;
+        for (std::int32_t i = 0; i < n; ++i)
+            for (std::int32_t j = i + 1; j < n; ++j) {
+                TourMove m;
+                m.kind = MoveKind::swap;
+                m.valid = true;
+                m.i = i;
+                m.j = j;
+                moves.push_back(m);
+            }
+        const auto swapped = [&](std::vector<std::int32_t> t, const TourMove& m) {
+            std::swap(t[static_cast<std::size_t>(m.i)], t[static_cast<std::size_t>(m.j)]);
+            return t;
+        };
+        for (const TourMove& a : moves)
+            for (const TourMove& b : moves) {
+                CHECK(swap_conflict(a, b, n) == swap_conflict(b, a, n));
+                if (swap_conflict(a, b, n)) continue;
+                ++independent;
+                const std::int64_t da = p.length(swapped(tour, a)) - base;
+                const std::int64_t db = p.length(swapped(tour, b)) - base;
+                CHECK(p.length(swapped(swapped(tour, a), b)) == base + da + db);
+            }
+    }
+    CHECK(independent > 1000);
+}

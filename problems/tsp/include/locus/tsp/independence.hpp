@@ -36,6 +36,17 @@ LOCUS_HD_INLINE bool relocate_conflict(const TourMove& a, const TourMove& b, std
     return near(a.i, b.i) || near(a.i, b.p) || near(b.i, a.p) || a.p == b.p;
 }
 
+/// Dependency of two swaps of the cities at positions (i, j): a swap changes the four edges at
+/// its two positions, so two swaps are independent when no position of one is a position of the
+/// other or next to one (cyclic distances).
+LOCUS_HD_INLINE bool swap_conflict(const TourMove& a, const TourMove& b, std::int32_t n) {
+    const auto near = [n](std::int32_t x, std::int32_t y) {
+        const std::int32_t gap = x > y ? x - y : y - x;
+        return gap <= 1 || n - gap <= 1;
+    };
+    return near(a.i, b.i) || near(a.i, b.j) || near(a.j, b.i) || near(a.j, b.j);
+}
+
 /// Applies pairwise non-conflicting relocations of one city together: every moved city is
 /// unlinked from its neighbours, then linked in after its target city (neither moved nor the
 /// target of another move, by the rule). The result starts at the first city that stays.
