@@ -43,6 +43,13 @@ Points random_points(std::int32_t n, std::uint64_t seed) {
     return p;
 }
 
+/// The tour 0, 1, ..., n - 1.
+std::vector<std::int32_t> identity_tour(std::int32_t n) {
+    std::vector<std::int32_t> tour(static_cast<std::size_t>(n));
+    std::iota(tour.begin(), tour.end(), 0);
+    return tour;
+}
+
 /// Every 2-opt move of a tour of n cities (i < j, the two edges distinct and not adjacent).
 std::vector<TourMove> all_two_opt(std::int32_t n) {
     std::vector<TourMove> moves;
@@ -74,8 +81,7 @@ TEST_CASE("2-opt moves independent by paper 002's rule add up when applied toget
     for (const std::uint64_t seed : {1u, 2u, 3u}) {
         const std::int32_t n = 13;
         const Points p = random_points(n, seed);
-        std::vector<std::int32_t> tour(static_cast<std::size_t>(n));
-        std::iota(tour.begin(), tour.end(), 0);
+        const std::vector<std::int32_t> tour = identity_tour(n);
         const std::int64_t base = p.length(tour);
         const auto moves = all_two_opt(n);
         for (const TourMove& a : moves)
@@ -109,8 +115,7 @@ TEST_CASE("greedy selection of independent improving 2-opt moves: the best first
     for (const std::uint64_t seed : {4u, 5u, 6u}) {
         const std::int32_t n = 60;
         const Points p = random_points(n, seed);
-        std::vector<std::int32_t> tour(static_cast<std::size_t>(n));
-        std::iota(tour.begin(), tour.end(), 0);
+        const std::vector<std::int32_t> tour = identity_tour(n);
         const auto moves = all_two_opt(n);
         std::vector<std::int64_t> deltas;
         for (const TourMove& m : moves)
@@ -157,8 +162,7 @@ TEST_CASE("parallel 2-opt descent reaches a 2-opt local optimum in fewer full ev
     for (const std::uint64_t seed : {7u, 8u}) {
         const std::int32_t n = 200;
         const Points p = random_points(n, seed);
-        std::vector<std::int32_t> start(static_cast<std::size_t>(n));
-        std::iota(start.begin(), start.end(), 0);
+        const std::vector<std::int32_t> start = identity_tour(n);
         const auto d = [&](std::int32_t a, std::int32_t b) { return p.d(a, b); };
         std::vector<std::int32_t> parallel = start;
         std::vector<std::int32_t> best = start;
@@ -183,8 +187,7 @@ TEST_CASE("relocations independent by paper 002's rule (cyclic) add up when appl
     for (const std::uint64_t seed : {9u, 10u}) {
         const std::int32_t n = 11;
         const Points p = random_points(n, seed);
-        std::vector<std::int32_t> tour(static_cast<std::size_t>(n));
-        std::iota(tour.begin(), tour.end(), 0);
+        const std::vector<std::int32_t> tour = identity_tour(n);
         const std::int64_t base = p.length(tour);
         // Rel(i, q): t[i] moved to after t[q] (q not i or its predecessor: those are no-ops).
         std::vector<TourMove> moves;
@@ -235,8 +238,7 @@ TEST_CASE("swaps independent by the position rule add up when applied together")
     for (const std::uint64_t seed : {11u, 12u}) {
         const std::int32_t n = 12;
         const Points p = random_points(n, seed);
-        std::vector<std::int32_t> tour(static_cast<std::size_t>(n));
-        std::iota(tour.begin(), tour.end(), 0);
+        const std::vector<std::int32_t> tour = identity_tour(n);
         const std::int64_t base = p.length(tour);
         std::vector<TourMove> moves;
         for (std::int32_t i = 0; i < n; ++i)

@@ -59,22 +59,14 @@ __global__ void __launch_bounds__(kThreads)
         __shared__ typename BlockTeam<kThreads>::Storage s_team;
         const BlockTeam<kThreads> team{&s_team};
         const std::uint32_t c = blockIdx.x;
-        std::int32_t* child = a.current + a.solution(c);
-        if (team.rank() == 0) {
-            Rng rng(derive_key(seed, c, round, 0x4EC0u), 0);
-            policy.recombine(c, a.best + a.solution(first[c]), a.best + a.solution(second[c]),
-                             child, rng);
-        }
-        team.sync();
-        const std::int64_t value = policy.evaluate(team, c, child);
-        if (team.rank() == 0)
-            a.current_objective[c] = value;
+        const std::int64_t value =
+            recombine_child(team, policy, seed, c, round, a.best + a.solution(first[c]),
+                            a.best + a.solution(second[c]), a.current + a.solution(c));
+        if (team.rank() == 0) a.current_objective[c] = value;
     }
 }
 
-/// Block per chain: the leader recombines rows first[c] and second[c] into the chain's trial
-/// solution, the block evaluates it and descends from it as from a start (every element in
-/// focus); the result becomes the chain's current and best solution.
+/// Block per chain: restart_chain from rows first[c] and second[c].
 template <class P, unsigned kThreads>
 __global__ void __launch_bounds__(kThreads)
     restart_kernel(const P policy, const ChainArrays a, const ChainParams params,
@@ -83,23 +75,8 @@ __global__ void __launch_bounds__(kThreads)
         __shared__ typename BlockTeam<kThreads>::Storage s_team;
         const BlockTeam<kThreads> team{&s_team};
         const std::uint32_t c = blockIdx.x;
-        std::int32_t* child = a.trial + a.solution(c);
-        if (team.rank() == 0) {
-            Rng rng(derive_key(params.seed, c, round, 0x4EC0u), 0);
-            policy.recombine(c, first + a.solution(c), second + a.solution(c), child, rng);
-        }
-        team.sync();
-        const std::int64_t value = policy.evaluate(team, c, child);
-        if (team.rank() == 0) a.trial_objective[c] = value;
-        team.sync();
-        if (params.child_descent) {
-            run_chain(team, policy, a, params, c, 0, 0, true);
-        } else {
-            chain::copy(team, a.current + a.solution(c), child, a.width);
-            chain::copy(team, a.best + a.solution(c), child, a.width);
-            if (team.rank() == 0) a.current_objective[c] = a.best_objective[c] = value;
-            team.sync();
-        }
+        restart_chain(team, policy, a, params, c, round, first + a.solution(c),
+                      second + a.solution(c));
     }
 }
 

@@ -489,6 +489,45 @@ concept Recombining = requires(const P& p, std::uint32_t c, const std::int32_t* 
     p.recombine(c, s, s, out, rng);
 };
 
+/// Chain c's child of parents `first` and `second` (the leader recombines with the chain's
+/// random stream of the round), evaluated by the team: its objective on every rank.
+LOCUS_EXEC_CHECK_DISABLE
+template <class P, class Team>
+LOCUS_HD std::int64_t recombine_child(const Team& team, const P& policy, std::uint64_t seed,
+                                      std::uint32_t chain, std::uint64_t round,
+                                      const std::int32_t* first, const std::int32_t* second,
+                                      std::int32_t* child) {
+    if (team.rank() == 0) {
+        Rng rng(derive_key(seed, chain, round, 0x4EC0u), 0);
+        policy.recombine(chain, first, second, child, rng);
+    }
+    team.sync();
+    return policy.evaluate(team, chain, child);
+}
+
+/// Chain c restarts from the child of `first` and `second` (recombined into its trial): with
+/// child_descent it descends from every element as from a start, else the child itself
+/// becomes the chain's current and best solution. Ends synchronised.
+LOCUS_EXEC_CHECK_DISABLE
+template <class P, class Team>
+LOCUS_HD void restart_chain(const Team& team, const P& policy, const ChainArrays& a,
+                            const ChainParams& params, std::uint32_t chain, std::uint64_t round,
+                            const std::int32_t* first, const std::int32_t* second) {
+    std::int32_t* child = a.trial + a.solution(chain);
+    const std::int64_t value =
+        recombine_child(team, policy, params.seed, chain, round, first, second, child);
+    if (team.rank() == 0) a.trial_objective[chain] = value;
+    team.sync();
+    if (params.child_descent) {
+        run_chain(team, policy, a, params, chain, 0, 0, true);
+        return;
+    }
+    chain::copy(team, a.current + a.solution(chain), child, a.width);
+    chain::copy(team, a.best + a.solution(chain), child, a.width);
+    if (team.rank() == 0) a.current_objective[chain] = a.best_objective[chain] = value;
+    team.sync();
+}
+
 /// A check_moves failure of a chain, as the host reads it.
 struct ChainCheck {
     bool failed = false;
@@ -585,13 +624,10 @@ public:
     void recombine(std::span<const std::uint32_t> first, std::span<const std::uint32_t> second,
                    std::uint64_t round) override {
         if constexpr (Recombining<P>) {
-            for (std::uint32_t c = 0; c < chains_; ++c) {
-                Rng rng(derive_key(params_.seed, c, round, 0x4EC0u), 0);
-                std::int32_t* child = a_.current + a_.solution(c);
-                policy_.recombine(c, a_.best + a_.solution(first[c]),
-                                  a_.best + a_.solution(second[c]), child, rng);
-                a_.current_objective[c] = policy_.evaluate(SerialTeam{}, c, child);
-            }
+            for (std::uint32_t c = 0; c < chains_; ++c)
+                a_.current_objective[c] = recombine_child(
+                    SerialTeam{}, policy_, params_.seed, c, round, a_.best + a_.solution(first[c]),
+                    a_.best + a_.solution(second[c]), a_.current + a_.solution(c));
         } else {
             (void)first, (void)second, (void)round;
             throw NotImplemented("exchange: recombine needs a recombination operator, which this "
@@ -611,18 +647,8 @@ public:
 #endif
             for (std::int64_t k = 0; k < count; ++k) {
                 const auto c = static_cast<std::uint32_t>(k);
-                Rng rng(derive_key(params_.seed, c, round, 0x4EC0u), 0);
-                std::int32_t* child = a_.trial + a_.solution(c);
-                policy_.recombine(c, first.data() + a_.solution(c),
-                                  second.data() + a_.solution(c), child, rng);
-                a_.trial_objective[c] = policy_.evaluate(SerialTeam{}, c, child);
-                if (params_.child_descent) { // a descent from every element, as from a start
-                    run_chain(SerialTeam{}, policy_, a_, params_, c, 0, 0, true);
-                } else {
-                    std::copy_n(child, a_.width, a_.current + a_.solution(c));
-                    std::copy_n(child, a_.width, a_.best + a_.solution(c));
-                    a_.current_objective[c] = a_.best_objective[c] = a_.trial_objective[c];
-                }
+                restart_chain(SerialTeam{}, policy_, a_, params_, c, round,
+                              first.data() + a_.solution(c), second.data() + a_.solution(c));
             }
         } else {
             (void)first, (void)second, (void)round;

@@ -299,7 +299,7 @@ struct RouteChainPolicy {
         const std::int32_t rb = v.route[x];
         const bool same = ra == rb;
         // The changed routes' new load and duration: route ra, and rb when it differs.
-        const auto settle = [&](std::int64_t change, std::int64_t la, std::int64_t ta,
+        const auto limited = [&](std::int64_t change, std::int64_t la, std::int64_t ta,
                                 std::int64_t lb, std::int64_t tb) -> std::int64_t {
             if (v.p->penalties == 0) {
                 if (!v.admissible(la, ta, ra)) return kInvalid;
@@ -320,9 +320,9 @@ struct RouteChainPolicy {
             const std::int64_t removal = v.d(p, s) - v.d(p, u) - v.d(u, s);
             const std::int64_t insertion = v.d(a, u) + v.d(u, b) - v.d(a, b);
             const std::int64_t change = removal + insertion;
-            if (same) return settle(change, v.load[ra], v.dur[ra] + change, 0, 0);
+            if (same) return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
             const std::int64_t q = v.p->demand[u];
-            return settle(change, v.load[ra] - q, v.dur[ra] + removal - svc, v.load[rb] + q,
+            return limited(change, v.load[ra] - q, v.dur[ra] + removal - svc, v.load[rb] + q,
                           v.dur[rb] + insertion + svc);
         }
         case 1: { // swap u and x
@@ -333,19 +333,19 @@ struct RouteChainPolicy {
             if (su == x) {
                 const std::int64_t change =
                     v.d(pu, x) + v.d(u, sx) - v.d(pu, u) - v.d(x, sx);
-                return settle(change, v.load[ra], v.dur[ra] + change, 0, 0);
+                return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
             }
             if (sx == u) {
                 const std::int64_t change =
                     v.d(px, u) + v.d(x, su) - v.d(px, x) - v.d(u, su);
-                return settle(change, v.load[ra], v.dur[ra] + change, 0, 0);
+                return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
             }
             const std::int64_t at_u = v.d(pu, x) + v.d(x, su) - v.d(pu, u) - v.d(u, su);
             const std::int64_t at_x = v.d(px, u) + v.d(u, sx) - v.d(px, x) - v.d(x, sx);
-            if (same) return settle(at_u + at_x, v.load[ra], v.dur[ra] + at_u + at_x, 0, 0);
+            if (same) return limited(at_u + at_x, v.load[ra], v.dur[ra] + at_u + at_x, 0, 0);
             const std::int64_t qu = v.p->demand[u];
             const std::int64_t qx = v.p->demand[x];
-            return settle(at_u + at_x, v.load[ra] - qu + qx, v.dur[ra] + at_u,
+            return limited(at_u + at_x, v.load[ra] - qu + qx, v.dur[ra] + at_u,
                           v.load[rb] - qx + qu, v.dur[rb] + at_x);
         }
         case 2: { // 2-opt* between routes
@@ -360,11 +360,11 @@ struct RouteChainPolicy {
             const std::int64_t tail_b = v.dur[rb] - tb - v.d(x, nx);
             if (m.variant == 0) {
                 if (nu == 0 && nx == 0) return kInvalid; // two empty tails
-                return settle(v.d(u, nx) + v.d(x, nu) - v.d(u, nu) - v.d(x, nx),
+                return limited(v.d(u, nx) + v.d(x, nu) - v.d(u, nu) - v.d(x, nx),
                               la + v.load[rb] - lb, ta + v.d(u, nx) + tail_b,
                               lb + v.load[ra] - la, tb + v.d(x, nu) + tail_a);
             }
-            return settle(v.d(u, x) + v.d(nu, nx) - v.d(u, nu) - v.d(x, nx), la + lb,
+            return limited(v.d(u, x) + v.d(nu, nx) - v.d(u, nu) - v.d(x, nx), la + lb,
                           ta + v.d(u, x) + tb, v.load[ra] - la + v.load[rb] - lb,
                           tail_a + v.d(nu, nx) + tail_b);
         }
@@ -384,10 +384,10 @@ struct RouteChainPolicy {
             const std::int64_t insertion =
                 reversed ? v.d(x, last) + v.d(u, b) - v.d(x, b) : v.d(x, u) + v.d(last, b) - v.d(x, b);
             const std::int64_t change = removal + insertion;
-            if (same) return settle(change, v.load[ra], v.dur[ra] + change, 0, 0);
+            if (same) return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
             const std::int64_t seg_load = v.pre_load[last] - v.pre_load[u] + v.p->demand[u];
             const std::int64_t seg_time = v.pre_dur[last] - v.pre_dur[u] + svc;
-            return settle(change, v.load[ra] - seg_load, v.dur[ra] + removal - seg_time,
+            return limited(change, v.load[ra] - seg_load, v.dur[ra] + removal - seg_time,
                           v.load[rb] + seg_load, v.dur[rb] + insertion + seg_time);
         }
         default: { // 2-opt within a route
@@ -398,7 +398,7 @@ struct RouteChainPolicy {
             const std::int32_t bn = v.next(b);
             if (an == b) return kInvalid;
             const std::int64_t change = v.d(a, b) + v.d(an, bn) - v.d(a, an) - v.d(b, bn);
-            return settle(change, v.load[ra], v.dur[ra] + change, 0, 0);
+            return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
         }
         }
     }
