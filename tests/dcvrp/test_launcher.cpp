@@ -303,7 +303,21 @@ TEST_CASE("routing_ils: population and penalty parameters out of range are refus
     refused("{name: routing_ils, exchange: population, population: 1}",
             "algorithm.population: expected an integer in [2, 100000], got '1'");
     refused("{name: routing_ils, penalties: true, feasible_target: 1.5}",
-            "algorithm.feasible_target");
+            "algorithm.feasible_target: expected a number in [0.01, 0.99], got '1.5'");
     refused("{name: routing_ils, penalties: true, repair_boost: 0}",
             "algorithm.repair_boost: expected an integer in [1, 1000], got '0'");
+}
+
+TEST_CASE("exchange: population on chains without a distance between solutions is refused by "
+          "name") {
+    const auto dir = locus::test::temp_dir("chains-population-distance");
+    std::ofstream(dir / "job.yaml") << "problem: {name: tsp, instance: \"random-uniform:n=20\"}\n"
+                                    << "algorithm: {name: resident_ils, exchange: population}\n";
+    const auto run = locus::test::run_command(locus_bin() + " run " + (dir / "job.yaml").string() +
+                                              " --backend cpu");
+    INFO(run.output);
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("locus: error: resident_ils: exchange: population needs a distance "
+                          "between solutions, which this problem's chains do not have; use "
+                          "copy_best, elite, recombine or none") != std::string::npos);
 }
