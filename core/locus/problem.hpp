@@ -94,6 +94,14 @@ struct DescentStats {
     std::uint64_t steps = 0;       ///< applied moves (summed over the batch)
     std::uint64_t evaluations = 0; ///< evaluated moves (summed over the batch)
     bool stopped = false;          ///< ended by the stop callback, not at a local optimum
+    std::uint64_t explorations = 0; ///< neighborhood explorations (descend_independent only)
+};
+
+/// Options of a parallel descent (Neighborhood::descend_independent).
+struct IndependentDescentOptions {
+    std::uint64_t max_steps = 0;      ///< explorations (0 = to a local optimum)
+    std::uint32_t max_moves = 0;      ///< moves applied per solution and exploration (0 = all)
+    std::uint32_t capacity = 1u << 16; ///< improving moves collected per solution and exploration
 };
 
 /// One exploration of a descent: moves applied and moves evaluated.
@@ -145,6 +153,19 @@ public:
     /// between explorations). Backends may keep solutions on the device meanwhile.
     virtual DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
                                  const std::function<bool()>& stop) = 0;
+    /// Whether descend_independent is available: the neighborhood knows which of its moves are
+    /// independent (their gains add up when applied together).
+    virtual bool has_independence_rule() const { return false; }
+    /// Parallel descent of Riise and Burke (paper 002, Fig. 3): each exploration collects the
+    /// improving moves of every solution (the options.capacity of lowest index), selects greedily
+    /// by gain a set of pairwise independent ones (at most options.max_moves) and applies them
+    /// together, the objective changing by the sum of their deltas; repeated until an
+    /// exploration finds no improving move, options.max_steps explorations were made or
+    /// `stop()` returns true (checked between explorations). steps = applied moves.
+    /// Throws ConfigError when the neighborhood has no independence rule.
+    virtual DescentStats descend_independent(SolutionBatch& batch,
+                                             const IndependentDescentOptions& options,
+                                             const std::function<bool()>& stop);
 };
 
 /// The loaded problem of `build` as its concrete type P, checked by name: components scoped to

@@ -1,11 +1,14 @@
-// Local search plugin: best/first-improvement descent over one neighborhood, and variable
-// neighborhood descent (VND) over an ordered list of neighborhoods.
+// Local search plugin: best/first-improvement descent over one neighborhood, the parallel descent
+// of independent moves (paper 002), and variable neighborhood descent (VND) over an ordered list
+// of neighborhoods with either descent.
 
 #include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "locus/algorithm.hpp"
+#include "locus/error.hpp"
 #include "locus/params.hpp"
 #include "locus/plugin.hpp"
 #include "locus/problem.hpp"
@@ -25,6 +28,32 @@ DescentStats descend(Neighborhood& neighborhood, SolutionBatch& batch, Pivot piv
     ctx.add_evaluations(stats.evaluations);
     if (ctx.depth() == 0) ctx.add_iterations(stats.steps);
     return stats;
+}
+
+/// Options of the parallel descent from the parameters max_moves and capacity.
+IndependentDescentOptions independent_options(const Params& params) {
+    IndependentDescentOptions options;
+    options.max_moves = static_cast<std::uint32_t>(params.get_int("max_moves"));
+    options.capacity = static_cast<std::uint32_t>(params.get_int("capacity"));
+    return options;
+}
+
+/// Runs the parallel descent of `neighborhood` and books the work like descend().
+DescentStats descend_independent(Neighborhood& neighborhood, SolutionBatch& batch,
+                                 const IndependentDescentOptions& options, SearchContext& ctx) {
+    const DescentStats stats = neighborhood.descend_independent(
+        batch, options, [&ctx] { return ctx.should_stop(); });
+    ctx.add_evaluations(stats.evaluations);
+    if (ctx.depth() == 0) ctx.add_iterations(stats.steps);
+    return stats;
+}
+
+/// Throws ConfigError unless `neighborhood` has an independence rule (checked when the
+/// algorithm is built, before any search).
+void require_independence(const Neighborhood& neighborhood, const Params& params) {
+    if (!neighborhood.has_independence_rule())
+        throw ConfigError(params.path() + ": neighborhood '" + std::string(neighborhood.name()) +
+                          "' has no independence rule, so it cannot run a parallel descent");
 }
 
 /// Repeatedly applies the best (or first) improving move of one neighborhood.
@@ -49,15 +78,42 @@ private:
     std::uint64_t max_steps_;
 };
 
+/// Parallel descent (Riise & Burke, paper 002): every exploration applies a greedy set of
+/// pairwise independent improving moves of one neighborhood.
+class ParallelDescent final : public Algorithm {
+public:
+    ParallelDescent(const Params& params, BuildContext& build)
+        : neighborhood_(
+              build.registry->create<Neighborhood>(params.get_component("neighborhood"), build)),
+          options_(independent_options(params)) {
+        options_.max_steps = static_cast<std::uint64_t>(params.get_int("max_steps"));
+        require_independence(*neighborhood_, params);
+    }
+
+    void run(SolutionBatch& batch, SearchContext& ctx) override {
+        ctx.offer(batch);
+        const DescentStats stats = descend_independent(*neighborhood_, batch, options_, ctx);
+        ctx.offer(batch);
+        if (!stats.stopped && ctx.depth() == 0) ctx.set_converged();
+    }
+
+private:
+    std::unique_ptr<Neighborhood> neighborhood_;
+    IndependentDescentOptions options_;
+};
+
 /// Variable neighborhood descent: descends in neighborhood k; after an improvement found by
 /// neighborhood k > 0 restarts from the first one; ends when no neighborhood improves any
 /// solution of the batch (every solution is then locally optimal for all neighborhoods).
 class Vnd final : public Algorithm {
 public:
     Vnd(const Params& params, BuildContext& build)
-        : pivot_(parse_pivot(params.get_string("pivot"))) {
-        for (const auto& child : params.get_components("neighborhoods"))
+        : pivot_(parse_pivot(params.get_string("pivot"))), parallel_(params.get_bool("parallel")),
+          options_(independent_options(params)) {
+        for (const auto& child : params.get_components("neighborhoods")) {
             neighborhoods_.push_back(build.registry->create<Neighborhood>(*child, build));
+            if (parallel_) require_independence(*neighborhoods_.back(), params);
+        }
     }
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
@@ -65,7 +121,9 @@ public:
         std::size_t k = 0;
         bool stopped = false;
         while (k < neighborhoods_.size()) {
-            const DescentStats stats = descend(*neighborhoods_[k], batch, pivot_, 0, ctx);
+            const DescentStats stats =
+                parallel_ ? descend_independent(*neighborhoods_[k], batch, options_, ctx)
+                          : descend(*neighborhoods_[k], batch, pivot_, 0, ctx);
             if (stats.stopped) {
                 stopped = true;
                 break;
@@ -79,7 +137,21 @@ public:
 private:
     std::vector<std::unique_ptr<Neighborhood>> neighborhoods_;
     Pivot pivot_;
+    bool parallel_;
+    IndependentDescentOptions options_;
 };
+
+/// The parameters of the parallel descent's selection.
+void independent_parameters(ComponentSchema& schema) {
+    schema.integer("max_moves", "0",
+                   "most independent moves applied per exploration and solution (0 = all "
+                   "selected; 1 = best improvement)",
+                   0);
+    schema.integer("capacity", "8192",
+                   "improving moves collected per exploration and solution (those of lowest "
+                   "index); the selection picks from them",
+                   1, 1 << 24);
+}
 
 void register_components(Registry& registry) {
     ComponentSchema descent{"algorithm", "descent", "",
@@ -96,10 +168,29 @@ void register_components(Registry& registry) {
         return std::make_unique<Descent>(p, b);
     });
 
+    ComponentSchema parallel{"algorithm", "parallel_descent", "",
+                             "Parallel descent (Riise & Burke): every exploration evaluates the "
+                             "whole neighborhood and applies a greedy set (by gain) of pairwise "
+                             "independent improving moves together, until none improves. Needs "
+                             "a neighborhood with an independence rule (TSP two_opt, or_opt, "
+                             "swap; QAP swap)."};
+    parallel.component("neighborhood", "neighborhood", "", "neighborhood to descend in")
+        .required();
+    parallel.integer("max_steps", "0", "maximum number of explorations (0 = to a local optimum)",
+                     0);
+    independent_parameters(parallel);
+    registry.add(parallel, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        return std::make_unique<ParallelDescent>(p, b);
+    });
+
     ComponentSchema vnd{"algorithm", "vnd", "",
                         "Variable neighborhood descent over an ordered list of neighborhoods."};
     vnd.component_list("neighborhoods", "neighborhood", "", "neighborhoods in order").required();
     vnd.choice("pivot", "best", {"best", "first"}, "pivoting rule of each descent");
+    vnd.boolean("parallel", "false",
+                "descend with the parallel descent of independent moves (as parallel_descent) "
+                "instead of one move per exploration; pivot is then unused");
+    independent_parameters(vnd);
     registry.add(vnd, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         return std::make_unique<Vnd>(p, b);
     });

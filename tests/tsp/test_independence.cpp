@@ -12,7 +12,10 @@
 
 #include "locus/gpu/independent_moves.hpp"
 #include "locus/rng.hpp"
+#include "locus/tsp/generator.hpp"
+#include "locus/tsp/heuristics.hpp"
 #include "locus/tsp/independence.hpp"
+#include "locus/tsp/tour_engine.hpp"
 
 using namespace locus;
 using namespace locus::tsp;
@@ -182,55 +185,83 @@ TEST_CASE("parallel 2-opt descent reaches a 2-opt local optimum in fewer full ev
     }
 }
 
-TEST_CASE("relocations independent by paper 002's rule (cyclic) add up when applied together") {
+TEST_CASE("Or-opt moves independent by the segment rule add up when applied together; every "
+          "relocation pair paper 002's rule calls independent is independent") {
     std::uint64_t independent = 0;
+    std::uint64_t paper_pairs = 0;
     for (const std::uint64_t seed : {9u, 10u}) {
         const std::int32_t n = 11;
         const Points p = random_points(n, seed);
         const std::vector<std::int32_t> tour = identity_tour(n);
         const std::int64_t base = p.length(tour);
-        // Rel(i, q): t[i] moved to after t[q] (q not i or its predecessor: those are no-ops).
+        // Every Or-opt move: segment t[i..i+L-1], L = 1..3, between t[q] and t[q+1], both
+        // orientations (reversal only for L > 1).
         std::vector<TourMove> moves;
         for (std::int32_t i = 0; i < n; ++i)
-            for (std::int32_t q = 0; q < n; ++q) {
-                if (q == i || q == wrap(i - 1, n)) continue;
-                TourMove m;
-                m.kind = MoveKind::or_opt;
-                m.valid = true;
-                m.i = i;
-                m.length = 1;
-                m.p = q;
-                moves.push_back(m);
-            }
-        const auto at = [&](std::int32_t q) { return tour[static_cast<std::size_t>(wrap(q, n))]; };
-        const auto gain = [&](const TourMove& m) {
-            return p.d(at(m.i - 1), at(m.i + 1)) - p.d(at(m.i - 1), at(m.i)) -
-                   p.d(at(m.i), at(m.i + 1)) + p.d(at(m.p), at(m.i)) +
-                   p.d(at(m.i), at(m.p + 1)) - p.d(at(m.p), at(m.p + 1));
-        };
-        for (const TourMove& a : moves) {
-            // One move alone: the relocation and its delta agree.
+            for (std::int32_t length = 1; length <= 3; ++length)
+                for (std::int32_t q = 0; q < n; ++q)
+                    for (const bool reversed : {false, true}) {
+                        if (reversed && length == 1) continue;
+                        if (!or_opt_insertion_ok(n, i, length, q)) continue;
+                        TourMove m;
+                        m.kind = MoveKind::or_opt;
+                        m.valid = true;
+                        m.i = i;
+                        m.length = length;
+                        m.p = q;
+                        m.reversed = reversed;
+                        moves.push_back(m);
+                    }
+        // Reference: the move applied alone by the sequential reversals of the engine.
+        std::vector<std::int64_t> gain;
+        for (const TourMove& m : moves) {
             std::vector<std::int32_t> one = tour;
-            apply_independent_relocations<std::int32_t>(one, {a});
-            CHECK(p.length(one) == base + gain(a));
-            for (const TourMove& b : moves) {
-                CHECK(relocate_conflict(a, b, n) == relocate_conflict(b, a, n));
-                if (relocate_conflict(a, b, n)) continue;
+            apply_move(one.data(), n, m);
+            gain.push_back(p.length(one) - base);
+            std::vector<std::int32_t> linked = tour;
+            apply_independent_or_opt<std::int32_t>(linked, std::span<const TourMove>(&m, 1));
+            CHECK(p.length(linked) == p.length(one));
+        }
+        const auto near = [n](std::int32_t x, std::int32_t y) {
+            const std::int32_t gap = x > y ? x - y : y - x;
+            return gap <= 1 || n - gap <= 1;
+        };
+        for (std::size_t a = 0; a < moves.size(); ++a)
+            for (std::size_t b = 0; b < moves.size(); ++b) {
+                const TourMove& x = moves[a];
+                const TourMove& y = moves[b];
+                CHECK(or_opt_conflict(x, y, n) == or_opt_conflict(y, x, n));
+                if (x.length == 1 && y.length == 1) {
+                    // Paper 002: Rel(i, j), Rel(k, l) dependent iff |i-k| <= 1, |i-l| <= 1,
+                    // |k-j| <= 1 or j = l (cyclic distances).
+                    const bool paper = near(x.i, y.i) || near(x.i, y.p) || near(y.i, x.p) ||
+                                       x.p == y.p;
+                    paper_pairs += paper ? 0 : 1;
+                    if (!paper) CHECK_FALSE(or_opt_conflict(x, y, n));
+                }
+                if (or_opt_conflict(x, y, n)) continue;
                 ++independent;
                 std::vector<std::int32_t> both = tour;
-                apply_independent_relocations<std::int32_t>(both, {a, b});
-                CAPTURE(a.i);
-                CAPTURE(a.p);
-                CAPTURE(b.i);
-                CAPTURE(b.p);
-                CHECK(p.length(both) == base + gain(a) + gain(b));
+                const TourMove pair[2] = {x, y};
+                apply_independent_or_opt<std::int32_t>(both, pair);
+                CAPTURE(x.i);
+                CAPTURE(x.length);
+                CAPTURE(x.p);
+                CAPTURE(x.reversed);
+                CAPTURE(y.i);
+                CAPTURE(y.length);
+                CAPTURE(y.p);
+                CAPTURE(y.reversed);
+                CHECK(p.length(both) == base + gain[a] + gain[b]);
                 std::vector<std::int32_t> sorted = both;
                 std::sort(sorted.begin(), sorted.end());
                 CHECK(sorted == tour);
             }
-        }
+        for (const TourMove& m : moves)
+            CHECK(or_opt_conflict(m, m, n));
     }
-    CHECK(independent > 1000);
+    CHECK(independent > 10000);
+    CHECK(paper_pairs > 1000);
 }
 
 TEST_CASE("swaps independent by the position rule add up when applied together") {
@@ -265,4 +296,62 @@ TEST_CASE("swaps independent by the position rule add up when applied together")
             }
     }
     CHECK(independent > 1000);
+}
+
+TEST_CASE("parallel descent of every TSP neighborhood: exact objectives, a local optimum, fewer "
+          "explorations than best improvement, and no dependence on the thread count") {
+    TspProblem problem(generate_random_uniform(200, 13, 100000));
+    const std::size_t n = problem.size();
+    const std::vector<NeighborhoodSpec> specs = {{MoveKind::two_opt, 0},
+                                                 {MoveKind::two_opt, 8},
+                                                 {MoveKind::or_opt, 0},
+                                                 {MoveKind::or_opt, 6},
+                                                 {MoveKind::swap, 0}};
+    for (const NeighborhoodSpec& spec : specs) {
+        CAPTURE(neighborhood_label(spec));
+        gpu::EngineSettings checked;
+        checked.check_moves = true;
+        auto engine = make_cpu_engine(problem, spec, checked);
+        SolutionBatch start(3, n);
+        RandomTour(problem).construct(start, 17);
+        SolutionBatch parallel = start;
+        SolutionBatch sequential = start;
+        const DescentStats many = engine->descend_independent(parallel, {}, {});
+        const DescentStats one = engine->descend(sequential, Pivot::best, 0, {});
+        CHECK_FALSE(many.stopped);
+        CHECK(many.steps > 3 * many.explorations);
+        // Best improvement makes one exploration per applied move and solution (the last finds
+        // none); the parallel descent needs far fewer for as many improvements.
+        CHECK(many.explorations * 4 < one.steps / 3);
+        for (std::size_t s = 0; s < 3; ++s) {
+            CHECK(parallel.objective(s) == problem.evaluate(parallel[s]));
+            CHECK(parallel.objective(s) < start.objective(s));
+        }
+        // A local optimum: the best move of every solution does not improve.
+        std::vector<MoveChoice> best(3);
+        engine->explore(parallel, Pivot::best, best);
+        for (const MoveChoice& m : best)
+            CHECK((!m.found() || m.delta >= 0));
+        // One thread gives the same tours.
+        gpu::EngineSettings single;
+        single.threads = 1;
+        SolutionBatch again = start;
+        make_cpu_engine(problem, spec, single)->descend_independent(again, {}, {});
+        CHECK(std::ranges::equal(again.data(), parallel.data()));
+        // max_moves 1 with room for every improving move applies the best one per exploration:
+        // best improvement (the same cycles; 2-opt may reverse the other side of the tour).
+        SolutionBatch limited = start;
+        IndependentDescentOptions options;
+        options.max_moves = 1;
+        options.capacity = static_cast<std::uint32_t>(engine->cells());
+        const DescentStats as_best = engine->descend_independent(limited, options, {});
+        CHECK(as_best.steps == one.steps);
+        for (std::size_t s = 0; s < 3; ++s)
+            CHECK(limited.objective(s) == sequential.objective(s));
+        // max_steps bounds the explorations.
+        SolutionBatch bounded = start;
+        options = {};
+        options.max_steps = 2;
+        CHECK(engine->descend_independent(bounded, options, {}).explorations == 2);
+    }
 }

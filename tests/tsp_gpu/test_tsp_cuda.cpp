@@ -112,6 +112,47 @@ TEST_CASE("descents give identical tours, objectives and step counts on CPU and 
     }
 }
 
+TEST_CASE("parallel descents (independent moves) give identical tours, objectives and counts "
+          "on CPU and CUDA") {
+    for (const Instance& inst : instances()) {
+        TspProblem problem(inst);
+        for (const auto& spec : kSpecs) {
+            if (spec.kind != MoveKind::two_opt && spec.candidates == 0 && inst.n > 500) continue;
+            CAPTURE(inst.name);
+            CAPTURE(neighborhood_label(spec));
+            gpu::EngineSettings checked;
+            checked.check_moves = inst.n <= 200;
+            auto cpu = make_cpu_engine(problem, spec, {});
+            auto cuda = make_cuda_engine(problem, spec, checked);
+            for (const bool focused : {false, true}) {
+                SolutionBatch a(3, inst.n);
+                if (focused) {
+                    NearestNeighborTour(problem, -1).construct(a, 5);
+                    a.set_focus_enabled(true);
+                    DoubleBridge(problem, 30).perturb(a, 9);
+                } else {
+                    RandomTour(problem).construct(a, 7);
+                }
+                SolutionBatch b = a;
+                IndependentDescentOptions options;
+                options.capacity = 512; // below the improving moves of a random tour
+                const DescentStats sa = cpu->descend_independent(a, options, {});
+                const DescentStats sb = cuda->descend_independent(b, options, {});
+                CHECK(sa.steps == sb.steps);
+                CHECK(sa.evaluations == sb.evaluations);
+                CHECK(sa.explorations == sb.explorations);
+                CHECK(sa.steps > sa.explorations);
+                CHECK(same_tours(a, b));
+                if (focused)
+                    CHECK(std::equal(a.focus_data().begin(), a.focus_data().end(),
+                                     b.focus_data().begin()));
+                for (std::size_t s = 0; s < 3; ++s)
+                    CHECK(b.objective(s) == problem.evaluate(b[s]));
+            }
+        }
+    }
+}
+
 TEST_CASE("descent honours max_steps identically on both backends") {
     TspProblem problem(generate_random_uniform(300, 1, 10000));
     auto cpu = make_cpu_engine(problem, {MoveKind::two_opt, 0}, {});

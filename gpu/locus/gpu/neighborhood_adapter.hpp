@@ -26,6 +26,7 @@
 #include "locus/component.hpp"
 #include "locus/error.hpp"
 #include "locus/gpu/device.hpp"
+#include "locus/gpu/independent_moves.hpp"
 #include "locus/gpu/neighborhood_engine.hpp"
 #include "locus/gpu/neighborhood_parts.hpp"
 #include "locus/gpu/tuning.hpp"
@@ -104,6 +105,65 @@ inline double median_after_warmup(std::vector<double> seconds) {
     std::sort(seconds.begin(), seconds.end());
     return seconds[seconds.size() / 2];
 }
+
+} // namespace detail
+
+/// A neighborhood policy with an independence rule, for the parallel descent of both adapters
+/// (Neighborhood::descend_independent):
+///   move_type                           a decoded move
+///   conflicts(a, b)                     true when moves a and b of one solution (decoded from
+///                                       it before either is applied) are dependent: their
+///                                       gains may not add up when applied together
+///   apply_independent(batch, s, moves)  applies pairwise independent moves to batch[s]
+///                                       together (and marks its focus as single moves do);
+///                                       leaves the objective alone
+/// and its evaluator decodes move indices on host and device: eval.decode(s, index).
+template <class P>
+concept IndependencePolicy = requires(const P& cp, SolutionBatch& b, std::size_t s,
+                                      const typename P::move_type& m,
+                                      std::span<const typename P::move_type> set,
+                                      const typename P::evaluator_type& e, std::uint32_t u,
+                                      std::uint64_t i) {
+    { cp.conflicts(m, m) } -> std::same_as<bool>;
+    cp.apply_independent(b, s, set);
+    { e.decode(u, i) } -> std::same_as<typename P::move_type>;
+};
+
+namespace detail {
+
+/// The host part of a parallel-descent step, the same on both backends: from the improving
+/// moves of solution s (`found`, index order, with their decoded `moves`), a greedy set of
+/// pairwise independent ones by gain (select_independent, at most `max_moves`, 0 = all) is
+/// applied together and the objective changes by the sum of their deltas (added in gain
+/// order). Returns how many were applied.
+template <class Move, class Delta> class IndependentStep {
+public:
+    template <class Policy>
+    std::uint32_t run(const Policy& policy, SolutionBatch& batch, std::size_t s,
+                      std::span<const MoveResult<Delta>> found, std::span<const Move> moves,
+                      std::uint32_t max_moves) {
+        deltas_.resize(found.size());
+        for (std::size_t k = 0; k < found.size(); ++k)
+            deltas_[k] = found[k].delta;
+        const std::vector<std::size_t> picked = select_independent<Move, Delta>(
+            moves, deltas_, [&](const Move& a, const Move& b) { return policy.conflicts(a, b); },
+            max_moves);
+        chosen_.clear();
+        for (const std::size_t k : picked) {
+            chosen_.push_back(moves[k]);
+            batch.objective(s) += static_cast<Objective>(deltas_[k]);
+        }
+        policy.apply_independent(batch, s, std::span<const Move>(chosen_));
+        return static_cast<std::uint32_t>(picked.size());
+    }
+
+    /// The moves applied by the last run, in gain order.
+    const std::vector<Move>& chosen() const { return chosen_; }
+
+private:
+    std::vector<Delta> deltas_;
+    std::vector<Move> chosen_;
+};
 
 } // namespace detail
 
@@ -188,6 +248,42 @@ public:
         });
     }
 
+    /// The parallel descent (Neighborhood::descend_independent) over improving_moves_cpu.
+    DescentStats descend_independent(SolutionBatch& batch, const IndependentDescentOptions& options,
+                                     const std::function<bool()>& stop)
+        requires IndependencePolicy<Policy>
+    {
+        using Move = typename Policy::move_type;
+        const auto count = static_cast<std::uint32_t>(batch.count());
+        const std::uint32_t capacity = std::max<std::uint32_t>(options.capacity, 1);
+        std::vector<MoveResult<Delta>> found(static_cast<std::size_t>(count) * capacity);
+        std::vector<std::uint32_t> counts(count);
+        std::vector<Move> moves;
+        detail::IndependentStep<Move, Delta> step;
+        std::uint64_t explorations = 0;
+        DescentStats stats = run_descent(options.max_steps, stop, [&] {
+            const Evaluator eval = policy_.prepare(batch);
+            improving_moves_cpu(eval, count, capacity, found.data(), counts.data(),
+                                settings_.threads);
+            ++explorations;
+            std::uint64_t applied = 0;
+            for (std::uint32_t s = 0; s < count; ++s) {
+                const std::span<const MoveResult<Delta>> mine(
+                    found.data() + static_cast<std::size_t>(s) * capacity,
+                    std::min(counts[s], capacity));
+                moves.resize(mine.size());
+                for (std::size_t k = 0; k < mine.size(); ++k)
+                    moves[k] = eval.decode(s, mine[k].index);
+                applied += step.run(policy_, batch, s, mine, std::span<const Move>(moves),
+                                    options.max_moves);
+                if (settings_.check_moves && !step.chosen().empty()) check_solution(batch, s, step.chosen().front());
+            }
+            return DescentStep{applied, policy_.evaluations(eval, count)};
+        });
+        stats.explorations = explorations;
+        return stats;
+    }
+
     /// Benchmark hook: seconds per exploration of the whole batch, prepared once (median of
     /// `repetitions` >= 1 timed runs after one warm-up).
     double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) {
@@ -228,8 +324,13 @@ private:
                    Objective delta) {
         const auto move = policy_.apply(eval, batch, s, index);
         batch.objective(s) += delta;
-        if (!settings_.check_moves) return;
-        const Objective full = policy_.evaluate(std::as_const(batch)[s]);
+        if (settings_.check_moves) check_solution(batch, s, move);
+    }
+
+    /// check_moves: solution s against a full evaluation after `move` (Error on disagreement).
+    void check_solution(const SolutionBatch& batch, std::size_t s,
+                        const typename Policy::move_type& move) const {
+        const Objective full = policy_.evaluate(batch[s]);
         if (!objectives_agree(batch.objective(s), full))
             throw Error(
                 detail::check_moves_message(s, policy_.describe(move), batch.objective(s), full));
@@ -262,6 +363,16 @@ public:
     DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
                          const std::function<bool()>& stop) override {
         return adapter_.descend(batch, pivot, max_steps, stop);
+    }
+    bool has_independence_rule() const override {
+        return IndependencePolicy<std::remove_cvref_t<decltype(adapter_.policy())>>;
+    }
+    DescentStats descend_independent(SolutionBatch& batch, const IndependentDescentOptions& options,
+                                     const std::function<bool()>& stop) override {
+        if constexpr (IndependencePolicy<std::remove_cvref_t<decltype(adapter_.policy())>>)
+            return adapter_.descend_independent(batch, options, stop);
+        else
+            return Neighborhood::descend_independent(batch, options, stop);
     }
 
     /// The wrapped adapter (benchmark hooks, the policy).

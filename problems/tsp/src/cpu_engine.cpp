@@ -7,6 +7,7 @@
 
 #include "locus/error.hpp"
 #include "locus/gpu/neighborhood_adapter.hpp"
+#include "locus/tsp/independence.hpp"
 #include "locus/tsp/tour_engine.hpp"
 
 namespace locus::tsp {
@@ -114,6 +115,13 @@ public:
         return problem_->evaluate(tour);
     }
 
+    bool conflicts(const TourMove& a, const TourMove& b) const { return rule_.conflicts(a, b); }
+    void apply_independent(SolutionBatch& batch, std::size_t s,
+                           std::span<const TourMove> moves) const {
+        rule_.apply(batch[s], batch.has_focus() ? batch.focus(s) : std::span<std::uint8_t>{},
+                    moves);
+    }
+
     std::string describe(const TourMove& m) const {
         return fmt::format("{} move (i={}, j={}, length={}, p={}, reversed={})", move_name(m.kind),
                            m.i, m.j, m.length, m.p, m.reversed);
@@ -124,6 +132,7 @@ private:
     std::string label_;
     std::int32_t n_;
     bool uses_pos_;
+    TourIndependence rule_{n_};
     TourBatchView<Metric> view_{};
     std::vector<Point> P_;
     std::vector<std::int32_t> D_;

@@ -14,6 +14,7 @@
 #include "locus/gpu/neighborhood_adapter.cuh"
 #include "locus/gpu/team.cuh"
 #include "locus/tsp/device_instance.hpp"
+#include "locus/tsp/independence.hpp"
 #include "locus/tsp/tour_engine.hpp"
 
 namespace locus::tsp {
@@ -113,6 +114,7 @@ template <class Eval> struct TourApplier {
 template <class Eval> class TourDevicePolicy {
 public:
     using evaluator_type = Eval;
+    using move_type = TourMove;
     using Metric = decltype(Eval{}.v.metric);
     using Point = typename Metric::point_type;
 
@@ -202,11 +204,19 @@ public:
 
     Objective evaluate(std::span<const std::int32_t> tour) const { return problem_.evaluate(tour); }
 
+    bool conflicts(const TourMove& a, const TourMove& b) const { return rule_.conflicts(a, b); }
+    void apply_independent(SolutionBatch& batch, std::size_t s,
+                           std::span<const TourMove> moves) const {
+        rule_.apply(batch[s], batch.has_focus() ? batch.focus(s) : std::span<std::uint8_t>{},
+                    moves);
+    }
+
 private:
     const TspProblem& problem_;
     std::string label_;
     std::int32_t n_;
     bool uses_pos_;
+    TourIndependence rule_{n_};
     DeviceInstance instance_;
     TourBatchView<Metric> view_{};
     gpu::DeviceBuffer<std::int32_t> candidates_;

@@ -39,6 +39,11 @@ public:
                          const std::function<bool()>& stop) override {
         return engine_->descend(batch, pivot, max_steps, stop);
     }
+    bool has_independence_rule() const override { return true; }
+    DescentStats descend_independent(SolutionBatch& batch, const IndependentDescentOptions& options,
+                                     const std::function<bool()>& stop) override {
+        return engine_->descend_independent(batch, options, stop);
+    }
 
 private:
     std::string name_;

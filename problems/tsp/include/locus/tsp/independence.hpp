@@ -24,16 +24,27 @@ LOCUS_HD_INLINE bool two_opt_conflict(const TourMove& a, const TourMove& b) {
            l == i || l == j;
 }
 
-/// Paper 002's dependency rule for two relocations (Or-opt moves of one city: Rel(i, p) moves
-/// t[i] to after t[p]), with cyclic position distances since tours are cycles: dependent when
-/// the moved cities are neighbours, one is moved next to the other's position, or both go
-/// after the same city.
-LOCUS_HD_INLINE bool relocate_conflict(const TourMove& a, const TourMove& b, std::int32_t n) {
-    const auto near = [n](std::int32_t x, std::int32_t y) {
-        const std::int32_t gap = x > y ? x - y : y - x;
-        return gap <= 1 || n - gap <= 1;
+/// Dependency of two Or-opt moves (segment t[i..e], e = i+L-1, moved between t[p] and t[p+1],
+/// possibly reversed), generalising paper 002's relocation rule to segments: dependent when they
+/// remove a common edge ((i-1, i), (e, e+1), (p, p+1), by first position), their segments
+/// overlap, or one is inserted next to or inside the other's segment. Otherwise every removed
+/// edge of one survives the other, the cities each reconnects stay where the move expects them,
+/// and the gains add up (cyclic positions). For relocations (L = 1) this calls independent every
+/// pair the paper's rule does, and a few more (e.g. Rel(i, q) and Rel(k, k+1) with k = i+1...).
+LOCUS_HD_INLINE bool or_opt_conflict(const TourMove& a, const TourMove& b, std::int32_t n) {
+    const auto within = [n](std::int32_t x, std::int32_t first, std::int32_t length) {
+        return wrap(x - first + n, n) < length; // x in the cyclic range [first, first + length)
     };
-    return near(a.i, b.i) || near(a.i, b.p) || near(b.i, a.p) || a.p == b.p;
+    const std::int32_t ea = wrap(a.i + a.length - 1, n);
+    const std::int32_t eb = wrap(b.i + b.length - 1, n);
+    const std::int32_t ra[3] = {wrap(a.i - 1, n), ea, a.p};
+    const std::int32_t rb[3] = {wrap(b.i - 1, n), eb, b.p};
+    for (const std::int32_t x : ra)
+        for (const std::int32_t y : rb)
+            if (x == y) return true;
+    return within(b.i, a.i, a.length) || within(a.i, b.i, b.length) ||
+           within(a.p, wrap(b.i - 1, n), b.length + 1) ||
+           within(b.p, wrap(a.i - 1, n), a.length + 1);
 }
 
 /// Dependency of two swaps of the cities at positions (i, j): a swap changes the four edges at
@@ -47,46 +58,57 @@ LOCUS_HD_INLINE bool swap_conflict(const TourMove& a, const TourMove& b, std::in
     return near(a.i, b.i) || near(a.i, b.j) || near(a.j, b.i) || near(a.j, b.j);
 }
 
-/// Applies pairwise non-conflicting relocations of one city together: every moved city is
-/// unlinked from its neighbours, then linked in after its target city (neither moved nor the
-/// target of another move, by the rule). The result starts at the first city that stays.
-template <class T> void apply_independent_relocations(std::span<T> tour,
-                                                      const std::vector<TourMove>& moves) {
+/// Applies pairwise independent Or-opt moves (or_opt_conflict) together on a doubly linked
+/// tour: every segment is unlinked from its neighbours, then linked in between t[p] and t[p+1]
+/// (reversed where the move says so). The result starts at the first city not moved, in the
+/// tour's direction.
+template <class T> void apply_independent_or_opt(std::span<T> tour, std::span<const TourMove> moves) {
     const auto n = static_cast<std::int32_t>(tour.size());
+    const auto at = [&](std::int32_t q) { return tour[static_cast<std::size_t>(wrap(q, n))]; };
     std::vector<T> next(tour.size());
     std::vector<T> prev(tour.size());
     std::vector<std::uint8_t> moved(tour.size(), 0);
     for (std::int32_t q = 0; q < n; ++q) {
-        const T city = tour[static_cast<std::size_t>(q)];
-        next[static_cast<std::size_t>(city)] = tour[static_cast<std::size_t>(wrap(q + 1, n))];
-        prev[static_cast<std::size_t>(city)] = tour[static_cast<std::size_t>(wrap(q - 1, n))];
+        next[static_cast<std::size_t>(at(q))] = at(q + 1);
+        prev[static_cast<std::size_t>(at(q))] = at(q - 1);
+    }
+    const auto link = [&](T from, T to) {
+        next[static_cast<std::size_t>(from)] = to;
+        prev[static_cast<std::size_t>(to)] = from;
+    };
+    for (const TourMove& m : moves) {
+        for (std::int32_t k = 0; k < m.length; ++k)
+            moved[static_cast<std::size_t>(at(m.i + k))] = 1;
+        link(at(m.i - 1), at(m.i + m.length));
     }
     for (const TourMove& m : moves) {
-        const T city = tour[static_cast<std::size_t>(m.i)];
-        moved[static_cast<std::size_t>(city)] = 1;
-        next[static_cast<std::size_t>(prev[static_cast<std::size_t>(city)])] =
-            next[static_cast<std::size_t>(city)];
-        prev[static_cast<std::size_t>(next[static_cast<std::size_t>(city)])] =
-            prev[static_cast<std::size_t>(city)];
+        const T first = at(m.i);
+        const T last = at(m.i + m.length - 1);
+        if (m.reversed) {
+            for (std::int32_t k = 0; k < m.length; ++k) {
+                const auto city = static_cast<std::size_t>(at(m.i + k));
+                std::swap(next[city], prev[city]);
+            }
+        }
+        const T x = at(m.p);
+        const T y = at(m.p + 1);
+        link(x, m.reversed ? last : first);
+        link(m.reversed ? first : last, y);
     }
-    for (const TourMove& m : moves) {
-        const T city = tour[static_cast<std::size_t>(m.i)];
-        const T after = tour[static_cast<std::size_t>(m.p)];
-        const T before = next[static_cast<std::size_t>(after)];
-        next[static_cast<std::size_t>(after)] = city;
-        next[static_cast<std::size_t>(city)] = before;
-        prev[static_cast<std::size_t>(before)] = city;
-        prev[static_cast<std::size_t>(city)] = after;
-    }
-    std::int32_t first = 0;
-    while (first < n && moved[static_cast<std::size_t>(tour[static_cast<std::size_t>(first)])])
-        ++first;
-    if (first == n) return;
-    T city = tour[static_cast<std::size_t>(first)];
+    std::int32_t start = 0;
+    while (start < n && moved[static_cast<std::size_t>(at(start))]) ++start;
+    if (start == n) return;
+    T city = at(start);
     for (std::int32_t q = 0; q < n; ++q) {
         tour[static_cast<std::size_t>(q)] = city;
         city = next[static_cast<std::size_t>(city)];
     }
+}
+
+/// Applies pairwise independent swaps (swap_conflict) together.
+template <class T> void apply_independent_swaps(std::span<T> tour, std::span<const TourMove> moves) {
+    for (const TourMove& m : moves)
+        std::swap(tour[static_cast<std::size_t>(m.i)], tour[static_cast<std::size_t>(m.j)]);
 }
 
 /// Applies pairwise non-conflicting 2-opt moves (valid, i < j) together: each reverses
@@ -100,6 +122,40 @@ template <class T> void apply_independent_two_opt(std::span<T> tour, std::vector
     for (const TourMove& m : moves)
         reverse_range(tour.data(), n, m.i + 1, m.j - m.i);
 }
+
+/// The independence rule of the TSP neighborhoods, shared by both backends of the parallel
+/// descent: the dependency rule of the move kind, and the application of pairwise independent
+/// moves of one kind together.
+struct TourIndependence {
+    std::int32_t n = 0;
+
+    bool conflicts(const TourMove& a, const TourMove& b) const {
+        if (a.kind == MoveKind::two_opt) return two_opt_conflict(a, b);
+        if (a.kind == MoveKind::or_opt) return or_opt_conflict(a, b, n);
+        return swap_conflict(a, b, n);
+    }
+
+    /// Applies `moves` (pairwise independent, one kind) to `tour`; with a focus (non-empty),
+    /// marks the cities at the ends of every removed edge, as a single move does.
+    void apply(std::span<std::int32_t> tour, std::span<std::uint8_t> focus,
+               std::span<const TourMove> moves) const {
+        if (moves.empty()) return;
+        if (!focus.empty()) {
+            for (const TourMove& m : moves) {
+                std::int32_t touched[6];
+                const int count = touched_cities(m, tour.data(), n, touched);
+                for (int k = 0; k < count; ++k)
+                    focus[static_cast<std::size_t>(touched[k])] = 1;
+            }
+        }
+        if (moves.front().kind == MoveKind::two_opt)
+            apply_independent_two_opt<std::int32_t>(tour, {moves.begin(), moves.end()});
+        else if (moves.front().kind == MoveKind::or_opt)
+            apply_independent_or_opt<std::int32_t>(tour, moves);
+        else
+            apply_independent_swaps<std::int32_t>(tour, moves);
+    }
+};
 
 } // namespace locus::tsp
 

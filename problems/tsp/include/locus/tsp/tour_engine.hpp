@@ -35,6 +35,9 @@ public:
     virtual void apply(SolutionBatch& batch, std::span<const MoveChoice> moves) = 0;
     virtual DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
                                  const std::function<bool()>& stop) = 0;
+    virtual DescentStats descend_independent(SolutionBatch& batch,
+                                             const IndependentDescentOptions& options,
+                                             const std::function<bool()>& stop) = 0;
     /// Benchmark hook: seconds per exploration of the whole batch with the tours already
     /// resident (median of `repetitions` timed runs after one warm-up), without transfers.
     virtual double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) = 0;
@@ -57,6 +60,10 @@ public:
     DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
                          const std::function<bool()>& stop) override {
         return adapter_.descend(batch, pivot, max_steps, stop);
+    }
+    DescentStats descend_independent(SolutionBatch& batch, const IndependentDescentOptions& options,
+                                     const std::function<bool()>& stop) override {
+        return adapter_.descend_independent(batch, options, stop);
     }
     double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) override {
         return adapter_.time_exploration(batch, pivot, repetitions);
