@@ -89,6 +89,18 @@ public:
     virtual void perturb(SolutionBatch& batch, std::uint64_t seed) = 0;
 };
 
+/// Improves a solution with interchangeable parts of another (kind "combination"): the Combine
+/// of Riise and Burke (paper 002, sec. 2.3). Where both solutions hold the same elements
+/// between the same two neighbours in a different order, `into` takes the cheaper order.
+class Combination : public Component {
+public:
+    static constexpr std::string_view kind = "combination";
+    /// Improves solution i of `into` with parts of solution j of `from` (unchanged) and updates
+    /// its objective; returns the objective change (<= 0).
+    virtual Objective combine(SolutionBatch& into, std::size_t i, const SolutionBatch& from,
+                              std::size_t j) = 0;
+};
+
 /// Statistics of a descent.
 struct DescentStats {
     std::uint64_t steps = 0;       ///< applied moves (summed over the batch)

@@ -1,5 +1,7 @@
 // The TSP components: problem, constructions, perturbation and neighborhoods, with schemas.
 
+#include <algorithm>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -8,6 +10,7 @@
 #include "locus/error.hpp"
 #include "locus/params.hpp"
 #include "locus/registry.hpp"
+#include "locus/tsp/combine.hpp"
 #include "locus/tsp/fang_construction.hpp"
 #include "locus/tsp/heuristics.hpp"
 #include "locus/tsp/tour_engine.hpp"
@@ -130,6 +133,18 @@ void register_tsp_components(Registry& registry) {
     registry.add(bridge, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         return std::make_unique<DoubleBridge>(tsp_of(b),
                                               static_cast<std::int32_t>(p.get_int("window")));
+    });
+
+    ComponentSchema exchange{"combination", "segment_exchange", "tsp",
+                             "Combine of two tours (Riise & Burke): where both visit the same "
+                             "cities between the same two cities, the tour takes the shorter "
+                             "order."};
+    exchange.integer("max_length", "1000", "longest interchangeable sub-path considered (cities)",
+                     2);
+    registry.add(exchange, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        return std::make_unique<SegmentExchange>(
+            tsp_of(b), static_cast<std::int32_t>(std::min<std::int64_t>(
+                           p.get_int("max_length"), std::numeric_limits<std::int32_t>::max())));
     });
 
     ComponentSchema two_opt{"neighborhood", "two_opt", "tsp",
