@@ -52,6 +52,26 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
                          "construction, device, memory_budget, memory_fraction, name, output, "
                          "problem, seed, termination, threads)"));
     }
+    SUBCASE("soft restarts without a construction for the new solutions") {
+        const fs::path config = dir / "restart.yaml";
+        write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=50,seed=1\"}\n"
+                           "algorithm: {name: ils, local_search: {name: descent, neighborhood: "
+                           "two_opt}, perturbation: double_bridge, soft_restart: 10}\n");
+        const CommandResult r = run_job(dir, config);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("algorithm.soft_restart: soft restarts need a "
+                                     "restart_construction (e.g. {name: random}) to build the "
+                                     "new solutions"));
+    }
+    SUBCASE("a parallel descent over a neighborhood without an independence rule") {
+        const fs::path config = dir / "parallel.yaml";
+        write_file(config, "problem: {name: qap, instance: \"random-qap:n=12,seed=1\"}\n"
+                           "algorithm: {name: parallel_descent, neighborhood: swap}\n");
+        const CommandResult r = run_job(dir, config);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("algorithm: neighborhood 'swap' has no independence rule, "
+                                     "so it cannot run a parallel descent"));
+    }
     SUBCASE("unknown component name, with the closest valid name suggested") {
         const fs::path config = dir / "component.yaml";
         write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=50,seed=1\"}\n"

@@ -158,6 +158,55 @@ TEST_CASE("ILS on kroA100 reaches 1 % of the optimum and its tour verifies") {
     CHECK(verify(instance, line["solution_file"], line["objective"]) == 0);
 }
 
+TEST_CASE("parallel ILS (paper 002) on lin318 reaches 2 % in 10 s on the CPU and its tour "
+          "verifies") {
+    const fs::path root = data_root();
+    if (root.empty() || !fs::exists(root / "tsplib" / "lin318.tsp")) {
+        MESSAGE("skipped: tsplib/lin318.tsp not found in the benchmark data");
+        return;
+    }
+    const fs::path dir = temp_dir("apps-lin318");
+    const fs::path instance = root / "tsplib" / "lin318.tsp";
+    const auto lines =
+        run_ok(source_dir() / "configs" / "tsp" / "parallel-ils.yaml", dir / "out",
+               "--instance " + quoted(instance.string()) + " --backend cpu --time-limit 10",
+               "LOCUS_DATA=" + quoted(root.string()));
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["objective"].get<double>() <= 42029 * 1.02);
+    CHECK(verify(instance, lines[0]["solution_file"], lines[0]["objective"]) == 0);
+}
+
+TEST_CASE("parallel ILS with Combine, adaptive strength and soft restarts: reproducible, "
+          "independent of the thread count, verified") {
+    const fs::path dir = temp_dir("apps-parallel-ils");
+    const fs::path config = dir / "job.yaml";
+    const fs::path instance = write_tsplib(dir / "gen150.tsp", "gen150", 150, 8);
+    write_file(config, "problem: {name: tsp, instance: " + quoted(instance.string()) + "}\n"
+                       "construction: random\n"
+                       "algorithm:\n"
+                       "  name: ils\n"
+                       "  local_search: {name: vnd, parallel: true, neighborhoods: [two_opt, "
+                       "or_opt]}\n"
+                       "  perturbation: double_bridge\n"
+                       "  focused: false\n"
+                       "  combination: segment_exchange\n"
+                       "  adaptive_strength: true\n"
+                       "  soft_restart: 7\n"
+                       "  restart_construction: random\n"
+                       "termination: {iterations: 40}\n"
+                       "backend: cpu\n"
+                       "seed: 4\n");
+    const auto first = run_ok(config, dir / "a");
+    const auto second = run_ok(config, dir / "b", "--set threads=1");
+    REQUIRE(first.size() == 1);
+    REQUIRE(second.size() == 1);
+    CHECK(first[0]["iterations"] == 40);
+    CHECK(first[0]["objective"] == second[0]["objective"]);
+    CHECK(first[0]["evaluations"] == second[0]["evaluations"]);
+    check_trace(first[0]);
+    CHECK(verify(instance, first[0]["solution_file"], first[0]["objective"]) == 0);
+}
+
 TEST_CASE("repeat writes one results line per run with its own seed") {
     const fs::path dir = temp_dir("apps-repeat");
     const fs::path config = dir / "job.yaml";

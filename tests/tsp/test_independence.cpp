@@ -12,6 +12,7 @@
 
 #include "locus/gpu/independent_moves.hpp"
 #include "locus/rng.hpp"
+#include "locus/tsp/combine.hpp"
 #include "locus/tsp/generator.hpp"
 #include "locus/tsp/heuristics.hpp"
 #include "locus/tsp/independence.hpp"
@@ -353,5 +354,57 @@ TEST_CASE("parallel descent of every TSP neighborhood: exact objectives, a local
         options = {};
         options.max_steps = 2;
         CHECK(engine->descend_independent(bounded, options, {}).explorations == 2);
+    }
+}
+
+TEST_CASE("Combine: a tour takes the shorter of every pair of interchangeable sub-paths; the "
+          "other tour is left alone") {
+    for (const std::uint64_t seed : {21u, 22u, 23u}) {
+        const std::int32_t n = 300;
+        const Instance instance = generate_random_uniform(n, seed, 10000);
+        TspProblem problem(instance);
+        SolutionBatch from(1, n);
+        NearestNeighborTour(problem, 0).construct(from, 1);
+        // `into` = `from` with disjoint sub-paths reversed (interior cities of windows of 4-9
+        // cities, windows apart): each pair of sub-paths is interchangeable.
+        SolutionBatch into = from;
+        Rng rng(seed, 0);
+        std::int64_t expected = 0;
+        const auto d = [&](std::int32_t a, std::int32_t b) {
+            return static_cast<std::int64_t>(instance.distance(a, b));
+        };
+        std::int32_t windows = 0;
+        for (std::int32_t w = 3; w + 12 < n; w += 12 + static_cast<std::int32_t>(rng.below(5))) {
+            const std::int32_t length = 2 + static_cast<std::int32_t>(rng.below(6)); // reversed
+            auto t = into[0];
+            const auto x = t[static_cast<std::size_t>(w)];
+            const auto first = t[static_cast<std::size_t>(w + 1)];
+            const auto last = t[static_cast<std::size_t>(w + length)];
+            const auto y = t[static_cast<std::size_t>(w + length + 1)];
+            std::reverse(t.begin() + w + 1, t.begin() + w + length + 1);
+            const std::int64_t from_cost = d(x, first) + d(last, y);
+            const std::int64_t into_cost = d(x, last) + d(first, y);
+            expected += std::min<std::int64_t>(0, from_cost - into_cost);
+            ++windows;
+        }
+        into.objective(0) = problem.evaluate(into[0]);
+        const SolutionBatch from_before = from;
+        const Objective before = into.objective(0);
+        SegmentExchange exchange(problem, 1000);
+        const Objective change = exchange.combine(into, 0, from, 0);
+        CHECK(windows > 15);
+        CHECK(expected < 0);
+        CHECK(change == static_cast<Objective>(expected));
+        CHECK(into.objective(0) == before + change);
+        CHECK(into.objective(0) == problem.evaluate(into[0]));
+        CHECK(std::ranges::equal(from.data(), from_before.data()));
+        // Combining a tour with itself, rotated and reversed, changes nothing.
+        SolutionBatch same = from;
+        auto s = same[0];
+        std::rotate(s.begin(), s.begin() + 17, s.end());
+        std::reverse(s.begin(), s.end());
+        SolutionBatch copy = from;
+        CHECK(exchange.combine(copy, 0, same, 0) == 0);
+        CHECK(std::ranges::equal(copy.data(), from.data()));
     }
 }
