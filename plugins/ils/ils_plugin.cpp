@@ -82,6 +82,10 @@ public:
                 NestedScope nested(ctx);
                 local_search_->run(trial, ctx);
             }
+            // NOTE: the local optimum the local search returned, before Combine changes it.
+            if (adaptive_)
+                for (std::size_t i = 0; i < count; ++i)
+                    adapt(chains[i], trial.objective(i), iteration);
             if (combination_) {
                 // Combine(s, b): the new local optimum and its chain's best improve each other.
                 for (std::size_t i = 0; i < count; ++i) {
@@ -105,7 +109,6 @@ public:
                     batch.copy_from(i, best, i);
                     since_best[i] = 0;
                 }
-                if (adaptive_) adapt(chains[i], trial.objective(i), iteration);
             }
             ctx.add_iterations(1);
             ctx.offer(trial);
