@@ -176,6 +176,24 @@ TEST_CASE("parallel ILS (paper 002) on lin318 reaches 2 % in 10 s on the CPU and
     CHECK(verify(instance, lines[0]["solution_file"], lines[0]["objective"]) == 0);
 }
 
+TEST_CASE("random-k 3-opt ILS (paper 004) on lin318 reaches 2 % in 10 s on the CPU and its "
+          "tour verifies") {
+    const fs::path root = data_root();
+    if (root.empty() || !fs::exists(root / "tsplib" / "lin318.tsp")) {
+        MESSAGE("skipped: tsplib/lin318.tsp not found in the benchmark data");
+        return;
+    }
+    const fs::path dir = temp_dir("apps-lin318-3opt");
+    const fs::path instance = root / "tsplib" / "lin318.tsp";
+    const auto lines =
+        run_ok(source_dir() / "configs" / "tsp" / "ils-3opt.yaml", dir / "out",
+               "--instance " + quoted(instance.string()) + " --backend cpu --time-limit 10",
+               "LOCUS_DATA=" + quoted(root.string()));
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["objective"].get<double>() <= 42029 * 1.02);
+    CHECK(verify(instance, lines[0]["solution_file"], lines[0]["objective"]) == 0);
+}
+
 TEST_CASE("parallel ILS with Combine, adaptive strength and soft restarts: reproducible, "
           "independent of the thread count, verified") {
     const fs::path dir = temp_dir("apps-parallel-ils");

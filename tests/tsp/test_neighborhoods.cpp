@@ -302,3 +302,100 @@ TEST_CASE("candidate lists hold the nearest cities of each quadrant, then the ne
     CHECK_THROWS_WITH_AS(problem.candidates(80),
                          "candidates: 80 is out of range for 80 cities (1..79)", ConfigError);
 }
+
+TEST_CASE("3-opt: all seven reconnections of every edge triple change the length by their "
+          "delta; the random-k space samples sorted triples from the tour's state") {
+    for (std::size_t n : {6u, 7u, 12u, 31u}) {
+        for (const Instance& inst : {generate_random_uniform(n, 5 + n, 1000), real_instance(n, n),
+                                     matrix_instance(n, 2 * n)}) {
+            const auto tour = random_tour(n, n);
+            const std::int64_t before = inst.tour_length(tour);
+            visit_metric(inst.metric, [&](auto tag) {
+                using Metric = typename decltype(tag)::type;
+                const auto nn = static_cast<std::int32_t>(n);
+                std::vector<typename Metric::point_type> P(n + 1);
+                std::vector<std::int32_t> D(n);
+                TourBatchView<Metric> v;
+                v.metric = host_metric<Metric>(inst);
+                for (std::int32_t k = 0; k < nn; ++k)
+                    prepare_entry(v.metric, tour.data(), P.data(), D.data(), nullptr, nn, k);
+                std::set<std::vector<std::int32_t>> distinct;
+                for (std::int32_t i = 0; i < nn; ++i)
+                    for (std::int32_t j = i + 1; j < nn; ++j)
+                        for (std::int32_t p = j + 1; p < nn; ++p)
+                            for (std::int32_t type = 0; type < three_opt_reconnections; ++type) {
+                                TourMove m;
+                                m.kind = MoveKind::three_opt;
+                                m.valid = true;
+                                m.i = i;
+                                m.j = j;
+                                m.p = p;
+                                m.length = type;
+                                auto after = tour;
+                                apply_move(after.data(), nn, m);
+                                REQUIRE_FALSE(check_tour(after, n).has_value());
+                                const auto delta = three_opt_delta<std::int64_t>(
+                                    v.metric, P.data(), D.data(), i, j, p, type);
+                                REQUIRE(inst.tour_length(after) - before == delta);
+                                if (i == 0 && j == 2 && p == 4) distinct.insert(after);
+                            }
+                // The seven reconnections of segments of 2 cities are seven different tours.
+                CHECK(distinct.size() == 7);
+                // The random space: sorted distinct positions, exact deltas, a new sample for a
+                // new objective.
+                Objective objective = static_cast<Objective>(before);
+                v.P = P.data();
+                v.D = D.data();
+                v.tour = tour.data();
+                v.n = nn;
+                v.objective = &objective;
+                const ThreeOptRandom<Metric> eval{v, 50, 9};
+                std::vector<std::int32_t> firsts;
+                for (std::uint32_t r = 0; r < 50; ++r) {
+                    const auto row = eval.row(0, r);
+                    firsts.push_back(row.i);
+                    for (std::uint32_t c = 0; c < 7; ++c) {
+                        const TourMove m = eval.decode(0, r * 7ull + c);
+                        REQUIRE(m.valid == (row.i >= 0));
+                        if (!m.valid) continue;
+                        CHECK((m.i < m.j && m.j < m.p && m.p < nn));
+                        auto after = tour;
+                        apply_move(after.data(), nn, m);
+                        REQUIRE(inst.tour_length(after) - before == eval(row, c));
+                    }
+                }
+                objective += 1;
+                std::vector<std::int32_t> again;
+                for (std::uint32_t r = 0; r < 50; ++r)
+                    again.push_back(eval.row(0, r).i);
+                CHECK(again != firsts);
+            });
+        }
+    }
+}
+
+TEST_CASE("random-k 3-opt descent: exact objectives, no sampled improving move at the end, "
+          "independent of the thread count") {
+    TspProblem problem(generate_random_uniform(300, 4, 100000));
+    NeighborhoodSpec spec{MoveKind::three_opt, 0, 2000, 3};
+    gpu::EngineSettings checked;
+    checked.check_moves = true;
+    auto engine = make_cpu_engine(problem, spec, checked);
+    SolutionBatch batch(4, 300);
+    RandomTour(problem).construct(batch, 2);
+    const SolutionBatch start = batch;
+    const DescentStats stats = engine->descend(batch, Pivot::best, 0, {});
+    CHECK(stats.steps > 400);
+    std::vector<MoveChoice> best(4);
+    engine->explore(batch, Pivot::best, best);
+    for (std::size_t s = 0; s < 4; ++s) {
+        CHECK(batch.objective(s) == problem.evaluate(batch[s]));
+        CHECK(batch.objective(s) < 0.5 * start.objective(s));
+        CHECK((!best[s].found() || best[s].delta >= 0));
+    }
+    gpu::EngineSettings single;
+    single.threads = 1;
+    SolutionBatch again = start;
+    make_cpu_engine(problem, spec, single)->descend(again, Pivot::best, 0, {});
+    CHECK(std::ranges::equal(again.data(), batch.data()));
+}

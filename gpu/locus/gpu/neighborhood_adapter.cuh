@@ -49,6 +49,7 @@ struct DeviceBatch {
     std::int32_t* solutions = nullptr; ///< count x width int32, solution-major (device memory)
     std::uint32_t count = 0;           ///< number of solutions
     std::uint32_t width = 0;           ///< int32 per solution
+    const Objective* objectives = nullptr; ///< count objectives (device memory), kept current
 };
 
 /// What a device policy's prepare() returns.
@@ -397,7 +398,7 @@ private:
         const auto count = static_cast<std::uint32_t>(batch.count());
         const auto width = static_cast<std::uint32_t>(batch.width());
         reserve(count, width);
-        batch_ = DeviceBatch{solutions_, count, width};
+        batch_ = DeviceBatch{solutions_, count, width, objectives_};
         LOCUS_CUDA_CHECK(cudaMemcpyAsync(solutions_, batch.data().data(), batch.data().size() * 4,
                                          cudaMemcpyHostToDevice, stream_));
         objectives_host_.resize(count);

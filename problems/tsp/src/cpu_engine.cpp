@@ -20,6 +20,8 @@ const char* move_name(MoveKind kind) {
         return "two_opt";
     case MoveKind::or_opt:
         return "or_opt";
+    case MoveKind::three_opt:
+        return "three_opt";
     case MoveKind::swap:
         break;
     }
@@ -37,7 +39,7 @@ public:
 
     TourPolicy(const TspProblem& problem, NeighborhoodSpec spec)
         : problem_(&problem), label_(neighborhood_label(spec)),
-          n_(static_cast<std::int32_t>(problem.size())), uses_pos_(spec.candidates > 0) {
+          n_(static_cast<std::int32_t>(problem.size())), uses_pos_(spec.candidates > 0), spec_(spec) {
         view_.metric = host_metric<Metric>(problem.instance());
         view_.n = n_;
         if (uses_pos_) {
@@ -47,7 +49,7 @@ public:
     }
 
     /// Grid cells of one exploration without focus.
-    std::uint64_t cells() const { return Eval{view_}.grid().size(); }
+    std::uint64_t cells() const { return make_evaluator<Eval>(view_, spec_).grid().size(); }
 
     Eval prepare(const SolutionBatch& batch) {
         const std::size_t count = batch.count();
@@ -66,7 +68,11 @@ public:
             for (std::int32_t k = 0; k < n_; ++k)
                 prepare_entry(view_.metric, tour, P, D, pos, n_, k);
         }
+        objectives_.resize(count);
+        for (std::size_t s = 0; s < count; ++s)
+            objectives_[s] = batch.objective(s);
         TourBatchView<Metric> v = view_;
+        v.objective = objectives_.data();
         v.tour = batch.data().data();
         v.P = P_.data();
         v.D = D_.data();
@@ -91,7 +97,7 @@ public:
             v.focus_count = focus_count_.data();
             v.focus_rows = rows;
         }
-        return Eval{v};
+        return make_evaluator<Eval>(v, spec_);
     }
 
     std::uint64_t evaluations(const Eval& eval, std::size_t count) const {
@@ -132,11 +138,13 @@ private:
     std::string label_;
     std::int32_t n_;
     bool uses_pos_;
+    NeighborhoodSpec spec_;
     TourIndependence rule_{n_};
     TourBatchView<Metric> view_{};
     std::vector<Point> P_;
     std::vector<std::int32_t> D_;
     std::vector<std::int32_t> pos_;
+    std::vector<Objective> objectives_;
     std::vector<std::int32_t> focus_list_;
     std::vector<std::int32_t> focus_count_;
     std::uint64_t focused_total_ = 0;
@@ -145,6 +153,8 @@ private:
 } // namespace
 
 std::string neighborhood_label(NeighborhoodSpec spec) {
+    if (spec.kind == MoveKind::three_opt)
+        return fmt::format("TSP three_opt ({} random edge triples)", spec.samples);
     if (spec.candidates > 0)
         return fmt::format("TSP {} ({} candidates)", move_name(spec.kind), spec.candidates);
     return fmt::format("TSP {}", move_name(spec.kind));

@@ -120,7 +120,7 @@ public:
 
     TourDevicePolicy(const TspProblem& problem, NeighborhoodSpec spec)
         : problem_(problem), label_(neighborhood_label(spec)),
-          n_(static_cast<std::int32_t>(problem.size())), uses_pos_(spec.candidates > 0),
+          n_(static_cast<std::int32_t>(problem.size())), uses_pos_(spec.candidates > 0), spec_(spec),
           instance_(problem.instance()) {
         view_.metric = Metric::bind(instance_.arrays());
         view_.n = n_;
@@ -135,8 +135,8 @@ public:
 
     std::string_view label() const { return label_; }
     /// Grid cells of one exploration without focus.
-    std::uint64_t cells() const { return Eval{view_}.grid().size(); }
-    gpu::MoveGrid max_grid() const { return Eval{view_}.grid(); }
+    std::uint64_t cells() const { return make_evaluator<Eval>(view_, spec_).grid().size(); }
+    gpu::MoveGrid max_grid() const { return make_evaluator<Eval>(view_, spec_).grid(); }
 
     void declare(gpu::ArrayList& list, std::uint32_t count) {
         const std::size_t c = count;
@@ -173,6 +173,7 @@ public:
     gpu::PreparedExploration<Eval> prepare(const gpu::DeviceBatch& d, unsigned long long* d_count,
                                            cudaStream_t stream) {
         TourBatchView<Metric> v = view_;
+        v.objective = d.objectives;
         v.tour = d.solutions;
         v.P = P_;
         v.D = D_;
@@ -183,9 +184,9 @@ public:
         prepare_kernel<Metric><<<blocks, 256, 0, stream>>>(
             v, P_, D_, uses_pos_ ? pos_ : nullptr, d.count);
         LOCUS_CUDA_CHECK_LAUNCH();
-        if (!(uses_pos_ && focus_on_)) return {Eval{v}, Eval{v}.grid().size() * d.count};
+        if (!(uses_pos_ && focus_on_)) return {make_evaluator<Eval>(v, spec_), make_evaluator<Eval>(v, spec_).grid().size() * d.count};
         const auto per_focus =
-            static_cast<unsigned long long>(Eval::rows_per_focus) * Eval{v}.grid().cols;
+            static_cast<unsigned long long>(Eval::rows_per_focus) * make_evaluator<Eval>(v, spec_).grid().cols;
         focus_list_kernel<256><<<d.count, 256, 0, stream>>>(
             focus_, focus_list_, focus_count_, n_, per_focus, d_count);
         LOCUS_CUDA_CHECK_LAUNCH();
@@ -195,7 +196,7 @@ public:
         // NOTE: the next prepare follows at most one applied move per tour, which focuses at
         // most 6 more cities (touched_cities): an upper bound of every focus count then.
         focus_rows_ = std::min(n_, focus_rows_ + 6);
-        return {Eval{v}, 0};
+        return {make_evaluator<Eval>(v, spec_), 0};
     }
 
     TourApplier<Eval> applier(const Eval& eval, const gpu::DeviceBatch& d) {
@@ -216,6 +217,7 @@ private:
     std::string label_;
     std::int32_t n_;
     bool uses_pos_;
+    NeighborhoodSpec spec_;
     TourIndependence rule_{n_};
     DeviceInstance instance_;
     TourBatchView<Metric> view_{};

@@ -26,8 +26,10 @@ const TspProblem& tsp_of(const BuildContext& build) {
 /// A TSP neighborhood on the CPU or CUDA backend.
 class TspNeighborhood final : public Neighborhood {
 public:
-    TspNeighborhood(std::string name, Backend backend, std::unique_ptr<TourEngine> engine)
-        : name_(std::move(name)), backend_(backend), engine_(std::move(engine)) {}
+    TspNeighborhood(std::string name, Backend backend, std::unique_ptr<TourEngine> engine,
+                    bool independence)
+        : name_(std::move(name)), backend_(backend), engine_(std::move(engine)),
+          independence_(independence) {}
 
     std::string_view name() const override { return name_; }
     Backend backend() const override { return backend_; }
@@ -42,7 +44,7 @@ public:
                          const std::function<bool()>& stop) override {
         return engine_->descend(batch, pivot, max_steps, stop);
     }
-    bool has_independence_rule() const override { return true; }
+    bool has_independence_rule() const override { return independence_; }
     DescentStats descend_independent(SolutionBatch& batch, const IndependentDescentOptions& options,
                                      const std::function<bool()>& stop) override {
         return engine_->descend_independent(batch, options, stop);
@@ -52,6 +54,7 @@ private:
     std::string name_;
     Backend backend_;
     std::unique_ptr<TourEngine> engine_;
+    bool independence_;
 };
 
 Factory neighborhood_factory(MoveKind kind) {
@@ -63,10 +66,15 @@ Factory neighborhood_factory(MoveKind kind) {
             const auto n = static_cast<std::int64_t>(problem.size());
             if (spec.candidates >= n) spec.candidates = static_cast<std::int32_t>(n - 1);
         }
+        if (kind == MoveKind::three_opt) {
+            spec.samples = static_cast<std::uint32_t>(params.get_int("samples"));
+            spec.seed = static_cast<std::uint64_t>(params.get_int("seed"));
+        }
         const gpu::EngineSettings settings = gpu::engine_settings(build);
         auto engine = build.backend == Backend::cuda ? make_cuda_engine(problem, spec, settings)
                                                      : make_cpu_engine(problem, spec, settings);
-        return std::make_unique<TspNeighborhood>(params.name(), build.backend, std::move(engine));
+        return std::make_unique<TspNeighborhood>(params.name(), build.backend, std::move(engine),
+                                                 kind != MoveKind::three_opt);
     };
 }
 
@@ -160,6 +168,16 @@ void register_tsp_components(Registry& registry) {
                            "nearest cities of the segment's ends."};
     or_opt.integer("candidates", "0", "candidate-list size K (0 = full neighborhood)", 0, 1024);
     registry.add(or_opt, neighborhood_factory(MoveKind::or_opt));
+
+    ComponentSchema three_opt{
+        "neighborhood", "three_opt", "tsp",
+        "Random-k 3-opt (Delevacq et al., ILS-RKBI): each exploration draws k random triples of "
+        "edges to remove and evaluates their seven reconnections (4 pure 3-opt, 3 2-opt); the "
+        "sample depends on the tour's length, so every exploration of a descent draws anew. A "
+        "descent ends when no sampled move improves."};
+    three_opt.integer("samples", "1000", "edge triples per exploration (k)", 1, 1 << 24);
+    three_opt.integer("seed", "0", "seed of the samples", 0);
+    registry.add(three_opt, neighborhood_factory(MoveKind::three_opt));
 
     ComponentSchema swap{"neighborhood", "swap", "tsp",
                          "Swap: exchange the positions of two cities; n(n-1)/2 moves."};

@@ -17,10 +17,15 @@
 ///   last city (4k+2, 4k+3) placed next to its k-th candidate, on either side. With focus,
 ///   row r = 6f + 3e + L-1: the segments of length L that start (e = 0) or end (e = 1) at the
 ///   f-th focused city (rows 6 * focus_rows).
+/// - ThreeOptRandom: rows k (samples), cols 7: row r removes the edges after three positions
+///   drawn from the stream derive_key(seed, s, objective of s, r), col = the reconnection
+///   (ThreeOpt). The objective changes with every applied move, so each exploration of a descent
+///   draws a new sample, the same on both backends. A row whose positions coincide holds no move.
 
 #include <cstdint>
 
 #include "locus/gpu/neighborhood_engine.hpp"
+#include "locus/rng.hpp"
 #include "locus/tsp/metric.hpp"
 #include "locus/tsp/moves.hpp"
 
@@ -41,6 +46,8 @@ template <class Metric> struct TourBatchView {
     /// increasing order (list + s*n) and their number (focus_count[s]).
     const std::int32_t* focus_list = nullptr;
     const std::int32_t* focus_count = nullptr;
+    /// Objective of each solution (ThreeOptRandom: seeds its sample), else null.
+    const Objective* objective = nullptr;
     std::int32_t n = 0;
     std::int32_t K = 0;
     /// Rows reserved for focused cities (an upper bound of every focus_count; with focus).
@@ -364,6 +371,57 @@ template <class Metric, class Delta = std::int64_t> struct OrOptCandidates {
         const row_type x = row(s, static_cast<std::uint32_t>(index / cols));
         if (x.i < 0) return TourMove{};
         return move_of(x, static_cast<std::uint32_t>(index % cols));
+    }
+};
+
+/// Random-k-best 3-opt of Delévacq et al. (paper 004, ILS-RKBI): k random triples of removed
+/// edges, each with its seven reconnections.
+template <class Metric, class Delta = std::int64_t> struct ThreeOptRandom {
+    using delta_type = Delta;
+    using point_type = typename Metric::point_type;
+    struct row_type {
+        const point_type* P;
+        const std::int32_t* D;
+        std::int32_t i, j, p; ///< i = -1: no move in this row
+    };
+    TourBatchView<Metric> v;
+    std::uint32_t samples = 0;
+    std::uint64_t seed = 0;
+
+    static constexpr std::int32_t rows_per_focus = 0;
+    static constexpr MoveKind kind = MoveKind::three_opt;
+    LOCUS_HD_INLINE gpu::MoveGrid grid() const {
+        return {v.n < 6 ? 0u : samples, static_cast<std::uint32_t>(three_opt_reconnections)};
+    }
+    LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
+        const auto state = static_cast<std::uint64_t>(static_cast<std::int64_t>(v.objective[s]));
+        Rng rng(derive_key(seed, s, state, r), 0);
+        const auto n = static_cast<std::uint32_t>(v.n);
+        std::int32_t a = static_cast<std::int32_t>(rng.below(n));
+        std::int32_t b = static_cast<std::int32_t>(rng.below(n));
+        std::int32_t c = static_cast<std::int32_t>(rng.below(n));
+        if (a > b) { const std::int32_t t = a; a = b; b = t; }
+        if (b > c) { const std::int32_t t = b; b = c; c = t; }
+        if (a > b) { const std::int32_t t = a; a = b; b = t; }
+        row_type x{v.points(s), v.dists(s), a, b, c};
+        if (a == b || b == c) x.i = -1;
+        return x;
+    }
+    LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
+        if (x.i < 0) return gpu::invalid_delta<delta_type>();
+        return three_opt_delta<Delta>(v.metric, x.P, x.D, x.i, x.j, x.p,
+                                      static_cast<std::int32_t>(col));
+    }
+    LOCUS_HD_INLINE TourMove decode(std::uint32_t s, std::uint64_t index) const {
+        const row_type x = row(s, static_cast<std::uint32_t>(index / three_opt_reconnections));
+        TourMove m;
+        m.kind = MoveKind::three_opt;
+        m.valid = x.i >= 0;
+        m.i = x.i;
+        m.j = x.j;
+        m.p = x.p;
+        m.length = static_cast<std::int32_t>(index % three_opt_reconnections);
+        return m;
     }
 };
 

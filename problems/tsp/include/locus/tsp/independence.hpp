@@ -132,7 +132,9 @@ struct TourIndependence {
     bool conflicts(const TourMove& a, const TourMove& b) const {
         if (a.kind == MoveKind::two_opt) return two_opt_conflict(a, b);
         if (a.kind == MoveKind::or_opt) return or_opt_conflict(a, b, n);
-        return swap_conflict(a, b, n);
+        if (a.kind == MoveKind::swap) return swap_conflict(a, b, n);
+        return true; // no rule for 3-opt moves: every pair is dependent
+
     }
 
     /// Applies `moves` (pairwise independent, one kind) to `tour`; with a focus (non-empty),

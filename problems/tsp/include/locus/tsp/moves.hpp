@@ -15,16 +15,18 @@
 namespace locus::tsp {
 
 /// Move kinds of the TSP plugin.
-enum class MoveKind : std::uint8_t { two_opt, or_opt, swap };
+enum class MoveKind : std::uint8_t { two_opt, or_opt, swap, three_opt };
 
 /// A decoded TSP move (positions refer to the tour before the move).
 struct TourMove {
     MoveKind kind = MoveKind::two_opt;
     bool valid = false;
-    std::int32_t i = 0;      ///< two_opt: edge (i,i+1); or_opt: segment start; swap: first position
-    std::int32_t j = 0;      ///< two_opt: edge (j,j+1), i < j; swap: second position, i < j
-    std::int32_t length = 0; ///< or_opt: segment length 1..3
-    std::int32_t p = 0;      ///< or_opt: insertion edge (p,p+1)
+    std::int32_t i = 0;      ///< two_opt: edge (i,i+1); or_opt: segment start; swap: first position;
+                             ///< three_opt: first removed edge (i,i+1)
+    std::int32_t j = 0;      ///< two_opt: edge (j,j+1), i < j; swap: second position, i < j;
+                             ///< three_opt: second removed edge (j,j+1), i < j
+    std::int32_t length = 0; ///< or_opt: segment length 1..3; three_opt: reconnection (ThreeOpt)
+    std::int32_t p = 0;      ///< or_opt: insertion edge (p,p+1); three_opt: third edge, j < p
     bool reversed = false;   ///< or_opt: segment inserted reversed (t[p] next to its last city)
 };
 
@@ -45,6 +47,21 @@ struct ReversalPlan {
             ++count;
         }
     }
+};
+
+/// The seven reconnections of a 3-opt move that removes the edges after positions i < j < p,
+/// cutting the tour into A = t[p+1 .. i] (cyclic), B = t[i+1 .. j] and C = t[j+1 .. p]; primes
+/// mark reversed segments. The first four change all three edges (pure 3-opt), the last three
+/// re-add one of them (2-opt moves).
+enum ThreeOpt : std::int32_t {
+    three_opt_b_c_reversed = 0, ///< A B' C'
+    three_opt_exchange = 1,     ///< A C B (segment exchange, "or-3opt")
+    three_opt_c_b_reversed = 2, ///< A C B'
+    three_opt_c_reversed_b = 3, ///< A C' B
+    three_opt_b_reversed = 4,   ///< A B' C   (2-opt on the first two edges)
+    three_opt_c_only = 5,       ///< A B C'   (2-opt on the last two edges)
+    three_opt_bc_reversed = 6,  ///< A C' B'  (2-opt on the first and last edges)
+    three_opt_reconnections = 7
 };
 
 /// Reversals applying a valid move to a tour of n cities.
@@ -72,6 +89,37 @@ LOCUS_HD_INLINE ReversalPlan plan_reversals(const TourMove& m, std::int32_t n) {
             plan.add(gap_first, backward_gap);
             if (!m.reversed) plan.add(m.i, m.length);
             plan.add(gap_first, m.length + backward_gap);
+        }
+    } else if (m.kind == MoveKind::three_opt) {
+        const std::int32_t b = m.j - m.i; // |B|, B starts at i+1
+        const std::int32_t c = m.p - m.j; // |C|, C starts at j+1
+        switch (m.length) {
+        case three_opt_b_c_reversed:
+            plan.add(m.i + 1, b);
+            plan.add(m.j + 1, c);
+            break;
+        case three_opt_exchange: // (B' C')' = C B
+            plan.add(m.i + 1, b);
+            plan.add(m.j + 1, c);
+            plan.add(m.i + 1, b + c);
+            break;
+        case three_opt_c_b_reversed: // (B C')' = C B'
+            plan.add(m.j + 1, c);
+            plan.add(m.i + 1, b + c);
+            break;
+        case three_opt_c_reversed_b: // (B' C)' = C' B
+            plan.add(m.i + 1, b);
+            plan.add(m.i + 1, b + c);
+            break;
+        case three_opt_b_reversed:
+            plan.add(m.i + 1, b);
+            break;
+        case three_opt_c_only:
+            plan.add(m.j + 1, c);
+            break;
+        default: // three_opt_bc_reversed
+            plan.add(m.i + 1, b + c);
+            break;
         }
     } else {
         // swap of positions i < j: handled by apply_swap (not a reversal).
@@ -117,6 +165,15 @@ LOCUS_HD_INLINE int touched_cities(const TourMove& m, const std::int32_t* tour, 
         out[2] = tour[m.j];
         out[3] = tour[wrap(m.j + 1, n)];
         return 4;
+    }
+    if (m.kind == MoveKind::three_opt) {
+        out[0] = tour[m.i];
+        out[1] = tour[m.i + 1];
+        out[2] = tour[m.j];
+        out[3] = tour[m.j + 1];
+        out[4] = tour[m.p];
+        out[5] = tour[wrap(m.p + 1, n)];
+        return 6;
     }
     if (m.kind == MoveKind::or_opt) {
         out[0] = tour[wrap(m.i - 1, n)];
@@ -175,6 +232,40 @@ LOCUS_HD_INLINE bool or_opt_insertion_ok(std::int32_t n, std::int32_t i, std::in
                                          std::int32_t p) {
     const std::int32_t offset = wrap(p - (i - 1 + n) % n, n); // 0 .. n-1 from i-1
     return offset > length;
+}
+
+/// Delta of 3-opt reconnection `type` (ThreeOpt) of the edges after positions i < j < p.
+template <class Delta, class Metric, class Point>
+LOCUS_HD_INLINE Delta three_opt_delta(const Metric& d, const Point* P, const std::int32_t* D,
+                                      std::int32_t i, std::int32_t j, std::int32_t p,
+                                      std::int32_t type) {
+    const Point a1 = P[i], b0 = P[i + 1], b1 = P[j], c0 = P[j + 1], c1 = P[p];
+    const Point a0 = P[p + 1]; // P has n+1 entries
+    Delta added = 0;
+    switch (type) {
+    case three_opt_b_c_reversed:
+        added = static_cast<Delta>(d(a1, b1)) + d(b0, c1) + d(c0, a0);
+        break;
+    case three_opt_exchange:
+        added = static_cast<Delta>(d(a1, c0)) + d(c1, b0) + d(b1, a0);
+        break;
+    case three_opt_c_b_reversed:
+        added = static_cast<Delta>(d(a1, c0)) + d(c1, b1) + d(b0, a0);
+        break;
+    case three_opt_c_reversed_b:
+        added = static_cast<Delta>(d(a1, c1)) + d(c0, b0) + d(b1, a0);
+        break;
+    case three_opt_b_reversed:
+        added = static_cast<Delta>(d(a1, b1)) + d(b0, c0) + D[p];
+        break;
+    case three_opt_c_only:
+        added = static_cast<Delta>(D[i]) + d(b1, c1) + d(c0, a0);
+        break;
+    default: // three_opt_bc_reversed
+        added = static_cast<Delta>(d(a1, c1)) + d(b0, a0) + D[j];
+        break;
+    }
+    return added - D[i] - D[j] - D[p];
 }
 
 /// Delta of swapping the cities at positions i < j.

@@ -23,7 +23,17 @@ namespace locus::tsp {
 struct NeighborhoodSpec {
     MoveKind kind = MoveKind::two_opt;
     std::int32_t candidates = 0;
+    std::uint32_t samples = 0; ///< three_opt: random edge triples per exploration (k)
+    std::uint64_t seed = 0;    ///< three_opt: seed of the samples
 };
+
+/// The evaluator Eval over view `v` with the parameters of `spec`.
+template <class Eval, class View> Eval make_evaluator(const View& v, const NeighborhoodSpec& spec) {
+    if constexpr (Eval::kind == MoveKind::three_opt)
+        return Eval{v, spec.samples, spec.seed};
+    else
+        return Eval{v};
+}
 
 /// A neighborhood backend (see Neighborhood for the contract of each call).
 class TourEngine {
@@ -97,6 +107,8 @@ decltype(auto) visit_space(NeighborhoodSpec spec, F&& f) {
     case MoveKind::or_opt:
         if (spec.candidates > 0) return f(SpaceTag<OrOptCandidates<Metric, Delta>>{});
         return f(SpaceTag<OrOptFull<Metric, Delta>>{});
+    case MoveKind::three_opt:
+        return f(SpaceTag<ThreeOptRandom<Metric, Delta>>{});
     case MoveKind::swap:
         break;
     }
