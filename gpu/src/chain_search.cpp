@@ -30,6 +30,8 @@ struct ChainSearchOptions {
                              ///< of the population's biased fitness (population)
     PopulationOptions population; ///< population exchange
     bool child_descent = false;   ///< population: children descend from every element first
+    bool first_improvement = false; ///< pivot: first
+    bool thread_per_chain = false;  ///< mapping: thread (CUDA)
 };
 
 /// The E chains with the lowest distinct best objectives (ties to the lowest chain).
@@ -77,6 +79,8 @@ public:
         params.seed = ctx.seed();
         params.check_moves = build_.check_moves;
         params.child_descent = options_.child_descent;
+        params.first_improvement = options_.first_improvement;
+        params.thread_per_chain = options_.thread_per_chain;
         params.acceptance.kind = options_.acceptance;
         params.acceptance.threshold = std::llround(options_.threshold * scale);
         params.acceptance.temperature = options_.temperature * scale;
@@ -241,6 +245,12 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
         .boolean("child_descent", "false",
                  "population: a restarted chain first descends from every element of its "
                  "child, as from a start (false: its first kick and descent educate it)")
+        .choice("pivot", "best", {"best", "first"},
+                "pivoting rule of every exploration of the chains' descents: best (smallest "
+                "delta) or first (lowest-index improving move)")
+        .choice("mapping", "block", {"block", "thread"},
+                "CUDA: one block per chain (the block shares each exploration) or one thread per "
+                "chain (paper 004's FI-thread); the CPU twin runs a chain per core either way")
         .integer("close", "5",
                  "population: nearest members a member's diversity contribution averages over",
                  1, 1000);
@@ -268,6 +278,8 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
         o.population.generation = static_cast<std::size_t>(p.get_int("generation"));
         o.population.close = static_cast<std::size_t>(p.get_int("close"));
         o.child_descent = p.get_bool("child_descent");
+        o.first_improvement = p.get_string("pivot") == "first";
+        o.thread_per_chain = p.get_string("mapping") == "thread";
         o.population.elite = o.elite;
         if (o.exchange == Exchange::population && !owned->distance)
             throw ConfigError(fmt::format(

@@ -35,6 +35,18 @@ __global__ void __launch_bounds__(kThreads)
               initialize);
 }
 
+/// Thread per chain (paper 004's FI-thread mapping): each thread runs its chain's routine alone
+/// (SerialTeam), as one CPU thread does in the twin.
+template <class P>
+__global__ void chain_thread_kernel(const P policy, const ChainArrays a, const ChainParams params,
+                                    std::uint64_t first, std::uint32_t iterations, bool initialize,
+                                    long long only, std::uint32_t chains) {
+    const std::uint32_t chain = blockIdx.x * blockDim.x + threadIdx.x;
+    if (chain >= chains || (only >= 0 && static_cast<long long>(chain) != only))
+        return;
+    run_chain(SerialTeam{}, policy, a, params, chain, first, iterations, initialize);
+}
+
 /// Thread per (chain, word): chain c's current solution becomes the best of sources[c].
 inline __global__ void continue_kernel(const ChainArrays a, const std::uint32_t* sources,
                                        std::uint32_t chains) {
@@ -213,8 +225,16 @@ public:
 private:
     void launch(std::uint64_t first, std::uint32_t iterations, bool initialize,
                 std::int64_t only) {
-        detail::chain_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
-            policy_, a_, params_, first, iterations, initialize, static_cast<long long>(only));
+        if (params_.thread_per_chain) {
+            constexpr unsigned kPerBlock = 32;
+            detail::chain_thread_kernel<P>
+                <<<(chains_ + kPerBlock - 1) / kPerBlock, kPerBlock, 0, stream_.get()>>>(
+                    policy_, a_, params_, first, iterations, initialize,
+                    static_cast<long long>(only), chains_);
+        } else {
+            detail::chain_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
+                policy_, a_, params_, first, iterations, initialize, static_cast<long long>(only));
+        }
         LOCUS_CUDA_CHECK(cudaGetLastError());
     }
 

@@ -98,6 +98,11 @@ struct ChainParams {
     /// restart_from: the child descends from every element before its first iteration (else
     /// its first kick and descent educate it)
     bool child_descent = false;
+    /// Pivoting rule of every exploration: the lowest-index improving move (first improvement)
+    /// instead of the smallest delta (best improvement)
+    bool first_improvement = false;
+    /// CUDA mapping: one thread per chain (paper 004's FI-thread) instead of one block
+    bool thread_per_chain = false;
 };
 
 /// Chain-major state of every chain (host or device pointers): chain c owns words
@@ -259,6 +264,9 @@ LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
         const std::uint64_t total = grid.size();
         Delta best = invalid_delta<Delta>();
         std::uint64_t best_index = kNoMove;
+        // First improvement ranks the improving cells by index alone (key = index) and every
+        // other cell last; best improvement by delta, ties to the lowest index.
+        std::uint64_t first_key = kNoMove;
         for (std::uint64_t index = team.rank(); index < total; index += team.size()) {
             const auto r = static_cast<std::uint32_t>(index / grid.cols);
             const Delta d = eval(eval.row(0, r), static_cast<std::uint32_t>(index % grid.cols));
@@ -267,12 +275,28 @@ LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
                     improving[r / static_cast<std::uint32_t>(
                                       std::remove_cvref_t<decltype(eval)>::rows_per_focus)] = 1;
             }
-            if (d < best) {
+            if (params.first_improvement) {
+                if (d < Delta(0) && index < first_key) {
+                    first_key = index;
+                    best = d;
+                    best_index = index;
+                }
+            } else if (d < best) {
                 best = d;
                 best_index = index;
             }
         }
-        team.argmin(best, best_index); // ends with a barrier: the improving flags are visible
+        if (params.first_improvement) {
+            // The lowest improving index; its delta is recomputed by every rank.
+            team.argmin(first_key, best_index);
+            best_index = first_key;
+            best = best_index == kNoMove
+                       ? invalid_delta<Delta>()
+                       : eval(eval.row(0, static_cast<std::uint32_t>(best_index / grid.cols)),
+                              static_cast<std::uint32_t>(best_index % grid.cols));
+        } else {
+            team.argmin(best, best_index); // ends with a barrier: the improving flags are visible
+        }
         const bool apply = best_index != kNoMove && best < Delta(0);
         typename P::move_type move{};
         if (apply) move = eval.decode(0, best_index);
