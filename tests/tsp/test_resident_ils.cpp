@@ -3,6 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <numeric>
+#include <set>
+
 #include <algorithm>
 
 #include "chain_policy_harness.hpp"
@@ -26,11 +29,13 @@ struct Outcome {
 
 Outcome run_chains(const TspProblem& problem, std::uint32_t chains, int threads, bool share,
                    gpu::AcceptanceKind acceptance = gpu::AcceptanceKind::better_or_equal,
-                   std::uint32_t epoch = 10) {
+                   std::uint32_t epoch = 10, bool first = false, std::int32_t three_opt = 0) {
     TspChainOptions options;
     options.candidates = 8;
     options.window = 30;
+    options.three_opt = three_opt;
     gpu::ChainParams params;
+    params.first_improvement = first;
     params.seed = 17;
     params.acceptance.kind = acceptance;
     params.acceptance.threshold = 3000;
@@ -95,6 +100,66 @@ TEST_CASE("TSP chain policy: every 2-opt and Or-opt move's delta and incremental
             CHECK(count.wrong_delta == 0);
             CHECK(count.wrong_workspace == 0);
         });
+    }
+}
+
+TEST_CASE("TSP chain policy: every sequential 3-opt move's delta and incremental workspace") {
+    for (const Instance& inst : {generate_random_uniform(40, 6, 100000),
+                                 locus::tsp::test::matrix_instance(30, 4),
+                                 locus::tsp::test::real_instance(35, 3)}) {
+        CAPTURE(inst.name);
+        TspProblem problem(inst);
+        SolutionBatch batch(1, problem.size());
+        RandomTour(problem).construct(batch, 10);
+        const std::vector<std::int32_t> tour(batch[0].begin(), batch[0].end());
+        visit_metric(inst.metric, [&](auto tag) {
+            using Metric = typename decltype(tag)::type;
+            auto policy = host_policy<Metric>(problem, 6);
+            policy.K3 = 4;
+            policy.candidates3 = problem.candidates(4).data();
+            locus::test::HarnessCount count;
+            locus::test::check_neighborhood<2>(policy, tour, count);
+            CHECK(count.moves > 500);
+            CHECK(count.wrong_delta == 0);
+            CHECK(count.wrong_workspace == 0);
+            // Every pure reconnection occurs among the moves.
+            const std::int32_t active_count = policy.elements();
+            std::vector<std::int32_t> active(static_cast<std::size_t>(active_count));
+            std::iota(active.begin(), active.end(), 0);
+            gpu::ArrayList list;
+            policy.declare(list, 1);
+            gpu::HostStorage storage;
+            storage.allocate(list);
+            policy.refresh(gpu::SerialTeam{}, 0, tour.data());
+            const auto eval = policy.template evaluator<2>(0, tour.data(), active.data(),
+                                                           &active_count);
+            std::set<std::int32_t> types;
+            for (std::uint64_t index = 0; index < eval.grid().size(); ++index) {
+                const TourMove m = eval.decode(0, index);
+                if (m.valid) types.insert(m.length);
+            }
+            for (std::int32_t type = 0; type < 4; ++type)
+                CHECK(types.count(type) == 1);
+        });
+    }
+}
+
+TEST_CASE("first-improvement chains with 3-opt: exact objectives, independent of the thread "
+          "count, and different from best improvement") {
+    TspProblem problem(generate_random_uniform(200, 9, 10000));
+    const Outcome a = run_chains(problem, 4, 1, true, gpu::AcceptanceKind::better_or_equal, 10,
+                                 true, 5);
+    const Outcome b = run_chains(problem, 4, 0, true, gpu::AcceptanceKind::better_or_equal, 10,
+                                 true, 5);
+    const Outcome best = run_chains(problem, 4, 0, true, gpu::AcceptanceKind::better_or_equal, 10,
+                                    false, 5);
+    CHECK(a.best == b.best);
+    CHECK(a.tours == b.tours);
+    CHECK(a.evaluations == b.evaluations);
+    CHECK(a.evaluations != best.evaluations);
+    for (std::size_t c = 0; c < a.tours.size(); ++c) {
+        CHECK_FALSE(check_tour(a.tours[c], problem.size()).has_value());
+        CHECK(a.best[c] == static_cast<std::int64_t>(problem.evaluate(a.tours[c])));
     }
 }
 

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "locus/rng.hpp"
 #include "../tsp/tsp_test_instances.hpp"
+#include "locus/rng.hpp"
 #include "locus/tsp/chain_runner.hpp"
 #include "locus/tsp/fang_construction.hpp"
 #include "locus/tsp/generator.hpp"
@@ -39,12 +39,9 @@ std::vector<Instance> instances() {
     return list;
 }
 
-const std::vector<NeighborhoodSpec> kSpecs = {{MoveKind::two_opt, 0},
-                                              {MoveKind::or_opt, 0},
-                                              {MoveKind::swap, 0},
-                                              {MoveKind::two_opt, 8},
-                                              {MoveKind::or_opt, 6},
-                                              {MoveKind::three_opt, 0, 300, 5}};
+const std::vector<NeighborhoodSpec> kSpecs = {
+    {MoveKind::two_opt, 0}, {MoveKind::or_opt, 0}, {MoveKind::swap, 0},
+    {MoveKind::two_opt, 8}, {MoveKind::or_opt, 6}, {MoveKind::three_opt, 0, 300, 5}};
 
 bool same_tours(const SolutionBatch& a, const SolutionBatch& b) {
     if (a.count() != b.count()) return false;
@@ -235,52 +232,74 @@ TEST_CASE("focused descents give identical tours, focus and evaluation counts on
     }
 }
 
-TEST_CASE("resident ILS chains give identical tours on CPU and CUDA") {
-    for (const Instance& inst : instances()) {
-        if (inst.n < 8) continue;
-        CAPTURE(inst.name);
-        TspProblem problem(inst);
-        TspChainOptions options;
-        options.candidates = 8;
-        options.window = 40;
-        const std::uint32_t epoch = sanitizer_run() ? 2 : 8;
-        const std::uint32_t chains = sanitizer_run() ? 3 : 24;
-        for (auto kind : {gpu::AcceptanceKind::better_or_equal, gpu::AcceptanceKind::annealing}) {
-            gpu::ChainParams params;
-            params.seed = 5;
-            params.check_moves = inst.n <= 200;
-            params.acceptance.kind = kind;
-            params.acceptance.temperature = 50.0;
-            params.acceptance.log_cooling = -0.001;
-            auto cpu = make_cpu_chain_runner(problem, options, chains, params, 0);
-            auto cuda = make_cuda_chain_runner(problem, options, chains, params, 0, {});
-            SolutionBatch batch(chains, inst.n);
-            NearestNeighborTour(problem, -1).construct(batch, 7);
-            std::vector<std::int64_t> objectives(chains);
-            for (std::uint32_t c = 0; c < chains; ++c)
-                objectives[c] = static_cast<std::int64_t>(batch.objective(c));
-            cpu->start(batch.data(), objectives, {}, -1);
-            cuda->start(batch.data(), objectives, {}, -1);
-            CHECK(cpu->best_objectives() == cuda->best_objectives());
-            for (int e = 0; e < 2; ++e) {
-                const auto values = cpu->best_objectives();
-                const auto leader = static_cast<std::uint32_t>(
-                    std::min_element(values.begin(), values.end()) - values.begin());
-                const std::vector<std::uint32_t> sources(chains, leader);
-                cpu->continue_from(sources);
-                cuda->continue_from(sources);
-                cpu->epoch(static_cast<std::uint64_t>(e) * epoch, epoch, {});
-                cuda->epoch(static_cast<std::uint64_t>(e) * epoch, epoch, {});
-            }
-            CHECK(cpu->best_objectives() == cuda->best_objectives());
-            CHECK(cpu->evaluations() == cuda->evaluations());
-            CHECK_FALSE(cpu->check().failed);
-            CHECK_FALSE(cuda->check().failed);
-            std::vector<std::int32_t> a(inst.n), b(inst.n);
-            for (std::uint32_t c = 0; c < chains; ++c) {
-                cpu->best_solution(c, a);
-                cuda->best_solution(c, b);
-                CHECK(a == b);
+namespace {
+/// The paper 004 strategies on the chain engine: pivot (best / first), mapping (block / thread)
+/// and the sequential 3-opt neighborhood (K3, 0 = off).
+struct ChainVariant {
+    bool first;
+    bool thread;
+    std::int32_t three_opt;
+};
+} // namespace
+
+TEST_CASE("resident ILS chains give identical tours on CPU and CUDA (best/first improvement, "
+          "block/thread per chain, with and without 3-opt)") {
+    for (const ChainVariant variant : {ChainVariant{false, false, 0}, ChainVariant{true, false, 5},
+                                       ChainVariant{true, true, 5}, ChainVariant{false, true, 0}}) {
+        CAPTURE(variant.first);
+        CAPTURE(variant.thread);
+        CAPTURE(variant.three_opt);
+        for (const Instance& inst : instances()) {
+            if (inst.n < 8) continue;
+            CAPTURE(inst.name);
+            TspProblem problem(inst);
+            TspChainOptions options;
+            options.candidates = 8;
+            options.window = 40;
+            options.three_opt =
+                std::min<std::int32_t>(variant.three_opt, static_cast<std::int32_t>(inst.n) - 1);
+            const std::uint32_t epoch = sanitizer_run() ? 2 : 8;
+            const std::uint32_t chains = sanitizer_run() ? 3 : 24;
+            for (auto kind :
+                 {gpu::AcceptanceKind::better_or_equal, gpu::AcceptanceKind::annealing}) {
+                gpu::ChainParams params;
+                params.seed = 5;
+                params.first_improvement = variant.first;
+                params.thread_per_chain = variant.thread;
+                params.check_moves = inst.n <= 200;
+                params.acceptance.kind = kind;
+                params.acceptance.temperature = 50.0;
+                params.acceptance.log_cooling = -0.001;
+                auto cpu = make_cpu_chain_runner(problem, options, chains, params, 0);
+                auto cuda = make_cuda_chain_runner(problem, options, chains, params, 0, {});
+                SolutionBatch batch(chains, inst.n);
+                NearestNeighborTour(problem, -1).construct(batch, 7);
+                std::vector<std::int64_t> objectives(chains);
+                for (std::uint32_t c = 0; c < chains; ++c)
+                    objectives[c] = static_cast<std::int64_t>(batch.objective(c));
+                cpu->start(batch.data(), objectives, {}, -1);
+                cuda->start(batch.data(), objectives, {}, -1);
+                CHECK(cpu->best_objectives() == cuda->best_objectives());
+                for (int e = 0; e < 2; ++e) {
+                    const auto values = cpu->best_objectives();
+                    const auto leader = static_cast<std::uint32_t>(
+                        std::min_element(values.begin(), values.end()) - values.begin());
+                    const std::vector<std::uint32_t> sources(chains, leader);
+                    cpu->continue_from(sources);
+                    cuda->continue_from(sources);
+                    cpu->epoch(static_cast<std::uint64_t>(e) * epoch, epoch, {});
+                    cuda->epoch(static_cast<std::uint64_t>(e) * epoch, epoch, {});
+                }
+                CHECK(cpu->best_objectives() == cuda->best_objectives());
+                CHECK(cpu->evaluations() == cuda->evaluations());
+                CHECK_FALSE(cpu->check().failed);
+                CHECK_FALSE(cuda->check().failed);
+                std::vector<std::int32_t> a(inst.n), b(inst.n);
+                for (std::uint32_t c = 0; c < chains; ++c) {
+                    cpu->best_solution(c, a);
+                    cuda->best_solution(c, b);
+                    CHECK(a == b);
+                }
             }
         }
     }

@@ -17,9 +17,13 @@ struct DeviceData {
         : instance(problem.instance()) {
         DeviceInstance::upload(candidates, problem.candidates(options.candidates),
                                "TSP candidate lists");
+        if (options.three_opt > 0)
+            DeviceInstance::upload(candidates3, problem.candidates(options.three_opt),
+                                   "TSP 3-opt candidate lists");
     }
     DeviceInstance instance;
     gpu::DeviceBuffer<std::int32_t> candidates;
+    gpu::DeviceBuffer<std::int32_t> candidates3;
 };
 
 } // namespace
@@ -40,6 +44,8 @@ std::unique_ptr<gpu::ChainRunner> make_cuda_chain_runner(const TspProblem& probl
                 policy.n = static_cast<std::int32_t>(problem.size());
                 policy.K = options.candidates;
                 policy.window = options.window;
+                policy.K3 = options.three_opt;
+                policy.candidates3 = options.three_opt > 0 ? data->candidates3.data() : nullptr;
                 return std::make_unique<gpu::CudaChainRunner<decltype(policy)>>(
                     policy, chains, params, budget, data);
             };

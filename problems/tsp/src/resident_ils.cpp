@@ -18,12 +18,17 @@ void register_resident_ils(Registry& registry) {
     spec.name = "resident_ils";
     spec.doc = "Resident iterated local search on the many-chain engine: one chain per solution "
                "of the batch, each running its whole loop (local double bridge, VND over "
-               "candidate 2-opt and Or-opt with don't-look bits, acceptance) in one CUDA block "
-               "or one CPU thread; chains exchange solutions before every epoch. Iterations "
+               "candidate 2-opt, Or-opt and optionally sequential 3-opt with don't-look bits, "
+               "acceptance) in one CUDA block (or thread: mapping) or one CPU thread; chains exchange solutions before every epoch. Iterations "
                "count ILS iterations per chain.";
     spec.parameters = [](ComponentSchema& schema) {
         schema.integer("candidates", "10", "candidate-list size K", 1, 1024);
         schema.integer("window", "100", "double-bridge window in positions (0 = whole tour)", 0);
+        schema.integer("three_opt", "0",
+                       "candidate-list size of a third VND neighborhood, sequential 3-opt (remove "
+                       "(t1,t2), add (t2,t3), remove (t3,t4), add (t4,t5), remove (t5,t6), close "
+                       "(t6,t1); 4 K^2 moves per city and side); 0 = off",
+                       0, 64);
     };
     spec.make_runner = [](const Params& p, const BuildContext& b, std::uint32_t chains,
                           const gpu::ChainParams& params) -> std::unique_ptr<gpu::ChainRunner> {
@@ -32,6 +37,8 @@ void register_resident_ils(Registry& registry) {
         options.candidates = static_cast<std::int32_t>(std::min<std::int64_t>(
             p.get_int("candidates"), static_cast<std::int64_t>(problem.size()) - 1));
         options.window = static_cast<std::int32_t>(p.get_int("window"));
+        options.three_opt = static_cast<std::int32_t>(std::min<std::int64_t>(
+            p.get_int("three_opt"), static_cast<std::int64_t>(problem.size()) - 1));
         if (b.backend == Backend::cuda)
             return make_cuda_chain_runner(problem, options, chains, params, b.device,
                                           {b.memory_budget, b.memory_fraction});

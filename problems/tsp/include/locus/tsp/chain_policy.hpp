@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// The TSP as a policy of the many-chain engine (locus/gpu/chain_engine.hpp): tours of n
-/// cities; a VND over candidate-list 2-opt and Or-opt with focus (don't-look bits on cities);
+/// cities; a VND over candidate-list 2-opt, Or-opt and (optionally) sequential 3-opt with focus
+/// (don't-look bits on cities);
 /// the local double bridge as perturbation. Per chain it keeps the derived arrays of the
 /// neighborhood evaluators — city positions, tour-ordered points P (P[n] = P[0]) and edge
 /// lengths D — and updates them after a move only where the move's reversals changed the tour.
@@ -21,13 +22,15 @@ namespace locus::tsp {
 struct TspChainOptions {
     std::int32_t candidates = 10; ///< candidate-list size K of both neighborhoods
     std::int32_t window = 100;    ///< double-bridge window (0 = whole tour)
+    std::int32_t three_opt = 0;   ///< candidate-list size of the 3-opt neighborhood (0 = off)
 };
 
 template <class Metric, class Delta> struct TspChainPolicy {
     using delta_type = Delta;
     using move_type = TourMove;
     using Point = typename Metric::point_type;
-    static constexpr int kNeighborhoods = 2; ///< 0: 2-opt, 1: Or-opt (candidate lists)
+    /// 0: 2-opt, 1: Or-opt, 2: sequential 3-opt (candidate lists; 3-opt empty when K3 = 0)
+    static constexpr int kNeighborhoods = 3;
     static constexpr int kMaxTouched = 6;
 
     Metric metric;
@@ -35,6 +38,8 @@ template <class Metric, class Delta> struct TspChainPolicy {
     std::int32_t n = 0;
     std::int32_t K = 0;
     std::int32_t window = 0;
+    const std::int32_t* candidates3 = nullptr; ///< n x K3 (3-opt)
+    std::int32_t K3 = 0;
     // Per-chain workspace.
     std::int32_t* pos = nullptr;     ///< chains x n
     Point* P = nullptr;              ///< chains x (n + 1)
@@ -89,10 +94,15 @@ template <class Metric, class Delta> struct TspChainPolicy {
         v.n = n;
         v.K = K;
         v.focus_rows = *count;
-        if constexpr (k == 0)
+        if constexpr (k == 0) {
             return TwoOptCandidates<Metric, Delta>{v};
-        else
+        } else if constexpr (k == 1) {
             return OrOptCandidates<Metric, Delta>{v};
+        } else {
+            v.candidates = candidates3;
+            v.K = K3;
+            return ThreeOptCandidates<Metric, Delta>{v};
+        }
     }
 
     LOCUS_HD_INLINE int touched(const std::int32_t* tour, const TourMove& m,

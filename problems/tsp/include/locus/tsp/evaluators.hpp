@@ -425,4 +425,133 @@ template <class Metric, class Delta = std::int64_t> struct ThreeOptRandom {
     }
 };
 
+/// Whether {a, b} and {c, d} are the same undirected edge.
+LOCUS_HD_INLINE bool same_edge(std::int32_t a, std::int32_t b, std::int32_t c, std::int32_t d) {
+    return (a == c && b == d) || (a == d && b == c);
+}
+
+/// The reconnection (ThreeOpt) of the edges after positions i < j < p of `tour` whose added
+/// edges are {u0, u1}, {v0, v1}, {w0, w1} (any order), or -1 when none is.
+LOCUS_HD_INLINE std::int32_t three_opt_type(const std::int32_t* tour, std::int32_t n,
+                                            std::int32_t i, std::int32_t j, std::int32_t p,
+                                            std::int32_t u0, std::int32_t u1, std::int32_t v0,
+                                            std::int32_t v1, std::int32_t w0, std::int32_t w1) {
+    const std::int32_t a1 = tour[i], b0 = tour[i + 1], b1 = tour[j], c0 = tour[j + 1],
+                       c1 = tour[p], a0 = tour[wrap(p + 1, n)];
+    // Added edges of each reconnection, in ThreeOpt order.
+    const std::int32_t added[7][6] = {{a1, b1, b0, c1, c0, a0}, {a1, c0, c1, b0, b1, a0},
+                                      {a1, c0, c1, b1, b0, a0}, {a1, c1, c0, b0, b1, a0},
+                                      {a1, b1, b0, c0, c1, a0}, {a1, b0, b1, c1, c0, a0},
+                                      {a1, c1, b0, a0, b1, c0}};
+    for (std::int32_t type = 0; type < three_opt_reconnections; ++type) {
+        const std::int32_t* e = added[type];
+        bool matched[3] = {false, false, false};
+        const std::int32_t given[3][2] = {{u0, u1}, {v0, v1}, {w0, w1}};
+        bool all = true;
+        for (int g = 0; g < 3 && all; ++g) {
+            bool found = false;
+            for (int q = 0; q < 3 && !found; ++q) {
+                if (!matched[q] && same_edge(given[g][0], given[g][1], e[2 * q], e[2 * q + 1])) {
+                    matched[q] = true;
+                    found = true;
+                }
+            }
+            all = found;
+        }
+        if (all) return type;
+    }
+    return -1;
+}
+
+/// Sequential 3-opt over candidate lists (paper 004's 3-opt with neighbor lists, as in
+/// Lin-Kernighan's first three levels): remove (t1, t2), add (t2, t3) with t3 a candidate of
+/// t2, remove (t3, t4), add (t4, t5) with t5 a candidate of t4, remove (t5, t6), close with
+/// (t6, t1); t2, t4 and t6 are either tour neighbour. Rows: 2 per focused city (t1, and t2 its
+/// successor or predecessor), cols 4K^2 (k1, t4 side, k2, t6 side). A cell holds a move when the
+/// three removed edges differ and the added ones make one of the seven reconnections; the move
+/// is that reconnection (TourMove three_opt).
+template <class Metric, class Delta = std::int64_t> struct ThreeOptCandidates {
+    using delta_type = Delta;
+    using point_type = typename Metric::point_type;
+    struct row_type {
+        std::uint32_t s;
+        std::int32_t t1, t2; ///< t1 = -1: unused focus row
+    };
+    TourBatchView<Metric> v;
+
+    static constexpr std::int32_t rows_per_focus = 2;
+    static constexpr MoveKind kind = MoveKind::three_opt;
+    LOCUS_HD_INLINE gpu::MoveGrid grid() const {
+        const std::int32_t rows = v.focus_list != nullptr ? 2 * v.focus_rows : 2 * v.n;
+        return {static_cast<std::uint32_t>(v.n < 8 || v.K == 0 ? 0 : rows),
+                static_cast<std::uint32_t>(4 * v.K * v.K)};
+    }
+    LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
+        const auto f = static_cast<std::int32_t>(r / 2);
+        std::int32_t t1 = f;
+        if (v.focus_list != nullptr) {
+            if (f >= v.focus_count[s]) return {s, -1, 0};
+            t1 = v.focus_list[static_cast<std::int64_t>(s) * v.n + f];
+        } else {
+            t1 = v.tour_of(s)[f];
+        }
+        const std::int32_t p1 = v.pos_of(s)[t1];
+        const std::int32_t p2 = (r & 1u) == 0 ? wrap(p1 + 1, v.n) : wrap(p1 - 1, v.n);
+        return {s, t1, v.tour_of(s)[p2]};
+    }
+    /// The move of cell `col` (invalid when the cell holds none).
+    LOCUS_HD_INLINE TourMove move_of(const row_type& x, std::uint32_t col) const {
+        TourMove m;
+        m.kind = MoveKind::three_opt;
+        const std::int32_t* tour = v.tour_of(x.s);
+        const std::int32_t* pos = v.pos_of(x.s);
+        const auto c = static_cast<std::int32_t>(col);
+        const std::int32_t k1 = c / (4 * v.K);
+        const std::int32_t side4 = (c / (2 * v.K)) & 1;
+        const std::int32_t k2 = (c >> 1) % v.K;
+        const std::int32_t side6 = c & 1;
+        const std::int32_t t3 = v.candidates[static_cast<std::int64_t>(x.t2) * v.K + k1];
+        const std::int32_t q3 = pos[t3];
+        const std::int32_t q4 = side4 == 0 ? wrap(q3 + 1, v.n) : wrap(q3 - 1, v.n);
+        const std::int32_t t4 = tour[q4];
+        const std::int32_t t5 = v.candidates[static_cast<std::int64_t>(t4) * v.K + k2];
+        const std::int32_t q5 = pos[t5];
+        const std::int32_t q6 = side6 == 0 ? wrap(q5 + 1, v.n) : wrap(q5 - 1, v.n);
+        const std::int32_t t6 = tour[q6];
+        // Removed edges by the position of their first end (edge (e, e+1)).
+        const auto edge = [&](std::int32_t qa, std::int32_t qb) {
+            return wrap(qb - qa, v.n) == 1 ? qa : qb;
+        };
+        std::int32_t e1 = edge(pos[x.t1], pos[x.t2]);
+        std::int32_t e2 = edge(q3, q4);
+        std::int32_t e3 = edge(q5, q6);
+        if (e1 == e2 || e2 == e3 || e1 == e3) return m;
+        if (e1 > e2) { const std::int32_t t = e1; e1 = e2; e2 = t; }
+        if (e2 > e3) { const std::int32_t t = e2; e2 = e3; e3 = t; }
+        if (e1 > e2) { const std::int32_t t = e1; e1 = e2; e2 = t; }
+        const std::int32_t type =
+            three_opt_type(tour, v.n, e1, e2, e3, x.t2, t3, t4, t5, t6, x.t1);
+        if (type < 0) return m;
+        m.valid = true;
+        m.i = e1;
+        m.j = e2;
+        m.p = e3;
+        m.length = type;
+        return m;
+    }
+    LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
+        if (x.t1 < 0) return gpu::invalid_delta<delta_type>();
+        const TourMove m = move_of(x, col);
+        if (!m.valid) return gpu::invalid_delta<delta_type>();
+        return three_opt_delta<Delta>(v.metric, v.points(x.s), v.dists(x.s), m.i, m.j, m.p,
+                                      m.length);
+    }
+    LOCUS_HD_INLINE TourMove decode(std::uint32_t s, std::uint64_t index) const {
+        const auto cols = static_cast<std::uint64_t>(4 * v.K * v.K);
+        const row_type x = row(s, static_cast<std::uint32_t>(index / cols));
+        if (x.t1 < 0) return TourMove{};
+        return move_of(x, static_cast<std::uint32_t>(index % cols));
+    }
+};
+
 } // namespace locus::tsp
