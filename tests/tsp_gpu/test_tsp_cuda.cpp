@@ -251,6 +251,9 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA (best/first 
         CAPTURE(variant.three_opt);
         for (const Instance& inst : instances()) {
             if (inst.n < 8) continue;
+            // NOTE: under compute-sanitizer the thread mapping runs each chain serially, so only
+            // the 64-city matrix instance is checked there.
+            if (sanitizer_run() && inst.n != 64) continue;
             CAPTURE(inst.name);
             TspProblem problem(inst);
             TspChainOptions options;
