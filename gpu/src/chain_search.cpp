@@ -250,7 +250,8 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                 "delta) or first (lowest-index improving move)")
         .choice("mapping", "block", {"block", "thread"},
                 "CUDA: one block per chain (the block shares each exploration) or one thread per "
-                "chain (paper 004's FI-thread); the CPU twin runs a chain per core either way")
+                "chain (paper 004's FI-thread; TSP chains); the CPU twin runs a chain per core "
+                "either way")
         .integer("close", "5",
                  "population: nearest members a member's diversity contribution averages over",
                  1, 1000);

@@ -11,6 +11,8 @@
 #include "chain_policy_harness.hpp"
 #include "locus/gpu/chain_engine.hpp"
 #include "locus/tsp/chain_runner.hpp"
+#include "locus/tsp/combine.hpp"
+#include "locus/tsp/tour_engine.hpp"
 #include "locus/tsp/generator.hpp"
 #include "locus/tsp/heuristics.hpp"
 #include "locus/tsp/tour_io.hpp"
@@ -221,12 +223,50 @@ TEST_CASE("Acceptance: better-or-equal, threshold and annealing decisions") {
     CHECK(accepted == 0);
 }
 
-TEST_CASE("TSP chains have no recombination: a clear error") {
-    TspProblem problem(generate_random_uniform(50, 8, 10000));
+TEST_CASE("TSP chains recombine by Combine: the first parent takes the second's shorter "
+          "interchangeable sub-paths") {
+    TspProblem problem(generate_random_uniform(300, 8, 10000));
+    const auto n = static_cast<std::int32_t>(problem.size());
+    SolutionBatch parents(2, problem.size());
+    NearestNeighborTour(problem, -1).construct(parents, 4);
+    make_cpu_engine(problem, {MoveKind::two_opt, 0}, {})->descend(parents, Pivot::best, 0, {});
+    // The first parent: the 2-opt local optimum with three windows reversed (each a 2-opt move,
+    // so no better); the second: the local optimum itself.
+    parents.copy_from(0, parents, 1);
+    for (const std::size_t w : {10u, 100u, 200u})
+        std::reverse(parents[0].begin() + static_cast<std::ptrdiff_t>(w) + 1,
+                     parents[0].begin() + static_cast<std::ptrdiff_t>(w) + 7);
+    parents.objective(0) = problem.evaluate(parents[0]);
+    visit_metric(problem.instance().metric, [&](auto tag) {
+        using Metric = typename decltype(tag)::type;
+        auto policy = host_policy<Metric>(problem, 8);
+        gpu::ArrayList list;
+        policy.declare(list, 1);
+        gpu::HostStorage storage;
+        storage.allocate(list);
+        std::vector<std::int32_t> child(problem.size());
+        Rng rng(1, 0);
+        policy.recombine(0, parents[0].data(), parents[1].data(), child.data(), rng);
+        std::vector<std::int32_t> expected(parents[0].begin(), parents[0].end());
+        const std::int64_t change = combine_tours(problem.instance(), expected, parents[1], 1000);
+        CHECK(child == expected);
+        CHECK(change < 0);
+        CHECK_FALSE(check_tour(child, problem.size()).has_value());
+        CHECK(problem.evaluate(child) == parents.objective(0) + static_cast<Objective>(change));
+        CHECK(n == static_cast<std::int32_t>(child.size()));
+    });
+    // Through the runner: recombined chains go on with exact objectives.
     auto runner = make_cpu_chain_runner(problem, {}, 2, {}, 1);
+    std::vector<std::int64_t> objectives{static_cast<std::int64_t>(parents.objective(0)),
+                                         static_cast<std::int64_t>(parents.objective(1))};
+    runner->start(parents.data(), objectives, {}, -1);
     const std::vector<std::uint32_t> a{0, 1}, b{1, 0};
-    CHECK_THROWS_WITH_AS(runner->recombine(a, b, 0),
-                         "exchange: recombine needs a recombination operator, which this "
-                         "problem's chains do not have; use copy_best, elite or none",
-                         NotImplemented);
+    runner->recombine(a, b, 0);
+    runner->epoch(0, 5, {});
+    std::vector<std::int32_t> tour(problem.size());
+    const auto best = runner->best_objectives();
+    for (std::uint32_t c = 0; c < 2; ++c) {
+        runner->best_solution(c, tour);
+        CHECK(best[c] == static_cast<std::int64_t>(problem.evaluate(tour)));
+    }
 }

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "locus/error.hpp"
 #include "locus/gpu/chain_engine.hpp"
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device.hpp"
@@ -226,11 +227,16 @@ private:
     void launch(std::uint64_t first, std::uint32_t iterations, bool initialize,
                 std::int64_t only) {
         if (params_.thread_per_chain) {
-            constexpr unsigned kPerBlock = 32;
-            detail::chain_thread_kernel<P>
-                <<<(chains_ + kPerBlock - 1) / kPerBlock, kPerBlock, 0, stream_.get()>>>(
-                    policy_, a_, params_, first, iterations, initialize,
-                    static_cast<long long>(only), chains_);
+            if constexpr (ThreadMapped<P>) {
+                constexpr unsigned kPerBlock = 32;
+                detail::chain_thread_kernel<P>
+                    <<<(chains_ + kPerBlock - 1) / kPerBlock, kPerBlock, 0, stream_.get()>>>(
+                        policy_, a_, params_, first, iterations, initialize,
+                        static_cast<long long>(only), chains_);
+            } else {
+                throw ConfigError("mapping: thread is not available for this problem's chains "
+                                  "(one block per chain only); use mapping: block");
+            }
         } else {
             detail::chain_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
                 policy_, a_, params_, first, iterations, initialize, static_cast<long long>(only));

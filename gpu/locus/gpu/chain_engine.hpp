@@ -513,6 +513,12 @@ concept Recombining = requires(const P& p, std::uint32_t c, const std::int32_t* 
     p.recombine(c, s, s, out, rng);
 };
 
+/// Whether P's chains may run one per CUDA thread (mapping: thread): P sets
+/// `static constexpr bool kThreadMapping = true`. Policies opt in, as the extra kernel costs
+/// compile time and suits only policies whose routine is cheap for one thread.
+template <class P>
+concept ThreadMapped = requires { requires P::kThreadMapping; };
+
 /// Chain c's child of parents `first` and `second` (the leader recombines with the chain's
 /// random stream of the round), evaluated by the team: its objective on every rank.
 LOCUS_EXEC_CHECK_DISABLE

@@ -12,6 +12,7 @@
 #include "locus/gpu/storage.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
+#include "locus/tsp/combine.hpp"
 #include "locus/tsp/double_bridge.hpp"
 #include "locus/tsp/evaluators.hpp"
 #include "locus/tsp/moves.hpp"
@@ -32,6 +33,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
     /// 0: 2-opt, 1: Or-opt, 2: sequential 3-opt (candidate lists; 3-opt empty when K3 = 0)
     static constexpr int kNeighborhoods = 3;
     static constexpr int kMaxTouched = 6;
+    static constexpr bool kThreadMapping = true; ///< mapping: thread (paper 004's FI-thread)
 
     Metric metric;
     const std::int32_t* candidates = nullptr; ///< n x K
@@ -163,6 +165,21 @@ template <class Metric, class Delta> struct TspChainPolicy {
             apply_bridge(tour, n, cut, distance, scratch + static_cast<std::int64_t>(c) * n, out);
         count = 6;
         return delta;
+    }
+
+    /// Leader only: the child is `first` improved with every shorter interchangeable sub-path of
+    /// `second` (Combine, paper 002; exchange recombine / population), sub-paths of at most
+    /// 1000 cities. Deterministic: the random stream is not used.
+    LOCUS_HD void recombine(std::uint32_t c, const std::int32_t* first, const std::int32_t* second,
+                            std::int32_t* child, Rng&) const {
+        for (std::int32_t k = 0; k < n; ++k)
+            child[k] = first[k];
+        const Metric& m = metric;
+        const auto distance = [&m](std::int32_t x, std::int32_t y) {
+            return static_cast<std::int64_t>(m.distance(x, y));
+        };
+        combine_into(child, second, scratch + static_cast<std::int64_t>(c) * n, n, 1000,
+                     distance);
     }
 
     /// Tour length (every thread gets it).
