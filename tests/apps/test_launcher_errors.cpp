@@ -65,12 +65,12 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
     }
     SUBCASE("a parallel descent over a neighborhood without an independence rule") {
         const fs::path config = dir / "parallel.yaml";
-        write_file(config, "problem: {name: qap, instance: \"random-qap:n=12,seed=1\"}\n"
-                           "algorithm: {name: parallel_descent, neighborhood: swap}\n");
+        write_file(config, "problem: {name: dcvrp, instance: \"random-cvrp:n=12,seed=1\"}\n"
+                           "algorithm: {name: parallel_descent, neighborhood: two_opt}\n");
         const CommandResult r = run_job(dir, config);
         CHECK(r.exit_code == 2);
-        CHECK(r.output == error_line("algorithm: neighborhood 'swap' has no independence rule, "
-                                     "so it cannot run a parallel descent"));
+        CHECK(r.output == error_line("algorithm: neighborhood 'two_opt' has no independence "
+                                     "rule, so it cannot run a parallel descent"));
     }
     SUBCASE("unknown component name, with the closest valid name suggested") {
         const fs::path config = dir / "component.yaml";

@@ -138,3 +138,26 @@ TEST_CASE("a time limit interrupts a long CPU multi-start round; the best so far
     const auto at = line.find("\"total_time_s\":") + 15;
     CHECK(std::stod(line.substr(at)) < 10.0);
 }
+
+TEST_CASE("QAP parallel descent: exact objectives, a swap local optimum, more moves than "
+          "explorations on a sparse instance") {
+    Instance instance = generate_random(40, 6, 50, false);
+    for (std::size_t k = 0; k < instance.a.size(); ++k) // sparse flows, kept symmetric
+        if ((k / 40 + k % 40) % 4 != 0) instance.a[k] = 0;
+    const QapProblem problem(instance);
+    gpu::EngineSettings checked;
+    checked.check_moves = true;
+    auto swap = make_cpu_swap(problem, checked);
+    CHECK(swap->has_independence_rule());
+    SolutionBatch batch = random_batch(problem, 3, 4);
+    const SolutionBatch start = batch;
+    const DescentStats stats = swap->descend_independent(batch, {}, {});
+    CHECK(stats.steps > stats.explorations);
+    std::vector<MoveChoice> best(3);
+    swap->explore(batch, Pivot::best, best);
+    for (std::size_t s = 0; s < 3; ++s) {
+        CHECK(batch.objective(s) == problem.evaluate(batch[s]));
+        CHECK(batch.objective(s) < start.objective(s));
+        CHECK(best[s].delta >= 0);
+    }
+}

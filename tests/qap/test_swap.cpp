@@ -85,3 +85,53 @@ TEST_CASE("the delta table follows random swaps exactly") {
         }
     }
 }
+
+TEST_CASE("swap independence: every pair the rule calls independent adds up when applied "
+          "together, every pair it calls dependent does not (exact), on dense and sparse "
+          "instances") {
+    using locus::qap::QapSwap;
+    using locus::qap::swaps_conflict;
+    std::uint64_t independent = 0;
+    std::uint64_t dependent_disjoint = 0;
+    for (const bool asymmetric : {false, true}) {
+        for (const bool sparse : {false, true}) {
+            Instance instance = generate_random(9, 21, 20, asymmetric);
+            if (sparse) // most flows zero: many swaps do not interact
+                for (std::size_t k = 0; k < instance.a.size(); ++k)
+                    if (k % 5 != 0) instance.a[k] = 0;
+            Rng rng(3, asymmetric ? 1 : 0);
+            const std::vector<std::int32_t> p = random_permutation(instance.n, rng);
+            const std::int64_t base = objective(instance, p);
+            std::vector<QapSwap> moves;
+            for (std::int32_t r = 0; r < instance.n; ++r)
+                for (std::int32_t s = r + 1; s < instance.n; ++s)
+                    moves.push_back({r, s, p[static_cast<std::size_t>(r)],
+                                     p[static_cast<std::size_t>(s)]});
+            for (const QapSwap& x : moves)
+                for (const QapSwap& y : moves) {
+                    const bool conflict =
+                        swaps_conflict(instance.a.data(), instance.b.data(), instance.n, x, y);
+                    CHECK(conflict == swaps_conflict(instance.a.data(), instance.b.data(),
+                                                     instance.n, y, x));
+                    const bool disjoint = x.r != y.r && x.r != y.s && x.s != y.r && x.s != y.s;
+                    if (!disjoint) {
+                        CHECK(conflict);
+                        continue;
+                    }
+                    std::vector<std::int32_t> both = p;
+                    std::swap(both[static_cast<std::size_t>(x.r)],
+                              both[static_cast<std::size_t>(x.s)]);
+                    std::swap(both[static_cast<std::size_t>(y.r)],
+                              both[static_cast<std::size_t>(y.s)]);
+                    const bool adds_up = objective(instance, both) - base ==
+                                         swap_delta(instance, p, x.r, x.s) +
+                                             swap_delta(instance, p, y.r, y.s);
+                    CHECK(adds_up == !conflict);
+                    independent += conflict ? 0 : 1;
+                    dependent_disjoint += conflict ? 1 : 0;
+                }
+        }
+    }
+    CHECK(independent > 500);
+    CHECK(dependent_disjoint > 500);
+}

@@ -13,17 +13,11 @@
 namespace locus::qap {
 namespace {
 
-/// The facilities a swap exchanges.
-struct SwapMove {
-    std::int32_t r = 0;
-    std::int32_t s = 0;
-};
-
 /// The swap neighborhood over host permutations: the evaluator reads the batch in place.
 class SwapPolicy {
 public:
     using evaluator_type = SwapEvaluator;
-    using move_type = SwapMove;
+    using move_type = QapSwap;
 
     explicit SwapPolicy(const QapProblem& problem) : problem_(&problem) {}
 
@@ -34,19 +28,30 @@ public:
     std::uint64_t evaluations(const SwapEvaluator& eval, std::size_t count) const {
         return eval.grid().size() * count;
     }
-    SwapMove apply(const SwapEvaluator& eval, SolutionBatch& batch, std::size_t solution,
-                   std::uint64_t index) const {
-        SwapMove move;
-        SwapEvaluator::decode(index, eval.n, move.r, move.s);
-        if (index >= eval.grid().size() || move.r >= move.s)
+    QapSwap apply(const SwapEvaluator& eval, SolutionBatch& batch, std::size_t solution,
+                  std::uint64_t index) const {
+        if (index >= eval.grid().size())
+            throw Error(gpu::detail::undecodable_move_message("QAP swap", index));
+        const QapSwap move = eval.decode(static_cast<std::uint32_t>(solution), index);
+        if (move.r >= move.s)
             throw Error(gpu::detail::undecodable_move_message("QAP swap", index));
         auto p = batch[solution];
         std::swap(p[static_cast<std::size_t>(move.r)], p[static_cast<std::size_t>(move.s)]);
         return move;
     }
     Objective evaluate(std::span<const std::int32_t> p) const { return problem_->evaluate(p); }
-    std::string describe(const SwapMove& move) const {
+    std::string describe(const QapSwap& move) const {
         return fmt::format("swap ({}, {})", move.r, move.s);
+    }
+    bool conflicts(const QapSwap& x, const QapSwap& y) const {
+        const Instance& inst = problem_->instance();
+        return swaps_conflict(inst.a.data(), inst.b.data(), inst.n, x, y);
+    }
+    void apply_independent(SolutionBatch& batch, std::size_t solution,
+                           std::span<const QapSwap> moves) const {
+        auto p = batch[solution];
+        for (const QapSwap& m : moves)
+            std::swap(p[static_cast<std::size_t>(m.r)], p[static_cast<std::size_t>(m.s)]);
     }
 
 private:

@@ -37,6 +37,7 @@ struct SwapApplier {
 class SwapDevicePolicy {
 public:
     using evaluator_type = SwapEvaluator;
+    using move_type = QapSwap;
 
     explicit SwapDevicePolicy(const QapProblem& problem)
         : problem_(problem), n_(problem.instance().n) {
@@ -64,6 +65,19 @@ public:
         return {d.solutions, n_};
     }
     Objective evaluate(std::span<const std::int32_t> p) const { return problem_.evaluate(p); }
+    bool conflicts(const QapSwap& x, const QapSwap& y) const {
+        const Instance& inst = problem_.instance();
+        return swaps_conflict(inst.a.data(), inst.b.data(), inst.n, x, y);
+    }
+    void apply_independent(SolutionBatch& batch, std::size_t solution,
+                           std::span<const QapSwap> moves) const {
+        auto p = batch[solution];
+        for (const QapSwap& m : moves) {
+            const std::int32_t tmp = p[static_cast<std::size_t>(m.r)];
+            p[static_cast<std::size_t>(m.r)] = p[static_cast<std::size_t>(m.s)];
+            p[static_cast<std::size_t>(m.s)] = tmp;
+        }
+    }
 
 private:
     const QapProblem& problem_;

@@ -70,6 +70,46 @@ LOCUS_HD_INLINE std::int64_t updated_swap_delta(const M& a, const M& b, std::int
            cols * (B(pu, ps) - B(pv, ps) + B(pv, pr) - B(pu, pr));
 }
 
+/// A decoded swap: facilities r < s and their locations before the swap.
+struct QapSwap {
+    std::int32_t r = 0;
+    std::int32_t s = 0;
+    std::int32_t pr = 0;
+    std::int32_t ps = 0;
+};
+
+/// How much the delta of swap x changes when the disjoint swap y is applied first: the
+/// interaction term of updated_swap_delta with y's locations exchanged. Exact for general
+/// matrices.
+template <class M>
+LOCUS_HD_INLINE std::int64_t swap_interaction(const M& a, const M& b, std::int32_t n,
+                                              const QapSwap& x, const QapSwap& y) {
+    const std::int64_t nn = n;
+    const auto A = [&](std::int64_t i, std::int64_t j) {
+        return static_cast<std::int64_t>(a[i * nn + j]);
+    };
+    const auto B = [&](std::int64_t i, std::int64_t j) {
+        return static_cast<std::int64_t>(b[i * nn + j]);
+    };
+    const std::int64_t r = x.r, s = x.s, u = y.r, v = y.s;
+    const std::int64_t pr = x.pr, ps = x.ps;
+    const std::int64_t pu = y.ps, pv = y.pr; // y's locations after y
+    const std::int64_t rows = A(r, u) - A(r, v) + A(s, v) - A(s, u);
+    const std::int64_t cols = A(u, r) - A(v, r) + A(v, s) - A(u, s);
+    return rows * (B(ps, pu) - B(ps, pv) + B(pr, pv) - B(pr, pu)) +
+           cols * (B(pu, ps) - B(pv, ps) + B(pv, pr) - B(pu, pr));
+}
+
+/// The exact independence rule of two swaps for the parallel descent (paper 002's definition:
+/// applied together they change the objective by the sum of their deltas): they are dependent
+/// when they share a facility or when either changes the other's delta (swap_interaction).
+template <class M>
+LOCUS_HD_INLINE bool swaps_conflict(const M& a, const M& b, std::int32_t n, const QapSwap& x,
+                                    const QapSwap& y) {
+    if (x.r == y.r || x.r == y.s || x.s == y.r || x.s == y.s) return true;
+    return swap_interaction(a, b, n, x, y) != 0;
+}
+
 /// swap_delta on a host instance. Preconditions as above.
 std::int64_t swap_delta(const Instance& instance, std::span<const std::int32_t> p, std::int32_t r,
                         std::int32_t s);

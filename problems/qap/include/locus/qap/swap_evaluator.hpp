@@ -33,6 +33,17 @@ struct SwapEvaluator {
         if (s <= x.r) return gpu::invalid_delta<delta_type>();
         return swap_delta(a, b, n, x.p, x.r, s);
     }
+    /// The swap of a move index with the locations of solution `solution` (r >= s: no move).
+    LOCUS_HD_INLINE QapSwap decode(std::uint32_t solution, std::uint64_t index) const {
+        QapSwap m;
+        decode(index, n, m.r, m.s);
+        const std::int32_t* p = perms + static_cast<std::int64_t>(solution) * n;
+        if (m.r < n && m.s < n) {
+            m.pr = p[m.r];
+            m.ps = p[m.s];
+        }
+        return m;
+    }
     /// Facilities (r, s) of a move index (valid when r < s).
     LOCUS_HD_INLINE static void decode(std::uint64_t index, std::int32_t n, std::int32_t& r,
                                        std::int32_t& s) {
