@@ -66,6 +66,7 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
     SUBCASE("a parallel descent over a neighborhood without an independence rule") {
         const fs::path config = dir / "parallel.yaml";
         write_file(config, "problem: {name: dcvrp, instance: \"random-cvrp:n=12,seed=1\"}\n"
+                           "construction: savings\n"
                            "algorithm: {name: parallel_descent, neighborhood: two_opt}\n");
         const CommandResult r = run_job(dir, config);
         CHECK(r.exit_code == 2);
