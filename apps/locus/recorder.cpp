@@ -15,6 +15,21 @@ namespace locus::app {
 namespace fs = std::filesystem;
 
 namespace {
+/// UTC time to the millisecond: 20261125T173239.123Z.
+std::string utc_stamp_ms() {
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        now.time_since_epoch())
+                        .count() %
+                    1000;
+    std::tm tm{};
+    gmtime_r(&seconds, &tm);
+    char buffer[64];
+    std::strftime(buffer, sizeof buffer, "%Y%m%dT%H%M%S", &tm);
+    return fmt::format("{}.{:03d}Z", buffer, static_cast<int>(ms));
+}
+
 std::string utc_stamp(const char* format) {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm tm{};
@@ -41,7 +56,7 @@ nlohmann::json number(double value) {
 
 Recorder::Recorder(const fs::path& out_dir, const Problem& problem, JobFacts facts)
     : out_dir_(out_dir), results_file_(out_dir / "results.jsonl"), problem_(problem),
-      facts_(std::move(facts)), stamp_(utc_stamp("%Y%m%dT%H%M%SZ")) {
+      facts_(std::move(facts)), stamp_(utc_stamp_ms()) {
     std::error_code ec;
     fs::create_directories(out_dir_, ec);
     if (ec)
@@ -53,16 +68,29 @@ Recorder::~Recorder() {
     if (trace_ != nullptr) std::fclose(trace_);
 }
 
-fs::path Recorder::run_dir(std::uint32_t run) const {
-    return out_dir_ / fmt::format("{}-{}-{}-r{}", stamp_, sanitize(problem_.instance_name()),
-                                  sanitize(facts_.algorithm), run);
+fs::path Recorder::run_dir(std::uint32_t run) {
+    if (const auto found = run_dirs_.find(run); found != run_dirs_.end()) return found->second;
+    const std::string base = fmt::format("{}-{}-{}-r{}", stamp_, sanitize(problem_.instance_name()),
+                                         sanitize(facts_.algorithm), run);
+    // NOTE: mkdir is atomic: of several processes started at once into the same output
+    // directory, one gets each name and the others move on to the next suffix.
+    for (int attempt = 1;; ++attempt) {
+        const fs::path dir = out_dir_ / (attempt == 1 ? base : fmt::format("{}-{}", base, attempt));
+        std::error_code ec;
+        if (fs::create_directory(dir, ec)) {
+            run_dirs_.emplace(run, dir);
+            return dir;
+        }
+        if (ec || attempt >= 100000)
+            throw Error(fmt::format("cannot create run directory '{}': {}", dir.string(),
+                                    ec ? ec.message() : "every name is taken"));
+    }
 }
 
 void Recorder::improvement(std::uint32_t run, const TracePoint& point) {
     if (trace_run_ != run) {
         if (trace_ != nullptr) std::fclose(trace_);
         const fs::path dir = run_dir(run);
-        fs::create_directories(dir);
         trace_ = std::fopen((dir / "trace.jsonl").c_str(), "w");
         if (trace_ == nullptr)
             throw Error(fmt::format("cannot write '{}'", (dir / "trace.jsonl").string()));
@@ -78,7 +106,6 @@ void Recorder::improvement(std::uint32_t run, const TracePoint& point) {
 
 nlohmann::json Recorder::run_end(const RunSummary& summary) {
     const fs::path dir = run_dir(summary.run);
-    fs::create_directories(dir);
     nlohmann::json line;
     line["problem"] = std::string(problem_.problem_name());
     line["instance"] = problem_.instance_name();
@@ -136,9 +163,14 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
     line["git_revision"] = LOCUS_GIT_REVISION;
     line["build_id"] = LOCUS_BUILD_ID;
     line["timestamp"] = utc_stamp("%Y-%m-%dT%H:%M:%SZ");
-    std::ofstream out(results_file_, std::ios::app);
-    out << line.dump() << '\n';
-    if (!out) throw Error(fmt::format("cannot append to '{}'", results_file_.string()));
+    // NOTE: one write of the whole line to a file opened for appending, so that lines of
+    // concurrent processes do not interleave.
+    const std::string text = line.dump() + "\n";
+    std::FILE* out = std::fopen(results_file_.c_str(), "a");
+    const bool written = out != nullptr && std::setvbuf(out, nullptr, _IONBF, 0) == 0 &&
+                         std::fwrite(text.data(), 1, text.size(), out) == text.size();
+    if (out != nullptr) std::fclose(out);
+    if (!written) throw Error(fmt::format("cannot append to '{}'", results_file_.string()));
     return line;
 }
 

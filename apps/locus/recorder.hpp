@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -49,13 +50,17 @@ public:
     const std::filesystem::path& results_file() const { return results_file_; }
 
 private:
-    std::filesystem::path run_dir(std::uint32_t run) const;
+    /// The run's directory, created exclusively on first use: the stamp (UTC to the
+    /// millisecond), instance, algorithm and run number, with "-2", "-3", ... appended when
+    /// another process took the name first.
+    std::filesystem::path run_dir(std::uint32_t run);
 
     std::filesystem::path out_dir_;
     std::filesystem::path results_file_;
     const Problem& problem_;
     JobFacts facts_;
     std::string stamp_;
+    std::map<std::uint32_t, std::filesystem::path> run_dirs_;
     std::uint32_t trace_run_ = ~0u;
     std::FILE* trace_ = nullptr;
     bool mismatch_ = false;

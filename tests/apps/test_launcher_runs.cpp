@@ -225,6 +225,36 @@ TEST_CASE("parallel ILS with Combine, adaptive strength and soft restarts: repro
     CHECK(verify(instance, first[0]["solution_file"], first[0]["objective"]) == 0);
 }
 
+TEST_CASE("concurrent runs into one output directory get their own run directories and "
+          "whole results lines") {
+    const fs::path dir = temp_dir("apps-concurrent");
+    const fs::path instance = write_tsplib(dir / "gen150.tsp", "gen150", 150, 4);
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kIlsJob);
+    const fs::path out = dir / "out";
+    std::string command;
+    for (int k = 0; k < 6; ++k)
+        command += (locus::test::bin_dir() / "locus").string() + " run " +
+                   quoted(config.string()) + " -q --out " + quoted(out.string()) +
+                   " --instance " + quoted(instance.string()) + " --seed " +
+                   std::to_string(k + 1) + " & ";
+    const auto result = locus::test::run_command(command + "wait");
+    INFO(result.output);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 6);
+    std::set<std::string> files;
+    std::set<unsigned long long> seeds;
+    for (const auto &line : lines) {
+        files.insert(line["solution_file"].get<std::string>());
+        seeds.insert(line["seed"].get<unsigned long long>());
+        // Each run's file holds that run's own solution.
+        CHECK(verify(instance, line["solution_file"], line["objective"]) == 0);
+        check_trace(line);
+    }
+    CHECK(files.size() == 6);
+    CHECK(seeds.size() == 6);
+}
+
 TEST_CASE("repeat writes one results line per run with its own seed") {
     const fs::path dir = temp_dir("apps-repeat");
     const fs::path config = dir / "job.yaml";
