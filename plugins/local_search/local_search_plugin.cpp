@@ -114,9 +114,6 @@ public:
             neighborhoods_.push_back(build.registry->create<Neighborhood>(*child, build));
             if (parallel_) require_independence(*neighborhoods_.back(), params);
         }
-        if (neighborhoods_.empty())
-            throw ConfigError(params.path() +
-                              ".neighborhoods: the list is empty; name at least one neighborhood");
     }
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {

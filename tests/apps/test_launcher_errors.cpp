@@ -52,15 +52,6 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
                          "construction, device, memory_budget, memory_fraction, name, output, "
                          "problem, seed, termination, threads)"));
     }
-    SUBCASE("a VND without neighborhoods") {
-        const fs::path config = dir / "vnd.yaml";
-        write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=50,seed=1\"}\n"
-                           "algorithm: {name: vnd, neighborhoods: []}\n");
-        const CommandResult r = run_job(dir, config);
-        CHECK(r.exit_code == 2);
-        CHECK(r.output == error_line("algorithm.neighborhoods: the list is empty; name at least "
-                                     "one neighborhood"));
-    }
     SUBCASE("soft restarts without a construction for the new solutions") {
         const fs::path config = dir / "restart.yaml";
         write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=50,seed=1\"}\n"
