@@ -43,6 +43,7 @@
 #include "locus/error.hpp"
 #include "locus/gpu/device.hpp"
 #include "locus/search_context.hpp"
+#include "locus/text.hpp"
 
 namespace locus::app {
 namespace {
@@ -184,6 +185,7 @@ Spec load_spec(const fs::path& file) {
     struct Variant {
         std::string label, file;
         std::vector<std::string> overrides;
+        std::vector<std::string> instances; ///< its own instances (empty: the spec's)
     };
     std::vector<Variant> variants;
     const YAML::Node none(YAML::NodeType::Sequence);
@@ -196,6 +198,15 @@ Spec load_spec(const fs::path& file) {
         base.label = item.IsMap() && item["label"] ? item["label"].as<std::string>()
                                                    : fs::path(base.file).stem().string();
         if (item.IsMap()) base.overrides = as_strings(item["set"], "set");
+        if (item.IsMap() && item["instances"]) {
+            for (const std::string& entry : as_strings(item["instances"], "instances")) {
+                const auto found = expand_instance(entry);
+                base.instances.insert(base.instances.end(), found.begin(), found.end());
+            }
+            if (base.instances.empty())
+                throw ConfigError(fmt::format("{}: config '{}': 'instances' is empty",
+                                              file.string(), base.label));
+        }
         std::vector<Variant> expanded{base};
         if (item.IsMap() && item["grid"]) {
             for (const auto& axis : item["grid"]) {
@@ -222,7 +233,10 @@ Spec load_spec(const fs::path& file) {
         const auto found = expand_instance(entry);
         instances.insert(instances.end(), found.begin(), found.end());
     }
-    if (instances.empty())
+    const bool spec_instances_used =
+        has_peers || std::any_of(variants.begin(), variants.end(),
+                                 [](const Variant& v) { return v.instances.empty(); });
+    if (instances.empty() && spec_instances_used)
         throw ConfigError(fmt::format("{}: 'instances' is empty", file.string()));
 
     std::vector<long long> seeds;
@@ -244,7 +258,7 @@ Spec load_spec(const fs::path& file) {
                                           file.string(), b));
 
     for (const Variant& v : variants)
-        for (const std::string& instance : instances)
+        for (const std::string& instance : v.instances.empty() ? instances : v.instances)
             for (const long long seed : seeds)
                 for (const std::string& backend : backends)
                     spec.runs.push_back(
@@ -575,9 +589,62 @@ std::string spec_fingerprint(const Spec& spec) {
     return fmt::format("{:016x}", std::hash<std::string>{}(all));
 }
 
+/// The `--devices` list (empty when not given); a ConfigError when it is not a list of ordinals.
+std::vector<int> device_list(const ExperimentOptions& options) {
+    std::vector<int> ordinals;
+    if (!options.devices.empty()) {
+        std::size_t at = 0;
+        while (at <= options.devices.size()) {
+            const std::size_t comma = std::min(options.devices.find(',', at), options.devices.size());
+            const std::string item = options.devices.substr(at, comma - at);
+            const bool digits = !item.empty() && item.size() <= 4 &&
+                                std::all_of(item.begin(), item.end(),
+                                            [](char c) { return c >= '0' && c <= '9'; });
+            if (!digits)
+                throw ConfigError(fmt::format("--devices {}: expected a comma-separated list of "
+                                              "CUDA device ordinals, e.g. 0,1",
+                                              escaped(options.devices)));
+            const int ordinal = std::stoi(item);
+            if (std::find(ordinals.begin(), ordinals.end(), ordinal) != ordinals.end())
+                throw ConfigError(fmt::format("--devices {}: device {} is listed twice",
+                                              options.devices, ordinal));
+            ordinals.push_back(ordinal);
+            at = comma + 1;
+        }
+    }
+    return ordinals;
+}
+
+/// The CUDA devices an experiment's CUDA runs use, one run per device at a time: the
+/// `--devices` list, else the first `--gpus` devices, else every device. Refused with a
+/// ConfigError naming the problem when no device is present or a device does not exist.
+std::vector<int> device_slots(const ExperimentOptions& options, int present) {
+    std::vector<int> ordinals = device_list(options);
+    if (present == 0)
+        throw ConfigError(fmt::format("the experiment has CUDA runs but no CUDA device is "
+                                      "available ({}); run it on a machine with a GPU or use "
+                                      "backend cpu",
+                                      gpu::device_unavailable_reason()));
+    if (ordinals.empty()) {
+        if (options.gpus > static_cast<unsigned>(present))
+            throw ConfigError(fmt::format("--gpus {}: only {} CUDA device{} present", options.gpus,
+                                          present, present == 1 ? " is" : "s are"));
+        const int n = options.gpus > 0 ? static_cast<int>(options.gpus) : present;
+        for (int d = 0; d < n; ++d) ordinals.push_back(d);
+    }
+    for (int d : ordinals)
+        if (d >= present)
+            throw ConfigError(fmt::format("--devices {}: CUDA device {} does not exist ({} "
+                                          "device{} present; CUDA_VISIBLE_DEVICES renumbers "
+                                          "them from 0)",
+                                          options.devices, d, present, present == 1 ? "" : "s"));
+    return ordinals;
+}
+
 } // namespace
 
 int run_experiment(const ExperimentOptions& options) {
+    (void)device_list(options); // its syntax, before anything runs
     const Spec spec = load_spec(options.spec);
     const std::vector<Run> runs = shard_of(spec.runs, options.shard);
     if (options.dry_run) {
@@ -588,6 +655,26 @@ int run_experiment(const ExperimentOptions& options) {
         return kOk;
     }
     const fs::path out = options.out;
+    const fs::path results = out / "results.jsonl";
+    const std::set<std::string> done = finished_keys(results);
+    std::vector<Run> pending;
+    for (const Run& r : runs)
+        if (!done.count(r.key())) pending.push_back(r);
+    std::reverse(pending.begin(), pending.end()); // launched from the back, in spec order
+    const int devices = gpu::device_count();
+    std::size_t cuda_runs = 0;
+    for (const Run& r : pending)
+        cuda_runs += (r.peer.empty() && (r.backend == "cuda" || (r.backend == "auto" && devices > 0)))
+                         ? 1
+                         : 0;
+    const std::vector<int> ordinals = cuda_runs > 0 ? device_slots(options, devices)
+                                                    : std::vector<int>{};
+    if (cuda_runs > 0) {
+        std::string list;
+        for (int d : ordinals) list += (list.empty() ? "" : ",") + std::to_string(d);
+        std::fprintf(stderr, "locus: %zu CUDA runs, one at a time on each of the devices %s\n",
+                     cuda_runs, list.c_str());
+    }
     fs::create_directories(out / "runs");
     const fs::path stamp = out / "experiment.json";
     const std::string fingerprint = spec_fingerprint(spec);
@@ -610,8 +697,6 @@ int run_experiment(const ExperimentOptions& options) {
                              << "\n";
         fs::rename(aside, stamp);
     }
-    const fs::path results = out / "results.jsonl";
-    const std::set<std::string> done = finished_keys(results);
     std::size_t todo = 0;
     for (const Run& r : runs) todo += done.count(r.key()) ? 0 : 1;
     std::fprintf(stderr, "locus: experiment %s: %zu runs, %zu finished, %zu to run\n",
@@ -631,20 +716,13 @@ int run_experiment(const ExperimentOptions& options) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned jobs = std::max(1u, std::min(options.jobs, cores));
     const unsigned per_job = std::max(1u, cores / jobs);
-    const int devices = gpu::device_count();
-    const unsigned gpus =
-        options.gpus > 0 ? options.gpus : static_cast<unsigned>(std::max(devices, 1));
-    std::vector<bool> cpu_busy(jobs, false), gpu_busy(gpus, false);
+    std::vector<bool> cpu_busy(jobs, false), gpu_busy(ordinals.size(), false);
     struct Active {
         Run run;
         bool gpu;
         unsigned slot;
     };
     std::map<pid_t, Active> active;
-    std::vector<Run> pending;
-    for (const Run& r : runs)
-        if (!done.count(r.key())) pending.push_back(r);
-    std::reverse(pending.begin(), pending.end()); // launched from the back, in spec order
 
     const auto finish = [&](const Run& r) {
         const fs::path final_dir = out / "runs" / r.dir_name();
@@ -712,7 +790,7 @@ int run_experiment(const ExperimentOptions& options) {
                 args.push_back(p.string());
             }
             args.push_back("--set");
-            args.push_back(gpu ? fmt::format("device={}", slot)
+            args.push_back(gpu ? fmt::format("device={}", ordinals[slot])
                                : fmt::format("threads={}", per_job));
         } else {
             fs::create_directories(partial);

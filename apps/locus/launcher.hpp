@@ -66,6 +66,7 @@ struct ExperimentOptions {
     bool force = false;                ///< add to a directory of another spec
     unsigned jobs = 1;                 ///< CPU runs at once, on disjoint core sets
     unsigned gpus = 0;                 ///< CUDA runs at once, one per device (0: every device)
+    std::string devices;               ///< "0,2": the CUDA devices to use ("" = by `gpus`)
     std::vector<std::filesystem::path> plugin_paths;
 };
 

@@ -63,8 +63,13 @@ int main(int argc, char** argv) {
                              "Add to an output directory written by another spec");
     experiment_cmd->add_option("--jobs", experiment.jobs,
                                "CPU runs at once, each on its own share of the cores (default 1)");
-    experiment_cmd->add_option("--gpus", experiment.gpus,
-                               "CUDA runs at once, one per device 0..N-1 (default: every device)");
+    auto* gpus_opt = experiment_cmd->add_option(
+        "--gpus", experiment.gpus,
+        "CUDA runs at once, one per device 0..N-1 (default: every device)");
+    experiment_cmd
+        ->add_option("--devices", experiment.devices,
+                     "CUDA devices to run on, one run each at a time (a list: 0,1)")
+        ->excludes(gpus_opt);
     experiment_cmd->add_option("--plugin-path", experiment.plugin_paths, "Extra plugin directory");
 
     ReportOptions report;

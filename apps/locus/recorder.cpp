@@ -1,6 +1,7 @@
 #include "recorder.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <fstream>
 
@@ -28,6 +29,11 @@ std::string utc_stamp_ms() {
     char buffer[64];
     std::strftime(buffer, sizeof buffer, "%Y%m%dT%H%M%S", &tm);
     return fmt::format("{}.{:03d}Z", buffer, static_cast<int>(ms));
+}
+
+double unix_seconds() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 std::string utc_stamp(const char* format) {
@@ -113,6 +119,11 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
     line["algorithm"] = facts_.algorithm;
     line["backend"] = facts_.backend;
     line["device"] = facts_.device;
+    line["device_ordinal"] =
+        facts_.device_ordinal >= 0 ? nlohmann::json(facts_.device_ordinal) : nlohmann::json();
+    line["device_pci_bus_id"] = facts_.device_pci_bus_id.empty()
+                                    ? nlohmann::json()
+                                    : nlohmann::json(facts_.device_pci_bus_id);
     line["seed"] = summary.seed;
     line["run"] = summary.run;
     line["batch"] = facts_.batch;
@@ -163,6 +174,9 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
     line["git_revision"] = LOCUS_GIT_REVISION;
     line["build_id"] = LOCUS_BUILD_ID;
     line["timestamp"] = utc_stamp("%Y-%m-%dT%H:%M:%SZ");
+    // Wall-clock span of the process (to the millisecond): what shows which runs overlapped.
+    line["started_unix_s"] = std::round(facts_.started_unix_s * 1000.0) / 1000.0;
+    line["ended_unix_s"] = std::round(unix_seconds() * 1000.0) / 1000.0;
     // NOTE: one write of the whole line to a file opened for appending, so that lines of
     // concurrent processes do not interleave.
     const std::string text = line.dump() + "\n";

@@ -27,6 +27,9 @@ struct JobFacts {
     std::string algorithm;     ///< top-level algorithm name
     std::string backend;       ///< "cpu" / "cuda"
     std::string device;        ///< device description
+    int device_ordinal = -1;   ///< CUDA device ordinal (-1: CPU backend)
+    std::string device_pci_bus_id; ///< the CUDA device's PCI bus id ("" on the CPU)
+    double started_unix_s = 0; ///< wall-clock start of the job, seconds since the epoch
     std::size_t batch = 1;
     int threads = 0;
     std::optional<double> best_known;

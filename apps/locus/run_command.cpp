@@ -175,6 +175,9 @@ int validate_job(const RunOptions& options) {
 
 int run_job(const RunOptions& options) {
     const auto start = SearchContext::Clock::now();
+    const double started_unix_s =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     Registry registry;
     load_plugins(options.plugin_paths, registry);
     const Params job = compose(options, registry);
@@ -189,11 +192,12 @@ int run_job(const RunOptions& options) {
     build.memory_fraction = job.get_real("memory_fraction");
     build.seed = static_cast<std::uint64_t>(job.get_int("seed"));
     const std::string& backend = job.get_string("backend");
-    std::string device;
+    std::string device, pci_bus_id;
     if (backend == "cuda" || (backend == "auto" && gpu::device_count() > 0)) {
         gpu::require_device(build.device);
         build.backend = Backend::cuda;
         device = gpu::device_description(build.device);
+        pci_bus_id = gpu::device_pci_bus_id(build.device);
     } else {
         build.backend = Backend::cpu;
         device = cpu_description(resolved_threads(build.threads));
@@ -219,6 +223,9 @@ int run_job(const RunOptions& options) {
     facts.algorithm = job.get_component("algorithm").name();
     facts.backend = std::string(to_string(build.backend));
     facts.device = device;
+    facts.device_ordinal = build.backend == Backend::cuda ? build.device : -1;
+    facts.device_pci_bus_id = pci_bus_id;
+    facts.started_unix_s = started_unix_s;
     facts.batch = static_cast<std::size_t>(job.get_int("batch"));
     facts.threads = resolved_threads(build.threads);
     facts.best_known = table.lookup(problem->instance_name());

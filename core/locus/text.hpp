@@ -14,6 +14,10 @@
 
 namespace locus {
 
+/// `text` made safe to echo in a one-line message: control and non-ASCII bytes as \xHH,
+/// backslash as \\, and at most `max_bytes` input bytes followed by "...(N bytes)" when longer.
+std::string escaped(std::string_view text, std::size_t max_bytes = 64);
+
 /// Blank: space, tab, CR, vertical tab or form feed (not LF, which ends lines).
 inline bool is_blank(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';

@@ -15,6 +15,26 @@
 
 namespace locus {
 
+std::string escaped(std::string_view text, std::size_t max_bytes) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    const std::size_t shown = std::min(text.size(), max_bytes);
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\\') {
+            out += "\\\\";
+        } else if (c < 0x20 || c >= 0x7f) {
+            out += "\\x";
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    if (shown < text.size()) out += "...(" + std::to_string(text.size()) + " bytes)";
+    return out;
+}
+
 std::string read_text_file(const std::filesystem::path& path, std::string_view what) {
     errno = 0;
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),

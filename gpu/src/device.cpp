@@ -75,6 +75,13 @@ std::string device_description(int ordinal) {
     return text;
 }
 
+std::string device_pci_bus_id(int ordinal) {
+    require_ordinal(ordinal);
+    char id[32] = {};
+    LOCUS_CUDA_CHECK(cudaDeviceGetPCIBusId(id, static_cast<int>(sizeof id), ordinal));
+    return id;
+}
+
 void require_device(int ordinal) {
     require_ordinal(ordinal);
     LOCUS_CUDA_CHECK(cudaSetDevice(ordinal));

@@ -135,6 +135,77 @@ TEST_CASE("locus experiment: bad specs, shards and output directories are refuse
     CHECK(r.output.find("results.jsonl:2: corrupt results line") != std::string::npos);
 }
 
+TEST_CASE("locus experiment: a config may name its own instances (one spec, two problems)") {
+    const fs::path dir = temp_dir("experiment-own-instances");
+    const std::string tsp = (source_dir() / "configs" / "tsp" / "ils.yaml").string();
+    const std::string qap = (source_dir() / "configs" / "qap" / "ils.yaml").string();
+    write_file(dir / "mix.yaml", "configs:\n  - {file: " + tsp +
+                                     ", instances: ['random-uniform:n=40,seed=1']}\n"
+                                     "  - {file: " + qap + ", label: q, instances: "
+                                     "['random-qap:n=10,seed=1', 'random-qap:n=11,seed=1']}\n"
+                                     "seeds: 1\ntime_limit: 0.2\n");
+    const fs::path out = dir / "out";
+    const auto r = run_locus("experiment " + quoted((dir / "mix.yaml").string()) + " --out " +
+                             quoted(out.string()));
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    std::set<std::string> runs;
+    for (const auto& line : read_jsonl(out / "results.jsonl"))
+        runs.insert(line["problem"].get<std::string>() + " " + line["instance"].get<std::string>());
+    CHECK(runs == std::set<std::string>{"tsp random-uniform:n=40,seed=1",
+                                        "qap random-qap:n=10,seed=1",
+                                        "qap random-qap:n=11,seed=1"});
+    write_file(dir / "none.yaml", "configs:\n  - {file: " + tsp + ", instances: []}\n");
+    const auto bad = run_locus("experiment " + quoted((dir / "none.yaml").string()) + " --dry-run");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.output.find("config 'ils': 'instances' is empty") != std::string::npos);
+}
+
+TEST_CASE("locus experiment: the CUDA devices are checked before anything runs") {
+    const fs::path dir = temp_dir("experiment-devices");
+    const std::string config = (source_dir() / "configs" / "tsp" / "ils.yaml").string();
+    write_file(dir / "cuda.yaml", "configs: [" + config +
+                                      "]\ninstances: ['random-uniform:n=30']\n"
+                                      "backends: [cuda]\ntime_limit: 0.2\n");
+    write_file(dir / "cpu.yaml", "configs: [" + config +
+                                     "]\ninstances: ['random-uniform:n=30']\n"
+                                     "backends: [cpu]\ntime_limit: 0.2\n");
+    const std::string cuda = quoted((dir / "cuda.yaml").string());
+    const fs::path out = dir / "out";
+
+    auto r = run_locus("experiment " + cuda + " --devices 0,x\x01 --out " + quoted(out.string()));
+    CHECK(r.exit_code == 2);
+    // The bad list is echoed escaped.
+    CHECK(r.output.find("--devices 0,x\\x01: expected a comma-separated list of CUDA device "
+                        "ordinals") != std::string::npos);
+    r = run_locus("experiment " + cuda + " --devices 0,0 --out " + quoted(out.string()));
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("device 0 is listed twice") != std::string::npos);
+    r = run_locus("experiment " + cuda + " --gpus 1 --devices 0 --out " + quoted(out.string()));
+    CHECK(r.exit_code != 0);
+    CHECK(r.output.find("--gpus excludes --devices") != std::string::npos);
+
+    // Device 9999 exists nowhere: without a GPU the missing device is named, with one the
+    // missing ordinal; either way nothing is run or written.
+    r = run_locus("experiment " + cuda + " --devices 0,9999 --out " + quoted(out.string()));
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK((r.output.find("the experiment has CUDA runs but no CUDA device is available") !=
+               std::string::npos ||
+           r.output.find("--devices 0,9999: CUDA device 9999 does not exist") !=
+               std::string::npos));
+    CHECK_FALSE(fs::exists(out));
+
+    // CPU runs need no device: the list is not looked at beyond its syntax.
+    r = run_locus("experiment " + quoted((dir / "cpu.yaml").string()) +
+                  " --devices 7 --out " + quoted(out.string()));
+    CHECK(r.exit_code == 0);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["device_ordinal"].is_null());
+    CHECK(lines[0]["ended_unix_s"].get<double>() >= lines[0]["started_unix_s"].get<double>());
+}
+
 TEST_CASE("locus report: a table per instance and config, CSV, significance marks, corrupt "
           "lines named") {
     const fs::path dir = temp_dir("report");

@@ -1,11 +1,18 @@
-// `locus run` on the CUDA backend: the same seeded job gives the same tour as on the CPU.
+// `locus run` on the CUDA backend: the same seeded job gives the same tour as on the CPU; an
+// experiment's CUDA runs go one per device at a time, over every device.
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "launcher_helpers.hpp"
+#include "locus/gpu/device.hpp"
 
 namespace fs = std::filesystem;
 using namespace locus::test;
@@ -55,4 +62,46 @@ TEST_CASE("backend auto picks the CUDA device and says so") {
     const auto lines = read_jsonl(out / "results.jsonl");
     REQUIRE(lines.size() == 1);
     CHECK(lines[0]["backend"] == "cuda");
+}
+
+TEST_CASE("an experiment runs its CUDA runs one per device at a time, on every device") {
+    const int devices = locus::gpu::device_count();
+    REQUIRE(devices > 0);
+    const fs::path dir = temp_dir("apps-gpu-experiment");
+    const std::string config = (source_dir() / "configs" / "tsp" / "ils.yaml").string();
+    const int runs = 2 * devices + 1;
+    write_file(dir / "spec.yaml", "name: gpus\nconfigs: [" + config +
+                                      "]\ninstances: ['random-uniform:n=400,seed=2']\n"
+                                      "seeds: " + std::to_string(runs) +
+                                      "\nbackends: [cuda]\ntime_limit: 1\n");
+    const fs::path out = dir / "out";
+    const CommandResult r = run_locus("experiment " + quoted((dir / "spec.yaml").string()) +
+                                      " --out " + quoted(out.string()));
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == static_cast<std::size_t>(runs));
+    std::map<std::string, std::vector<std::pair<double, double>>> spans; // per PCI bus id
+    std::set<int> ordinals;
+    for (const auto& line : lines) {
+        CHECK(line["backend"] == "cuda");
+        CHECK(line["feasible"] == true);
+        const int ordinal = line["device_ordinal"].get<int>();
+        CHECK(ordinal >= 0);
+        CHECK(ordinal < devices);
+        ordinals.insert(ordinal);
+        CHECK(line["device_pci_bus_id"] == locus::gpu::device_pci_bus_id(ordinal));
+        spans[line["device_pci_bus_id"].get<std::string>()].emplace_back(
+            line["started_unix_s"].get<double>(), line["ended_unix_s"].get<double>());
+    }
+    CHECK(ordinals.size() == static_cast<std::size_t>(devices));
+    CHECK(spans.size() == static_cast<std::size_t>(devices));
+    // At most one run per device at any time: a device's runs follow one another.
+    for (auto& [bus, list] : spans) {
+        std::sort(list.begin(), list.end());
+        for (std::size_t k = 1; k < list.size(); ++k) {
+            INFO(bus);
+            CHECK(list[k].first >= list[k - 1].second);
+        }
+    }
 }

@@ -19,6 +19,10 @@ std::string device_unavailable_reason();
 /// "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB)" for device `ordinal`.
 std::string device_description(int ordinal);
 
+/// The PCI bus id of device `ordinal` ("0000:1A:00.0"): names the physical card whatever
+/// CUDA_VISIBLE_DEVICES renumbers.
+std::string device_pci_bus_id(int ordinal);
+
 /// Makes `ordinal` the current device. Throws CudaError with an actionable message when no
 /// device is present or the ordinal is out of range.
 void require_device(int ordinal);
