@@ -1,6 +1,7 @@
 // Local search plugin: best/first-improvement descent over one neighborhood, the parallel descent
-// of independent moves (paper 002), and variable neighborhood descent (VND) over an ordered list
-// of neighborhoods with either descent.
+// of independent moves (paper 002), variable neighborhood descent (VND) over an ordered list of
+// neighborhoods with either descent, and `construction_only` (the construction's solutions as
+// they are).
 
 #include <memory>
 #include <cstdint>
@@ -114,6 +115,10 @@ public:
             neighborhoods_.push_back(build.registry->create<Neighborhood>(*child, build));
             if (parallel_) require_independence(*neighborhoods_.back(), params);
         }
+        if (neighborhoods_.empty())
+            throw ConfigError(params.path() + ".neighborhoods: the list is empty; name at least "
+                                              "one neighborhood (algorithm construction_only "
+                                              "keeps the constructed solutions as they are)");
     }
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
@@ -139,6 +144,16 @@ private:
     Pivot pivot_;
     bool parallel_;
     IndependentDescentOptions options_;
+};
+
+/// The constructed solutions as they are: offered once, no search (a baseline, and the way to
+/// write and verify what a construction builds).
+class ConstructionOnly final : public Algorithm {
+public:
+    void run(SolutionBatch& batch, SearchContext& ctx) override {
+        ctx.offer(batch);
+        if (ctx.depth() == 0) ctx.set_converged();
+    }
 };
 
 /// The parameters of the parallel descent's selection.
@@ -193,6 +208,13 @@ void register_components(Registry& registry) {
     independent_parameters(vnd);
     registry.add(vnd, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         return std::make_unique<Vnd>(p, b);
+    });
+
+    ComponentSchema only{"algorithm", "construction_only", "",
+                         "The construction's solutions as they are, without search: the best "
+                         "of the batch is recorded."};
+    registry.add(only, [](const Params&, BuildContext&) -> std::unique_ptr<Component> {
+        return std::make_unique<ConstructionOnly>();
     });
 }
 

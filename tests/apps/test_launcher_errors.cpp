@@ -101,6 +101,16 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
         CHECK(r.output ==
               error_line(config.string() + ":3:7: seed: expected an integer, got 'many'"));
     }
+    SUBCASE("a VND without neighborhoods") {
+        const fs::path config = dir / "vnd.yaml";
+        write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=20,seed=1\"}\n"
+                           "algorithm: {name: vnd, neighborhoods: []}\n");
+        const CommandResult r = run_job(dir, config);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("algorithm.neighborhoods: the list is empty; name at least "
+                                     "one neighborhood (algorithm construction_only keeps the "
+                                     "constructed solutions as they are)"));
+    }
     SUBCASE("malformed --set") {
         const fs::path config = dir / "ok.yaml";
         write_file(config, kValidJob);

@@ -45,7 +45,7 @@ void write_job(const fs::path& file, const std::string& instance,
     std::ofstream out(file);
     out << "problem:\n  name: dcvrp\n  instance: \"" << instance << "\"\n"
         << "construction: {name: " << construction << "}\n"
-        << "algorithm: {name: vnd, neighborhoods: []}\n";
+        << "algorithm: {name: construction_only}\n";
 }
 
 } // namespace
