@@ -39,6 +39,7 @@
 
 #include "launcher.hpp"
 #include "locus/build_info.hpp"
+#include "locus/config.hpp"
 #include "locus/data_path.hpp"
 #include "locus/error.hpp"
 #include "locus/gpu/device.hpp"
@@ -168,6 +169,7 @@ Spec load_spec(const fs::path& file) {
     } catch (const YAML::Exception& e) {
         throw ConfigError(fmt::format("{}: {}", file.string(), e.what()));
     }
+    check_yaml_size(root, file.string());
     Spec spec;
     spec.name = root["name"] ? root["name"].as<std::string>() : file.stem().string();
     spec.time_limit = root["time_limit"] ? root["time_limit"].as<double>() : 0.0;

@@ -11,7 +11,21 @@
 #include "locus/params.hpp"
 #include "locus/registry.hpp"
 
+namespace YAML {
+class Node;
+}
+
 namespace locus {
+
+/// Most nodes a YAML document may expand to (aliases counted at each use) and deepest nesting:
+/// a config or experiment spec is a few hundred nodes; the limit stops alias bombs early.
+inline constexpr std::size_t kMaxYamlNodes = 100000;
+inline constexpr std::size_t kMaxYamlDepth = 64;
+
+/// Walks `root` (a document of `file`) and throws ConfigError "<file>: ..." as soon as it
+/// expands to more than kMaxYamlNodes nodes or nests deeper than kMaxYamlDepth; the walk stops
+/// there, so its cost is bounded whatever the aliases.
+void check_yaml_size(const YAML::Node& root, const std::string& file);
 
 /// Validates `yaml_text` (named `file_name` in messages) with `overrides` ("key.path=value",
 /// applied to the YAML tree first) against the schema of kind "job", name "job", which must be

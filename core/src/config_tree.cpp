@@ -6,6 +6,7 @@
 #include <cctype>
 #include <utility>
 
+#include "locus/config.hpp"
 #include "locus/error.hpp"
 
 namespace locus::detail {
@@ -43,6 +44,14 @@ std::string describe(const ConfigNode& node) {
 
 namespace {
 
+std::string size_message(const std::string& file, bool too_many) {
+    return too_many ? fmt::format("{}: the YAML document expands to more than {} nodes (aliases "
+                                  "nested in aliases?); a config is far smaller",
+                                  file, kMaxYamlNodes)
+                    : fmt::format("{}: the YAML document nests deeper than {} levels", file,
+                                  kMaxYamlDepth);
+}
+
 /// Converts yaml-cpp nodes. With `fixed` set, every node gets that location (values that do
 /// not come from a file); otherwise marks are converted to 1-based positions in `file`.
 class Converter {
@@ -50,7 +59,10 @@ class Converter {
     Converter(std::string file, const SourceLocation* fixed)
         : file_(std::move(file)), fixed_(fixed) {}
 
-    ConfigNode convert(const YAML::Node& node, const std::string& path) const {
+    ConfigNode convert(const YAML::Node& node, const std::string& path,
+                       std::size_t depth = 0) const {
+        if (++nodes_ > kMaxYamlNodes || depth > kMaxYamlDepth)
+            throw ConfigError(size_message(file_, nodes_ > kMaxYamlNodes));
         ConfigNode out;
         out.location = location(node.Mark());
         switch (node.Type()) {
@@ -66,7 +78,8 @@ class Converter {
             out.type = ConfigNode::Type::sequence;
             std::size_t i = 0;
             for (const YAML::Node& item : node)
-                out.items.push_back(convert(item, path + "[" + std::to_string(i++) + "]"));
+                out.items.push_back(
+                    convert(item, path + "[" + std::to_string(i++) + "]", depth + 1));
             break;
         }
         case YAML::NodeType::Map:
@@ -84,7 +97,7 @@ class Converter {
                 if (out.find(entry.key) != nullptr)
                     throw ConfigError(entry.key_location.str() + ": " + key_path +
                                       ": duplicate key '" + entry.key + "'");
-                entry.value = convert(pair.second, key_path);
+                entry.value = convert(pair.second, key_path, depth + 1);
                 // NOTE: yaml-cpp places an empty value at the next token; the key is clearer.
                 if (entry.value.type == ConfigNode::Type::null)
                     entry.value.location = entry.key_location;
@@ -106,9 +119,24 @@ class Converter {
 
     std::string file_;
     const SourceLocation* fixed_;
+    mutable std::size_t nodes_ = 0;
 };
 
 } // namespace
+
+std::size_t walk_size(const YAML::Node& node, std::size_t depth, std::size_t& nodes,
+                      const std::string& file) {
+    if (++nodes > kMaxYamlNodes || depth > kMaxYamlDepth)
+        throw ConfigError(size_message(file, nodes > kMaxYamlNodes));
+    if (node.IsSequence())
+        for (const YAML::Node& item : node) walk_size(item, depth + 1, nodes, file);
+    else if (node.IsMap())
+        for (const auto& pair : node) {
+            walk_size(pair.first, depth + 1, nodes, file);
+            walk_size(pair.second, depth + 1, nodes, file);
+        }
+    return nodes;
+}
 
 ConfigNode parse_config_yaml(const std::string& text, const std::string& file) {
     YAML::Node root;
@@ -244,3 +272,12 @@ void apply_override(ConfigNode& root, const std::string& text) {
 }
 
 } // namespace locus::detail
+
+namespace locus {
+
+void check_yaml_size(const YAML::Node& root, const std::string& file) {
+    std::size_t nodes = 0;
+    (void)detail::walk_size(root, 0, nodes, file);
+}
+
+} // namespace locus

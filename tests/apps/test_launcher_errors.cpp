@@ -101,6 +101,37 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
         CHECK(r.output ==
               error_line(config.string() + ":3:7: seed: expected an integer, got 'many'"));
     }
+    SUBCASE("aliases nested in aliases, and deep nesting") {
+        // Each level lists the previous one ten times: level 7 expands to 10^8 scalars.
+        std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+        for (int level = 1; level <= 7; ++level) {
+            bomb += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
+            for (int k = 0; k < 10; ++k)
+                bomb += (k ? ", *a" : "*a") + std::to_string(level - 1);
+            bomb += "]\n";
+        }
+        const fs::path config = dir / "bomb.yaml";
+        write_file(config, kValidJob + bomb);
+        CommandResult r = run_job(dir, config);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line(config.string() + ": the YAML document expands to more "
+                                                       "than 100000 nodes (aliases nested in "
+                                                       "aliases?); a config is far smaller"));
+        const fs::path spec = dir / "bomb-spec.yaml";
+        write_file(spec, bomb + "configs: [x]\ninstances: [y]\n");
+        r = run_locus_stderr("experiment " + quoted(spec.string()) + " --dry-run");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line(spec.string() + ": the YAML document expands to more "
+                                                     "than 100000 nodes (aliases nested in "
+                                                     "aliases?); a config is far smaller"));
+        const fs::path deep = dir / "deep.yaml";
+        write_file(deep, kValidJob + "name: " + std::string(100, '[') + std::string(100, ']') +
+                             "\n");
+        r = run_job(dir, deep);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output ==
+              error_line(deep.string() + ": the YAML document nests deeper than 64 levels"));
+    }
     SUBCASE("a VND without neighborhoods") {
         const fs::path config = dir / "vnd.yaml";
         write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=20,seed=1\"}\n"
