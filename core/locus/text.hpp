@@ -57,7 +57,8 @@ struct KeyedLine {
     std::string_view value; ///< keyword lines: text after ':' (or after the first word), trimmed
 };
 
-/// The non-blank lines of `text` (LF or CRLF, tabs as blanks, a leading UTF-8 BOM ignored);
+/// The non-blank lines of `text` (LF, CRLF, or CR alone in a file without LF; tabs as blanks,
+/// a leading UTF-8 BOM ignored);
 /// the views point into `text`.
 std::vector<KeyedLine> split_keyed_lines(std::string_view text);
 

@@ -57,8 +57,14 @@ std::vector<KeyedLine> split_keyed_lines(std::string_view text) {
     if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
     std::vector<KeyedLine> lines;
     std::size_t number = 0;
+    // NOTE: lines end at LF (CRLF: the CR is a blank); a file without any LF but with CRs
+    // (classic Mac OS line ends) ends its lines at CR.
+    const char terminator =
+        text.find('\n') == std::string_view::npos && text.find('\r') != std::string_view::npos
+            ? '\r'
+            : '\n';
     while (!text.empty()) {
-        const std::size_t eol = text.find('\n');
+        const std::size_t eol = text.find(terminator);
         const std::string_view raw = text.substr(0, eol);
         text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
         ++number;

@@ -227,6 +227,24 @@ TEST_CASE("instance errors name the file and line and exit with 1") {
         CHECK(r.output ==
               error_line(file.string() + ": NODE_COORD_SECTION has 3 nodes, DIMENSION says 4"));
     }
+    SUBCASE("control bytes and a 10 MB token are echoed escaped and cut") {
+        const fs::path file = dir / "control.tsp";
+        write_file(file, "NAME: a\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\n"
+                         "NODE_COORD_SECTION\n1 0 0\n2 \x1b[2J\x07 0\n3 0 1\nEOF\n");
+        CommandResult r = run_on(file);
+        CHECK(r.exit_code == 1);
+        CHECK(r.output == error_line(file.string() +
+                                     ":7: node 2: non-numeric coordinate '\\x1b[2J\\x07'"));
+        const fs::path long_token = dir / "long.tsp";
+        write_file(long_token, "NAME: a\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\n"
+                               "NODE_COORD_SECTION\n1 0 0\n2 " +
+                                   std::string(10'000'000, '7') + "x 0\n3 0 1\nEOF\n");
+        r = run_on(long_token);
+        CHECK(r.exit_code == 1);
+        CHECK(r.output.size() < 2200);
+        CHECK(r.output.find("...(") != std::string::npos);
+        CHECK(r.output.back() == '\n');
+    }
     SUBCASE("non-numeric coordinate") {
         const fs::path file = dir / "coordinate.tsp";
         write_file(file, "NAME: a\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\n"

@@ -73,17 +73,20 @@ TEST_CASE("validate_instance rejects broken invariants with exact messages") {
     negative.b[4] = -4;
     CHECK(validate_error(negative) ==
           "t: negative entry -4 in matrix B (flows and distances must be non-negative)");
-    // 9 * 2^31 * 2^31 = 9 * 2^62 > 2^63 - 1, while 9 * 2^28 * 2^31 = (9/16) * 2^63 is not.
+    // Objectives must stay exact as doubles: min(sum(A) max(B), sum(B) max(A)) <= 2^53.
+    // With a00 = b00 = 2^27 the bound is (2^27 + 13) 2^27 > 2^53; with 2^26, (2^26 + 13) 2^26
+    // is below it.
     Instance large = tiny();
-    large.a[0] = std::int64_t{1} << 31;
-    large.b[0] = std::int64_t{1} << 31;
+    large.a[0] = std::int64_t{1} << 27;
+    large.b[0] = std::int64_t{1} << 27;
     CHECK(validate_error(large) ==
-          "t: entries too large: n*n*max(A)*max(B) with n = 3, max(A) = 2147483648, max(B) = "
-          "2147483648 exceeds 2^63-1 = 9223372036854775807, so the 64-bit objective could "
-          "overflow");
-    large.a[0] = std::int64_t{1} << 28;
+          "t: entries too large: objectives can reach min(sum(A) * max(B), sum(B) * max(A)) = "
+          "1.80144e+16 with n = 3, max(A) = 134217728, max(B) = 134217728, beyond 2^53 = "
+          "9007199254740992, the largest range in which every objective is exact");
+    large.a[0] = std::int64_t{1} << 26;
+    large.b[0] = std::int64_t{1} << 26;
     CHECK(validate_error(large) == "(no error)");
-    // A first factor that alone exceeds 2^63 - 1 must not wrap around.
+    // An entry of 2^63 - 1 must not wrap around.
     Instance huge = tiny();
     huge.a[0] = INT64_MAX;
     CHECK(validate_error(huge).find("entries too large") != std::string::npos);

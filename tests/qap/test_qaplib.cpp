@@ -76,6 +76,12 @@ TEST_CASE("malformed .dat files give exact errors") {
     CHECK(dat_error(" \n\n") == "x.dat: empty file, expected n");
     CHECK(dat_error("2\n1 2\nabc 4\n") == "x.dat:3: 'abc' is not an integer");
     CHECK(dat_error("2\n1 2.5\n") == "x.dat:2: '2.5' is not an integer");
+    // Control bytes of a token are echoed escaped, a long token cut to 64 bytes.
+    CHECK(dat_error("2\n1 x\x1b[31m\n") == "x.dat:2: 'x\\x1b[31m' is not an integer");
+    CHECK(dat_error("2\n" + std::string(100000, 'z') + "\n") ==
+          "x.dat:2: '" + std::string(64, 'z') + "...(100000 bytes)' is not an integer");
+    // A UTF-8 byte-order mark is skipped (as in the TSP and grid-path readers).
+    CHECK(dat_error("\xEF\xBB\xBF" "2\n0 1\n1 0\n0 3\n3 0\n") == "(no error)");
     CHECK(dat_error("2\n99999999999999999999 1\n") ==
           "x.dat:2: '99999999999999999999' does not fit in 64 bits");
     CHECK(dat_error("1\n5 5\n") == "x.dat:1: n = 1 is out of range 2..5000");
@@ -92,9 +98,9 @@ TEST_CASE("malformed .dat files give exact errors") {
     CHECK(dat_error("2\n0 -1\n1 0\n0 3\n3 0\n") ==
           "x.dat:2: negative entry -1 in matrix A (flows and distances must be non-negative)");
     CHECK(dat_error("2\n0 3037000500\n0 0\n0 3037000500\n0 0\n") ==
-          "x.dat: entries too large: n*n*max(A)*max(B) with n = 2, max(A) = 3037000500, "
-          "max(B) = 3037000500 exceeds 2^63-1 = 9223372036854775807, so the 64-bit objective "
-          "could overflow");
+          "x.dat: entries too large: objectives can reach min(sum(A) * max(B), sum(B) * max(A)) "
+          "= 9.22337e+18 with n = 2, max(A) = 3037000500, max(B) = 3037000500, beyond 2^53 = "
+          "9007199254740992, the largest range in which every objective is exact");
     try {
         read_qaplib("/nonexistent/none.dat");
         FAIL("expected an error");

@@ -155,6 +155,16 @@ TEST_CASE("format quirks: CRLF, blanks, keys without space, scientific notation,
     CHECK(inst.distance(0, 2) == 10);
 }
 
+TEST_CASE("CR-only line ends (no LF in the file) end lines") {
+    const Instance inst = parse_tsplib(
+        "NAME : cr\rDIMENSION : 3\rEDGE_WEIGHT_TYPE : EUC_2D\rNODE_COORD_SECTION\r1 0 0\r"
+        "2 3 4\r3 6 8\rEOF\r",
+        "cr.tsp");
+    CHECK(inst.name == "cr");
+    CHECK(inst.n == 3);
+    CHECK(inst.distance(0, 2) == 10);
+}
+
 TEST_CASE("a file without NAME is named after its file") {
     const Instance inst = parse_tsplib(
         "DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 0 1\n3 1 0\n",
@@ -187,6 +197,10 @@ TEST_CASE("malformed instances give exact messages") {
           "x.tsp:5: unsupported NODE_COORD_TYPE 'THREED_COORDS' (supported: TWOD_COORDS)");
     CHECK(parse_error(kHeader + "NODE_COORD_SECTION\n1 0 0\n2 0 1\n3 1 0\nEOF\n") ==
           "x.tsp: NODE_COORD_SECTION has 3 nodes, DIMENSION says 4");
+    // Checked against the section before anything of size DIMENSION is allocated.
+    CHECK(parse_error("NAME : x\nDIMENSION : 2147483647\nEDGE_WEIGHT_TYPE : EUC_2D\n"
+                      "NODE_COORD_SECTION\n1 0 0\n2 0 1\n") ==
+          "x.tsp: NODE_COORD_SECTION has 2 nodes, DIMENSION says 2147483647");
     CHECK(parse_error(kHeader + "NODE_COORD_SECTION\n1 0 0\n2 0 1\n3 1 0\n4 abc 1\n") ==
           "x.tsp:9: node 4: non-numeric coordinate 'abc'");
     CHECK(parse_error(kHeader + "NODE_COORD_SECTION\n1 0 0\n2 0 1\n3 1 0\n4 1 1e999\n") ==

@@ -32,21 +32,21 @@ void validate_instance(const Instance& instance, std::string_view source) {
     };
     const std::int64_t max_a = check(instance.a, 'A');
     const std::int64_t max_b = check(instance.b, 'B');
-    // NOTE: x * y <= limit  <=>  y <= floor(limit / x) for integers x > 0, so the bound is
-    // checked by division and no intermediate product can overflow.
-    constexpr auto kLimit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-    const auto ua = static_cast<std::uint64_t>(max_a);
-    const auto ub = static_cast<std::uint64_t>(max_b);
-    bool too_large = false;
-    if (ua != 0 && ub != 0) {
-        too_large = ua > kLimit / cells;
-        if (!too_large) too_large = ub > kLimit / (cells * ua);
-    }
-    if (too_large)
+    // NOTE: every objective is at most min(sum(A) * max(B), sum(B) * max(A)). Objectives are
+    // exchanged as doubles (Objective), so that bound must stay within 2^53, where every
+    // integer is a double; long double sums keep the bound itself exact enough to compare.
+    long double sum_a = 0, sum_b = 0;
+    for (const std::int64_t v : instance.a) sum_a += static_cast<long double>(v);
+    for (const std::int64_t v : instance.b) sum_b += static_cast<long double>(v);
+    const long double bound = std::min(sum_a * static_cast<long double>(max_b),
+                                       sum_b * static_cast<long double>(max_a));
+    constexpr long double kExact = 9007199254740992.0L; // 2^53
+    if (bound > kExact)
         throw InstanceError(fmt::format(
-            "{}: entries too large: n*n*max(A)*max(B) with n = {}, max(A) = {}, max(B) = {} "
-            "exceeds 2^63-1 = {}, so the 64-bit objective could overflow",
-            source, n, max_a, max_b, std::numeric_limits<std::int64_t>::max()));
+            "{}: entries too large: objectives can reach min(sum(A) * max(B), sum(B) * max(A)) "
+            "= {:.6g} with n = {}, max(A) = {}, max(B) = {}, beyond 2^53 = 9007199254740992, "
+            "the largest range in which every objective is exact",
+            source, static_cast<double>(bound), n, max_a, max_b));
 }
 
 std::int64_t objective(const Instance& instance, std::span<const std::int32_t> p) {

@@ -1,5 +1,6 @@
 #include "locus/qap/qaplib.hpp"
 
+#include <algorithm>
 #include <cstddef>
 
 #include <fmt/format.h>
@@ -27,8 +28,9 @@ Instance parse_qaplib(std::string_view text, const std::string& source) {
     instance.name = std::filesystem::path(source).stem().string();
     instance.n = static_cast<std::int32_t>(*n);
     const auto cells = static_cast<std::size_t>(*n) * static_cast<std::size_t>(*n);
-    instance.a.reserve(cells);
-    instance.b.reserve(cells);
+    // NOTE: a file of B bytes holds at most B / 2 numbers: n is not trusted for the reservation.
+    instance.a.reserve(std::min(cells, text.size() / 2));
+    instance.b.reserve(std::min(cells, text.size() / 2));
     for (std::size_t k = 0; k < 2 * cells; ++k) {
         const std::optional<std::int64_t> value = tokens.next();
         if (!value)

@@ -12,13 +12,16 @@
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
+#include "locus/text.hpp"
 
 namespace locus::qap::detail {
 
 /// Reads tokens one at a time; errors name "<source>:<line>".
 class TokenStream {
 public:
-    TokenStream(std::string_view text, const std::string& source) : text_(text), source_(source) {}
+    TokenStream(std::string_view text, const std::string& source) : text_(text), source_(source) {
+        if (text_.starts_with("\xEF\xBB\xBF")) pos_ = 3; // a UTF-8 byte-order mark
+    }
 
     /// The next token as an integer, or nullopt at the end of the text. Throws InstanceError
     /// "<source>:<line>: '<token>' is not an integer" or "... does not fit in 64 bits".
@@ -37,9 +40,9 @@ public:
         const char* end = token_.data() + token_.size();
         const auto [ptr, ec] = std::from_chars(token_.data(), end, value);
         if (ec == std::errc::result_out_of_range && ptr == end)
-            throw error(fmt::format("'{}' does not fit in 64 bits", token_));
+            throw error(fmt::format("'{}' does not fit in 64 bits", escaped(token_)));
         if (ec != std::errc() || ptr != end)
-            throw error(fmt::format("'{}' is not an integer", token_));
+            throw error(fmt::format("'{}' is not an integer", escaped(token_)));
         return value;
     }
 

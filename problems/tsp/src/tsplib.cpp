@@ -133,6 +133,11 @@ private:
                              coord_type));
         if (coords_.line == 0) fail(0, "missing NODE_COORD_SECTION");
         const std::size_t n = instance.n;
+        // NOTE: checked before anything of size n is allocated: a DIMENSION of 2^31 - 1 in a
+        // small file is an error, not an allocation failure.
+        if (coords_.end - coords_.begin != n)
+            fail(0, fmt::format("NODE_COORD_SECTION has {} nodes, DIMENSION says {}",
+                                coords_.end - coords_.begin, n));
         instance.x.assign(n, 0.0);
         instance.y.assign(n, 0.0);
         std::vector<std::size_t> seen(n, 0);

@@ -20,10 +20,11 @@ inline constexpr std::int32_t kMaxSize = 5000;
 
 /// A loaded instance. Invariants after parse_qaplib / generate_random / validate_instance:
 /// 2 <= n <= kMaxSize; a and b hold n*n entries, row-major; every entry is >= 0; and
-/// n * n * max(a) * max(b) <= 2^63 - 1.
+/// min(sum(a) * max(b), sum(b) * max(a)) <= 2^53 (every objective is then exact as a double
+/// and far from int64 overflow).
 ///
 /// NOTE: entries are stored as int64 although every QAPLIB entry fits in int32: the
-/// overflow bound above then guarantees that every product a_ij * b_kl, the objective, every
+/// bound above then guarantees that every product a_ij * b_kl, the objective, every
 /// swap delta and every partial sum of their formulas fit in int64 without casts at the use
 /// sites (the delta formulas sum at most 2n - 2 <= n^2 products). Device code that wants half
 /// the memory traffic may copy the matrices to int32 when max(a), max(b) < 2^31.
@@ -47,7 +48,8 @@ struct Instance {
 
 /// Checks the invariants of Instance. Throws InstanceError prefixed with "<source>: " when n
 /// is outside 2..kMaxSize, a or b do not hold n*n entries, an entry is negative, or
-/// n*n*max(a)*max(b) exceeds 2^63 - 1 (so that the 64-bit objective could overflow).
+/// min(sum(a) max(b), sum(b) max(a)) exceeds 2^53 (an objective could then be inexact as a
+/// double).
 ///
 /// NOTE: negative entries are rejected: flows and distances are non-negative in QAPLIB and
 /// in the model, and the overflow bound (hence the exactness of every 64-bit sum) and the
