@@ -71,7 +71,44 @@ Recorder::Recorder(const fs::path& out_dir, const Problem& problem, JobFacts fac
 }
 
 Recorder::~Recorder() {
+    {
+        std::lock_guard lock(checkpoint_mutex_);
+        stopping_ = true;
+    }
+    checkpoint_wake_.notify_all();
+    if (checkpointer_.joinable()) checkpointer_.join();
     if (trace_ != nullptr) std::fclose(trace_);
+}
+
+void Recorder::write_best(const fs::path& dir, std::span<const std::int32_t> solution,
+                          Objective objective) const {
+    const fs::path file = dir / ("best" + problem_.solution_extension());
+    const fs::path temporary = dir / ("best" + problem_.solution_extension() + ".tmp");
+    problem_.write_solution(temporary, solution, objective);
+    fs::rename(temporary, file);
+}
+
+void Recorder::write_pending(std::unique_lock<std::mutex>& lock) {
+    if (!pending_) return;
+    // NOTE: written with the lock held, so that the run's final write never meets a
+    // checkpoint of the same file half-way.
+    (void)lock;
+    try {
+        write_best(pending_->dir, pending_->solution, pending_->objective);
+    } catch (const std::exception& e) {
+        // A checkpoint that cannot be written is not worth ending the search for; the final
+        // write at the run's end reports its own failure.
+        std::fprintf(stderr, "locus: warning: checkpoint not written: %s\n", e.what());
+    }
+    pending_.reset();
+}
+
+void Recorder::checkpoint_loop() {
+    std::unique_lock lock(checkpoint_mutex_);
+    while (!stopping_) {
+        checkpoint_wake_.wait_for(lock, std::chrono::duration<double>(kCheckpointSeconds));
+        if (!stopping_) write_pending(lock);
+    }
 }
 
 fs::path Recorder::run_dir(std::uint32_t run) {
@@ -108,6 +145,13 @@ void Recorder::improvement(std::uint32_t run, const TracePoint& point) {
                                  {"objective", number(point.objective)}};
     std::fputs((line.dump() + "\n").c_str(), trace_);
     std::fflush(trace_);
+    if (!point.feasible || point.solution.empty()) return;
+    std::lock_guard lock(checkpoint_mutex_);
+    if (!pending_) pending_.emplace();
+    pending_->dir = run_dir(run);
+    pending_->solution.assign(point.solution.begin(), point.solution.end());
+    pending_->objective = point.objective;
+    if (!checkpointer_.joinable()) checkpointer_ = std::thread([this] { checkpoint_loop(); });
 }
 
 nlohmann::json Recorder::run_end(const RunSummary& summary) {
@@ -149,7 +193,13 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
                           ? nlohmann::json(gap_percent(verdict.objective, *facts_.best_known))
                           : nlohmann::json();
         const fs::path file = dir / ("best" + problem_.solution_extension());
-        problem_.write_solution(file, summary.best_solution, verdict.objective);
+        {
+            // The final solution replaces any checkpoint, and no checkpoint of this run may
+            // be written after it.
+            std::unique_lock lock(checkpoint_mutex_);
+            if (pending_ && pending_->dir == dir) pending_.reset();
+            write_best(dir, summary.best_solution, verdict.objective);
+        }
         line["solution_file"] = file.string();
         if (!summary.trajectory.empty() && !problem_.trajectory_extension().empty()) {
             const Verdict steps = problem_.verify_trajectory(summary.trajectory);

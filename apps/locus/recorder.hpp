@@ -3,11 +3,16 @@
 /// Writes what a job produces: one results.jsonl line per run, a trace.jsonl of improvements
 /// and the best solution per run, all under the job's output directory.
 
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <span>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -43,8 +48,13 @@ public:
     Recorder(const Recorder&) = delete;
     Recorder& operator=(const Recorder&) = delete;
 
-    /// Appends an improvement to the run's trace.jsonl (flushed: survives crashes).
+    /// Appends an improvement to the run's trace.jsonl (flushed: survives crashes) and keeps
+    /// a feasible improving solution for the checkpoint: within kCheckpointSeconds it is
+    /// written to the run's best solution file (a temporary file renamed over it), so a run
+    /// killed without warning (SIGKILL, a lost node) keeps its best solution but for the last
+    /// seconds.
     void improvement(std::uint32_t run, const TracePoint& point);
+    static constexpr double kCheckpointSeconds = 1.0;
     /// Writes the run's best solution and appends its results line. Returns the line.
     nlohmann::json run_end(const RunSummary& summary);
 
@@ -57,6 +67,13 @@ private:
     /// millisecond), instance, algorithm and run number, with "-2", "-3", ... appended when
     /// another process took the name first.
     std::filesystem::path run_dir(std::uint32_t run);
+    /// Writes `solution` as the run's best solution file atomically (temporary + rename).
+    void write_best(const std::filesystem::path& dir, std::span<const std::int32_t> solution,
+                    Objective objective) const;
+    /// The checkpoint thread: writes the pending solution at most every kCheckpointSeconds.
+    void checkpoint_loop();
+    /// Writes the pending solution now, if any (checkpoint_mutex_ held).
+    void write_pending(std::unique_lock<std::mutex>& lock);
 
     std::filesystem::path out_dir_;
     std::filesystem::path results_file_;
@@ -67,6 +84,18 @@ private:
     std::uint32_t trace_run_ = ~0u;
     std::FILE* trace_ = nullptr;
     bool mismatch_ = false;
+
+    // The checkpoint: the latest feasible improvement not yet written.
+    struct Pending {
+        std::filesystem::path dir;
+        std::vector<std::int32_t> solution;
+        Objective objective = 0;
+    };
+    std::mutex checkpoint_mutex_;
+    std::condition_variable checkpoint_wake_;
+    std::optional<Pending> pending_;
+    bool stopping_ = false;
+    std::thread checkpointer_;
 };
 
 } // namespace locus::app

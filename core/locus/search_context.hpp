@@ -54,6 +54,9 @@ struct TracePoint {
     std::uint64_t iteration = 0;
     std::uint64_t evaluations = 0;
     Objective objective = 0.0;
+    bool feasible = true;
+    /// The improving solution itself; valid only during the on_improvement callback.
+    std::span<const std::int32_t> solution;
 };
 
 /// Summary of a finished run, handed to the on_run_end callback.

@@ -90,7 +90,7 @@ bool SearchContext::offer(std::span<const std::int32_t> solution, Objective obje
     last_improvement_iteration_ = iterations_;
     if (callbacks_.on_improvement)
         callbacks_.on_improvement(run_, TracePoint{time_to_best_, iterations_, evaluations_,
-                                                   objective});
+                                                   objective, feasible, best_});
     return true;
 }
 

@@ -343,6 +343,44 @@ TEST_CASE("--initial continues from a tour and rejects an infeasible one") {
     CHECK_FALSE(fs::exists(dir / "rejected" / "results.jsonl"));
 }
 
+TEST_CASE("a run killed by SIGKILL keeps its best tour but for the last seconds") {
+    const fs::path dir = temp_dir("apps-sigkill");
+    const fs::path instance = write_tsplib(dir / "gen2000.tsp", "gen2000", 2000, 6);
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kIlsJob);
+    const fs::path out = dir / "out";
+    const CommandResult r = run_command(
+        "timeout -s KILL 5 " +
+        locus_command("run " + quoted(config.string()) + " -q --out " + quoted(out.string()) +
+                      " --instance " + quoted(instance.string()) +
+                      " --time-limit 60 --set termination.iterations=0"));
+    CHECK(r.exit_code == 137);
+    CHECK_FALSE(fs::exists(out / "results.jsonl"));
+    std::vector<fs::path> runs;
+    for (const auto &entry : fs::directory_iterator(out))
+        if (entry.is_directory()) runs.push_back(entry.path());
+    REQUIRE(runs.size() == 1);
+    const fs::path tour = runs[0] / "best.tour";
+    REQUIRE(fs::exists(tour));
+    CHECK_FALSE(fs::exists(runs[0] / "best.tour.tmp"));
+    const auto trace = read_jsonl(runs[0] / "trace.jsonl");
+    REQUIRE(trace.size() > 2);
+    // The checkpoint is one of the trace's improvements, verified independently...
+    const std::string text = read_text(tour);
+    const std::size_t at = text.find("Length = ");
+    REQUIRE(at != std::string::npos);
+    const long long length = std::stoll(text.substr(at + 9));
+    CHECK(verify(instance, tour.string(), length) == 0);
+    bool listed = false;
+    for (const auto &point : trace) listed = listed || point["objective"] == length;
+    CHECK(listed);
+    // ...and no older than the improvements of the last seconds (1 s between checkpoints,
+    // 2.5 s allowed for a loaded machine).
+    const double last = trace.back()["time_s"].get<double>();
+    for (const auto &point : trace)
+        if (point["time_s"].get<double>() <= last - 2.5) CHECK(length <= point["objective"]);
+}
+
 TEST_CASE("SIGINT stops a run cleanly: exit 130 with results and a valid tour") {
     const fs::path dir = temp_dir("apps-sigint");
     const fs::path instance = write_tsplib(dir / "gen300.tsp", "gen300", 300, 5);
