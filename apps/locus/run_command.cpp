@@ -178,6 +178,13 @@ int run_job(const RunOptions& options) {
     const double started_unix_s =
         std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
             .count();
+    // NOTE: the handlers are installed before anything is loaded: a signal during loading,
+    // candidate lists or construction is kept, and the run then ends at once with the
+    // constructed solutions written (a second signal ends the process at once).
+    clear_interrupt();
+    g_first_signal_ns.store(0);
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
     Registry registry;
     load_plugins(options.plugin_paths, registry);
     const Params job = compose(options, registry);
@@ -267,10 +274,6 @@ int run_job(const RunOptions& options) {
         ctx.construct(batch);
     }
 
-    clear_interrupt();
-    g_first_signal_ns.store(0);
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
     std::exception_ptr failure;
     try {
         algorithm->run(batch, ctx);

@@ -25,14 +25,23 @@ std::vector<fs::path> data_directories() {
     return dirs;
 }
 
+namespace {
+/// A file that can be read: a regular file, or a pipe or device (`/dev/stdin`, `<(...)`).
+bool readable_file(const fs::path& path) {
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    return !ec && fs::exists(status) && !fs::is_directory(status);
+}
+} // namespace
+
 fs::path resolve_data_file(const std::string& spec, const std::string& what) {
     const fs::path given(spec);
-    if (fs::is_regular_file(given)) return given;
+    if (readable_file(given)) return given;
     std::vector<std::string> looked{spec};
     if (given.is_relative()) {
         for (const auto& dir : data_directories()) {
             const fs::path candidate = dir / given;
-            if (fs::is_regular_file(candidate)) return candidate;
+            if (readable_file(candidate)) return candidate;
             looked.push_back(candidate.string());
         }
     }

@@ -404,6 +404,32 @@ TEST_CASE("SIGINT stops a run cleanly: exit 130 with results and a valid tour") 
     CHECK(verify(instance, lines[0]["solution_file"], lines[0]["objective"]) == 0);
 }
 
+TEST_CASE("SIGINT while the instance is still loading: the run ends at once with results") {
+    const fs::path dir = temp_dir("apps-sigint-setup");
+    const fs::path instance = write_tsplib(dir / "gen300.tsp", "gen300", 300, 5);
+    const fs::path fifo = dir / "pipe.tsp";
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kIlsJob);
+    const fs::path out = dir / "out";
+    // The launcher blocks reading the named pipe (an instance may come from a pipe) until the
+    // instance is written into it, one second after the signal.
+    const CommandResult r = run_command(
+        "mkfifo " + quoted(fifo.string()) + " && { " +
+        locus_command("run " + quoted(config.string()) + " -q --out " + quoted(out.string()) +
+                      " --instance " + quoted(fifo.string()) +
+                      " --time-limit 60 --set termination.iterations=0") +
+        " & pid=$!; sleep 1; kill -INT $pid; cat " + quoted(instance.string()) + " > " +
+        quoted(fifo.string()) + "; wait $pid; }");
+    INFO(r.output);
+    CHECK(r.exit_code == 130);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["stop_reason"] == "interrupted");
+    CHECK(lines[0]["iterations"] == 0);
+    CHECK(lines[0]["feasible"] == true);
+    CHECK(verify(instance, lines[0]["solution_file"], lines[0]["objective"]) == 0);
+}
+
 TEST_CASE("check_moves re-evaluates every applied move of a run") {
     const fs::path dir = temp_dir("apps-check-moves");
     const fs::path config = dir / "job.yaml";
