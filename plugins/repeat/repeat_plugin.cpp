@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "locus/algorithm.hpp"
+#include "locus/error.hpp"
 #include "locus/params.hpp"
 #include "locus/plugin.hpp"
 #include "locus/registry.hpp"
@@ -17,7 +18,14 @@ class Repeat final : public Algorithm {
 public:
     Repeat(const Params& params, BuildContext& build)
         : algorithm_(build.registry->create<Algorithm>(params.get_component("algorithm"), build)),
-          runs_(static_cast<std::uint32_t>(params.get_int("runs"))) {}
+          runs_(static_cast<std::uint32_t>(params.get_int("runs"))) {
+        // NOTE: a run is the unit of the results (its seed, limits, line and files); an
+        // algorithm nested in another runs inside one run and cannot start new ones.
+        if (params.path() != "algorithm")
+            throw ConfigError(params.path() + ": repeat starts whole runs, so it must be the "
+                                              "job's algorithm, not nested in another; put the "
+                                              "other algorithm inside repeat instead");
+    }
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
         for (std::uint32_t r = 0; r < runs_; ++r) {

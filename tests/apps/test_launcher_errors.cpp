@@ -132,6 +132,18 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
         CHECK(r.output ==
               error_line(deep.string() + ": the YAML document nests deeper than 64 levels"));
     }
+    SUBCASE("repeat nested in another algorithm") {
+        const fs::path config = dir / "nested.yaml";
+        write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=20,seed=1\"}\n"
+                           "algorithm:\n  name: ils\n  local_search:\n    name: repeat\n"
+                           "    algorithm: {name: descent, neighborhood: two_opt}\n"
+                           "  perturbation: double_bridge\n");
+        const CommandResult r = run_job(dir, config);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("algorithm.local_search: repeat starts whole runs, so it "
+                                     "must be the job's algorithm, not nested in another; put "
+                                     "the other algorithm inside repeat instead"));
+    }
     SUBCASE("a VND without neighborhoods") {
         const fs::path config = dir / "vnd.yaml";
         write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=20,seed=1\"}\n"
