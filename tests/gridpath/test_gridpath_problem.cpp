@@ -51,6 +51,23 @@ TEST_CASE("grid-path verification names what is wrong") {
           "agent 0 is on (-1, " + std::to_string(outside[1]) + "), not a free cell");
     CHECK(problem.verify(std::vector<std::int32_t>(5, 0)).message ==
           "5 values, expected 7 (x, y of 3 agents and the moves)");
+    // Every agent at its goal with fewer moves than the cells it crossed cannot be reached.
+    auto claimed = state;
+    std::int64_t away = 0;
+    for (std::size_t a = 0; a < 3; ++a) {
+        const Agent& agent = problem.instance().agents[a];
+        claimed[2 * a] = agent.goal_x;
+        claimed[2 * a + 1] = agent.goal_y;
+        away += manhattan(agent);
+    }
+    REQUIRE(away > 0);
+    claimed[6] = static_cast<std::int32_t>(away - 1);
+    CHECK(problem.verify(claimed).message ==
+          "moves " + std::to_string(away - 1) + " is fewer than the " + std::to_string(away) +
+              " cells the agents stand from their starts, so the state cannot be reached with "
+              "them");
+    claimed[6] = static_cast<std::int32_t>(away);
+    CHECK(problem.verify(claimed).feasible);
 }
 
 TEST_CASE("grid-path solution files round-trip and malformed ones are rejected") {

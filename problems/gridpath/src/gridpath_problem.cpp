@@ -73,6 +73,19 @@ Verdict GridpathProblem::verify(std::span<const std::int32_t> s) const {
                     fmt::format("agent {} shares cell ({}, {}) with another agent", a, x, y)};
     }
     if (s[2 * agents] < 0) return {false, 0.0, fmt::format("negative moves {}", s[2 * agents])};
+    // Every move shifts one agent by one cell, so the moves are at least the cells the agents
+    // stand from their starts (Manhattan distance): a state claiming fewer is unreachable.
+    std::int64_t away = 0;
+    for (std::size_t a = 0; a < agents; ++a) {
+        const Agent& agent = instance_.agents[a];
+        away += std::abs(static_cast<std::int64_t>(s[2 * a]) - agent.start_x) +
+                std::abs(static_cast<std::int64_t>(s[2 * a + 1]) - agent.start_y);
+    }
+    if (s[2 * agents] < away)
+        return {false, 0.0,
+                fmt::format("moves {} is fewer than the {} cells the agents stand from their "
+                            "starts, so the state cannot be reached with them",
+                            s[2 * agents], away)};
     return {true, evaluate(s), {}};
 }
 
