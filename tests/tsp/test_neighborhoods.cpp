@@ -258,6 +258,22 @@ TEST_CASE("nearest-neighbor tours are the same with and without neighbor lists")
     }
 }
 
+TEST_CASE("nearest-neighbor construction (k-d tree when the lists run out) equals the full "
+          "scan") {
+    for (const std::size_t n : {60u, 900u}) {
+        for (const std::int32_t range : {20, 100000}) { // 20: many equal distances and cities
+            TspProblem problem(generate_random_uniform(n, n + 1, range));
+            SolutionBatch batch(4, n);
+            NearestNeighborTour(problem, -1).construct(batch, 11);
+            for (std::size_t i = 0; i < batch.count(); ++i) {
+                std::vector<std::int32_t> plain(n);
+                nearest_neighbor_tour(problem.instance(), batch[i][0], plain);
+                CHECK(std::vector<std::int32_t>(batch[i].begin(), batch[i].end()) == plain);
+            }
+        }
+    }
+}
+
 TEST_CASE("random tours are permutations, reproducible by seed") {
     TspProblem problem(generate_random_uniform(100, 4, 1000));
     SolutionBatch a(3, 100), b(3, 100), c(3, 100);

@@ -1,8 +1,11 @@
 #include "locus/tsp/heuristics.hpp"
 
+#include "kd_tree.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "locus/rng.hpp"
@@ -31,9 +34,15 @@ void RandomTour::construct(SolutionBatch& batch, std::uint64_t seed) {
     }
 }
 
+namespace {
+
+/// nearest_neighbor_tour with, for planar instances, a k-d tree (`tree`, with its `scale`)
+/// that finds the nearest unvisited city when the lists have none: the Euclidean-nearest
+/// unvisited city, then every unvisited city within scale (D + 1) of its distance D ranked
+/// exactly, so the tour is the one of the full scan, in O(log n) instead of O(n).
 void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
                            std::span<std::int32_t> tour, const std::int32_t* nearest,
-                           std::int32_t k) {
+                           std::int32_t k, const detail::KdTree* tree, double scale) {
     const auto n = as_i32(instance.n);
     // Unvisited cities in a compact array with each city's slot, for O(1) removal.
     std::vector<std::int32_t> unvisited(static_cast<std::size_t>(n)),
@@ -41,6 +50,8 @@ void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
     std::iota(unvisited.begin(), unvisited.end(), 0);
     std::iota(slot.begin(), slot.end(), 0);
     std::vector<std::uint8_t> visited(static_cast<std::size_t>(n), 0);
+    std::vector<std::int32_t> left = tree != nullptr ? tree->counts() : std::vector<std::int32_t>{};
+    std::vector<std::int32_t> disk;
     auto visit = [&](std::int32_t city) {
         visited[static_cast<std::size_t>(city)] = 1;
         const std::int32_t last = unvisited.back();
@@ -48,6 +59,15 @@ void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
         unvisited[static_cast<std::size_t>(at)] = last;
         slot[static_cast<std::size_t>(last)] = at;
         unvisited.pop_back();
+        if (tree != nullptr) tree->remove(city, left);
+    };
+    const auto closer = [&](std::int32_t current, std::int32_t city, std::int32_t& next,
+                            std::int32_t& best_d) {
+        const std::int32_t d = instance.distance(current, city);
+        if (d < best_d || (d == best_d && city < next)) {
+            best_d = d;
+            next = city;
+        }
     };
     std::int32_t current = start;
     tour[0] = start;
@@ -63,15 +83,17 @@ void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
                             static_cast<std::size_t>(c)];
                 if (visited[static_cast<std::size_t>(city)] == 0) next = city;
             }
-        if (next < 0) {
+        if (next < 0 && tree != nullptr) {
+            const std::int32_t near = tree->nearest_left(current, left, visited.data());
+            const double radius = scale *
+                                  (static_cast<double>(instance.distance(current, near)) + 1.0) *
+                                  (1.0 + 1e-12);
+            tree->within_left(current, radius, left, visited.data(), disk);
             std::int32_t best_d = std::numeric_limits<std::int32_t>::max();
-            for (const std::int32_t city : unvisited) {
-                const std::int32_t d = instance.distance(current, city);
-                if (d < best_d || (d == best_d && city < next)) {
-                    best_d = d;
-                    next = city;
-                }
-            }
+            for (const std::int32_t city : disk) closer(current, city, next, best_d);
+        } else if (next < 0) {
+            std::int32_t best_d = std::numeric_limits<std::int32_t>::max();
+            for (const std::int32_t city : unvisited) closer(current, city, next, best_d);
         }
         current = next;
         tour[static_cast<std::size_t>(step)] = current;
@@ -79,11 +101,23 @@ void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
     }
 }
 
+} // namespace
+
+void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
+                           std::span<std::int32_t> tour, const std::int32_t* nearest,
+                           std::int32_t k) {
+    nearest_neighbor_tour(instance, start, tour, nearest, k, nullptr, 1.0);
+}
+
 void NearestNeighborTour::construct(SolutionBatch& batch, std::uint64_t seed) {
     const auto n = as_i32(problem_.size());
     const std::int32_t k = std::min<std::int32_t>(16, n - 1);
     const std::int32_t* lists = problem_.nearest(k).data();
     const auto count = static_cast<std::int64_t>(batch.count());
+    double scale = 1.0;
+    const Instance& instance = problem_.instance();
+    std::optional<detail::KdTree> tree;
+    if (detail::planar(instance, scale)) tree.emplace(instance.x, instance.y);
 #pragma omp parallel for schedule(dynamic)
     for (std::int64_t s = 0; s < count; ++s) {
         const auto i = static_cast<std::size_t>(s);
@@ -92,7 +126,8 @@ void NearestNeighborTour::construct(SolutionBatch& batch, std::uint64_t seed) {
             Rng rng(derive_key(seed, i), 0);
             start = static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(n)));
         }
-        nearest_neighbor_tour(problem_.instance(), start % n, batch[i], lists, k);
+        nearest_neighbor_tour(instance, start % n, batch[i], lists, k,
+                              tree ? &*tree : nullptr, scale);
         batch.objective(i) = problem_.evaluate(batch[i]);
     }
 }

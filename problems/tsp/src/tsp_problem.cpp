@@ -8,6 +8,7 @@
 
 #include "locus/data_path.hpp"
 #include "locus/error.hpp"
+#include "locus/tsp/candidate_lists.hpp"
 #include "locus/tsp/generator.hpp"
 #include "locus/tsp/tour_io.hpp"
 #include "locus/tsp/tsplib.hpp"
@@ -61,61 +62,11 @@ const std::vector<std::int32_t>& TspProblem::lists(std::int32_t k, bool quadrant
     if (k < 1 || k > n - 1)
         throw ConfigError(
             fmt::format("candidates: {} is out of range for {} cities (1..{})", k, n, n - 1));
-    auto lists = std::make_unique<std::vector<std::int32_t>>(static_cast<std::size_t>(n) * k);
-    const bool geometric = quadrant && !instance_.x.empty();
     // NOTE: quadrant candidate lists (Johnson & McGeoch): for instances with coordinates, the
     // k/4 nearest cities of each quadrant around a city come first, the rest are its nearest
     // others. Plain nearest-neighbor lists fail on instances whose cities lie on lines (drilling
     // instances such as d1291): all candidates then sit on the same line.
-#pragma omp parallel
-    {
-        using Entry = std::pair<std::int32_t, std::int32_t>; // (distance, city)
-        std::vector<Entry> row(static_cast<std::size_t>(n - 1));
-        std::vector<Entry> quadrants[4];
-        std::vector<std::uint8_t> taken(static_cast<std::size_t>(n));
-#pragma omp for schedule(dynamic, 64)
-        for (std::int32_t a = 0; a < n; ++a) {
-            std::size_t m = 0;
-            for (auto& q : quadrants)
-                q.clear();
-            for (std::int32_t b = 0; b < n; ++b) {
-                if (b == a) continue;
-                const Entry e{instance_.distance(a, b), b};
-                row[m++] = e;
-                if (geometric) {
-                    const double dx = instance_.x[static_cast<std::size_t>(b)] -
-                                      instance_.x[static_cast<std::size_t>(a)];
-                    const double dy = instance_.y[static_cast<std::size_t>(b)] -
-                                      instance_.y[static_cast<std::size_t>(a)];
-                    const int q = dx >= 0 ? (dy > 0 ? 0 : 1) : (dy < 0 ? 2 : 3);
-                    quadrants[q].push_back(e);
-                }
-            }
-            std::vector<Entry> chosen;
-            if (geometric) {
-                const std::size_t per = static_cast<std::size_t>(k) / 4;
-                for (auto& q : quadrants) {
-                    const std::size_t take = std::min(per, q.size());
-                    std::partial_sort(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(take),
-                                      q.end());
-                    chosen.insert(chosen.end(), q.begin(),
-                                  q.begin() + static_cast<std::ptrdiff_t>(take));
-                }
-            }
-            for (const auto& e : chosen)
-                taken[static_cast<std::size_t>(e.second)] = 1;
-            std::sort(row.begin(), row.end());
-            for (std::size_t r = 0; r < row.size() && chosen.size() < static_cast<std::size_t>(k);
-                 ++r)
-                if (taken[static_cast<std::size_t>(row[r].second)] == 0) chosen.push_back(row[r]);
-            for (const auto& e : chosen)
-                taken[static_cast<std::size_t>(e.second)] = 0;
-            std::sort(chosen.begin(), chosen.end());
-            for (std::int32_t c = 0; c < k; ++c)
-                (*lists)[static_cast<std::size_t>(a) * k + c] =
-                    chosen[static_cast<std::size_t>(c)].second;
-        }
-    }
+    auto lists = std::make_unique<std::vector<std::int32_t>>(candidate_lists(instance_, k, quadrant));
     slot = std::move(lists);
     return *slot;
 }
