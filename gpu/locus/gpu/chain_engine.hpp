@@ -36,12 +36,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <concepts>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -103,6 +105,10 @@ struct ChainParams {
     bool first_improvement = false;
     /// CUDA mapping: one thread per chain (paper 004's FI-thread) instead of one block
     bool thread_per_chain = false;
+    /// The CPU twin's halt flag (host memory; null on the device): once set, descents end
+    /// before their next exploration and epochs before their next iteration, so that a time
+    /// limit or an interrupt is honoured inside a long descent (a start on 10^5 cities).
+    const volatile std::uint8_t* halt = nullptr;
 };
 
 /// Chain-major state of every chain (host or device pointers): chain c owns words
@@ -257,6 +263,7 @@ LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
     }
     bool improved = false;
     for (;;) {
+        if (params.halt != nullptr && *params.halt != 0) break;
         const std::int32_t count = kFocused ? a.active_count[chain] : 0;
         const auto eval =
             policy.template evaluator<k>(chain, solution, active, a.active_count + chain);
@@ -459,6 +466,7 @@ LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
         team.sync();
     }
     for (std::uint32_t it = 0; it < iterations; ++it) {
+        if (params.halt != nullptr && *params.halt != 0) break;
         const std::uint64_t iteration = first_iteration + it;
         chain::copy(team, trial, current, width);
         if (team.rank() == 0) a.trial_objective[chain] = a.current_objective[chain];
@@ -706,26 +714,51 @@ private:
     void run(std::uint64_t first, std::uint32_t iterations, bool initialize,
              const std::function<bool()>& stop, std::int64_t only) {
         const auto count = static_cast<std::int64_t>(chains_);
-        std::atomic<bool> stopped{false};
+        // NOTE: `stop` (SearchContext) is not thread safe: one caller at a time. Where a
+        // chain's descent can be long (the start, or large solutions) a watchdog thread is that
+        // caller and raises the halt flag the descents and iteration loops read, so a long
+        // descent ends within one exploration of the limit; otherwise thread 0 polls between
+        // chains (a thread per short epoch would cost more than it saves).
+        volatile std::uint8_t halt = 0;
+        std::atomic<bool> done{false};
+        std::thread watchdog;
+        const bool guarded = stop && (initialize || a_.width >= kWatchedWidth);
+        if (guarded)
+            watchdog = std::thread([&] {
+                while (!done.load(std::memory_order_acquire)) {
+                    if (stop()) {
+                        halt = 1;
+                        return;
+                    }
+                    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                }
+            });
+        ChainParams params = params_;
+        params.halt = &halt;
 #if defined(_OPENMP)
         const int team = resolve_threads(threads_);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
 #endif
         for (std::int64_t c = 0; c < count; ++c) {
-            if (stopped.load(std::memory_order_relaxed) || (only >= 0 && c != only)) continue;
+            if (halt != 0 || (only >= 0 && c != only)) continue;
 #if defined(_OPENMP)
-            // NOTE: the stop callback (SearchContext) is not thread safe: only thread 0 polls.
-            if (stop && omp_get_thread_num() == 0 && stop()) {
+            const bool poller = omp_get_thread_num() == 0;
 #else
-            if (stop && stop()) {
+            const bool poller = true;
 #endif
-                stopped.store(true, std::memory_order_relaxed);
+            if (stop && !guarded && poller && stop()) {
+                halt = 1;
                 continue;
             }
-            run_chain(SerialTeam{}, policy_, a_, params_, static_cast<std::uint32_t>(c), first,
+            run_chain(SerialTeam{}, policy_, a_, params, static_cast<std::uint32_t>(c), first,
                       iterations, initialize);
         }
+        done.store(true, std::memory_order_release);
+        if (watchdog.joinable()) watchdog.join();
     }
+
+    /// Solutions at least this wide get the watchdog in every epoch, not only at the start.
+    static constexpr std::int32_t kWatchedWidth = 4096;
 
     std::shared_ptr<const void> resources_;
     P policy_;
