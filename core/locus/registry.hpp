@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <tuple>
 #include <vector>
 
@@ -29,7 +30,13 @@ struct RegistryEntry {
 /// visible for that problem; a problem-scoped entry shadows a generic one of the same name.
 class Registry {
 public:
-    /// Registers a component. Throws PluginError if (kind, name, problem) is already taken.
+    Registry() = default;
+    /// A registry whose entries added without a plugin name belong to `owner` (the plugin
+    /// file that registers into it), so that its messages name the plugin.
+    explicit Registry(std::string owner) : owner_(std::move(owner)) {}
+
+    /// Registers a component. Throws PluginError if (kind, name, problem) is already taken or
+    /// a parameter's default is not a value of its own type and range.
     void add(ComponentSchema schema, Factory factory, std::string plugin = {});
 
     /// The entry for (kind, name) visible for `problem`, or null.
@@ -57,6 +64,7 @@ public:
 
 private:
     std::map<std::tuple<std::string, std::string, std::string>, RegistryEntry> entries_;
+    std::string owner_;
 };
 
 /// Closest candidate to `word` by edit distance, or "" if none is reasonably close.

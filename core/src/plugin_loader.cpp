@@ -125,7 +125,7 @@ void register_plugin(const PluginDescriptor& descriptor, const fs::path& path, R
     // NOTE: the plugin registers into a staging registry so that (1) every entry is tagged with
     // the plugin file without the plugin author passing it, and (2) a plugin that fails half way
     // leaves nothing behind in the real registry.
-    Registry staging;
+    Registry staging(path.string());
     std::array<char, 2048> error{};
     const int code =
         descriptor.register_components(&staging, path.c_str(), error.data(), error.size());

@@ -2,17 +2,72 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
+#include <string_view>
 #include <utility>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "locus/error.hpp"
 #include "locus/problem.hpp"
+#include "locus/text.hpp"
 
 namespace locus {
 
+namespace {
+
+/// Throws PluginError when a parameter's default is not a value the parameter accepts: a
+/// schema is checked when it is registered, not first when a job happens to use it.
+void check_defaults(const ComponentSchema& schema, const std::string& plugin) {
+    for (const ParamSpec& p : schema.params) {
+        if (p.default_yaml.empty()) continue;
+        const std::string_view text = trim(p.default_yaml);
+        const auto fail = [&](const std::string& why) {
+            throw PluginError(fmt::format("{}{} '{}': parameter '{}': default '{}' {}",
+                                          plugin.empty() ? "" : "plugin '" + plugin + "': ",
+                                          schema.kind, schema.name, p.name, p.default_yaml, why));
+        };
+        std::optional<double> value;
+        switch (p.type) {
+        case ParamType::integer:
+            if (const auto v = parse_integer(text)) value = static_cast<double>(*v);
+            else fail("is not an integer");
+            break;
+        case ParamType::real:
+            value = parse_number(text);
+            if (!value) fail("is not a number");
+            break;
+        case ParamType::boolean:
+            if (text != "true" && text != "false") fail("is not true or false");
+            break;
+        case ParamType::choice: {
+            std::string_view word = text;
+            if (word.size() >= 2 && (word.front() == '"' || word.front() == '\'') &&
+                word.back() == word.front())
+                word = word.substr(1, word.size() - 2);
+            if (std::find(p.choices.begin(), p.choices.end(), word) == p.choices.end())
+                fail(fmt::format("is not one of its choices ({})", fmt::join(p.choices, ", ")));
+            break;
+        }
+        default:
+            break;
+        }
+        if (value && ((p.min && *value < *p.min) || (p.max && *value > *p.max)))
+            fail(fmt::format("is outside its range {}..{}", p.min ? fmt::format("{}", *p.min) : "",
+                             p.max ? fmt::format("{}", *p.max) : ""));
+    }
+}
+
+} // namespace
+
 void Registry::add(ComponentSchema schema, Factory factory, std::string plugin) {
+    if (plugin.empty()) plugin = owner_;
     if (schema.kind.empty() || schema.name.empty())
         throw PluginError("cannot register a component without kind and name (plugin '" + plugin +
                           "')");
+    check_defaults(schema, plugin);
     auto key = std::make_tuple(schema.kind, schema.name, schema.problem);
     const auto it = entries_.find(key);
     if (it != entries_.end()) {

@@ -65,8 +65,11 @@ TEST_CASE("locus plugins lists every plugin and component") {
         CHECK(r.output.find(
                   (fs::canonical(bin_dir()) / (std::string("locus_") + plugin + ".so")).string()) !=
               std::string::npos);
-    CHECK(listed(r.output, "problem") ==
-          std::vector<std::string>{"dcvrp", "gridpath", "qap", "tsp"});
+    // The shipped problems are listed (others may be built beside them), in name order.
+    const auto problems = listed(r.output, "problem");
+    for (const char* name : {"dcvrp", "gridpath", "qap", "tsp"})
+        CHECK(std::find(problems.begin(), problems.end(), name) != problems.end());
+    CHECK(std::is_sorted(problems.begin(), problems.end()));
     const auto algorithms = listed(r.output, "algorithm");
     for (const char* name : {"descent", "ils", "repeat", "vnd"})
         CHECK(std::find(algorithms.begin(), algorithms.end(), name) != algorithms.end());

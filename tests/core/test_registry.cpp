@@ -143,3 +143,43 @@ TEST_CASE("closest_name suggests only close candidates") {
     CHECK(locus::closest_name("perturbation", {"pexxxxxation"}).empty());
     CHECK(locus::closest_name("gpu", {"auto", "cpu", "cuda"}) == "cpu");
 }
+
+TEST_CASE("Registry checks every parameter default against its own type and range") {
+    Registry registry;
+    const auto bad = [&](ComponentSchema s) {
+        std::string message = "(no error)";
+        try {
+            registry.add(std::move(s), no_object(), "locus_x.so");
+        } catch (const locus::PluginError& e) {
+            message = e.what();
+        }
+        return message;
+    };
+    CHECK(bad(ComponentSchema("algorithm", "a", "", "").integer("steps", "0", "", 1, 10)) ==
+          "plugin 'locus_x.so': algorithm 'a': parameter 'steps': default '0' is outside its "
+          "range 1..10");
+    CHECK(bad(ComponentSchema("algorithm", "b", "", "").real("rate", "fast", "")) ==
+          "plugin 'locus_x.so': algorithm 'b': parameter 'rate': default 'fast' is not a number");
+    CHECK(bad(ComponentSchema("algorithm", "c", "", "").choice("pivot", "worst",
+                                                               {"best", "first"}, "")) ==
+          "plugin 'locus_x.so': algorithm 'c': parameter 'pivot': default 'worst' is not one of "
+          "its choices (best, first)");
+    CHECK(bad(ComponentSchema("algorithm", "d", "", "").boolean("on", "yes", "")) ==
+          "plugin 'locus_x.so': algorithm 'd': parameter 'on': default 'yes' is not true or "
+          "false");
+    CHECK(bad(ComponentSchema("algorithm", "e", "", "")
+                  .integer("steps", "10", "", 1, 10)
+                  .real("rate", "-0.5", "", -1.0)
+                  .choice("pivot", "\"first\"", {"best", "first"}, "")) == "(no error)");
+    CHECK(registry.entries().size() == 1);
+}
+
+TEST_CASE("A plugin's own registry names the plugin in its duplicate messages") {
+    Registry staging("locus_x.so");
+    staging.add(schema("algorithm", "descent"), no_object());
+    CHECK(staging.find("algorithm", "descent")->plugin == "locus_x.so");
+    CHECK_THROWS_WITH_AS(staging.add(schema("algorithm", "descent"), no_object()),
+                         "algorithm 'descent' is registered twice (first by 'locus_x.so', again "
+                         "by 'locus_x.so')",
+                         locus::PluginError);
+}
