@@ -50,7 +50,8 @@ std::string range_of(const ParamSpec& spec) {
 
 int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool verbose) {
     Registry registry;
-    const auto plugins = load_plugins(plugin_paths, registry);
+    std::vector<std::string> failures;
+    const auto plugins = load_plugins(plugin_paths, registry, &failures);
     std::printf("plugins (%zu):\n", plugins.size());
     for (const auto& p : plugins)
         std::printf("  %-14s %s\n  %-14s %s\n", p.name.c_str(), p.description.c_str(), "",
@@ -77,7 +78,9 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
                         range_of(p).c_str(), def.c_str(), p.doc.c_str());
         }
     }
-    return kOk;
+    // A plugin that failed to load makes the listing incomplete: said on stderr (above) and
+    // by the exit status.
+    return failures.empty() ? kOk : kFailure;
 }
 
 namespace {

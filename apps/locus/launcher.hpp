@@ -40,10 +40,13 @@ enum ExitCode : int {
 };
 
 /// Registers the job schema and loads every plugin of the search path (`extra_dirs`, then
-/// $LOCUS_PLUGIN_PATH, then the executable's directory) into `registry`. Throws PluginError
-/// naming the directories searched when no plugin is found, or the loader's error.
+/// $LOCUS_PLUGIN_PATH, then the executable's directory) into `registry`. A plugin that fails
+/// to load is skipped with a warning line on stderr (and its message put in `failures`); the
+/// others serve the job. Throws PluginError naming the directories searched when no plugin
+/// is loaded.
 std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& extra_dirs,
-                                     Registry& registry);
+                                     Registry& registry,
+                                     std::vector<std::string>* failures = nullptr);
 
 int run_job(const RunOptions& options);
 int validate_job(const RunOptions& options);

@@ -151,10 +151,14 @@ Termination termination_of(const Params& limits) {
 } // namespace
 
 std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& extra_dirs,
-                                     Registry& registry) {
+                                     Registry& registry, std::vector<std::string>* failures) {
     register_job_schema(registry);
     PluginLoader loader(extra_dirs);
     auto loaded = loader.load_all(registry);
+    for (const std::string& failure : loader.failures())
+        std::fprintf(stderr, "locus: warning: %s; its components are unavailable\n",
+                     failure.c_str());
+    if (failures != nullptr) *failures = loader.failures();
     if (loaded.empty()) {
         std::string dirs;
         for (const auto& dir : loader.search_path())

@@ -47,8 +47,13 @@ public:
 
     /// Loads every `locus_*.so` of the search path; for a file name present in several
     /// directories the first one wins. Loads in order of file name and returns what was loaded
-    /// (including files this loader had loaded before). Throws PluginError at the first failure.
+    /// (including files this loader had loaded before). A file that fails to load is skipped
+    /// (nothing of it registered) and its PluginError message kept in failures(): one broken
+    /// plugin does not stop the jobs of the others.
     std::vector<PluginInfo> load_all(Registry& registry);
+
+    /// The messages of the plugin files load_all() skipped, in file-name order.
+    const std::vector<std::string>& failures() const { return failures_; }
 
     /// Loads `locus_<name>.so` from the first directory of the search path holding it. Throws
     /// PluginError "plugin 'name' not found (searched: dir1, dir2, ...)" when there is none.
@@ -60,6 +65,7 @@ public:
 private:
     std::vector<std::filesystem::path> search_path_;
     std::vector<PluginInfo> loaded_;
+    std::vector<std::string> failures_;
 };
 
 } // namespace locus

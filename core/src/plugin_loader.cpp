@@ -226,8 +226,13 @@ std::vector<PluginInfo> PluginLoader::load_all(Registry& registry) {
     }
     std::vector<PluginInfo> result;
     result.reserve(files.size());
-    for (const auto& [name, path] : files)
-        result.push_back(load(path, registry));
+    for (const auto& [name, path] : files) {
+        try {
+            result.push_back(load(path, registry));
+        } catch (const PluginError& e) {
+            failures_.emplace_back(e.what());
+        }
+    }
     return result;
 }
 
