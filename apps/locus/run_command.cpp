@@ -192,6 +192,9 @@ int run_job(const RunOptions& options) {
     Registry registry;
     load_plugins(options.plugin_paths, registry);
     const Params job = compose(options, registry);
+    // A relative instance path of the config is also looked up next to the config file.
+    if (!options.config.empty())
+        set_config_directory(std::filesystem::absolute(options.config).parent_path());
 
     // Backend: resolved and checked before anything is loaded or allocated.
     BuildContext build;

@@ -11,9 +11,14 @@
 
 namespace locus {
 
-/// Directories searched after a path given as is: each directory of $LOCUS_DATA
-/// (colon-separated), then ./data and ../shared/data (relative to the working directory).
+/// Directories searched after a path given as is: the directory of the job's config file (see
+/// set_config_directory), each directory of $LOCUS_DATA (colon-separated), then ./data and
+/// ../shared/data (relative to the working directory).
 std::vector<std::filesystem::path> data_directories();
+
+/// Makes `dir` (the folder of the config file being run; empty: none) the first data
+/// directory, so that a config's relative instance path works from any working directory.
+void set_config_directory(const std::filesystem::path& dir);
 
 /// Resolves `spec`: as given if it exists, else under each data directory in order. Throws
 /// InstanceError "instance file 'x' not found (looked in: ...)" naming `what` ("instance file",

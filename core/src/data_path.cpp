@@ -12,8 +12,18 @@ namespace locus {
 
 namespace fs = std::filesystem;
 
+namespace {
+fs::path& config_directory() {
+    static fs::path dir;
+    return dir;
+}
+} // namespace
+
+void set_config_directory(const fs::path& dir) { config_directory() = dir; }
+
 std::vector<fs::path> data_directories() {
     std::vector<fs::path> dirs;
+    if (!config_directory().empty()) dirs.push_back(config_directory());
     if (const char* env = std::getenv("LOCUS_DATA")) {
         std::stringstream ss(env);
         std::string dir;

@@ -452,6 +452,23 @@ TEST_CASE("the time limit holds on a 20,000-city TSP: resident ILS ends within 0
     CHECK(lines[0]["objective"].get<double>() < trace.front()["objective"].get<double>());
 }
 
+TEST_CASE("a config's relative instance path is found next to the config file") {
+    const fs::path dir = temp_dir("apps-config-relative");
+    write_tsplib(dir / "jobs" / "inst" / "gen80.tsp", "gen80", 80, 2);
+    const fs::path config = dir / "jobs" / "job.yaml";
+    write_file(config, "problem: {name: tsp, instance: inst/gen80.tsp}\n"
+                       "algorithm: {name: descent, neighborhood: two_opt}\nbackend: cpu\n");
+    const fs::path out = dir / "out";
+    // The launcher runs from the build directory, where inst/gen80.tsp does not exist.
+    const CommandResult r =
+        run_locus("run " + quoted(config.string()) + " -q --out " + quoted(out.string()));
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["instance"] == "gen80");
+}
+
 TEST_CASE("check_moves re-evaluates every applied move of a run") {
     const fs::path dir = temp_dir("apps-check-moves");
     const fs::path config = dir / "job.yaml";
