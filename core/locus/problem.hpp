@@ -78,6 +78,14 @@ public:
     /// Fills every solution of `batch` (width must be solution_width()) and sets objectives.
     /// Solution i draws from the stream derive_key(seed, i).
     virtual void construct(SolutionBatch& batch, std::uint64_t seed) = 0;
+    /// As construct(), polling `stop` (may be empty) where building the batch takes long: once
+    /// it returns true the solutions not yet built become copies of one that was (at least one
+    /// is always built), so a time limit holds during construction. Default: construct().
+    virtual void construct_until(SolutionBatch& batch, std::uint64_t seed,
+                                 const std::function<bool()>& stop) {
+        (void)stop;
+        construct(batch, seed);
+    }
 };
 
 /// Perturbs solutions (kind "perturbation").

@@ -106,7 +106,8 @@ bool SearchContext::offer(const SolutionBatch& batch) {
 void SearchContext::construct(SolutionBatch& batch) {
     if (construction_ == nullptr)
         throw ConfigError("no construction heuristic is configured for this job");
-    construction_->construct(batch, derive_key(run_seed_, 0x636F6E73ull /* "cons" */));
+    construction_->construct_until(batch, derive_key(run_seed_, 0x636F6E73ull /* "cons" */),
+                                   [this] { return should_stop(); });
 }
 
 void SearchContext::finish() {

@@ -432,20 +432,20 @@ TEST_CASE("SIGINT while the instance is still loading: the run ends at once with
 
 TEST_CASE("the time limit holds on a 20,000-city TSP: resident ILS ends within 0.5 s of it") {
     // Setup (candidate lists, 1024 nearest-neighbor tours) and the first descent of 20,000
-    // cities used to take 23-43 s under a 5 s limit; the lists are now O(n k log n) and a
-    // watchdog ends the descent at the limit.
+    // cities used to take 23-43 s under a 5 s limit; the lists are now O(n k log n), the
+    // construction stops at the limit and a watchdog ends the descent there.
     const fs::path dir = temp_dir("apps-time-limit-large");
     const fs::path out = dir / "out";
     const CommandResult r = run_locus(
         "run " + quoted((source_dir() / "configs" / "tsp" / "resident-ils.yaml").string()) +
-        " -q --backend cpu --instance random-uniform:n=20000,seed=1 --time-limit 3 --out " +
+        " -q --backend cpu --instance random-uniform:n=20000,seed=1 --time-limit 5 --out " +
         quoted(out.string()));
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
     const auto lines = read_jsonl(out / "results.jsonl");
     REQUIRE(lines.size() == 1);
     CHECK(lines[0]["stop_reason"] == "time_limit");
-    CHECK(lines[0]["total_time_s"].get<double>() <= 3.5);
+    CHECK(lines[0]["total_time_s"].get<double>() <= 5.5);
     CHECK(lines[0]["feasible"] == true);
     const auto trace = read_jsonl(lines[0]["trace_file"].get<std::string>());
     REQUIRE_FALSE(trace.empty());

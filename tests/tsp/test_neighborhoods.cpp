@@ -274,6 +274,19 @@ TEST_CASE("nearest-neighbor construction (k-d tree when the lists run out) equal
     }
 }
 
+TEST_CASE("a nearest-neighbor construction stopped by the limit copies its first tour") {
+    TspProblem problem(generate_random_uniform(300, 5));
+    SolutionBatch full(6, 300), stopped(6, 300);
+    NearestNeighborTour(problem, -1).construct(full, 4);
+    NearestNeighborTour(problem, -1).construct_until(stopped, 4, [] { return true; });
+    CHECK(std::equal(stopped[0].begin(), stopped[0].end(), full[0].begin()));
+    for (std::size_t i = 1; i < 6; ++i) {
+        CHECK(std::equal(stopped[i].begin(), stopped[i].end(), stopped[0].begin()));
+        CHECK(stopped.objective(i) == stopped.objective(0));
+    }
+    CHECK_FALSE(std::equal(full[1].begin(), full[1].end(), full[0].begin()));
+}
+
 TEST_CASE("random tours are permutations, reproducible by seed") {
     TspProblem problem(generate_random_uniform(100, 4, 1000));
     SolutionBatch a(3, 100), b(3, 100), c(3, 100);

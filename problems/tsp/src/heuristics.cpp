@@ -2,7 +2,12 @@
 
 #include "kd_tree.hpp"
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -110,6 +115,11 @@ void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
 }
 
 void NearestNeighborTour::construct(SolutionBatch& batch, std::uint64_t seed) {
+    construct_until(batch, seed, {});
+}
+
+void NearestNeighborTour::construct_until(SolutionBatch& batch, std::uint64_t seed,
+                                          const std::function<bool()>& stop) {
     const auto n = as_i32(problem_.size());
     const std::int32_t k = std::min<std::int32_t>(16, n - 1);
     const std::int32_t* lists = problem_.nearest(k).data();
@@ -118,18 +128,38 @@ void NearestNeighborTour::construct(SolutionBatch& batch, std::uint64_t seed) {
     const Instance& instance = problem_.instance();
     std::optional<detail::KdTree> tree;
     if (detail::planar(instance, scale)) tree.emplace(instance.x, instance.y);
+    std::vector<std::uint8_t> built(static_cast<std::size_t>(count), 0);
+    std::atomic<bool> halted{false};
 #pragma omp parallel for schedule(dynamic)
     for (std::int64_t s = 0; s < count; ++s) {
+        // NOTE: `stop` (SearchContext) is not thread safe: only thread 0 polls it; solution 0
+        // is always built, so the batch has a tour to copy.
+        if (s > 0 && halted.load(std::memory_order_relaxed)) continue;
+#if defined(_OPENMP)
+        if (s > 0 && stop && omp_get_thread_num() == 0 && stop()) {
+#else
+        if (s > 0 && stop && stop()) {
+#endif
+            halted.store(true, std::memory_order_relaxed);
+            continue;
+        }
         const auto i = static_cast<std::size_t>(s);
         std::int32_t start = start_;
         if (start < 0) {
             Rng rng(derive_key(seed, i), 0);
             start = static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(n)));
         }
-        nearest_neighbor_tour(instance, start % n, batch[i], lists, k,
-                              tree ? &*tree : nullptr, scale);
+        nearest_neighbor_tour(instance, start % n, batch[i], lists, k, tree ? &*tree : nullptr,
+                              scale);
         batch.objective(i) = problem_.evaluate(batch[i]);
+        built[i] = 1;
     }
+    // Solutions left unbuilt by the limit copy solution 0.
+    for (std::size_t i = 1; i < built.size(); ++i)
+        if (built[i] == 0) {
+            std::copy(batch[0].begin(), batch[0].end(), batch[i].begin());
+            batch.objective(i) = batch.objective(0);
+        }
 }
 
 void DoubleBridge::perturb(SolutionBatch& batch, std::uint64_t seed) {

@@ -4,6 +4,7 @@
 /// per solution, parallel over the batch).
 
 #include <cstdint>
+#include <functional>
 #include <span>
 
 #include "locus/problem.hpp"
@@ -27,6 +28,8 @@ public:
     NearestNeighborTour(const TspProblem& problem, std::int32_t start)
         : problem_(problem), start_(start) {}
     void construct(SolutionBatch& batch, std::uint64_t seed) override;
+    void construct_until(SolutionBatch& batch, std::uint64_t seed,
+                         const std::function<bool()>& stop) override;
 
 private:
     const TspProblem& problem_;
