@@ -32,3 +32,15 @@ endfunction()
 if(NOT TARGET locus_plugins)
     add_custom_target(locus_plugins)
 endif()
+
+# add_subdirectory for every child folder of the current source directory that has a
+# CMakeLists.txt (problems/, plugins/ and tests/ are extended by adding a folder).
+function(locus_add_child_directories)
+    file(GLOB children RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*)
+    list(SORT children)
+    foreach(child ${children})
+        if(IS_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/${child} AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${child}/CMakeLists.txt)
+            add_subdirectory(${child})
+        endif()
+    endforeach()
+endfunction()
