@@ -19,19 +19,10 @@ function(locus_warnings target)
         $<$<COMPILE_LANGUAGE:CUDA>:--fmad=false -Xcompiler=-ffp-contract=off --expt-relaxed-constexpr>)
 endfunction()
 
-# locus_plugin(NAME SOURCES...): a run-time loaded plugin `locus_<NAME>.so` next to the launcher.
-function(locus_plugin name)
-    add_library(locus_${name} MODULE ${ARGN})
-    set_target_properties(locus_${name} PROPERTIES PREFIX "" OUTPUT_NAME "locus_${name}"
-        CUDA_SEPARABLE_COMPILATION OFF)
-    target_link_libraries(locus_${name} PRIVATE locus::core locus::gpu)
-    locus_warnings(locus_${name})
-    add_dependencies(locus_plugins locus_${name})
-endfunction()
-
 if(NOT TARGET locus_plugins)
     add_custom_target(locus_plugins)
 endif()
+include(LocusPlugin)
 
 # add_subdirectory for every child folder of the current source directory that has a
 # CMakeLists.txt (problems/, plugins/ and tests/ are extended by adding a folder).

@@ -221,7 +221,8 @@ int verify_solution(const std::string& instance, const std::string& solution,
         std::printf("infeasible: %s\n", verdict.message.c_str());
         return kInfeasible;
     }
-    std::printf("feasible: objective %s (%s on %s)\n", fmt::format("{}", verdict.objective).c_str(),
+    const Objective shown = user_objective(problem->objective_sense(), verdict.objective);
+    std::printf("feasible: objective %s (%s on %s)\n", fmt::format("{}", shown).c_str(),
                 solution_file.string().c_str(), problem->instance_name().c_str());
     return kOk;
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include "locus/build_info.hpp"
 #include "locus/error.hpp"
@@ -29,6 +30,13 @@ std::string utc_stamp_ms() {
     char buffer[64];
     std::strftime(buffer, sizeof buffer, "%Y%m%dT%H%M%S", &tm);
     return fmt::format("{}.{:03d}Z", buffer, static_cast<int>(ms));
+}
+
+/// The process's peak resident set (getrusage; Linux reports kilobytes).
+std::uint64_t peak_host_memory_bytes() {
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024u;
 }
 
 double unix_seconds() {
@@ -139,10 +147,11 @@ void Recorder::improvement(std::uint32_t run, const TracePoint& point) {
             throw Error(fmt::format("cannot write '{}'", (dir / "trace.jsonl").string()));
         trace_run_ = run;
     }
+    const ObjectiveSense sense = problem_.objective_sense();
     const nlohmann::json line = {{"time_s", point.time_s},
                                  {"iteration", point.iteration},
                                  {"evaluations", point.evaluations},
-                                 {"objective", number(point.objective)}};
+                                 {"objective", number(user_objective(sense, point.objective))}};
     std::fputs((line.dump() + "\n").c_str(), trace_);
     std::fflush(trace_);
     if (!point.feasible || point.solution.empty()) return;
@@ -177,12 +186,19 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
     line["total_time_s"] = summary.total_time_s;
     line["iterations"] = summary.iterations;
     line["evaluations"] = summary.evaluations;
+    line["engine_memory_bytes"] = summary.engine_memory_bytes;
+    line["peak_host_memory_bytes"] = peak_host_memory_bytes();
+    // Objectives, best-known values and gaps as users read them (a maximisation problem's
+    // internal objective is the negated value).
+    const ObjectiveSense sense = problem_.objective_sense();
+    line["objective_sense"] = std::string(to_string(sense));
     line["best_known"] = facts_.best_known ? number(*facts_.best_known) : nlohmann::json();
     if (summary.has_solution) {
         // NOTE: the reported objective is an independent re-evaluation of the written solution.
         const Verdict verdict = problem_.verify(summary.best_solution);
         line["feasible"] = verdict.feasible;
-        line["objective"] = verdict.feasible ? number(verdict.objective) : nlohmann::json();
+        line["objective"] =
+            verdict.feasible ? number(user_objective(sense, verdict.objective)) : nlohmann::json();
         if (!verdict.feasible) line["infeasible_reason"] = verdict.message;
         if (verdict.feasible && !objectives_agree(summary.best_objective, verdict.objective)) {
             mismatch_ = true;
@@ -190,7 +206,8 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
                                         summary.best_objective, verdict.objective);
         }
         line["gap"] = (verdict.feasible && facts_.best_known)
-                          ? nlohmann::json(gap_percent(verdict.objective, *facts_.best_known))
+                          ? nlohmann::json(gap_percent(verdict.objective,
+                                                       user_objective(sense, *facts_.best_known)))
                           : nlohmann::json();
         const fs::path file = dir / ("best" + problem_.solution_extension());
         {

@@ -35,7 +35,10 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Cell {
-    std::vector<double> objectives; ///< feasible runs
+    /// Feasible runs, minimised: a maximisation problem's values are negated here (sign -1), so
+    /// that the lowest is the best for every problem.
+    std::vector<double> objectives;
+    double sign = 1.0;
     std::vector<double> gaps;
     std::vector<double> times;      ///< time to the best, feasible runs
     std::size_t runs = 0;
@@ -380,6 +383,7 @@ int run_report(const ReportOptions& options) {
                  {"seed", field("seed")},
                  {"feasible", j.value("feasible", false) && j["objective"].is_number()},
                  {"objective", field("objective")},
+                 {"objective_sense", j.value("objective_sense", std::string("minimize"))},
                  {"time_to_best_s", field("time_to_best_s")},
                  {"total_time_s", field("total_time_s")},
                  {"trace_file", located("trace_file")},
@@ -389,7 +393,8 @@ int run_report(const ReportOptions& options) {
                  {"trajectory_file", located("trajectory_file")}});
 
             if (!j.value("feasible", false) || !j["objective"].is_number()) continue;
-            cell.objectives.push_back(j["objective"].get<double>());
+            cell.sign = j.value("objective_sense", "minimize") == "maximize" ? -1.0 : 1.0;
+            cell.objectives.push_back(cell.sign * j["objective"].get<double>());
             if (j.contains("gap") && j["gap"].is_number()) cell.gaps.push_back(j["gap"].get<double>());
             if (j.contains("time_to_best_s") && j["time_to_best_s"].is_number())
                 cell.times.push_back(j["time_to_best_s"].get<double>());
@@ -417,18 +422,19 @@ int run_report(const ReportOptions& options) {
             if (it == cells.end()) continue;
             const Cell& c = it->second;
             const auto [lo, hi] = std::minmax_element(c.objectives.begin(), c.objectives.end());
-            const double best = c.objectives.empty() ? NAN : *lo;
-            const double worst = c.objectives.empty() ? NAN : *hi;
+            const double best = c.objectives.empty() ? NAN : c.sign * *lo;
+            const double worst = c.objectives.empty() ? NAN : c.sign * *hi;
+            const double average = c.sign * mean(c.objectives);
             const auto [glo, ghi] = std::minmax_element(c.gaps.begin(), c.gaps.end());
             const double feasible =
                 100.0 * static_cast<double>(c.objectives.size()) / static_cast<double>(c.runs);
             md += fmt::format("| {} | {} | {:.0f} % | {} | {} | {} | {} | {} | {} | {} |\n", label,
-                              c.runs, feasible, number(best), number(mean(c.objectives)),
+                              c.runs, feasible, number(best), number(average),
                               number(worst), c.gaps.empty() ? "-" : percent(*glo),
                               percent(mean(c.gaps)), c.gaps.empty() ? "-" : percent(*ghi),
                               fmt::format("{:.3f}", mean(c.times)));
             csv << fmt::format("\"{}\",\"{}\",{},{:.1f},{},{},{},{},{},{},{}\n", instance, label,
-                               c.runs, feasible, number(best), number(mean(c.objectives)),
+                               c.runs, feasible, number(best), number(average),
                                number(worst), c.gaps.empty() ? "-" : percent(*glo),
                                percent(mean(c.gaps)), c.gaps.empty() ? "-" : percent(*ghi),
                                number(mean(c.times)));
@@ -449,8 +455,7 @@ int run_report(const ReportOptions& options) {
                     md += fmt::format(
                         "- {} vs {}: p = {:.3g}{}{}\n", present[a], present[b], p,
                         p < 0.05 ? " *" : "",
-                        p < 0.05 ? (mx < my ? fmt::format(" ({} lower)", present[a])
-                                            : fmt::format(" ({} lower)", present[b]))
+                        p < 0.05 ? fmt::format(" ({} better)", mx < my ? present[a] : present[b])
                                  : "");
                 }
         }

@@ -87,8 +87,9 @@ int resolved_threads(int threads) {
 /// The live progress line on a terminal (stderr), refreshed twice a second.
 class Progress {
 public:
-    Progress(bool enabled, std::optional<Objective> best_known)
-        : enabled_(enabled), best_known_(best_known) {
+    /// `best_known` is internal (as the objectives); `sense` says how users read both.
+    Progress(bool enabled, std::optional<Objective> best_known, ObjectiveSense sense)
+        : enabled_(enabled), best_known_(best_known), sense_(sense) {
         if (enabled_) thread_ = std::thread([this] { loop(); });
     }
     ~Progress() {
@@ -117,7 +118,7 @@ private:
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             std::string text = fmt::format("\r[{:8.1f} s] run {}", t, run_.load());
             if (has_best_.load()) {
-                text += fmt::format("  best {}", best_.load());
+                text += fmt::format("  best {}", user_objective(sense_, best_.load()));
                 if (best_known_)
                     text += fmt::format("  gap {:.3f} %", gap_percent(best_.load(), *best_known_));
             }
@@ -128,6 +129,7 @@ private:
 
     bool enabled_;
     std::optional<Objective> best_known_;
+    ObjectiveSense sense_;
     std::atomic<std::uint32_t> run_{0};
     std::atomic<Objective> best_{0.0};
     std::atomic<bool> has_best_{false};
@@ -246,7 +248,12 @@ int run_job(const RunOptions& options) {
     facts.best_known_source = facts.best_known ? table.source().string() : "";
 
     Recorder recorder(job.get_string("output"), *problem, facts);
-    Progress progress(!options.quiet && ::isatty(STDERR_FILENO) != 0, facts.best_known);
+    // Best-known values and objective targets are given as users read them; the search compares
+    // internal objectives.
+    const ObjectiveSense sense = problem->objective_sense();
+    std::optional<Objective> internal_best_known;
+    if (facts.best_known) internal_best_known = user_objective(sense, *facts.best_known);
+    Progress progress(!options.quiet && ::isatty(STDERR_FILENO) != 0, internal_best_known, sense);
     SearchContext::Callbacks callbacks;
     callbacks.on_improvement = [&](std::uint32_t run, const TracePoint& point) {
         recorder.improvement(run, point);
@@ -256,9 +263,10 @@ int run_job(const RunOptions& options) {
     callbacks.on_run_end = [&](const RunSummary& summary) {
         lines.push_back(recorder.run_end(summary));
     };
-    SearchContext ctx(*problem, construction.get(),
-                      termination_of(job.get_component("termination")), build.seed, start,
-                      facts.best_known, callbacks);
+    Termination termination = termination_of(job.get_component("termination"));
+    if (termination.target) termination.target = user_objective(sense, *termination.target);
+    SearchContext ctx(*problem, construction.get(), termination, build.seed, start,
+                      internal_best_known, callbacks);
 
     SolutionBatch batch(facts.batch, problem->solution_width());
     if (options.initial) {

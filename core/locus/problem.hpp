@@ -43,6 +43,9 @@ public:
     virtual Objective evaluate(std::span<const std::int32_t> solution) const = 0;
     /// Independent feasibility and objective check; never throws for bad encodings.
     virtual Verdict verify(std::span<const std::int32_t> solution) const = 0;
+    /// Whether users maximise the objective (ObjectiveSense): evaluate() and verify() then
+    /// return the negated value, which the engines minimise; write_solution() receives it too.
+    virtual ObjectiveSense objective_sense() const { return ObjectiveSense::minimize; }
     /// Extension of the standard solution format, e.g. ".tour".
     virtual std::string solution_extension() const = 0;
     /// Writes a solution in the problem's standard format.

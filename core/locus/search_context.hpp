@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -73,6 +74,8 @@ struct RunSummary {
     double total_time_s = 0.0;
     std::uint64_t iterations = 0;
     std::uint64_t evaluations = 0;
+    /// The largest working memory an engine of this run reported (note_engine_memory; 0: none)
+    std::size_t engine_memory_bytes = 0;
     StopReason stop_reason = StopReason::none;
 };
 
@@ -112,6 +115,11 @@ public:
 
     void add_iterations(std::uint64_t n = 1);
     void add_evaluations(std::uint64_t n) { evaluations_ += n; }
+    /// An engine's working memory (its solutions and workspace on the device or the host); the
+    /// run reports the largest.
+    void note_engine_memory(std::size_t bytes) {
+        engine_memory_bytes_ = bytes > engine_memory_bytes_ ? bytes : engine_memory_bytes_;
+    }
     std::uint64_t iterations() const { return iterations_; }
     std::uint64_t evaluations() const { return evaluations_; }
 
@@ -161,6 +169,7 @@ private:
     std::uint64_t run_seed_ = 0;
     Clock::time_point run_start_;
     std::uint64_t iterations_ = 0;
+    std::size_t engine_memory_bytes_ = 0;
     std::uint64_t evaluations_ = 0;
     std::uint64_t last_improvement_iteration_ = 0;
     bool has_best_ = false;

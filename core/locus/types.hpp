@@ -17,6 +17,21 @@ namespace locus {
 /// up to 2^53 is representable.
 using Objective = double;
 
+/// How users read a problem's objective. Engines always minimise: a maximisation problem's
+/// evaluate() and verify() return the negated value, and the launcher shows users the value
+/// itself (results, traces, messages) and negates best-known values and objective targets.
+enum class ObjectiveSense { minimize, maximize };
+
+/// The value users read for internal objective `value` (and, the negation being its own
+/// inverse, the internal objective of a value users give).
+inline Objective user_objective(ObjectiveSense sense, Objective value) {
+    return sense == ObjectiveSense::maximize ? -value : value;
+}
+/// "minimize" / "maximize".
+inline std::string_view to_string(ObjectiveSense sense) {
+    return sense == ObjectiveSense::maximize ? "maximize" : "minimize";
+}
+
 /// Whether an objective tracked by deltas agrees with a full re-evaluation: exactly for integral
 /// objectives; up to a relative 1e-9 for real-valued ones (DCVRP with exact Euclidean
 /// distances), whose deltas are summed in another order than the full evaluation.

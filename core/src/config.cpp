@@ -378,7 +378,9 @@ void register_job_schema(Registry& registry) {
             .real("time_limit", "0", "wall-clock limit in seconds, setup included (0 = none)", 0.0)
             .integer("iterations", "0", "iteration limit of the algorithm (0 = none)", 0.0)
             .integer("evaluations", "0", "move evaluation limit (0 = none)", 0.0)
-            .real("target", "", "stop when the best objective is <= target (optional)")
+            .real("target", "",
+                  "stop when the best objective is <= target (>= for a maximisation problem; "
+                  "optional)")
             .real("target_gap", "",
                   "stop when the gap to the best known is <= this percent "
                   "(optional)",

@@ -176,8 +176,16 @@ PluginLoader::PluginLoader(std::vector<fs::path> extra_dirs) : search_path_(std:
     }
     std::error_code error;
     const fs::path executable = fs::read_symlink("/proc/self/exe", error);
-    if (!error)
+    if (!error) {
         search_path_.push_back(executable.parent_path());
+#ifdef LOCUS_RELATIVE_PLUGIN_DIR
+        // The installed layout: <prefix>/bin/locus and <prefix>/lib/locus/plugins.
+        const fs::path installed =
+            (executable.parent_path() / LOCUS_RELATIVE_PLUGIN_DIR).lexically_normal();
+        if (fs::is_directory(installed, error))
+            search_path_.push_back(installed);
+#endif
+    }
 }
 
 std::vector<fs::path> PluginLoader::search_path() const { return search_path_; }

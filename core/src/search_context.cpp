@@ -126,6 +126,7 @@ void SearchContext::finish() {
     summary.total_time_s = elapsed();
     summary.iterations = iterations_;
     summary.evaluations = evaluations_;
+    summary.engine_memory_bytes = engine_memory_bytes_;
     summary.stop_reason = reason_ == StopReason::none ? StopReason::converged : reason_;
     callbacks_.on_run_end(summary);
 }
@@ -141,6 +142,7 @@ void SearchContext::reset_run() {
     run_start_ = Clock::now();
     iterations_ = 0;
     evaluations_ = 0;
+    engine_memory_bytes_ = 0;
     last_improvement_iteration_ = 0;
     has_best_ = false;
     best_feasible_ = false;

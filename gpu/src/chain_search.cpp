@@ -86,6 +86,7 @@ public:
         params.acceptance.temperature = options_.temperature * scale;
         params.acceptance.log_cooling = std::log(options_.cooling);
         auto runner = spec_->make_runner(params_, build_, chains, params);
+        ctx.note_engine_memory(runner->bytes());
         seed_ = params.seed;
         if (options_.exchange == Exchange::population)
             population_ = std::make_unique<Population>(options_.population,

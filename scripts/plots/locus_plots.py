@@ -193,15 +193,23 @@ def trace_points(path):
 # Runs as step functions of time.
 
 
+def sense_sign(run):
+    """-1 for a run of a maximisation problem (its values are negated so that lower is better
+    everywhere below, as in the engines), else 1."""
+    return -1.0 if run.get("objective_sense") == "maximize" else 1.0
+
+
 class Curve:
-    """The best objective of a run as a non-increasing step function of time."""
+    """The best objective of a run (negated for a maximisation problem) as a non-increasing step
+    function of time."""
 
     def __init__(self, run):
         points = trace_points(run["trace_file"]) if run.get("trace_file") else []
         final = run.get("objective")
         if run.get("feasible") and final is not None:
             points.append((float(run.get("time_to_best_s") or 0.0), float(final)))
-        points.sort()
+        sign = sense_sign(run)
+        points = sorted((t, sign * v) for t, v in points)
         self.times, self.values = [], []
         for t, v in points:
             if not self.values or v < self.values[-1]:
@@ -256,7 +264,7 @@ def time_axis(ax, tmin, tmax):
     ax.set_xlabel("time (s)")
 
 
-def plot_convergence(instance, labels, curves, best_known, path):
+def plot_convergence(instance, labels, curves, best_known, path, maximised=False):
     fig, ax = plt.subplots(figsize=(8, 4.8))
     use_gap = best_known is not None and best_known != 0
     transform = (lambda v: gap(v, best_known)) if use_gap else (lambda v: v)
@@ -286,13 +294,14 @@ def plot_convergence(instance, labels, curves, best_known, path):
                                                        "" if len(mine) == 1 else "s"))
     time_axis(ax, tmin, tmax)
     if use_gap:
-        ax.set_ylabel("gap to the best-known value {:.10g} (%)".format(best_known))
+        ax.set_ylabel("gap to the best-known value {:.10g} (%)".format(
+            -best_known if maximised else best_known))
         if values and max(values) > 10:
             ax.set_yscale("symlog", linthresh=1.0)
         if values:  # from 0 (or a gap below it: a new best) to above the start
             ax.set_ylim(min(0.0, min(values)), max(max(values) * 1.25, 0.1))
     else:
-        ax.set_ylabel("best objective")
+        ax.set_ylabel("best objective, negated (maximised)" if maximised else "best objective")
         if values and min(values) > 0 and max(values) / min(values) > 100:
             ax.set_yscale("log")
     ax.set_title("{}: convergence".format(instance))
@@ -303,12 +312,13 @@ def plot_convergence(instance, labels, curves, best_known, path):
     plt.close(fig)
 
 
-def plot_time_to_target(instance, labels, curves, best_known, path):
+def plot_time_to_target(instance, labels, curves, best_known, path, maximised=False):
     finals = [v for _, c in curves for v in c.values]
+    shown = (lambda v: -v) if maximised else (lambda v: v)
     if best_known is not None:
-        reference, name = float(best_known), "best known {:.10g}".format(best_known)
+        reference, name = float(best_known), "best known {:.10g}".format(shown(best_known))
     else:
-        reference, name = min(finals), "best found {:.10g}".format(min(finals))
+        reference, name = min(finals), "best found {:.10g}".format(shown(min(finals)))
     drawn = [c for _, c in curves if not c.empty()]
     positive = [t for c in drawn for t in c.times if t > 0]
     tmin = max(min(positive) if positive else 1e-3, 1e-4)
@@ -456,14 +466,19 @@ def plot_instance(entry, labels, out_dir, names):
     runs = entry.get("runs", [])
     present = [lab for lab in labels if any(r["label"] == lab for r in runs)]
     curves = [(r["label"], Curve(r)) for r in runs]
+    sign = sense_sign(runs[0]) if runs else 1.0
     best_known = entry.get("best_known")
+    if best_known is not None:
+        best_known = sign * best_known
     stem = slug(instance)
     if any(not c.empty() for _, c in curves):
         name = names.take(stem + "-convergence")
-        plot_convergence(instance, present, curves, best_known, os.path.join(out_dir, name))
+        plot_convergence(instance, present, curves, best_known, os.path.join(out_dir, name),
+                         sign < 0)
         images.append({"file": name, "alt": "convergence"})
         name = names.take(stem + "-ttt")
-        plot_time_to_target(instance, present, curves, best_known, os.path.join(out_dir, name))
+        plot_time_to_target(instance, present, curves, best_known, os.path.join(out_dir, name),
+                            sign < 0)
         images.append({"file": name, "alt": "time to target"})
     else:
         notes.append("No convergence or time-to-target plot: no run of this instance recorded "
@@ -483,7 +498,7 @@ def plot_instance(entry, labels, out_dir, names):
         if not feasible:
             notes.append("No picture of the best {} of {}: no feasible run.".format(what, label))
             continue
-        best = min(feasible, key=lambda r: r["objective"])
+        best = min(feasible, key=lambda r: sense_sign(r) * r["objective"])
         solution = best.get(key) or (best.get("solution_file") if key == "trajectory_file"
                                      else None)
         if not solution or not os.path.isfile(solution):

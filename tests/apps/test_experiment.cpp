@@ -238,7 +238,7 @@ TEST_CASE("locus report: a table per instance and config, CSV, significance mark
     CHECK(md.find("| B | 2 | 50 % | 7 | 7 | 7 | - | - | - |") != std::string::npos);
     // Six against six with no overlap: U = 0, p = 0.0051 (normal approximation).
     CHECK(md.find("- A vs B: p = 0.00") != std::string::npos);
-    CHECK(md.find(" * (A lower)") != std::string::npos);
+    CHECK(md.find(" * (A better)") != std::string::npos);
     const auto csv = read_lines(dir / "rep" / "report.csv");
     CHECK(csv.size() == 4); // header, x/A, x/B, y/B
     CHECK(csv[1].starts_with("\"x\",\"A\",6,100.0,100,102.5,105,"));

@@ -55,3 +55,39 @@ TEST_CASE("FANG tours are reproducible by seed and start at the drawn city") {
     // Same start, different clone streams: different tours.
     CHECK_FALSE(std::equal(a.begin(), a.begin() + 120, a.begin() + 240));
 }
+
+TEST_CASE("FANG tours built in parts equal the tours built at once") {
+    // construct_until builds a batch chunk by chunk; tour s keeps its stream (first + t).
+    TspProblem problem(generate_random_uniform(150, 4, 1000));
+    const std::vector<std::int32_t> starts = {3, 9, 27, 81, 3, 140, 77};
+    const std::size_t n = 150;
+    std::vector<std::int32_t> whole(7 * n), parts(7 * n);
+    fang_tours_cpu(problem, 3, starts.data(), 7, 42, 0, whole.data());
+    fang_tours_cpu(problem, 3, starts.data(), 3, 42, 0, parts.data(), 0);
+    fang_tours_cpu(problem, 3, starts.data() + 3, 4, 42, 0, parts.data() + 3 * n, 3);
+    CHECK(whole == parts);
+    // Shifting the numbering changes the tours (the offset is used).
+    std::vector<std::int32_t> shifted(4 * n);
+    fang_tours_cpu(problem, 3, starts.data() + 3, 4, 42, 0, shifted.data(), 0);
+    CHECK_FALSE(std::equal(shifted.begin(), shifted.end(), whole.begin() + 3 * n));
+}
+
+TEST_CASE("a FANG batch stopped early keeps what it built and copies tour 0 into the rest") {
+    TspProblem problem(generate_random_uniform(2000, 5, 100000));
+    const std::uint32_t chunk = FangTour::chunk_tours(2000, Backend::cpu, 1);
+    REQUIRE(chunk >= 1);
+    REQUIRE(chunk < 64);
+    SolutionBatch batch(64, problem.size()), full(64, problem.size());
+    FangTour fang(problem, 2, Backend::cpu, 1);
+    int polls = 0;
+    fang.construct_until(batch, 8, [&] { return ++polls >= 2; }); // stops before chunk 2
+    fang.construct(full, 8);
+    CHECK(polls == 2);
+    for (std::size_t s = 0; s < 64; ++s) {
+        CAPTURE(s);
+        REQUIRE_FALSE(check_tour(batch[s], problem.size()).has_value());
+        CHECK(batch.objective(s) == problem.evaluate(batch[s]));
+        const auto& expect = s < 2 * chunk ? full[s] : full[0];
+        CHECK(std::equal(batch[s].begin(), batch[s].end(), expect.begin()));
+    }
+}

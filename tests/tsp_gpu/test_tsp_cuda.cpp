@@ -332,6 +332,13 @@ TEST_CASE("FANG tour construction gives identical tours on CPU and CUDA") {
             fang_tours_cpu(problem, greed, starts.data(), count, 11, 0, a.data());
             fang_tours_cuda(problem, greed, starts.data(), count, 11, b.data());
             CHECK(a == b);
+            // Built in two parts on the device (tours numbered from `first`): the same tours.
+            std::vector<std::int32_t> c(count * inst.n);
+            const std::uint32_t half = count / 2;
+            fang_tours_cuda(problem, greed, starts.data(), half, 11, c.data(), 0);
+            fang_tours_cuda(problem, greed, starts.data() + half, count - half, 11,
+                            c.data() + static_cast<std::size_t>(half) * inst.n, half);
+            CHECK(a == c);
         }
     }
 }

@@ -7,8 +7,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -118,7 +121,7 @@ public:
     }
 
     void start(std::span<const std::int32_t> starts, std::span<const std::int64_t> objectives,
-               const std::function<bool()>&, std::int64_t only) override {
+               const std::function<bool()>& stop, std::int64_t only) override {
         const std::size_t words = static_cast<std::size_t>(a_.width) * chains_;
         for (std::int32_t* to : {a_.trial, a_.current, a_.best})
             LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, starts.data(), words * 4, cudaMemcpyHostToDevice,
@@ -127,12 +130,12 @@ public:
             LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, objectives.data(), chains_ * 8,
                                              cudaMemcpyHostToDevice, stream_.get()));
         launch(0, 0, true, only);
-        stream_.synchronize();
+        wait(stop, true);
     }
     void epoch(std::uint64_t first, std::uint32_t iterations,
-               const std::function<bool()>&) override {
+               const std::function<bool()>& stop) override {
         launch(first, iterations, false, -1);
-        stream_.synchronize();
+        wait(stop, a_.width >= kWatchedChainWidth);
     }
     std::vector<std::int64_t> best_objectives() override {
         std::vector<std::int64_t> values(chains_);
@@ -224,14 +227,34 @@ public:
     std::size_t bytes() const override { return storage_.bytes(); }
 
 private:
+    /// Waits for the launch. Where a chain's descent can be long (the start, or large
+    /// solutions) it polls `stop` meanwhile and raises the halt flag the kernel's descents and
+    /// iteration loops read, as the CPU twin's watchdog does; otherwise it only synchronizes.
+    void wait(const std::function<bool()>& stop, bool guarded) {
+        if (stop && guarded) {
+            for (;;) {
+                const cudaError_t status = cudaStreamQuery(stream_.get());
+                if (status != cudaErrorNotReady)
+                    break;
+                if (!halt_.raised() && stop())
+                    halt_.raise();
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+            }
+        }
+        stream_.synchronize();
+    }
+
     void launch(std::uint64_t first, std::uint32_t iterations, bool initialize,
                 std::int64_t only) {
+        halt_.lower();
+        ChainParams params = params_;
+        params.halt = halt_.device();
         if (params_.thread_per_chain) {
             if constexpr (ThreadMapped<P>) {
                 constexpr unsigned kPerBlock = 32;
                 detail::chain_thread_kernel<P>
                     <<<(chains_ + kPerBlock - 1) / kPerBlock, kPerBlock, 0, stream_.get()>>>(
-                        policy_, a_, params_, first, iterations, initialize,
+                        policy_, a_, params, first, iterations, initialize,
                         static_cast<long long>(only), chains_);
             } else {
                 throw ConfigError("mapping: thread is not available for this problem's chains "
@@ -239,7 +262,7 @@ private:
             }
         } else {
             detail::chain_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
-                policy_, a_, params_, first, iterations, initialize, static_cast<long long>(only));
+                policy_, a_, params, first, iterations, initialize, static_cast<long long>(only));
         }
         LOCUS_CUDA_CHECK(cudaGetLastError());
     }
@@ -248,6 +271,7 @@ private:
     P policy_;
     std::uint32_t chains_;
     ChainParams params_;
+    MappedFlag halt_;
     Stream stream_;
     ChainArrays a_{};
     DeviceStorage storage_;

@@ -105,11 +105,26 @@ struct ChainParams {
     bool first_improvement = false;
     /// CUDA mapping: one thread per chain (paper 004's FI-thread) instead of one block
     bool thread_per_chain = false;
-    /// The CPU twin's halt flag (host memory; null on the device): once set, descents end
-    /// before their next exploration and epochs before their next iteration, so that a time
-    /// limit or an interrupt is honoured inside a long descent (a start on 10^5 cities).
+    /// The halt flag (null: none): once set, descents end before their next exploration and
+    /// epochs before their next iteration, so that a time limit or an interrupt is honoured
+    /// inside a long descent (a start on 10^5 cities). The CPU twin's flag is host memory
+    /// raised by its watchdog thread; the CUDA runner's is mapped pinned host memory that the
+    /// launching thread raises while it waits for the kernel.
     const volatile std::uint8_t* halt = nullptr;
 };
+
+/// Chains at least this wide are watched for the time limit in every epoch (their descents can
+/// be long), narrower ones at the start only.
+inline constexpr std::int32_t kWatchedChainWidth = 4096;
+
+/// Whether the halt flag is raised: rank 0 reads it and the team agrees on its answer, so that
+/// every thread of a block leaves a loop together.
+template <class Team>
+LOCUS_HD_INLINE bool halted(const Team& team, const ChainParams& params) {
+    if (params.halt == nullptr) return false;
+    const std::uint32_t raised = team.rank() == 0 ? static_cast<std::uint32_t>(*params.halt) : 0u;
+    return team.sum(raised) != 0u;
+}
 
 /// Chain-major state of every chain (host or device pointers): chain c owns words
 /// [c * width, (c + 1) * width) of the solution arrays, [c * elements, ...) of the element
@@ -263,7 +278,7 @@ LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
     }
     bool improved = false;
     for (;;) {
-        if (params.halt != nullptr && *params.halt != 0) break;
+        if (halted(team, params)) break;
         const std::int32_t count = kFocused ? a.active_count[chain] : 0;
         const auto eval =
             policy.template evaluator<k>(chain, solution, active, a.active_count + chain);
@@ -466,7 +481,7 @@ LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
         team.sync();
     }
     for (std::uint32_t it = 0; it < iterations; ++it) {
-        if (params.halt != nullptr && *params.halt != 0) break;
+        if (halted(team, params)) break;
         const std::uint64_t iteration = first_iteration + it;
         chain::copy(team, trial, current, width);
         if (team.rank() == 0) a.trial_objective[chain] = a.current_objective[chain];
@@ -722,7 +737,7 @@ private:
         volatile std::uint8_t halt = 0;
         std::atomic<bool> done{false};
         std::thread watchdog;
-        const bool guarded = stop && (initialize || a_.width >= kWatchedWidth);
+        const bool guarded = stop && (initialize || a_.width >= kWatchedChainWidth);
         if (guarded)
             watchdog = std::thread([&] {
                 while (!done.load(std::memory_order_acquire)) {
@@ -756,9 +771,6 @@ private:
         done.store(true, std::memory_order_release);
         if (watchdog.joinable()) watchdog.join();
     }
-
-    /// Solutions at least this wide get the watchdog in every epoch, not only at the start.
-    static constexpr std::int32_t kWatchedWidth = 4096;
 
     std::shared_ptr<const void> resources_;
     P policy_;

@@ -183,4 +183,47 @@ private:
     std::size_t size_ = 0;
 };
 
+/// One byte of mapped page-locked host memory that the host raises while a kernel runs and the
+/// kernel reads (a halt flag): the host writes through raise()/lower(), kernels read device().
+/// Move-only.
+class MappedFlag {
+public:
+    /// Allocates the flag, lowered; throws CudaError on failure.
+    MappedFlag() {
+        void* pointer = nullptr;
+        cudaError_t status = cudaHostAlloc(&pointer, 1, cudaHostAllocMapped);
+        if (status == cudaSuccess) {
+            host_ = static_cast<volatile std::uint8_t*>(pointer);
+            *host_ = 0;
+            void* device = nullptr;
+            status = cudaHostGetDevicePointer(&device, pointer, 0);
+            device_ = static_cast<const volatile std::uint8_t*>(device);
+        }
+        if (status != cudaSuccess) {
+            (void)cudaGetLastError();
+            throw CudaError(std::string("cannot allocate the mapped halt flag: ") +
+                            cudaGetErrorString(status));
+        }
+    }
+    MappedFlag(const MappedFlag&) = delete;
+    MappedFlag& operator=(const MappedFlag&) = delete;
+    MappedFlag(MappedFlag&& other) noexcept
+        : host_(std::exchange(other.host_, nullptr)), device_(std::exchange(other.device_, nullptr)) {}
+    MappedFlag& operator=(MappedFlag&&) = delete;
+    ~MappedFlag() {
+        if (host_ != nullptr)
+            (void)cudaFreeHost(const_cast<std::uint8_t*>(host_));
+    }
+
+    void raise() { *host_ = 1; }
+    void lower() { *host_ = 0; }
+    bool raised() const { return *host_ != 0; }
+    /// The address kernels read.
+    const volatile std::uint8_t* device() const { return device_; }
+
+private:
+    volatile std::uint8_t* host_ = nullptr;
+    const volatile std::uint8_t* device_ = nullptr;
+};
+
 } // namespace locus::gpu

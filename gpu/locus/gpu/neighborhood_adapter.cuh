@@ -74,12 +74,15 @@ concept DeviceMoveApplier = std::is_trivially_copyable_v<A> && requires {
 ///   evaluator_type                a MoveEvaluator over device arrays
 ///   label()                       the neighborhood in messages, e.g. "TSP two_opt"
 ///   max_grid()                    the largest grid prepare() returns (sizes the workspace)
-///   declare(list, count)          adds its device arrays for `count` solutions to the storage
-///                                 list (binding its own pointers); the adapter measures the
-///                                 list, checks the memory budget and allocates one block
-///   upload(batch, d, stream)      copies the state it keeps beside the solutions (TSP: focus)
-///                                 after they are uploaded; ordered on `stream`
-///   download(batch, stream)       the reverse, ordered on `stream` (the adapter synchronises)
+///   declare(list, count)          optional: adds its device arrays for `count` solutions to the
+///                                 storage list (binding its own pointers); the adapter
+///                                 measures the list, checks the memory budget and allocates
+///                                 one block
+///   upload(batch, d, stream)      optional: copies the state it keeps beside the solutions
+///                                 (TSP: focus) after they are uploaded; ordered on `stream`
+///   download(batch, stream)       optional: the reverse, ordered on `stream` (the adapter
+///                                 synchronises)
+/// (a policy whose evaluator reads only the solutions and instance data leaves the three out)
 ///   prepare(d, d_count, stream)   enqueues the arrays the evaluator reads for the solutions in
 ///                                 `d` and returns the evaluator; moves only the device can
 ///                                 count it adds to *d_count (unless null) on `stream`, the
@@ -96,9 +99,6 @@ concept DeviceNeighborhoodPolicy = MoveEvaluator<typename P::evaluator_type> &&
              cudaStream_t stream, std::span<const std::int32_t> solution) {
     { cp.label() } -> std::convertible_to<std::string_view>;
     { cp.max_grid() } -> std::same_as<MoveGrid>;
-    p.declare(list, count);
-    p.upload(cb, d, stream);
-    p.download(b, stream);
     {
         p.prepare(d, d_count, stream)
         } -> std::same_as<PreparedExploration<typename P::evaluator_type>>;
@@ -381,7 +381,7 @@ private:
         list.add(solutions_, c * width, "solutions");
         list.add(objectives_, c, "objectives");
         list.add(results_, c, "selected moves");
-        policy_.declare(list, count);
+        if constexpr (requires { policy_.declare(list, count); }) policy_.declare(list, count);
         const std::size_t need =
             list.bytes() + EngineWorkspace::bytes_needed(policy_.max_grid(), count);
         const std::size_t allowed = settings_.memory.allowance();
@@ -407,7 +407,8 @@ private:
         LOCUS_CUDA_CHECK(cudaMemcpyAsync(objectives_, objectives_host_.data(),
                                          count * sizeof(Objective), cudaMemcpyHostToDevice,
                                          stream_));
-        policy_.upload(batch, batch_, stream_.get());
+        if constexpr (requires { policy_.upload(batch, batch_, stream_.get()); })
+            policy_.upload(batch, batch_, stream_.get());
     }
 
     /// Copies the resident batch into `batch` (same shape as uploaded); synchronises.
@@ -418,7 +419,8 @@ private:
         LOCUS_CUDA_CHECK(cudaMemcpyAsync(objectives_host_.data(), objectives_,
                                          batch.count() * sizeof(Objective),
                                          cudaMemcpyDeviceToHost, stream_));
-        policy_.download(batch, stream_.get());
+        if constexpr (requires { policy_.download(batch, stream_.get()); })
+            policy_.download(batch, stream_.get());
         stream_.synchronize();
         check_error();
         for (std::size_t s = 0; s < batch.count(); ++s)

@@ -174,12 +174,14 @@ private:
 ///                              and returns the evaluator over them; it stays valid for
 ///                              decoding until the next prepare, while each solution changed by
 ///                              at most one move since
-///   evaluations(eval, count)   moves one exploration of `count` solutions with `eval` evaluates
+///   evaluations(eval, count)   optional: moves one exploration of `count` solutions with
+///                              `eval` evaluates (default: every cell of its grid)
 ///   apply(eval, batch, s, i)   decodes move index i of solution s with `eval` (prepared for the
 ///                              solution as it was) and applies it to batch[s] and its focus;
 ///                              leaves the objective alone; throws Error when i is not a move
 ///   evaluate(solution)         full objective (check_moves)
-///   describe(move)             the move in words, e.g. "swap (3, 7)"
+///   describe(move)             optional: the move in words, e.g. "swap (3, 7)" (default for
+///                              integral moves: "move <value>")
 template <class P>
 concept CpuNeighborhoodPolicy = MoveEvaluator<typename P::evaluator_type> &&
     std::copyable<typename P::move_type> &&
@@ -187,10 +189,8 @@ concept CpuNeighborhoodPolicy = MoveEvaluator<typename P::evaluator_type> &&
              const typename P::evaluator_type& e, const typename P::move_type& m, std::size_t s,
              std::uint64_t i, std::span<const std::int32_t> solution) {
     { p.prepare(cb) } -> std::same_as<typename P::evaluator_type>;
-    { cp.evaluations(e, s) } -> std::same_as<std::uint64_t>;
     { p.apply(e, b, s, i) } -> std::same_as<typename P::move_type>;
     { cp.evaluate(solution) } -> std::same_as<Objective>;
-    { cp.describe(m) } -> std::same_as<std::string>;
 };
 
 /// The CPU wrapper of a neighborhood policy: the Neighborhood operations over the engine's CPU
@@ -240,7 +240,7 @@ public:
                          const std::function<bool()>& stop) {
         return run_descent(max_steps, stop, [&] {
             const Evaluator eval = select(batch, pivot);
-            const std::uint64_t evaluations = policy_.evaluations(eval, batch.count());
+            const std::uint64_t evaluations = evaluations_of(eval, batch.count());
             const auto apply = [&](std::size_t s, std::uint64_t index, Delta delta) {
                 apply_one(eval, batch, s, index, static_cast<Objective>(delta));
             };
@@ -278,7 +278,7 @@ public:
                                     options.max_moves);
                 if (settings_.check_moves && !step.chosen().empty()) check_solution(batch, s, step.chosen().front());
             }
-            return DescentStep{applied, policy_.evaluations(eval, count)};
+            return DescentStep{applied, evaluations_of(eval, count)};
         });
         stats.explorations = explorations;
         return stats;
@@ -333,7 +333,22 @@ private:
         const Objective full = policy_.evaluate(batch[s]);
         if (!objectives_agree(batch.objective(s), full))
             throw Error(
-                detail::check_moves_message(s, policy_.describe(move), batch.objective(s), full));
+                detail::check_moves_message(s, describe(move), batch.objective(s), full));
+    }
+
+    std::uint64_t evaluations_of(const Evaluator& eval, std::size_t count) const {
+        if constexpr (requires { policy_.evaluations(eval, count); })
+            return policy_.evaluations(eval, count);
+        else
+            return eval.grid().size() * count;
+    }
+    std::string describe(const typename Policy::move_type& move) const {
+        if constexpr (requires { policy_.describe(move); })
+            return policy_.describe(move);
+        else if constexpr (std::is_integral_v<typename Policy::move_type>)
+            return "move " + std::to_string(move);
+        else
+            return "a move";
     }
 
     Policy policy_;

@@ -39,13 +39,15 @@ namespace detail {
 /// move aggregators and 64-bit sums.
 template <class A> using SuccessorTeam = BlockTeam<0, (sizeof(A) > 8 ? sizeof(A) : 8)>;
 
-/// Clone kernel: target slot t = source slot t / k, successor value successor_value(seed, t).
+/// Clone kernel: target slot t = source slot t / k, successor value
+/// successor_value(seed, first + t).
 /// One thread per target word (grid-stride). A template so that the header defines no
 /// non-inline kernel.
 template <unsigned kThreads>
 __global__ void __launch_bounds__(kThreads)
     clone_states_kernel(SuccessorLayout layout, const std::int32_t* source, std::uint64_t targets,
-                        std::uint32_t k, std::uint64_t seed, std::int32_t* target) {
+                        std::uint32_t k, std::uint64_t seed, std::int32_t* target,
+                        std::uint64_t first) {
     const std::uint64_t words = targets * layout.slot_words;
     const std::uint64_t seed_word = layout.user_words + layout.mask_words;
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
@@ -54,7 +56,7 @@ __global__ void __launch_bounds__(kThreads)
         const std::uint64_t w = i - t * layout.slot_words;
         std::int32_t value = source[(t / k) * layout.slot_words + w];
         if (w == seed_word || w == seed_word + 1) {
-            const std::uint64_t successor = successor_value(seed, t);
+            const std::uint64_t successor = successor_value(seed, first + t);
             value = static_cast<std::int32_t>(
                 static_cast<std::uint32_t>(w == seed_word ? successor : successor >> 32));
         }
@@ -110,17 +112,18 @@ template <class P> auto assign_kernel(bool ratings_on_chip) {
 } // namespace detail
 
 /// Enqueues the clone step on `stream`: target slot t (t < sources * k) = source slot t / k
-/// with successor value successor_value(seed, t). Device pointers; source and target must not
-/// overlap.
+/// with successor value successor_value(seed, first + t). Device pointers; source and target
+/// must not overlap.
 inline cudaError_t clone_states(const SuccessorLayout& layout, const std::int32_t* source,
                                 std::uint32_t sources, std::uint32_t k, std::uint64_t seed,
-                                std::int32_t* target, cudaStream_t stream) {
+                                std::int32_t* target, cudaStream_t stream,
+                                std::uint64_t first = 0) {
     const std::uint64_t targets = static_cast<std::uint64_t>(sources) * k;
     const std::uint64_t words = targets * layout.slot_words;
     if (words == 0) return cudaSuccess;
     const std::uint64_t blocks = std::min<std::uint64_t>((words + 255) / 256, 65535);
     detail::clone_states_kernel<256><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
-        layout, source, targets, k, seed, target);
+        layout, source, targets, k, seed, target, first);
     return cudaGetLastError();
 }
 
@@ -245,11 +248,12 @@ public:
     /// Replaces the current states by their successors (same contract as
     /// CpuSuccessorEngine::generate), ordered on `stream`; does not wait for the device.
     /// Successive generations must use the same stream (or be ordered by the caller).
-    void generate(std::uint32_t k, std::uint64_t seed, cudaStream_t stream = nullptr) {
+    void generate(std::uint32_t k, std::uint64_t seed, cudaStream_t stream = nullptr,
+                  std::uint64_t first = 0) {
         const std::uint64_t targets = static_cast<std::uint64_t>(size_) * k;
         check_count(targets);
-        LOCUS_CUDA_CHECK(
-            clone_states(layout_, source_.data(), size_, k, seed, target_.data(), stream));
+        LOCUS_CUDA_CHECK(clone_states(layout_, source_.data(), size_, k, seed, target_.data(),
+                                      stream, first));
         LOCUS_CUDA_CHECK(assign_states(problem_, config_, launch_, target_.data(),
                                        static_cast<std::uint32_t>(targets), ratings_.data(),
                                        stream));

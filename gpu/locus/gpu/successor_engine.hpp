@@ -514,10 +514,11 @@ LOCUS_HD void assign_state(const Team& team, const P& problem, const SuccessorLa
 } // namespace detail
 
 /// CPU twin of the clone step: target slot t (t < sources * k) = source slot t / k with its
-/// successor value set to successor_value(seed, t). Runs on `threads` OpenMP threads (0 = all).
+/// successor value set to successor_value(seed, first + t). Runs on `threads` OpenMP threads
+/// (0 = all).
 inline void clone_states_cpu(const SuccessorLayout& layout, const std::int32_t* source,
                              std::uint32_t sources, std::uint32_t k, std::uint64_t seed,
-                             std::int32_t* target, int threads) {
+                             std::int32_t* target, int threads, std::uint64_t first = 0) {
     const auto targets = static_cast<std::int64_t>(sources) * k;
     [[maybe_unused]] const int team = resolve_threads(threads);
     LOCUS_SUCCESSOR_OMP(omp parallel for schedule(static) num_threads(team))
@@ -525,7 +526,7 @@ inline void clone_states_cpu(const SuccessorLayout& layout, const std::int32_t* 
         std::int32_t* to = target + static_cast<std::size_t>(t) * layout.slot_words;
         std::memcpy(to, source + static_cast<std::size_t>(t / k) * layout.slot_words,
                     layout.slot_words * sizeof(std::int32_t));
-        layout.set_seed(to, successor_value(seed, static_cast<std::uint64_t>(t)));
+        layout.set_seed(to, successor_value(seed, first + static_cast<std::uint64_t>(t)));
     }
 }
 
@@ -585,12 +586,14 @@ public:
     }
 
     /// Replaces the current states by their successors: each is cloned `k` times, clone t gets
-    /// successor_value(seed, t), all active variables of every clone are assigned. Throws
-    /// locus::Error when size() * k exceeds the capacity.
-    void generate(std::uint32_t k, std::uint64_t seed) {
+    /// successor_value(seed, first + t), all active variables of every clone are assigned
+    /// (`first` numbers the clones of a generation built in parts). Throws locus::Error when
+    /// size() * k exceeds the capacity.
+    void generate(std::uint32_t k, std::uint64_t seed, std::uint64_t first = 0) {
         const std::uint64_t targets = static_cast<std::uint64_t>(size_) * k;
         check_count(targets);
-        clone_states_cpu(layout_, source_.data(), size_, k, seed, target_.data(), threads_);
+        clone_states_cpu(layout_, source_.data(), size_, k, seed, target_.data(), threads_,
+                         first);
         assign_states_cpu(problem_, config_, target_.data(), static_cast<std::uint32_t>(targets),
                           threads_);
         source_.swap(target_);

@@ -106,6 +106,13 @@ public:
     FangTour(const TspProblem& problem, std::int32_t greed, Backend backend, int threads)
         : problem_(problem), greed_(greed), backend_(backend), threads_(threads) {}
     void construct(SolutionBatch& batch, std::uint64_t seed) override;
+    /// Builds the batch in chunks (chunk_tours), polling `stop` between chunks; the tours of
+    /// chunks not built copy tour 0. Tour s draws from the same stream whatever the chunking,
+    /// so both backends build the same tours.
+    void construct_until(SolutionBatch& batch, std::uint64_t seed,
+                         const std::function<bool()>& stop) override;
+    /// Tours per chunk for `n` cities (CUDA builds 64 times more per chunk than a CPU thread).
+    static std::uint32_t chunk_tours(std::size_t n, Backend backend, int threads);
 
 private:
     const TspProblem& problem_;
@@ -115,10 +122,13 @@ private:
 };
 
 /// Builds `count` tours with the CPU twin / the CUDA engine into `tours` (count x n), start
-/// cities in `starts`, streams keyed by `seed`.
+/// cities in `starts`, streams keyed by `seed`; they are tours first .. first + count - 1 of a
+/// batch (their streams).
 void fang_tours_cpu(const TspProblem& problem, std::int32_t greed, const std::int32_t* starts,
-                    std::uint32_t count, std::uint64_t seed, int threads, std::int32_t* tours);
+                    std::uint32_t count, std::uint64_t seed, int threads, std::int32_t* tours,
+                    std::uint64_t first = 0);
 void fang_tours_cuda(const TspProblem& problem, std::int32_t greed, const std::int32_t* starts,
-                     std::uint32_t count, std::uint64_t seed, std::int32_t* tours);
+                     std::uint32_t count, std::uint64_t seed, std::int32_t* tours,
+                     std::uint64_t first = 0);
 
 } // namespace locus::tsp
