@@ -60,6 +60,11 @@ int verify_solution(const std::string& instance, const std::string& solution,
                     const std::vector<std::filesystem::path>& plugin_paths,
                     const std::vector<std::string>& params = {});
 
+/// `locus new-problem NAME [--out DIR]`: a plugin project (DIR, default ./NAME) copied from the
+/// Max-Cut example with its names replaced, ready to build against an installed locus.
+/// ConfigError for a bad name or an existing DIR.
+int new_problem(const std::string& name, const std::string& out);
+
 /// Options of `locus experiment`.
 struct ExperimentOptions {
     std::string spec;                  ///< experiment spec (YAML)

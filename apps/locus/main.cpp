@@ -122,6 +122,13 @@ int main(int argc, char** argv) {
                            "Problem parameter KEY=VALUE (repeatable), e.g. rounding=nint or "
                            "vehicles=25 for dcvrp; others take their defaults");
 
+    std::string new_name, new_out;
+    auto* new_cmd = app.add_subcommand(
+        "new-problem", "Start a problem plugin: a project copied from the Max-Cut example, "
+                       "built outside this tree against an installed locus");
+    new_cmd->add_option("name", new_name, "Problem name (lower case, digits, '_')")->required();
+    new_cmd->add_option("--out", new_out, "Project directory (default: ./NAME; must not exist)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -133,6 +140,7 @@ int main(int argc, char** argv) {
         if (*plugins_cmd) return list_plugins(plugin_paths, verbose);
         if (*experiment_cmd) return run_experiment(experiment);
         if (*report_cmd) return run_report(report);
+        if (*new_cmd) return new_problem(new_name, new_out);
         if (*verify_cmd)
             return verify_solution(instance, solution, problem, plugin_paths, verify_params);
     } catch (const locus::ConfigError& e) {

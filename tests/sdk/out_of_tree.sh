@@ -83,6 +83,29 @@ PY
     >"$work/verify.txt" || { cat "$work/verify.txt"; fail "verify"; }
 grep -q "^feasible: objective $optimum " "$work/verify.txt" || fail "verify: $(cat "$work/verify.txt")"
 
+# `locus new-problem`: a renamed copy of the example builds against the installed package and
+# loads next to it.
+"$locus" new-problem knap_sack --out "$work/knap" >"$work/new.log" || { cat "$work/new.log"; fail "new-problem"; }
+[ -f "$work/knap/knap_sack.cpp" ] && [ -f "$work/knap/knap_sack.yaml" ] || fail "new-problem: files $(ls "$work/knap")"
+! grep -qi "maxcut" "$work/knap"/* || fail "new-problem left the example's name in: $(grep -il maxcut "$work/knap"/*)"
+"$locus" new-problem knap_sack --out "$work/knap" >/dev/null 2>&1 && fail "new-problem overwrote a folder"
+"$locus" new-problem "Bad-Name" >/dev/null 2>&1 && fail "new-problem accepted 'Bad-Name'"
+cmake -S "$work/knap" -B "$work/knap/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/knap.log" 2>&1 && cmake --build "$work/knap/build" >>"$work/knap.log" 2>&1 \
+    || { cat "$work/knap.log"; fail "build the new-problem project"; }
+"$locus" run "$work/knap/knap_sack.yaml" -q --plugin-path "$work/knap/build" --plugin-path "$work/build" \
+    --backend cpu --set termination.iterations=20 --out "$work/knap-out" >"$work/knap-run.log" 2>&1 \
+    || { cat "$work/knap-run.log"; fail "run the new-problem plugin"; }
+grep -q '"problem":"knap_sack"' "$work/knap-out/results.jsonl" || fail "new-problem run: $(cat "$work/knap-out/results.jsonl")"
+
+# A Debian package of the installed tree.
+(cd "$work" && cpack -G DEB --config "$build/CPackConfig.cmake" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; fail "cpack"; }
+deb=$(ls "$work"/locus_*.deb)
+dpkg-deb -c "$deb" >"$work/deb.txt"
+for f in ./usr/bin/locus ./usr/lib/locus/plugins/locus_tsp.so ./usr/lib/cmake/locus/locusConfig.cmake ./usr/include/locus/problem.hpp; do
+    grep -q " $f\$" "$work/deb.txt" || fail "the package lacks $f"
+done
+
 # CPU twin = CUDA where a device is present.
 if "$locus" run "$src/docs/examples/maxcut/maxcut.yaml" -q --plugin-path "$work/build" --backend cuda \
         --set termination.iterations=30 --out "$work/cuda" >"$work/cuda.log" 2>&1; then
