@@ -475,6 +475,26 @@ TEST_CASE("the time limit holds during a FANG construction of 1024 tours of 3,00
     CHECK(lines[0]["feasible"] == true);
 }
 
+TEST_CASE("the time limit holds inside long QAP searches: n = 1000, multi-start tabu search") {
+    // One search (its n^3 delta table, then 1000 iterations of n^2 / 2 swaps) takes seconds;
+    // the searches read a halt flag raised by a watchdog at the limit.
+    const fs::path dir = temp_dir("apps-time-limit-qap");
+    const fs::path out = dir / "out";
+    const CommandResult r = run_locus(
+        "run " + quoted((source_dir() / "configs" / "qap" / "multistart-ts.yaml").string()) +
+        " -q --backend cpu --set batch=8 --set construction=random"
+        " --instance random-qap:n=1000,seed=3 --time-limit 3"
+        " --out " +
+        quoted(out.string()));
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["stop_reason"] == "time_limit");
+    CHECK(lines[0]["total_time_s"].get<double>() <= 3.5);
+    CHECK(lines[0]["feasible"] == true);
+}
+
 TEST_CASE("a config's relative instance path is found next to the config file") {
     const fs::path dir = temp_dir("apps-config-relative");
     write_tsplib(dir / "jobs" / "inst" / "gen80.tsp", "gen80", 80, 2);

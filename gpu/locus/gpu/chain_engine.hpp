@@ -121,9 +121,7 @@ inline constexpr std::int32_t kWatchedChainWidth = 4096;
 /// every thread of a block leaves a loop together.
 template <class Team>
 LOCUS_HD_INLINE bool halted(const Team& team, const ChainParams& params) {
-    if (params.halt == nullptr) return false;
-    const std::uint32_t raised = team.rank() == 0 ? static_cast<std::uint32_t>(*params.halt) : 0u;
-    return team.sum(raised) != 0u;
+    return raised(team, params.halt);
 }
 
 /// Chain-major state of every chain (host or device pointers): chain c owns words

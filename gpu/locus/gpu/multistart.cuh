@@ -16,9 +16,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <thread>
 
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device_buffer.hpp"
@@ -191,7 +193,8 @@ public:
         while (first < searches) {
             if (first > 0 && stop && stop()) break;
             const std::uint32_t count = std::min(capacity_, searches - first);
-            launch(plan, first, count, starts + first * nn, best + first * nn, results + first);
+            launch(plan, first, count, starts + first * nn, best + first * nn, results + first,
+                   stop);
             first += count;
         }
         return first;
@@ -201,8 +204,15 @@ public:
     std::uint32_t capacity() const { return capacity_; }
 
 private:
-    void launch(const MultiStartPlan& plan, std::uint32_t first, std::uint32_t searches,
-                const std::int32_t* starts, std::int32_t* best, SearchResult* results) {
+    void launch(const MultiStartPlan& search_plan, std::uint32_t first, std::uint32_t searches,
+                const std::int32_t* starts, std::int32_t* best, SearchResult* results,
+                const std::function<bool()>& stop) {
+        // With `stop`, the kernel's searches read a halt flag in mapped host memory, which
+        // this thread raises when `stop` says so while it waits (n = 1000: one launch can
+        // take minutes).
+        MultiStartPlan plan = search_plan;
+        halt_.lower();
+        if (stop) plan.halt = halt_.device();
         const auto nn = static_cast<std::size_t>(problem_.size());
         LOCUS_CUDA_CHECK(
             cudaMemcpy(arrays_.starts, starts, searches * nn * 4, cudaMemcpyHostToDevice));
@@ -230,6 +240,12 @@ private:
                                                                     arrays, data_words);
         }
         LOCUS_CUDA_CHECK(cudaGetLastError());
+        if (stop) {
+            while (cudaStreamQuery(nullptr) == cudaErrorNotReady) {
+                if (!halt_.raised() && stop()) halt_.raise();
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+            }
+        }
         LOCUS_CUDA_CHECK(cudaDeviceSynchronize());
         if (mapping_ == Mapping::thread) {
             // Interleaved: element i of search s at i * searches + s.
@@ -262,6 +278,7 @@ private:
     Strategy strategy_;
     MultiStartArrays arrays_;
     DeviceStorage storage_;
+    MappedFlag halt_;
 };
 
 } // namespace locus::gpu

@@ -30,11 +30,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -98,7 +100,16 @@ struct MultiStartPlan {
     std::uint32_t tenure_min;
     std::uint32_t tenure_span; ///< tenure_max - tenure_min + 1
     bool check_moves;
+    /// Halt flag (null: none), read every `halt_every` iterations: once raised, searches end
+    /// with their best so far (a time limit or an interrupt inside long searches). Set by the
+    /// runners, not by plan_multistart.
+    const volatile std::uint8_t* halt = nullptr;
+    /// Iterations between two reads of the halt flag: 64 for small n, down to every iteration
+    /// from n = 128 on (an iteration scans n^2 / 2 swaps: a read is then negligible).
+    std::uint64_t halt_every = 1;
 };
+/// Rows of the delta table computed between two reads of the halt flag.
+inline constexpr std::int32_t kHaltRows = 64;
 
 /// Checks `config` for permutations of length n and derives the plan. Throws locus::Error.
 inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32_t n) {
@@ -127,6 +138,9 @@ inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32
     MultiStartPlan plan{};
     plan.strategy = config.strategy;
     plan.iterations = config.iterations;
+    plan.halt_every = std::clamp<std::uint64_t>(
+        (std::uint64_t{1} << 20) / (static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n)),
+        1, 64);
     plan.seed = config.seed;
     plan.log_accept0 = std::log(config.accept0);
     plan.cooling = config.iterations == 0
@@ -313,20 +327,30 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
     for (std::int32_t i = static_cast<std::int32_t>(team.rank()); i < n;
          i += static_cast<std::int32_t>(team.size()))
         x.best[static_cast<std::uint32_t>(i)] = perm[i];
-    for_pairs(team, n, [&](std::int32_t r, std::int32_t s) {
-        x.delta[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(s)] =
-            problem.delta(perm, r, s);
-    });
-    if (plan.strategy == Strategy::ts)
-        for (std::uint64_t i = team.rank(); i < nn * nn; i += team.size())
-            x.tabu[i] = 0;
-    team.sync();
     std::int64_t cost = 0;
     for (std::int32_t i = static_cast<std::int32_t>(team.rank()); i < n;
          i += static_cast<std::int32_t>(team.size()))
         cost += problem.row_cost(perm, i);
     cost = team.sum(cost);
     SearchResult result{cost, cost, 0, 0, 0, 0};
+    // The delta table, kHaltRows rows at a time between reads of the halt flag (n^3 work: a
+    // second at n = 1000); a search halted here ends at its start.
+    for (std::int32_t r0 = 0; r0 < n; r0 += kHaltRows) {
+        if (raised(team, plan.halt)) return result;
+        const std::int32_t rows = r0 + kHaltRows < n ? kHaltRows : n - r0;
+        const std::uint64_t slots = static_cast<std::uint64_t>(rows) * nn;
+        for (std::uint64_t slot = team.rank(); slot < slots; slot += team.size()) {
+            const auto r = r0 + static_cast<std::int32_t>(slot / nn);
+            const auto c = static_cast<std::int32_t>(slot % nn);
+            if (r < c)
+                x.delta[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(c)] =
+                    problem.delta(perm, r, c);
+        }
+    }
+    if (plan.strategy == Strategy::ts)
+        for (std::uint64_t i = team.rank(); i < nn * nn; i += team.size())
+            x.tabu[i] = 0;
+    team.sync();
 
     double temperature = 0.0;
     if (plan.strategy == Strategy::sa) {
@@ -355,6 +379,7 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
             : (1.0 / plan.final_ratio - 1.0) / (static_cast<double>(plan.iterations) * initial);
 
     for (std::uint64_t it = 0; it < plan.iterations; ++it) {
+        if (it % plan.halt_every == 0 && raised(team, plan.halt)) break;
         std::int32_t u = -1, v = -1;
         if (plan.strategy == Strategy::hc_best || plan.strategy == Strategy::ts) {
             const bool tabu = plan.strategy == Strategy::ts;
@@ -478,19 +503,39 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
 /// CPU twin: runs `searches` searches, search i starting from permutation starts[i*n .. i*n+n)
 /// and writing its best permutation to best[i*n ..] and its result to results[i]. OpenMP
 /// threads (0 = all cores); results do not depend on the thread count. `stop` (optional) is
-/// polled before every search, one thread at a time; once it returns true the remaining
-/// searches are skipped: their best is their start, with zero moves. Returns the number of
-/// searches that ran.
+/// polled by a watchdog thread every 2 ms; once it returns true the searches under way end
+/// with their best so far (within plan.halt_every iterations) and the remaining ones are
+/// skipped: their best is their start, with zero moves. Returns the number of searches that
+/// ran (the ones ended early included).
 template <class P>
 std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& config,
                                  std::uint32_t searches, const std::int32_t* starts,
                                  std::int32_t* best, SearchResult* results, int threads = 0,
                                  const std::function<bool()>& stop = {}) {
     const std::int32_t n = problem.size();
-    const MultiStartPlan plan = plan_multistart(config, n);
+    MultiStartPlan plan = plan_multistart(config, n);
     const auto nn = static_cast<std::size_t>(n);
     std::atomic<bool> stopped{false};
     std::atomic<std::uint32_t> ran{0};
+    // A watchdog thread polls `stop` and raises the halt flag the searches read, so that a
+    // long search (n = 1000: seconds) ends at the limit too; started searches then end with
+    // their best so far, the others are skipped.
+    volatile std::uint8_t halt = 0;
+    std::atomic<bool> done{false};
+    std::thread watchdog;
+    if (stop) {
+        plan.halt = &halt;
+        watchdog = std::thread([&] {
+            while (!done.load(std::memory_order_acquire)) {
+                if (stop()) {
+                    halt = 1;
+                    stopped.store(true);
+                    return;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            }
+        });
+    }
 #if defined(_OPENMP)
     const int team = resolve_threads(threads);
 #pragma omp parallel num_threads(team)
@@ -505,12 +550,6 @@ std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& confi
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(searches); ++i) {
             const auto s = static_cast<std::size_t>(i);
             std::copy_n(starts + s * nn, nn, perm.data());
-            if (!stopped.load() && stop) {
-#if defined(_OPENMP)
-#pragma omp critical(locus_multistart_stop)
-#endif
-                if (!stopped.load() && stop()) stopped.store(true);
-            }
             if (stopped.load()) {
                 std::copy_n(perm.data(), nn, best + s * nn);
                 std::int64_t cost = 0;
@@ -525,6 +564,8 @@ std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& confi
             ran.fetch_add(1);
         }
     }
+    done.store(true, std::memory_order_release);
+    if (watchdog.joinable()) watchdog.join();
     (void)threads;
     return ran.load();
 }

@@ -75,6 +75,16 @@ struct SerialTeam {
     }
 };
 
+/// Whether `flag` (null: never) is raised, with the same answer on every rank: rank 0 reads it
+/// (a halt flag in host memory, or mapped host memory read from a kernel) and the team agrees,
+/// so that every thread of a team leaves a loop together.
+template <class Team>
+LOCUS_HD_INLINE bool raised(const Team& team, const volatile std::uint8_t* flag) {
+    if (flag == nullptr) return false;
+    const std::uint32_t mine = team.rank() == 0 ? static_cast<std::uint32_t>(*flag) : 0u;
+    return team.sum(mine) != 0u;
+}
+
 /// Stream compaction over a team: for i in [0, count), the items with keep(i) are written in
 /// increasing i order, the k-th kept one by store(k, load(i)); returns the number kept (on every
 /// thread). In place is allowed (store writing the array load reads): every item is loaded

@@ -4,6 +4,7 @@
 #include "locus/qap/multistart.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -84,6 +85,12 @@ public:
         : problem_(problem), candidates_(candidates) {}
 
     void construct(SolutionBatch& batch, std::uint64_t seed) override {
+        construct_until(batch, seed, {});
+    }
+    /// Polls `stop` every 32 placements of the solutions after the first (a solution costs
+    /// n^3: half a second at n = 1000); solutions not finished copy solution 0.
+    void construct_until(SolutionBatch& batch, std::uint64_t seed,
+                         const std::function<bool()>& stop) override {
         const Instance& inst = problem_.instance();
         const std::int32_t n = inst.n;
         std::vector<std::int32_t> order(static_cast<std::size_t>(n));
@@ -96,12 +103,18 @@ public:
             return weight[static_cast<std::size_t>(x)] > weight[static_cast<std::size_t>(y)];
         });
         std::vector<std::pair<std::int64_t, std::int32_t>> options;
-        for (std::size_t k = 0; k < batch.count(); ++k) {
+        std::size_t built = 0;
+        bool stopped = false;
+        for (std::size_t k = 0; k < batch.count() && !stopped; ++k) {
             Rng rng(derive_key(seed, k, 0x67726565ull), 0);
             auto p = batch[k];
             std::vector<char> used(static_cast<std::size_t>(n), 0);
             std::vector<std::int32_t> placed;
             for (const std::int32_t f : order) {
+                if (k > 0 && stop && placed.size() % 32 == 0 && stop()) {
+                    stopped = true;
+                    break;
+                }
                 options.clear();
                 for (std::int32_t l = 0; l < n; ++l) {
                     if (used[static_cast<std::size_t>(l)]) continue;
@@ -124,7 +137,13 @@ public:
                 used[static_cast<std::size_t>(l)] = 1;
                 placed.push_back(f);
             }
+            if (stopped) break;
             batch.objective(k) = problem_.evaluate(p);
+            built = k + 1;
+        }
+        for (std::size_t k = built; k < batch.count(); ++k) {
+            std::copy(batch[0].begin(), batch[0].end(), batch[k].begin());
+            batch.objective(k) = batch.objective(0);
         }
     }
 
@@ -169,8 +188,8 @@ public:
             if (ctx.should_stop()) break;
             gpu::MultiStartConfig config = options_.config;
             config.seed = derive_key(ctx.seed(), round, 0x6D756C74ull);
-            // NOTE: SearchContext::should_stop is only called one thread at a time (the CPU twin
-            // polls it under a critical section between searches).
+            // NOTE: SearchContext::should_stop is only called one thread at a time (by the CPU
+            // twin's watchdog thread, or the thread waiting for the device).
             const std::uint32_t ran =
                 runner->run(config, searches, starts.data(), best.data(), results.data(),
                             [&ctx] { return ctx.should_stop(); });
