@@ -179,8 +179,9 @@ public:
     /// the best permutations (contiguous per search) and the results back. Blocking. More
     /// searches than the capacity run in consecutive launches of at most `capacity` searches;
     /// search i keeps its random stream (and its result) whatever the split. `stop` (optional)
-    /// is asked between launches; returns the number of searches run (a prefix of the round,
-    /// whose results are complete; `best` and `results` of the others are left untouched).
+    /// is asked between launches and, once a launch has run 0.2 s, while waiting for it: the
+    /// searches under way then end with their best so far. Returns the number of searches run
+    /// (a prefix of the round; `best` and `results` of the others are left untouched).
     std::uint32_t run(const MultiStartConfig& config, std::uint32_t searches,
                       const std::int32_t* starts, std::int32_t* best, SearchResult* results,
                       const std::function<bool()>& stop = {}) {
@@ -191,7 +192,7 @@ public:
         const auto nn = static_cast<std::size_t>(problem_.size());
         std::uint32_t first = 0;
         while (first < searches) {
-            if (first > 0 && stop && stop()) break;
+            if (first > 0 && stop && (halt_.raised() || stop())) break;
             const std::uint32_t count = std::min(capacity_, searches - first);
             launch(plan, first, count, starts + first * nn, best + first * nn, results + first,
                    stop);
@@ -209,7 +210,8 @@ private:
                 const std::function<bool()>& stop) {
         // With `stop`, the kernel's searches read a halt flag in mapped host memory, which
         // this thread raises when `stop` says so while it waits (n = 1000: one launch can
-        // take minutes).
+        // take minutes). A launch is only watched after kWatchAfter: shorter ones end by
+        // themselves and `stop` is asked between launches, as before.
         MultiStartPlan plan = search_plan;
         halt_.lower();
         if (stop) plan.halt = halt_.device();
@@ -241,8 +243,11 @@ private:
         }
         LOCUS_CUDA_CHECK(cudaGetLastError());
         if (stop) {
+            const auto start = std::chrono::steady_clock::now();
             while (cudaStreamQuery(nullptr) == cudaErrorNotReady) {
-                if (!halt_.raised() && stop()) halt_.raise();
+                if (!halt_.raised() && std::chrono::steady_clock::now() - start > kWatchAfter &&
+                    stop())
+                    halt_.raise();
                 std::this_thread::sleep_for(std::chrono::microseconds(200));
             }
         }
@@ -279,6 +284,7 @@ private:
     MultiStartArrays arrays_;
     DeviceStorage storage_;
     MappedFlag halt_;
+    static constexpr std::chrono::milliseconds kWatchAfter{200};
 };
 
 } // namespace locus::gpu
