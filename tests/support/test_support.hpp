@@ -2,6 +2,7 @@
 /// \file
 /// Helpers shared by the test suites.
 
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -26,6 +27,11 @@ void write_file(const std::filesystem::path& path, const std::string& text);
 
 /// True when a CUDA device is usable (for tests that mix CPU and GPU checks).
 bool gpu_available();
+
+/// Whether the suites run under a sanitizer (LOCUS_SANITIZER_RUN set by scripts/sanitize and
+/// scripts/gpu-check): several times slower, so wall-clock bounds and time-to-quality checks are
+/// not asserted then (the runs themselves still are, for memory errors).
+inline bool instrumented_run() { return std::getenv("LOCUS_SANITIZER_RUN") != nullptr; }
 
 /// Result of running a command.
 struct CommandResult {
