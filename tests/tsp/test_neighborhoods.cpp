@@ -280,9 +280,14 @@ TEST_CASE("a nearest-neighbor construction stopped by the limit copies its first
     NearestNeighborTour(problem, -1).construct(full, 4);
     NearestNeighborTour(problem, -1).construct_until(stopped, 4, [] { return true; });
     CHECK(std::equal(stopped[0].begin(), stopped[0].end(), full[0].begin()));
+    // Threads other than the polling one may have built a tour before the flag went up: each
+    // tour is the one the full construction builds, or a copy of tour 0.
     for (std::size_t i = 1; i < 6; ++i) {
-        CHECK(std::equal(stopped[i].begin(), stopped[i].end(), stopped[0].begin()));
-        CHECK(stopped.objective(i) == stopped.objective(0));
+        CAPTURE(i);
+        const bool built = std::equal(stopped[i].begin(), stopped[i].end(), full[i].begin());
+        const bool copied = std::equal(stopped[i].begin(), stopped[i].end(), stopped[0].begin());
+        CHECK((built || copied));
+        CHECK(stopped.objective(i) == problem.evaluate(stopped[i]));
     }
     CHECK_FALSE(std::equal(full[1].begin(), full[1].end(), full[0].begin()));
 }

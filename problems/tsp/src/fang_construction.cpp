@@ -33,11 +33,12 @@ void FangTour::construct(SolutionBatch& batch, std::uint64_t seed) {
 }
 
 std::uint32_t FangTour::chunk_tours(std::size_t n, Backend backend, int threads) {
-    // About 2^26 ratings (n per position, n positions per tour) per CPU thread: well under a
+    // About 2^24 ratings (n per position, n positions per tour) per CPU thread: well under a
     // second; a device chunk is 64 threads' worth.
     const double per_tour = static_cast<double>(n) * static_cast<double>(n);
-    const double lanes = backend == Backend::cuda ? 64.0 : static_cast<double>(gpu::resolve_threads(threads));
-    const double tours = std::floor(lanes * 0x1.0p26 / per_tour);
+    const double lanes =
+        backend == Backend::cuda ? 64.0 : static_cast<double>(gpu::resolve_threads(threads));
+    const double tours = std::floor(lanes * 0x1.0p24 / per_tour);
     const double floor_tours = backend == Backend::cuda ? 1.0 : lanes;
     return static_cast<std::uint32_t>(std::clamp(tours, floor_tours, 1048576.0));
 }
@@ -59,8 +60,7 @@ void FangTour::construct_until(SolutionBatch& batch, std::uint64_t seed,
         if (backend_ == Backend::cuda)
             fang_tours_cuda(problem_, greed_, starts.data() + first, m, key, tours, first);
         else
-            fang_tours_cpu(problem_, greed_, starts.data() + first, m, key, threads_, tours,
-                           first);
+            fang_tours_cpu(problem_, greed_, starts.data() + first, m, key, threads_, tours, first);
         built = first + m;
     }
     for (std::uint32_t s = 0; s < built; ++s)
