@@ -52,8 +52,10 @@ std::vector<std::uint32_t> elite_chains(const std::vector<std::int64_t>& values,
 class ChainSearch final : public Algorithm {
 public:
     ChainSearch(std::shared_ptr<const ChainSearchSpec> spec, Params params,
-                const BuildContext& build, ChainSearchOptions options)
-        : spec_(std::move(spec)), params_(std::move(params)), build_(build), options_(options) {}
+                const BuildContext& build, ChainSearchOptions options,
+                std::unique_ptr<Algorithm> start)
+        : spec_(std::move(spec)), params_(std::move(params)), build_(build), options_(options),
+          start_(std::move(start)) {}
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
         const auto chains = static_cast<std::uint32_t>(batch.count());
@@ -61,11 +63,18 @@ public:
         const auto chain_objective =
             spec_->chain_objective ? spec_->chain_objective(build_)
                                    : std::function<std::int64_t(std::span<const std::int32_t>)>{};
-        for (std::uint32_t c = 0; c < chains; ++c)
-            starts[c] = chain_objective ? chain_objective(batch[c])
-                                        : static_cast<std::int64_t>(batch.objective(c));
-        const auto first_best = static_cast<std::uint32_t>(
-            std::min_element(starts.begin(), starts.end()) - starts.begin());
+        const auto objectives = [&] {
+            for (std::uint32_t c = 0; c < chains; ++c)
+                starts[c] = chain_objective ? chain_objective(batch[c])
+                                            : static_cast<std::int64_t>(batch.objective(c));
+            return static_cast<std::uint32_t>(std::min_element(starts.begin(), starts.end()) -
+                                              starts.begin());
+        };
+        std::uint32_t first_best = objectives();
+        if (start_) {
+            run_start(batch, first_best, ctx);
+            first_best = objectives();
+        }
         // Offered with its feasibility: chains whose objective ranks feasible solutions first
         // (penalised routing) may start from, and keep for a while, infeasible ones.
         const Problem& problem = *build_.problem;
@@ -147,6 +156,19 @@ public:
     }
 
 private:
+    /// The start algorithm: on the best constructed solution alone when every chain continues
+    /// from the best anyway (copy_best), else on the whole batch.
+    void run_start(SolutionBatch& batch, std::uint32_t best, SearchContext& ctx) const {
+        if (options_.exchange != Exchange::copy_best) {
+            start_->run(batch, ctx);
+            return;
+        }
+        SolutionBatch one(1, batch.width());
+        one.copy_from(0, batch, best);
+        start_->run(one, ctx);
+        batch.copy_from(best, one, 0);
+    }
+
     void exchange(ChainRunner& runner, const std::vector<std::int64_t>& values,
                   std::uint64_t round) const {
         const auto chains = static_cast<std::uint32_t>(values.size());
@@ -215,6 +237,7 @@ private:
     ChainSearchOptions options_;
     std::uint64_t seed_ = 0;
     std::unique_ptr<Population> population_;
+    std::unique_ptr<Algorithm> start_;
 };
 
 } // namespace
@@ -222,6 +245,11 @@ private:
 void register_chain_search(Registry& registry, ChainSearchSpec spec) {
     ComponentSchema schema{"algorithm", spec.name, spec.problem, spec.doc};
     if (spec.parameters) spec.parameters(schema);
+    schema.component("start", "algorithm", "",
+                     "algorithm run before the chains start: on the best constructed solution "
+                     "(exchange copy_best) or on every one, e.g. a parallel VND over the whole "
+                     "candidate neighborhood, which reaches a local optimum of 10^5+ cities far "
+                     "sooner than one chain's descent; none by default");
     schema.integer("epoch", "20", "iterations per chain between exchanges", 1, 1000000)
         .choice("acceptance", "better", {"better", "threshold", "annealing"},
                 "better: trial <= current; threshold: trial <= current + threshold x start "
@@ -292,7 +320,10 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                 "{}: exchange: population needs a distance between solutions, which this "
                 "problem's chains do not have; use copy_best, elite, recombine or none",
                 owned->name));
-        return std::make_unique<ChainSearch>(owned, p, b, o);
+        std::unique_ptr<Algorithm> start;
+        if (p.has("start"))
+            start = b.registry->create<Algorithm>(p.get_component("start"), b);
+        return std::make_unique<ChainSearch>(owned, p, b, o, std::move(start));
     });
 }
 

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <doctest/doctest.h>
+
 namespace locus::test {
 
 namespace fs = std::filesystem;
@@ -55,6 +57,22 @@ std::vector<nlohmann::json> read_jsonl(const fs::path &file) {
     for (const std::string &line : read_lines(file))
         lines.push_back(nlohmann::json::parse(line));
     return lines;
+}
+
+nlohmann::json run_time_limited(const std::string &tag, const std::string &config,
+                                const std::string &args, double seconds) {
+    const fs::path out = temp_dir(tag) / "out";
+    const CommandResult r =
+        run_locus("run " + quoted((source_dir() / "configs" / config).string()) + " -q " + args +
+                  " --time-limit " + std::to_string(seconds) + " --out " + quoted(out.string()));
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["stop_reason"] == "time_limit");
+    if (!instrumented_run()) CHECK(lines[0]["total_time_s"].get<double>() <= seconds + 0.5);
+    CHECK(lines[0]["feasible"] == true);
+    return lines[0];
 }
 
 fs::path write_tsplib(const fs::path &file, const std::string &name, std::size_t n,

@@ -48,6 +48,13 @@ std::filesystem::path write_tsplib(const std::filesystem::path &file, const std:
 std::string write_tour_with_duplicate(const std::filesystem::path &tour,
                                       const std::filesystem::path &copy);
 
+/// Runs configs/<config> with `args` and `--time-limit <seconds>` (-q, into a fresh folder
+/// named after `tag`); requires exit 0 and one results line, checks stop_reason time_limit,
+/// a feasible solution and (outside sanitizer builds) an end within 0.5 s of the limit, and
+/// returns the results line.
+nlohmann::json run_time_limited(const std::string &tag, const std::string &config,
+                                const std::string &args, double seconds);
+
 /// Root of the benchmark data (the directory holding tsplib/), or "" when absent.
 std::filesystem::path data_root();
 

@@ -109,22 +109,11 @@ TEST_CASE("an experiment runs its CUDA runs one per device at a time, on every d
 TEST_CASE("the time limit holds on the device: resident ILS on 200,000 cities ends within 0.5 s") {
     // The first descent of 200,000 cities on one block takes minutes; the launching thread
     // raises the kernel's halt flag (mapped host memory) at the limit.
-    const fs::path dir = temp_dir("apps-gpu-time-limit");
-    const fs::path out = dir / "out";
-    const CommandResult r = run_locus(
-        "run " + quoted((source_dir() / "configs" / "tsp" / "resident-ils.yaml").string()) +
-        " -q --backend cuda --set batch=128 --instance random-uniform:n=200000,seed=1"
-        " --time-limit 5 --out " +
-        quoted(out.string()));
-    INFO(r.output);
-    REQUIRE(r.exit_code == 0);
-    const auto lines = read_jsonl(out / "results.jsonl");
-    REQUIRE(lines.size() == 1);
-    CHECK(lines[0]["stop_reason"] == "time_limit");
-    if (!instrumented_run()) CHECK(lines[0]["total_time_s"].get<double>() <= 5.5);
-    CHECK(lines[0]["feasible"] == true);
-    CHECK(lines[0]["engine_memory_bytes"].get<std::uint64_t>() > 128u * 200000u * 4u);
-    const auto trace = read_jsonl(lines[0]["trace_file"].get<std::string>());
+    const auto line = run_time_limited(
+        "apps-gpu-time-limit", "tsp/resident-ils.yaml",
+        "--backend cuda --set batch=128 --instance random-uniform:n=200000,seed=1", 5);
+    CHECK(line["engine_memory_bytes"].get<std::uint64_t>() > 128u * 200000u * 4u);
+    const auto trace = read_jsonl(line["trace_file"].get<std::string>());
     REQUIRE_FALSE(trace.empty());
-    CHECK(lines[0]["objective"].get<double>() < trace.front()["objective"].get<double>());
+    CHECK(line["objective"].get<double>() < trace.front()["objective"].get<double>());
 }
