@@ -131,11 +131,13 @@ struct IndependentDescentOptions {
 struct DescentStep {
     std::uint64_t applied = 0;
     std::uint64_t evaluations = 0;
+    bool halted = false; ///< the exploration was cut short by the stop test (nothing applied)
 };
 
 /// The descent loop of neighborhoods that explore on the host: calls `explore_and_apply()`
 /// (returning a DescentStep) until an exploration applies nothing, `max_steps` explorations
-/// were made (0 = no limit) or `stop` returns true before an exploration.
+/// were made (0 = no limit), `stop` returns true before an exploration or an exploration
+/// reports that it was halted.
 template <class Step>
 DescentStats run_descent(std::uint64_t max_steps, const std::function<bool()>& stop,
                          Step&& explore_and_apply) {
@@ -146,6 +148,10 @@ DescentStats run_descent(std::uint64_t max_steps, const std::function<bool()>& s
             break;
         }
         const DescentStep done = explore_and_apply();
+        if (done.halted) {
+            stats.stopped = true;
+            break;
+        }
         stats.steps += done.applied;
         stats.evaluations += done.evaluations;
         if (done.applied == 0) break;
@@ -184,7 +190,8 @@ public:
     /// by gain a set of pairwise independent ones (at most options.max_moves) and applies them
     /// together, the objective changing by the sum of their deltas; repeated until an
     /// exploration finds no improving move, options.max_steps explorations were made or
-    /// `stop()` returns true (checked between explorations). steps = applied moves.
+    /// `stop()` returns true (checked between explorations, when the batch holds the current
+    /// solutions and objectives: callers may offer them there). steps = applied moves.
     /// Throws ConfigError when the neighborhood has no independence rule.
     virtual DescentStats descend_independent(SolutionBatch& batch,
                                              const IndependentDescentOptions& options,

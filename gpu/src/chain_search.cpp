@@ -82,6 +82,9 @@ public:
             ctx.offer(solution, objective, problem.verify(solution).feasible);
         };
         offer(batch[first_best], batch.objective(first_best));
+        // The start may have used the whole limit: its solutions are the result, and the
+        // chains' setup (their memory, a copy of every solution) is not begun after the limit.
+        if (start_ && ctx.should_stop()) return;
         const double scale = std::abs(static_cast<double>(starts[first_best]));
 
         ChainParams params;

@@ -3,8 +3,10 @@
 // neighborhoods with either descent, and `construction_only` (the construction's solutions as
 // they are).
 
-#include <memory>
+#include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,11 +41,21 @@ IndependentDescentOptions independent_options(const Params& params) {
     return options;
 }
 
-/// Runs the parallel descent of `neighborhood` and books the work like descend().
+/// Runs the parallel descent of `neighborhood` and books the work like descend(). Between
+/// explorations the batch holds the current solutions (Neighborhood::descend_independent), so
+/// they are offered there at most once a second: one descent of 10^6 cities takes tens of
+/// seconds, and its progress belongs in the trace and the solution file.
 DescentStats descend_independent(Neighborhood& neighborhood, SolutionBatch& batch,
                                  const IndependentDescentOptions& options, SearchContext& ctx) {
-    const DescentStats stats = neighborhood.descend_independent(
-        batch, options, [&ctx] { return ctx.should_stop(); });
+    using Clock = std::chrono::steady_clock;
+    auto last = Clock::now();
+    const DescentStats stats = neighborhood.descend_independent(batch, options, [&] {
+        if (Clock::now() - last >= std::chrono::seconds(1)) {
+            ctx.offer(batch);
+            last = Clock::now();
+        }
+        return ctx.should_stop();
+    });
     ctx.add_evaluations(stats.evaluations);
     if (ctx.depth() == 0) ctx.add_iterations(stats.steps);
     return stats;

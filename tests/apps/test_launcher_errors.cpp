@@ -1,6 +1,7 @@
 // `locus` on bad input: every error is one line "locus: error: ..." on stderr with the exit
 // status of its kind (2: command line or config, 1: instance, plugin, CUDA).
 
+#include <algorithm>
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -206,6 +207,48 @@ TEST_CASE("command-line errors are one error line with exit status 2") {
     CHECK(none.exit_code == 2);
     CHECK(none.output.rfind("locus: error: ", 0) == 0);
     CHECK(none.output.find('\n') == none.output.size() - 1);
+}
+
+TEST_CASE("new-problem refuses bad names and existing folders with one error line") {
+    const fs::path dir = temp_dir("apps-new-problem-errors");
+    const auto refused = [&](const std::string& args, const std::string& message) {
+        const CommandResult r = run_locus_stderr("new-problem " + args);
+        INFO(args);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == "locus: error: new-problem: " + message + "\n");
+    };
+    refused("Bad-Name --out " + quoted((dir / "a").string()),
+            "'Bad-Name' is not a problem name: use a lower-case letter, then letters, digits or "
+            "'_' (at most 40)");
+    refused("2opt --out " + quoted((dir / "a").string()),
+            "'2opt' is not a problem name: use a lower-case letter, then letters, digits or '_' "
+            "(at most 40)");
+    refused("class --out " + quoted((dir / "a").string()),
+            "'class' is a C++ keyword or a namespace of locus; choose another name");
+    refused("maxcut --out " + quoted((dir / "a").string()),
+            "'maxcut' is the example's own name; choose another");
+    fs::create_directories(dir / "taken");
+    refused("knapsack --out " + quoted((dir / "taken").string()),
+            "'" + (dir / "taken").string() + "' exists; choose another --out");
+    CHECK_FALSE(fs::exists(dir / "a"));
+    CHECK(fs::is_empty(dir / "taken"));
+
+    // A good name makes a project whose files carry the new name only.
+    const CommandResult made =
+        run_locus("new-problem vertex_cover --out " + quoted((dir / "vc").string()));
+    INFO(made.output);
+    REQUIRE(made.exit_code == 0);
+    CHECK(fs::is_regular_file(dir / "vc" / "vertex_cover.cpp"));
+    CHECK(fs::is_regular_file(dir / "vc" / "CMakeLists.txt"));
+    for (const auto& entry : fs::directory_iterator(dir / "vc")) {
+        INFO(entry.path().string());
+        std::string text = read_text(entry.path());
+        std::transform(text.begin(), text.end(), text.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        CHECK(text.find("maxcut") == std::string::npos);
+        CHECK(text.find("max-cut") == std::string::npos);
+    }
+    CHECK(read_text(dir / "vc" / "vertex_cover.cpp").find("VertexCover") != std::string::npos);
 }
 
 TEST_CASE("instance errors name the file and line and exit with 1") {

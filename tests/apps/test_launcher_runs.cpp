@@ -473,6 +473,40 @@ TEST_CASE("resident ILS from a start algorithm: the chains improve on the parall
     CHECK(line["objective"].get<double>() < optimum);
 }
 
+TEST_CASE("a long parallel descent offers its progress: trace points while it runs") {
+    // One parallel VND of 100,000 cities takes seconds; its solutions are offered between
+    // explorations at most once a second, so the trace and the solution file follow it.
+    const auto line = run_time_limited(
+        "apps-descent-progress", "tsp/resident-ils-large.yaml",
+        "--backend cpu --instance random-uniform:n=100000,seed=2 --set batch=1 --set algorithm=" +
+            quoted("{name: vnd, parallel: true, neighborhoods: [{name: two_opt, candidates: 10}, "
+                   "{name: or_opt, candidates: 10}]}"),
+        3);
+    const auto trace = read_jsonl(line["trace_file"].get<std::string>());
+    REQUIRE(trace.size() >= 3);
+    for (std::size_t k = 1; k < trace.size(); ++k) {
+        CHECK(trace[k]["objective"].get<double>() < trace[k - 1]["objective"].get<double>());
+        CHECK(trace[k]["time_s"].get<double>() >= trace[k - 1]["time_s"].get<double>());
+    }
+    // Points between the construction's and the last: offered while the descent ran.
+    CHECK(trace[1]["time_s"].get<double>() < trace.back()["time_s"].get<double>());
+    CHECK(trace.back()["objective"] == line["objective"]);
+}
+
+TEST_CASE("the time limit holds inside one exploration of a full neighborhood of 10^5 cities") {
+    // One exploration of the full 2-opt neighborhood (5 10^9 moves) takes many seconds on a
+    // few cores; a watchdog thread cuts it short at the limit and the exploration is dropped.
+    const auto line = run_time_limited(
+        "apps-time-limit-exploration", "tsp/parallel-ils.yaml",
+        "--backend cpu --instance random-uniform:n=100000,seed=3 --set construction=nearest_neighbor"
+        " --set algorithm=" + quoted("{name: vnd, parallel: true, neighborhoods: [two_opt]}"),
+        2);
+    const auto trace = read_jsonl(line["trace_file"].get<std::string>());
+    REQUIRE_FALSE(trace.empty());
+    CHECK(line["objective"] == trace.front()["objective"]);
+    CHECK(line["iterations"] == 0);
+}
+
 TEST_CASE("the time limit holds during a FANG construction of 1024 tours of 3,000 cities") {
     // All 1024 tours used to be built in one call (22.5 s under a 2 s limit); the batch is now
     // built in chunks between which the limit is polled.

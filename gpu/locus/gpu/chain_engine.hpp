@@ -54,6 +54,7 @@
 #include "locus/gpu/neighborhood_engine.hpp"
 #include "locus/gpu/storage.hpp"
 #include "locus/gpu/team.hpp"
+#include "locus/gpu/watchdog.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
 
@@ -732,42 +733,28 @@ private:
         // caller and raises the halt flag the descents and iteration loops read, so a long
         // descent ends within one exploration of the limit; otherwise thread 0 polls between
         // chains (a thread per short epoch would cost more than it saves).
-        volatile std::uint8_t halt = 0;
-        std::atomic<bool> done{false};
-        std::thread watchdog;
         const bool guarded = stop && (initialize || a_.width >= kWatchedChainWidth);
-        if (guarded)
-            watchdog = std::thread([&] {
-                while (!done.load(std::memory_order_acquire)) {
-                    if (stop()) {
-                        halt = 1;
-                        return;
-                    }
-                    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-                }
-            });
+        Watchdog watchdog(stop, guarded);
         ChainParams params = params_;
-        params.halt = &halt;
+        params.halt = watchdog.flag();
 #if defined(_OPENMP)
         const int team = resolve_threads(threads_);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
 #endif
         for (std::int64_t c = 0; c < count; ++c) {
-            if (halt != 0 || (only >= 0 && c != only)) continue;
+            if (watchdog.raised() || (only >= 0 && c != only)) continue;
 #if defined(_OPENMP)
             const bool poller = omp_get_thread_num() == 0;
 #else
             const bool poller = true;
 #endif
             if (stop && !guarded && poller && stop()) {
-                halt = 1;
+                watchdog.raise();
                 continue;
             }
             run_chain(SerialTeam{}, policy_, a_, params, static_cast<std::uint32_t>(c), first,
                       iterations, initialize);
         }
-        done.store(true, std::memory_order_release);
-        if (watchdog.joinable()) watchdog.join();
     }
 
     std::shared_ptr<const void> resources_;

@@ -45,6 +45,7 @@
 #include "locus/gpu/exact_math.hpp"
 #include "locus/gpu/storage.hpp"
 #include "locus/gpu/team.hpp"
+#include "locus/gpu/watchdog.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
 
@@ -515,27 +516,12 @@ std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& confi
     const std::int32_t n = problem.size();
     MultiStartPlan plan = plan_multistart(config, n);
     const auto nn = static_cast<std::size_t>(n);
-    std::atomic<bool> stopped{false};
     std::atomic<std::uint32_t> ran{0};
     // A watchdog thread polls `stop` and raises the halt flag the searches read, so that a
     // long search (n = 1000: seconds) ends at the limit too; started searches then end with
     // their best so far, the others are skipped.
-    volatile std::uint8_t halt = 0;
-    std::atomic<bool> done{false};
-    std::thread watchdog;
-    if (stop) {
-        plan.halt = &halt;
-        watchdog = std::thread([&] {
-            while (!done.load(std::memory_order_acquire)) {
-                if (stop()) {
-                    halt = 1;
-                    stopped.store(true);
-                    return;
-                }
-                std::this_thread::sleep_for(std::chrono::milliseconds(2));
-            }
-        });
-    }
+    Watchdog watchdog(stop, true);
+    if (stop) plan.halt = watchdog.flag();
 #if defined(_OPENMP)
     const int team = resolve_threads(threads);
 #pragma omp parallel num_threads(team)
@@ -550,7 +536,7 @@ std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& confi
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(searches); ++i) {
             const auto s = static_cast<std::size_t>(i);
             std::copy_n(starts + s * nn, nn, perm.data());
-            if (stopped.load()) {
+            if (watchdog.raised()) {
                 std::copy_n(perm.data(), nn, best + s * nn);
                 std::int64_t cost = 0;
                 for (std::int32_t r = 0; r < n; ++r)
@@ -564,8 +550,6 @@ std::uint32_t run_multistart_cpu(const P& problem, const MultiStartConfig& confi
             ran.fetch_add(1);
         }
     }
-    done.store(true, std::memory_order_release);
-    if (watchdog.joinable()) watchdog.join();
     (void)threads;
     return ran.load();
 }

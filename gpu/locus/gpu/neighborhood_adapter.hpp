@@ -30,6 +30,7 @@
 #include "locus/gpu/neighborhood_engine.hpp"
 #include "locus/gpu/neighborhood_parts.hpp"
 #include "locus/gpu/tuning.hpp"
+#include "locus/gpu/watchdog.hpp"
 #include "locus/problem.hpp"
 #include "locus/types.hpp"
 
@@ -239,7 +240,12 @@ public:
     DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
                          const std::function<bool()>& stop) {
         return run_descent(max_steps, stop, [&] {
-            const Evaluator eval = select(batch, pivot);
+            const Evaluator eval = policy_.prepare(batch);
+            Watchdog watchdog(stop, watched(eval, batch.count()));
+            results_.resize(batch.count());
+            run_selection(eval, static_cast<std::uint32_t>(batch.count()), pivot,
+                          watchdog.watching() ? watchdog.flag() : nullptr);
+            if (watchdog.raised()) return DescentStep{0, 0, true};
             const std::uint64_t evaluations = evaluations_of(eval, batch.count());
             const auto apply = [&](std::size_t s, std::uint64_t index, Delta delta) {
                 apply_one(eval, batch, s, index, static_cast<Objective>(delta));
@@ -263,8 +269,10 @@ public:
         std::uint64_t explorations = 0;
         DescentStats stats = run_descent(options.max_steps, stop, [&] {
             const Evaluator eval = policy_.prepare(batch);
+            Watchdog watchdog(stop, watched(eval, count));
             improving_moves_cpu(eval, count, capacity, found.data(), counts.data(),
-                                settings_.threads);
+                                settings_.threads, watchdog.watching() ? watchdog.flag() : nullptr);
+            if (watchdog.raised()) return DescentStep{0, 0, true};
             ++explorations;
             std::uint64_t applied = 0;
             for (std::uint32_t s = 0; s < count; ++s) {
@@ -307,8 +315,17 @@ private:
         return eval;
     }
 
-    /// select_moves_cpu, or select_moves_parts_cpu when the policy asks for parts.
-    void run_selection(const Evaluator& eval, std::uint32_t count, Pivot pivot) {
+    /// Whether one exploration of `count` solutions is large enough (2^26 moves: tens of
+    /// milliseconds on the CPU, seconds for full neighborhoods of 10^5 elements) to be watched
+    /// by a thread polling the stop test.
+    static bool watched(const Evaluator& eval, std::size_t count) {
+        return eval.grid().size() * count >= (std::uint64_t{1} << 26);
+    }
+
+    /// select_moves_cpu, or select_moves_parts_cpu when the policy asks for parts; `halt`
+    /// (optional) cuts select_moves_cpu short (its result is then discarded).
+    void run_selection(const Evaluator& eval, std::uint32_t count, Pivot pivot,
+                       const volatile std::uint8_t* halt = nullptr) {
         if constexpr (PartsPolicy<Policy>) {
             const auto plan = policy_.parts(eval);
             if (plan.enabled) {
@@ -317,7 +334,7 @@ private:
                 return;
             }
         }
-        select_moves_cpu(eval, count, pivot, results_.data(), settings_.threads);
+        select_moves_cpu(eval, count, pivot, results_.data(), settings_.threads, halt);
     }
 
     void apply_one(const Evaluator& eval, SolutionBatch& batch, std::size_t s, std::uint64_t index,
