@@ -109,7 +109,8 @@ struct FlipPolicy {
     std::int32_t apply(const FlipEvaluator& e, SolutionBatch& batch, std::size_t s,
                        std::uint64_t i) const {
         if (i >= e.grid().size()) throw Error(fmt::format("flip: {} is not a move", i));
-        return batch[s][i] ^= 1, std::int32_t(i);
+        batch[s][i] ^= 1;
+        return static_cast<std::int32_t>(i);
     }
     Objective evaluate(std::span<const std::int32_t> sides) const { return p->evaluate(sides); }
 };

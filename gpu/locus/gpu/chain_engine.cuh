@@ -7,11 +7,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -231,16 +229,7 @@ private:
     /// solutions) it polls `stop` meanwhile and raises the halt flag the kernel's descents and
     /// iteration loops read, as the CPU twin's watchdog does; otherwise it only synchronizes.
     void wait(const std::function<bool()>& stop, bool guarded) {
-        if (stop && guarded) {
-            for (;;) {
-                const cudaError_t status = cudaStreamQuery(stream_.get());
-                if (status != cudaErrorNotReady)
-                    break;
-                if (!halt_.raised() && stop())
-                    halt_.raise();
-                std::this_thread::sleep_for(std::chrono::microseconds(200));
-            }
-        }
+        if (stop && guarded) halt_.watch(stream_.get(), stop);
         stream_.synchronize();
     }
 

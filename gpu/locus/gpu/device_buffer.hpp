@@ -5,10 +5,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -218,6 +221,17 @@ public:
     void raise() { *host_ = 1; }
     void lower() { *host_ = 0; }
     bool raised() const { return *host_ != 0; }
+    /// Waits until the work queued on `stream` is done, meanwhile calling `stop` every 200 us
+    /// once `after` has passed and raising the flag when it returns true (the kernels reading
+    /// it then end early). Does not synchronize: the caller does, and checks for errors there.
+    void watch(cudaStream_t stream, const std::function<bool()>& stop,
+               std::chrono::steady_clock::duration after = {}) {
+        const auto start = std::chrono::steady_clock::now();
+        while (cudaStreamQuery(stream) == cudaErrorNotReady) {
+            if (!raised() && std::chrono::steady_clock::now() - start >= after && stop()) raise();
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+    }
     /// The address kernels read.
     const volatile std::uint8_t* device() const { return device_; }
 

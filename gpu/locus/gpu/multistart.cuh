@@ -20,7 +20,6 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <thread>
 
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device_buffer.hpp"
@@ -242,15 +241,7 @@ private:
                                                                     arrays, data_words);
         }
         LOCUS_CUDA_CHECK(cudaGetLastError());
-        if (stop) {
-            const auto start = std::chrono::steady_clock::now();
-            while (cudaStreamQuery(nullptr) == cudaErrorNotReady) {
-                if (!halt_.raised() && std::chrono::steady_clock::now() - start > kWatchAfter &&
-                    stop())
-                    halt_.raise();
-                std::this_thread::sleep_for(std::chrono::microseconds(200));
-            }
-        }
+        if (stop) halt_.watch(nullptr, stop, kWatchAfter);
         LOCUS_CUDA_CHECK(cudaDeviceSynchronize());
         if (mapping_ == Mapping::thread) {
             // Interleaved: element i of search s at i * searches + s.
