@@ -118,6 +118,10 @@ struct ChainParams {
 /// be long), narrower ones at the start only.
 inline constexpr std::int32_t kWatchedChainWidth = 4096;
 
+/// Cells each rank evaluates between two reads of the halt flag within one exploration (only
+/// explorations larger than a chunk read it there).
+inline constexpr std::uint64_t kHaltCells = 1024;
+
 /// Whether the halt flag is raised: rank 0 reads it and the team agrees on its answer, so that
 /// every thread of a block leaves a loop together.
 template <class Team>
@@ -288,24 +292,44 @@ LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
         // First improvement ranks the improving cells by index alone (key = index) and every
         // other cell last; best improvement by delta, ties to the lowest index.
         std::uint64_t first_key = kNoMove;
-        for (std::uint64_t index = team.rank(); index < total; index += team.size()) {
-            const auto r = static_cast<std::uint32_t>(index / grid.cols);
-            const Delta d = eval(eval.row(0, r), static_cast<std::uint32_t>(index % grid.cols));
-            if constexpr (kFocused) {
-                if (d < Delta(0))
-                    improving[r / static_cast<std::uint32_t>(
-                                      std::remove_cvref_t<decltype(eval)>::rows_per_focus)] = 1;
+        // NOTE: explorations of 10^6 elements take seconds on one block: past kHaltCells cells
+        // per rank the halt flag is read between chunks, and a halted exploration is dropped.
+        const std::uint64_t chunk = static_cast<std::uint64_t>(team.size()) * kHaltCells;
+        bool cut = false;
+        for (std::uint64_t base = 0; base < total && !cut; base += chunk) {
+            if (base != 0 && halted(team, params)) {
+                cut = true;
+                break;
             }
-            if (params.first_improvement) {
-                if (d < Delta(0) && index < first_key) {
-                    first_key = index;
+            const std::uint64_t end = total - base < chunk ? total : base + chunk;
+            for (std::uint64_t index = base + team.rank(); index < end; index += team.size()) {
+                const auto r = static_cast<std::uint32_t>(index / grid.cols);
+                const Delta d = eval(eval.row(0, r), static_cast<std::uint32_t>(index % grid.cols));
+                if constexpr (kFocused) {
+                    if (d < Delta(0))
+                        improving[r / static_cast<std::uint32_t>(
+                                          std::remove_cvref_t<decltype(eval)>::rows_per_focus)] = 1;
+                }
+                if (params.first_improvement) {
+                    if (d < Delta(0) && index < first_key) {
+                        first_key = index;
+                        best = d;
+                        best_index = index;
+                    }
+                } else if (d < best) {
                     best = d;
                     best_index = index;
                 }
-            } else if (d < best) {
-                best = d;
-                best_index = index;
             }
+        }
+        if (cut) {
+            if constexpr (kFocused) {
+                for (std::int32_t f = static_cast<std::int32_t>(team.rank()); f < count;
+                     f += static_cast<std::int32_t>(team.size()))
+                    improving[f] = 0;
+                team.sync();
+            }
+            break;
         }
         if (params.first_improvement) {
             // The lowest improving index; its delta is recomputed by every rank.
