@@ -161,7 +161,9 @@ public:
 private:
     /// The start algorithm: on the best constructed solution alone when every chain continues
     /// from the best anyway (copy_best), else on the whole batch.
+    /// Nested: its moves are not the chains' iterations, and its convergence is not the run's.
     void run_start(SolutionBatch& batch, std::uint32_t best, SearchContext& ctx) const {
+        const NestedScope nested(ctx);
         if (options_.exchange != Exchange::copy_best) {
             start_->run(batch, ctx);
             return;
