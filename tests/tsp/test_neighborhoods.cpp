@@ -433,3 +433,99 @@ TEST_CASE("random-k 3-opt descent: exact objectives, no sampled improving move a
     make_cpu_engine(problem, spec, single)->descend(again, Pivot::best, 0, {});
     CHECK(std::ranges::equal(again.data(), batch.data()));
 }
+
+TEST_CASE("full 2-opt on EUC_2D: the vectorised row scan finds the cell-by-cell best, ties to "
+          "the lowest index") {
+    for (std::size_t n : {4u, 5u, 6u, 9u, 10u, 37u, 600u, 1301u}) {
+        // Coordinates in [0, 30): many equal deltas, so the tie rule is exercised.
+        for (const std::int32_t span : {30, 1000000}) {
+            TspProblem problem(generate_random_uniform(n, 3 + n, span));
+            for (std::uint64_t seed = 0; seed < 4; ++seed) {
+                const auto tour = random_tour(n, seed + 7 * n);
+                const auto nn = static_cast<std::int32_t>(n);
+                std::vector<EucIntMetric::point_type> P(n + 1);
+                std::vector<std::int32_t> D(n);
+                TourBatchView<EucIntMetric> v;
+                v.metric = host_metric<EucIntMetric>(problem.instance());
+                for (std::int32_t k = 0; k < nn; ++k)
+                    prepare_entry(v.metric, tour.data(), P.data(), D.data(),
+                                  static_cast<std::int32_t*>(nullptr), nn, k);
+                v.tour = tour.data();
+                v.P = P.data();
+                v.D = D.data();
+                v.n = nn;
+                const TwoOptFull<EucIntMetric> eval{v};
+                static_assert(gpu::RowScanningEvaluator<TwoOptFull<EucIntMetric>>);
+                const auto grid = eval.grid();
+                std::int64_t best = gpu::invalid_delta<std::int64_t>();
+                std::uint64_t where = kNoMove;
+                for (std::uint32_t r = 0; r < grid.rows; ++r) {
+                    const auto row = eval.row(0, r);
+                    for (std::uint32_t c = 0; c < grid.cols; ++c) {
+                        const std::int64_t d = eval(row, c);
+                        if (d < best) {
+                            best = d;
+                            where = static_cast<std::uint64_t>(r) * grid.cols + c;
+                        }
+                    }
+                    // Every sub-range of the row, as the CPU chunks see it.
+                    for (const auto& [b, e] : {std::pair<std::uint32_t, std::uint32_t>{0, grid.cols},
+                                              {1, grid.cols / 2 + 1},
+                                              {grid.cols / 3, grid.cols}}) {
+                        std::int64_t expected = gpu::invalid_delta<std::int64_t>();
+                        std::uint64_t col = kNoMove;
+                        for (std::uint32_t c = b; c < e; ++c)
+                            if (eval(row, c) < expected) {
+                                expected = eval(row, c);
+                                col = c;
+                            }
+                        const auto got = eval.best_in_row(row, b, e);
+                        CAPTURE(n);
+                        CAPTURE(r);
+                        CHECK(got.index == col);
+                        if (col != kNoMove) CHECK(got.delta == expected);
+                    }
+                }
+                std::vector<gpu::MoveResult<std::int64_t>> out(1);
+                gpu::select_moves_cpu(eval, 1, Pivot::best, out.data(), 2);
+                CHECK(out[0].index == where);
+                CHECK(out[0].delta == best);
+            }
+        }
+    }
+}
+
+TEST_CASE("2-opt row scan: every vector unit this CPU runs gives the scalar metric's best") {
+    Rng rng(41, 0);
+    for (const std::int32_t span : {20, 1 << 23}) {
+        const std::int32_t count = 1100;
+        std::vector<IntPoint> P(static_cast<std::size_t>(count) + 1);
+        std::vector<std::int32_t> D(static_cast<std::size_t>(count));
+        const auto coordinate = [&] {
+            return static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(span)));
+        };
+        for (auto& p : P) p = {coordinate(), coordinate()};
+        for (auto& d : D) d = static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(span)));
+        const EucIntMetric metric{};
+        const IntPoint a0{coordinate(), coordinate()}, a1{coordinate(), coordinate()};
+        const std::int32_t base = coordinate();
+        for (const std::int32_t m : {0, 1, 7, 511, 512, 513, 1100}) {
+            RowBest expected{0, -1};
+            for (std::int32_t c = 0; c < m; ++c) {
+                const auto i = static_cast<std::size_t>(c);
+                const std::int32_t d = metric(a0, P[i]) + metric(a1, P[i + 1]) - base - D[i];
+                if (expected.offset < 0 || d < expected.delta) expected = {d, c};
+            }
+            for (const VectorUnit unit : {VectorUnit::widest, VectorUnit::baseline,
+                                          VectorUnit::avx2, VectorUnit::avx512}) {
+                if (!vector_unit_available(unit) && unit != VectorUnit::widest) continue;
+                const RowBest got = euc_int_two_opt_row(P.data(), D.data(), a0, a1, base, m, unit);
+                CAPTURE(static_cast<int>(unit));
+                CAPTURE(m);
+                CHECK(got.offset == expected.offset);
+                if (m > 0) CHECK(got.delta == expected.delta);
+            }
+        }
+    }
+    MESSAGE("widest vector unit here: ", static_cast<int>(widest_vector_unit()));
+}

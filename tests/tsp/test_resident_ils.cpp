@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <numeric>
+#include <random>
 #include <set>
 
 #include <algorithm>
@@ -268,5 +269,40 @@ TEST_CASE("TSP chains recombine by Combine: the first parent takes the second's 
     for (std::uint32_t c = 0; c < 2; ++c) {
         runner->best_solution(c, tour);
         CHECK(best[c] == static_cast<std::int64_t>(problem.evaluate(tour)));
+    }
+}
+
+TEST_CASE("tour distance: the share of a's edges b lacks, against a brute-force edge count") {
+    const std::size_t n = 40;
+    std::vector<std::int32_t> a(n);
+    std::iota(a.begin(), a.end(), 0);
+    CHECK(tour_distance(a, a) == 0.0);
+    // The same tour rotated and reversed has every edge.
+    std::vector<std::int32_t> b(a.rbegin(), a.rend());
+    std::rotate(b.begin(), b.begin() + 7, b.end());
+    CHECK(tour_distance(a, b) == 0.0);
+    std::mt19937 random(5);
+    for (int trial = 0; trial < 200; ++trial) {
+        b = a;
+        if (trial % 2 == 0) { // a 2-opt move: two edges differ
+            const auto i = static_cast<std::ptrdiff_t>(1 + trial % 10);
+            std::reverse(b.begin() + i, b.begin() + i + 15);
+        } else {
+            std::shuffle(b.begin(), b.end(), random);
+        }
+        std::set<std::pair<std::int32_t, std::int32_t>> edges;
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::int32_t x = b[k], y = b[(k + 1) % n];
+            edges.emplace(std::min(x, y), std::max(x, y));
+        }
+        std::size_t missing = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::int32_t x = a[k], y = a[(k + 1) % n];
+            missing += edges.count({std::min(x, y), std::max(x, y)}) == 0 ? 1 : 0;
+        }
+        CAPTURE(trial);
+        CHECK(tour_distance(a, b) == static_cast<double>(missing) / static_cast<double>(n));
+        CHECK(tour_distance(b, a) == tour_distance(a, b));
+        if (trial % 2 == 0) CHECK(missing == 2);
     }
 }

@@ -169,6 +169,16 @@ LOCUS_HD_INLINE ColumnRange columns_to_scan(const E& eval, const typename E::row
     }
 }
 
+/// An evaluator may scan a whole row on the host faster than cell by cell (e.g. with SIMD):
+/// `best_in_row(context, begin, end)` returns the least delta of the cells [begin, end) of the
+/// row and its column (ties: the lowest column; index kNoMove when no cell is valid), exactly
+/// what the cell-by-cell scan finds. Host only, optional; the CPU twin's Pivot::best uses it.
+template <class E>
+concept RowScanningEvaluator = requires(const E& e, const typename E::row_type& r,
+                                        std::uint32_t c) {
+    { e.best_in_row(r, c, c) } -> std::same_as<MoveResult<typename E::delta_type>>;
+};
+
 /// An evaluator may give a cheap lower bound of each cell's delta: `bound(context, col)` <=
 /// operator()(context, col) for every cell (invalid_delta where the cell is not a move). The
 /// engine then evaluates a cell in full only when its bound beats what the cell must beat (the
@@ -340,6 +350,9 @@ MoveResult<typename E::delta_type> scan_best(const E& eval, std::uint32_t soluti
                 if (delta < best.delta) best = {delta, base + col};
             }
             if (best.found() && best.delta < shared) lower_threshold(threshold, order_key(best.delta));
+        } else if constexpr (RowScanningEvaluator<E>) {
+            const MoveResult<D> in_row = eval.best_in_row(context, range.begin, range.end);
+            if (in_row.found() && in_row.delta < best.delta) best = {in_row.delta, base + in_row.index};
         } else {
             for (std::uint32_t col = range.begin; col < range.end; ++col) {
                 const D delta = eval(context, col);

@@ -22,4 +22,22 @@ Objective SegmentExchange::combine(SolutionBatch& into, std::size_t i, const Sol
     return static_cast<Objective>(change);
 }
 
+double tour_distance(std::span<const std::int32_t> a, std::span<const std::int32_t> b) {
+    const std::size_t n = a.size();
+    if (n < 3) return 0.0;
+    std::vector<std::int32_t> next(n), prev(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto city = static_cast<std::size_t>(b[k]);
+        next[city] = b[k + 1 == n ? 0 : k + 1];
+        prev[city] = b[k == 0 ? n - 1 : k - 1];
+    }
+    std::size_t broken = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto city = static_cast<std::size_t>(a[k]);
+        const std::int32_t after = a[k + 1 == n ? 0 : k + 1];
+        if (next[city] != after && prev[city] != after) ++broken;
+    }
+    return static_cast<double>(broken) / static_cast<double>(n);
+}
+
 } // namespace locus::tsp

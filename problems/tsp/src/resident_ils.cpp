@@ -9,6 +9,7 @@
 #include "locus/problem.hpp"
 #include "locus/registry.hpp"
 #include "locus/tsp/chain_runner.hpp"
+#include "locus/tsp/combine.hpp"
 
 namespace locus::tsp {
 
@@ -44,6 +45,7 @@ void register_resident_ils(Registry& registry) {
                                           {b.memory_budget, b.memory_fraction});
         return make_cpu_chain_runner(problem, options, chains, params, b.threads);
     };
+    spec.distance = [](const BuildContext&) -> gpu::SolutionDistance { return tour_distance; };
     gpu::register_chain_search(registry, std::move(spec));
 }
 

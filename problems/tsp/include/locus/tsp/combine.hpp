@@ -98,6 +98,11 @@ LOCUS_HD std::int64_t combine_into(std::int32_t* into, const std::int32_t* from,
 std::int64_t combine_tours(const Instance& instance, std::span<std::int32_t> into,
                            std::span<const std::int32_t> from, std::int32_t max_length);
 
+/// Share of the edges of tour a that tour b does not have (undirected; 0: the same tour, 1: no
+/// common edge): the distance the population exchange of resident_ils ranks diversity by.
+/// O(n); both must be tours of the same n >= 3 cities.
+double tour_distance(std::span<const std::int32_t> a, std::span<const std::int32_t> b);
+
 /// The combination "segment_exchange" (combine_tours on every pair of a batch).
 class SegmentExchange final : public Combination {
 public:
