@@ -1,6 +1,7 @@
 // Benchmark of full 2-opt neighborhood evaluation: moves per second on the CUDA backend and on
 // the multi-threaded CPU backend of the same machine, for generated EUC_2D instances (exact
-// TSPLIB integer distances). Prints one JSON object per measurement.
+// TSPLIB integer distances). Prints one JSON object per measurement; with both backends the CPU
+// twin also explores the CUDA run's tours and must choose the same moves (exit 1 otherwise).
 //
 //   locus-tsp-bench [--sizes 1000,2000,4000,8000,16000] [--backends cuda,cpu] [--cpu-seconds 2]
 
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    bool identical = true;
     try {
         for (const auto& size_text : sizes) {
             const auto n = static_cast<std::size_t>(std::stoul(size_text));
@@ -72,12 +74,30 @@ int main(int argc, char** argv) {
                     {"moves_per_second", moves * static_cast<double>(batch) / seconds},
                     {"repetitions", reps},
                     {"metric", "euc_2d_int"}};
+                // The CUDA run's tours explored by the CPU twin as well: the same best move
+                // (index and delta) for every tour, or the benchmark fails.
+                if (cuda && std::find(backends.begin(), backends.end(), "cpu") != backends.end()) {
+                    std::vector<MoveChoice> on_device(batch), on_host(batch);
+                    engine->explore(tours, Pivot::best, on_device);
+                    make_cpu_engine(problem, {MoveKind::two_opt, 0}, {})
+                        ->explore(tours, Pivot::best, on_host);
+                    std::size_t same = 0;
+                    for (std::size_t s = 0; s < batch; ++s)
+                        same += on_device[s].index == on_host[s].index &&
+                                on_device[s].delta == on_host[s].delta;
+                    line["cpu_identical_tours"] = same;
+                    if (same != batch) identical = false;
+                }
                 std::printf("%s\n", line.dump().c_str());
                 std::fflush(stdout);
             }
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "locus-tsp-bench: error: %s\n", e.what());
+        return 1;
+    }
+    if (!identical) {
+        std::fprintf(stderr, "locus-tsp-bench: the CPU and CUDA backends chose different moves\n");
         return 1;
     }
     return 0;
