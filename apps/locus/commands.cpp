@@ -134,8 +134,11 @@ int verify_solution(const std::string& instance, const std::string& solution,
     try {
         instance_file = resolve_data_file(instance, "instance file");
         instance_arg = instance_file.string();
-    } catch (const InstanceError&) {
-        if (problem_name.empty()) throw;
+    } catch (const InstanceError& e) {
+        if (problem_name.empty())
+            throw InstanceError(fmt::format("{}; a generated instance (e.g. "
+                                            "random-uniform:n=1000) needs --problem",
+                                            e.what()));
     }
     std::string name = problem_name;
     if (name.empty()) {

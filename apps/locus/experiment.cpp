@@ -618,10 +618,12 @@ std::vector<int> device_list(const ExperimentOptions& options) {
 }
 
 /// The CUDA devices an experiment's CUDA runs use, one run per device at a time: the
-/// `--devices` list, else the first `--gpus` devices, else every device. Refused with a
-/// ConfigError naming the problem when no device is present or a device does not exist.
-std::vector<int> device_slots(const ExperimentOptions& options, int present) {
-    std::vector<int> ordinals = device_list(options);
+/// `--devices` list (`listed`, from device_list), else the first `--gpus` devices, else every
+/// device. Refused with a ConfigError naming the problem when no device is present or a device
+/// does not exist.
+std::vector<int> device_slots(const ExperimentOptions& options, std::vector<int> listed,
+                              int present) {
+    std::vector<int> ordinals = std::move(listed);
     if (present == 0)
         throw ConfigError(fmt::format("the experiment has CUDA runs but no CUDA device is "
                                       "available ({}); run it on a machine with a GPU or use "
@@ -646,7 +648,7 @@ std::vector<int> device_slots(const ExperimentOptions& options, int present) {
 } // namespace
 
 int run_experiment(const ExperimentOptions& options) {
-    (void)device_list(options); // its syntax, before anything runs
+    std::vector<int> listed = device_list(options); // its syntax, before anything runs
     const Spec spec = load_spec(options.spec);
     const std::vector<Run> runs = shard_of(spec.runs, options.shard);
     if (options.dry_run) {
@@ -666,14 +668,15 @@ int run_experiment(const ExperimentOptions& options) {
     const int devices = gpu::device_count();
     std::size_t cuda_runs = 0;
     for (const Run& r : pending)
-        cuda_runs += (r.peer.empty() && (r.backend == "cuda" || (r.backend == "auto" && devices > 0)))
-                         ? 1
-                         : 0;
-    const std::vector<int> ordinals = cuda_runs > 0 ? device_slots(options, devices)
-                                                    : std::vector<int>{};
+        cuda_runs +=
+            (r.peer.empty() && (r.backend == "cuda" || (r.backend == "auto" && devices > 0))) ? 1
+                                                                                              : 0;
+    const std::vector<int> ordinals =
+        cuda_runs > 0 ? device_slots(options, std::move(listed), devices) : std::vector<int>{};
     if (cuda_runs > 0) {
         std::string list;
-        for (int d : ordinals) list += (list.empty() ? "" : ",") + std::to_string(d);
+        for (int d : ordinals)
+            list += (list.empty() ? "" : ",") + std::to_string(d);
         std::fprintf(stderr, "locus: %zu CUDA runs, one at a time on each of the devices %s\n",
                      cuda_runs, list.c_str());
     }

@@ -477,6 +477,33 @@ TEST_CASE("resident ILS from a start algorithm: the chains improve on the parall
     CHECK(line["objective"].get<double>() < optimum);
 }
 
+TEST_CASE("resident ILS with a population exchange on the TSP: a verified tour below the "
+          "constructed one") {
+    // Chains restart from Combine children of population parents ranked by cost and by the
+    // share of edges they do not share (tour_distance).
+    const auto line = run_time_limited(
+        "apps-resident-population", "tsp/resident-ils.yaml",
+        "--backend cpu --instance random-uniform:n=1000,seed=3 --set batch=8 "
+        "--set algorithm.exchange=population --set algorithm.population=6 "
+        "--set algorithm.generation=8 --set termination.target_gap=null",
+        3);
+    const auto trace = read_jsonl(line["trace_file"].get<std::string>());
+    REQUIRE_FALSE(trace.empty());
+    CHECK(line["objective"].get<double>() < trace.front()["objective"].get<double>());
+    const CommandResult verified =
+        run_locus("verify --problem tsp --instance random-uniform:n=1000,seed=3 --solution " +
+                  quoted(line["solution_file"].get<std::string>()));
+    INFO(verified.output);
+    CHECK(verified.exit_code == 0);
+    // Without --problem a generator spec cannot be told from a missing file: the error says so.
+    const CommandResult unnamed = run_locus("verify --instance random-uniform:n=1000,seed=3 "
+                                            "--solution " +
+                                            quoted(line["solution_file"].get<std::string>()));
+    CHECK(unnamed.exit_code == 1);
+    CHECK(unnamed.output.find("a generated instance (e.g. random-uniform:n=1000) needs --problem") !=
+          std::string::npos);
+}
+
 TEST_CASE("a long parallel descent offers its progress: trace points while it runs") {
     // One parallel VND of 100,000 cities takes seconds; its solutions are offered between
     // explorations at most once a second, so the trace and the solution file follow it.

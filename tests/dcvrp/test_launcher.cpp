@@ -311,7 +311,7 @@ TEST_CASE("routing_ils: population and penalty parameters out of range are refus
 TEST_CASE("exchange: population on chains without a distance between solutions is refused by "
           "name") {
     const auto dir = locus::test::temp_dir("chains-population-distance");
-    std::ofstream(dir / "job.yaml") << "problem: {name: tsp, instance: \"random-uniform:n=20\"}\n"
+    std::ofstream(dir / "job.yaml") << "problem: {name: qap, instance: \"random-qap:n=12\"}\n"
                                     << "algorithm: {name: resident_ils, exchange: population}\n";
     const auto run = locus::test::run_command(locus_bin() + " run " + (dir / "job.yaml").string() +
                                               " --backend cpu");

@@ -469,9 +469,10 @@ TEST_CASE("full 2-opt on EUC_2D: the vectorised row scan finds the cell-by-cell 
                         }
                     }
                     // Every sub-range of the row, as the CPU chunks see it.
-                    for (const auto& [b, e] : {std::pair<std::uint32_t, std::uint32_t>{0, grid.cols},
-                                              {1, grid.cols / 2 + 1},
-                                              {grid.cols / 3, grid.cols}}) {
+                    for (const auto& [b, e] :
+                         {std::pair<std::uint32_t, std::uint32_t>{0, grid.cols},
+                          {1, grid.cols / 2 + 1},
+                          {grid.cols / 3, grid.cols}}) {
                         std::int64_t expected = gpu::invalid_delta<std::int64_t>();
                         std::uint64_t col = kNoMove;
                         for (std::uint32_t c = b; c < e; ++c)
@@ -504,8 +505,10 @@ TEST_CASE("2-opt row scan: every vector unit this CPU runs gives the scalar metr
         const auto coordinate = [&] {
             return static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(span)));
         };
-        for (auto& p : P) p = {coordinate(), coordinate()};
-        for (auto& d : D) d = static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(span)));
+        for (auto& p : P)
+            p = {coordinate(), coordinate()};
+        for (auto& d : D)
+            d = static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(span)));
         const EucIntMetric metric{};
         const IntPoint a0{coordinate(), coordinate()}, a1{coordinate(), coordinate()};
         const std::int32_t base = coordinate();
@@ -516,8 +519,8 @@ TEST_CASE("2-opt row scan: every vector unit this CPU runs gives the scalar metr
                 const std::int32_t d = metric(a0, P[i]) + metric(a1, P[i + 1]) - base - D[i];
                 if (expected.offset < 0 || d < expected.delta) expected = {d, c};
             }
-            for (const VectorUnit unit : {VectorUnit::widest, VectorUnit::baseline,
-                                          VectorUnit::avx2, VectorUnit::avx512}) {
+            for (const VectorUnit unit :
+                 {VectorUnit::widest, VectorUnit::baseline, VectorUnit::avx2, VectorUnit::avx512}) {
                 if (!vector_unit_available(unit) && unit != VectorUnit::widest) continue;
                 const RowBest got = euc_int_two_opt_row(P.data(), D.data(), a0, a1, base, m, unit);
                 CAPTURE(static_cast<int>(unit));

@@ -352,7 +352,8 @@ MoveResult<typename E::delta_type> scan_best(const E& eval, std::uint32_t soluti
             if (best.found() && best.delta < shared) lower_threshold(threshold, order_key(best.delta));
         } else if constexpr (RowScanningEvaluator<E>) {
             const MoveResult<D> in_row = eval.best_in_row(context, range.begin, range.end);
-            if (in_row.found() && in_row.delta < best.delta) best = {in_row.delta, base + in_row.index};
+            if (in_row.found() && in_row.delta < best.delta)
+                best = {in_row.delta, base + in_row.index};
         } else {
             for (std::uint32_t col = range.begin; col < range.end; ++col) {
                 const D delta = eval(context, col);

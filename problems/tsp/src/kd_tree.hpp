@@ -158,108 +158,99 @@ private:
         return quadrant_of(x_[ub] - x_[ua], y_[ub] - y_[ua]) == q;
     }
 
-    void nearest(std::int32_t index, std::int32_t a, int q, std::size_t m,
-                 std::vector<std::pair<double, std::int32_t>>& heap) const {
+    /// Depth-first over the subtree of `index`: a node is skipped when skip(index, node)
+    /// holds (tested on entry, so a skip test that reads the search state sees it as of then);
+    /// leaves show their cities to visit(city, squared distance to a). With `nearest_first`
+    /// the child whose box is nearer to a goes first, else the left one.
+    template <class Skip, class Visit>
+    void traverse(std::int32_t index, std::int32_t a, bool nearest_first, const Skip& skip,
+                  const Visit& visit) const {
         const Node& node = nodes_[static_cast<std::size_t>(index)];
+        if (skip(index, node)) return;
         const auto ua = static_cast<std::size_t>(a);
         const double ax = x_[ua], ay = y_[ua];
-        if (!box_in_quadrant(node, q, ax, ay)) return;
-        if (heap.size() == m && box_distance2(node, ax, ay) > heap.front().first) return;
         if (node.left < 0) {
             for (std::int32_t i = node.begin; i < node.end; ++i) {
                 const std::int32_t b = order_[static_cast<std::size_t>(i)];
-                if (!accepts(a, b, q)) continue;
                 const auto ub = static_cast<std::size_t>(b);
                 const double dx = x_[ub] - ax, dy = y_[ub] - ay;
-                const double d2 = dx * dx + dy * dy;
-                if (heap.size() < m) {
-                    heap.emplace_back(d2, b);
-                    std::push_heap(heap.begin(), heap.end());
-                } else if (d2 < heap.front().first) {
-                    std::pop_heap(heap.begin(), heap.end());
-                    heap.back() = {d2, b};
-                    std::push_heap(heap.begin(), heap.end());
-                }
+                visit(b, dx * dx + dy * dy);
             }
             return;
         }
-        const Node& l = nodes_[static_cast<std::size_t>(node.left)];
-        const Node& r = nodes_[static_cast<std::size_t>(node.right)];
-        const bool left_first = box_distance2(l, ax, ay) <= box_distance2(r, ax, ay);
-        nearest(left_first ? node.left : node.right, a, q, m, heap);
-        nearest(left_first ? node.right : node.left, a, q, m, heap);
+        bool left_first = true;
+        if (nearest_first)
+            left_first = box_distance2(nodes_[static_cast<std::size_t>(node.left)], ax, ay) <=
+                         box_distance2(nodes_[static_cast<std::size_t>(node.right)], ax, ay);
+        traverse(left_first ? node.left : node.right, a, nearest_first, skip, visit);
+        traverse(left_first ? node.right : node.left, a, nearest_first, skip, visit);
+    }
+
+    void nearest(std::int32_t index, std::int32_t a, int q, std::size_t m,
+                 std::vector<std::pair<double, std::int32_t>>& heap) const {
+        const auto ua = static_cast<std::size_t>(a);
+        const double ax = x_[ua], ay = y_[ua];
+        const auto skip = [&](std::int32_t, const Node& node) {
+            return !box_in_quadrant(node, q, ax, ay) ||
+                   (heap.size() == m && box_distance2(node, ax, ay) > heap.front().first);
+        };
+        const auto visit = [&](std::int32_t b, double d2) {
+            if (!accepts(a, b, q)) return;
+            if (heap.size() < m) {
+                heap.emplace_back(d2, b);
+                std::push_heap(heap.begin(), heap.end());
+            } else if (d2 < heap.front().first) {
+                std::pop_heap(heap.begin(), heap.end());
+                heap.back() = {d2, b};
+                std::push_heap(heap.begin(), heap.end());
+            }
+        };
+        traverse(index, a, true, skip, visit);
     }
 
     void within(std::int32_t index, std::int32_t a, int q, double radius2,
                 std::vector<std::int32_t>& out) const {
-        const Node& node = nodes_[static_cast<std::size_t>(index)];
         const auto ua = static_cast<std::size_t>(a);
         const double ax = x_[ua], ay = y_[ua];
-        if (!box_in_quadrant(node, q, ax, ay) || box_distance2(node, ax, ay) > radius2) return;
-        if (node.left < 0) {
-            for (std::int32_t i = node.begin; i < node.end; ++i) {
-                const std::int32_t b = order_[static_cast<std::size_t>(i)];
-                if (!accepts(a, b, q)) continue;
-                const auto ub = static_cast<std::size_t>(b);
-                const double dx = x_[ub] - ax, dy = y_[ub] - ay;
-                if (dx * dx + dy * dy <= radius2) out.push_back(b);
-            }
-            return;
-        }
-        within(node.left, a, q, radius2, out);
-        within(node.right, a, q, radius2, out);
+        const auto skip = [&](std::int32_t, const Node& node) {
+            return !box_in_quadrant(node, q, ax, ay) || box_distance2(node, ax, ay) > radius2;
+        };
+        const auto visit = [&](std::int32_t b, double d2) {
+            if (accepts(a, b, q) && d2 <= radius2) out.push_back(b);
+        };
+        traverse(index, a, false, skip, visit);
     }
 
     void nearest_left(std::int32_t index, std::int32_t a, const std::vector<std::int32_t>& left,
                       const std::uint8_t* gone, std::int32_t& best, double& best_d2) const {
-        const auto ui = static_cast<std::size_t>(index);
-        if (left[ui] == 0) return;
-        const Node& node = nodes_[ui];
         const auto ua = static_cast<std::size_t>(a);
         const double ax = x_[ua], ay = y_[ua];
-        if (best >= 0 && box_distance2(node, ax, ay) > best_d2) return;
-        if (node.left < 0) {
-            for (std::int32_t i = node.begin; i < node.end; ++i) {
-                const std::int32_t b = order_[static_cast<std::size_t>(i)];
-                const auto ub = static_cast<std::size_t>(b);
-                if (gone[ub] != 0) continue;
-                const double dx = x_[ub] - ax, dy = y_[ub] - ay;
-                const double d2 = dx * dx + dy * dy;
-                if (best < 0 || d2 < best_d2) {
-                    best = b;
-                    best_d2 = d2;
-                }
+        const auto skip = [&](std::int32_t i, const Node& node) {
+            return left[static_cast<std::size_t>(i)] == 0 ||
+                   (best >= 0 && box_distance2(node, ax, ay) > best_d2);
+        };
+        const auto visit = [&](std::int32_t b, double d2) {
+            if (gone[static_cast<std::size_t>(b)] != 0) return;
+            if (best < 0 || d2 < best_d2) {
+                best = b;
+                best_d2 = d2;
             }
-            return;
-        }
-        const Node& l = nodes_[static_cast<std::size_t>(node.left)];
-        const Node& r = nodes_[static_cast<std::size_t>(node.right)];
-        const bool left_first = box_distance2(l, ax, ay) <= box_distance2(r, ax, ay);
-        nearest_left(left_first ? node.left : node.right, a, left, gone, best, best_d2);
-        nearest_left(left_first ? node.right : node.left, a, left, gone, best, best_d2);
+        };
+        traverse(index, a, true, skip, visit);
     }
 
     void within_left(std::int32_t index, std::int32_t a, double radius2,
                      const std::vector<std::int32_t>& left, const std::uint8_t* gone,
                      std::vector<std::int32_t>& out) const {
-        const auto ui = static_cast<std::size_t>(index);
-        if (left[ui] == 0) return;
-        const Node& node = nodes_[ui];
         const auto ua = static_cast<std::size_t>(a);
         const double ax = x_[ua], ay = y_[ua];
-        if (box_distance2(node, ax, ay) > radius2) return;
-        if (node.left < 0) {
-            for (std::int32_t i = node.begin; i < node.end; ++i) {
-                const std::int32_t b = order_[static_cast<std::size_t>(i)];
-                const auto ub = static_cast<std::size_t>(b);
-                if (gone[ub] != 0) continue;
-                const double dx = x_[ub] - ax, dy = y_[ub] - ay;
-                if (dx * dx + dy * dy <= radius2) out.push_back(b);
-            }
-            return;
-        }
-        within_left(node.left, a, radius2, left, gone, out);
-        within_left(node.right, a, radius2, left, gone, out);
+        const auto skip = [&](std::int32_t i, const Node& node) {
+            return left[static_cast<std::size_t>(i)] == 0 || box_distance2(node, ax, ay) > radius2;
+        };
+        const auto visit = [&](std::int32_t b, double d2) {
+            if (gone[static_cast<std::size_t>(b)] == 0 && d2 <= radius2) out.push_back(b);
+        };
+        traverse(index, a, false, skip, visit);
     }
 
     const std::vector<double>& x_;

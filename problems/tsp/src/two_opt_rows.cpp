@@ -56,26 +56,30 @@ RowBest row_baseline(const IntPoint* P, const std::int32_t* D, IntPoint a0, IntP
 #if defined(__x86_64__) && defined(__GNUC__)
 #define LOCUS_X86_VECTORS 1
 [[gnu::target("avx2")]] RowBest row_avx2(const IntPoint* P, const std::int32_t* D, IntPoint a0,
-                                          IntPoint a1, std::int32_t base, std::int32_t count) {
+                                         IntPoint a1, std::int32_t base, std::int32_t count) {
     return row_body(P, D, a0, a1, base, count);
 }
-[[gnu::target("avx512f,avx512vl,avx512dq")]] RowBest
-row_avx512(const IntPoint* P, const std::int32_t* D, IntPoint a0, IntPoint a1, std::int32_t base,
-           std::int32_t count) {
+[[gnu::target("avx512f,avx512vl,avx512dq")]] RowBest row_avx512(const IntPoint* P,
+                                                                const std::int32_t* D, IntPoint a0,
+                                                                IntPoint a1, std::int32_t base,
+                                                                std::int32_t count) {
     return row_body(P, D, a0, a1, base, count);
 }
 #endif
 
-using RowScan = RowBest (*)(const IntPoint*, const std::int32_t*, IntPoint, IntPoint,
-                            std::int32_t, std::int32_t);
+using RowScan = RowBest (*)(const IntPoint*, const std::int32_t*, IntPoint, IntPoint, std::int32_t,
+                            std::int32_t);
 
 RowScan scan_for(VectorUnit unit) {
     switch (unit) {
 #ifdef LOCUS_X86_VECTORS
-    case VectorUnit::avx512: return row_avx512;
-    case VectorUnit::avx2: return row_avx2;
+    case VectorUnit::avx512:
+        return row_avx512;
+    case VectorUnit::avx2:
+        return row_avx2;
 #endif
-    default: return row_baseline;
+    default:
+        return row_baseline;
     }
 }
 
@@ -83,14 +87,17 @@ RowScan scan_for(VectorUnit unit) {
 
 bool vector_unit_available(VectorUnit unit) {
     switch (unit) {
-    case VectorUnit::baseline: return true;
+    case VectorUnit::baseline:
+        return true;
 #ifdef LOCUS_X86_VECTORS
-    case VectorUnit::avx2: return __builtin_cpu_supports("avx2");
+    case VectorUnit::avx2:
+        return __builtin_cpu_supports("avx2");
     case VectorUnit::avx512:
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
                __builtin_cpu_supports("avx512dq");
 #endif
-    default: return false;
+    default:
+        return false;
     }
 }
 

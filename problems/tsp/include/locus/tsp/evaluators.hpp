@@ -158,8 +158,10 @@ template <class Metric, class Delta = std::int64_t> struct TwoOptFull {
                 if (b >= e) return;
                 const std::int32_t j = first_j + (b - c0);
                 const RowBest r = euc_int_two_opt_row(x.P + j, x.D + j, a0, a1, di, e - b);
-                if (r.offset >= 0 && (!best.found() || static_cast<delta_type>(r.delta) < best.delta))
-                    best = {static_cast<delta_type>(r.delta), static_cast<std::uint64_t>(b + r.offset)};
+                if (r.offset >= 0 &&
+                    (!best.found() || static_cast<delta_type>(r.delta) < best.delta))
+                    best = {static_cast<delta_type>(r.delta),
+                            static_cast<std::uint64_t>(b + r.offset)};
             };
             run(0, x.ia == 0 ? x.len_a - 1 : x.len_a, x.ia + 2, x.a0, x.a1, x.da);
             if (!x.middle) run(x.len_a, v.n - 1, x.ib + 2, x.b0, x.b1, x.db);
