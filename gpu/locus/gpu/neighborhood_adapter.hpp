@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -240,12 +241,9 @@ public:
     DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
                          const std::function<bool()>& stop) {
         return run_descent(max_steps, stop, [&] {
-            const Evaluator eval = policy_.prepare(batch);
-            Watchdog watchdog(stop, watched(eval, batch.count()));
-            results_.resize(batch.count());
-            run_selection(eval, static_cast<std::uint32_t>(batch.count()), pivot,
-                          watchdog.watching() ? watchdog.flag() : nullptr);
-            if (watchdog.raised()) return DescentStep{0, 0, true};
+            const std::optional<Evaluator> selected = select(batch, pivot, stop);
+            if (!selected) return DescentStep{0, 0, true};
+            const Evaluator& eval = *selected;
             const std::uint64_t evaluations = evaluations_of(eval, batch.count());
             const auto apply = [&](std::size_t s, std::uint64_t index, Delta delta) {
                 apply_one(eval, batch, s, index, static_cast<Objective>(delta));
@@ -308,10 +306,17 @@ public:
     }
 
 private:
-    Evaluator select(const SolutionBatch& batch, Pivot pivot) {
+    /// One exploration of `batch` into results_ with the evaluator it prepares; a large one is
+    /// watched by a thread polling `stop` (when given) and, once that is raised, cut short:
+    /// nullopt, results_ meaningless.
+    std::optional<Evaluator> select(const SolutionBatch& batch, Pivot pivot,
+                                    const std::function<bool()>& stop = {}) {
         const Evaluator eval = policy_.prepare(batch);
+        Watchdog watchdog(stop, watched(eval, batch.count()));
         results_.resize(batch.count());
-        run_selection(eval, static_cast<std::uint32_t>(batch.count()), pivot);
+        run_selection(eval, static_cast<std::uint32_t>(batch.count()), pivot,
+                      watchdog.watching() ? watchdog.flag() : nullptr);
+        if (watchdog.raised()) return std::nullopt;
         return eval;
     }
 
