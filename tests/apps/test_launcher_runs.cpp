@@ -500,8 +500,15 @@ TEST_CASE("resident ILS with a population exchange on the TSP: a verified tour b
                                             "--solution " +
                                             quoted(line["solution_file"].get<std::string>()));
     CHECK(unnamed.exit_code == 1);
-    CHECK(unnamed.output.find("a generated instance (e.g. random-uniform:n=1000) needs --problem") !=
-          std::string::npos);
+    const std::string spec = "random-uniform:n=1000,seed=3";
+    CHECK(unnamed.output.rfind("locus: error: instance file '" + spec + "' not found (looked in: " +
+                                   spec + ", ",
+                               0) == 0);
+    const std::string tail =
+        "); a generated instance (e.g. random-uniform:n=1000) needs --problem\n";
+    CHECK(unnamed.output.size() > tail.size());
+    CHECK(unnamed.output.compare(unnamed.output.size() - tail.size(), tail.size(), tail) == 0);
+    CHECK(std::count(unnamed.output.begin(), unnamed.output.end(), '\n') == 1);
 }
 
 TEST_CASE("a long parallel descent offers its progress: trace points while it runs") {

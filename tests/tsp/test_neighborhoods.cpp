@@ -456,6 +456,7 @@ TEST_CASE("full 2-opt on EUC_2D: the vectorised row scan finds the cell-by-cell 
                 v.n = nn;
                 const TwoOptFull<EucIntMetric> eval{v};
                 static_assert(gpu::RowScanningEvaluator<TwoOptFull<EucIntMetric>>);
+                static_assert(!gpu::RowScanningEvaluator<TwoOptFull<CeilIntMetric>>);
                 const auto grid = eval.grid();
                 std::int64_t best = gpu::invalid_delta<std::int64_t>();
                 std::uint64_t where = kNoMove;

@@ -142,35 +142,28 @@ template <class Metric, class Delta = std::int64_t> struct TwoOptFull {
         return static_cast<delta_type>(v.metric(x.b0, x.P[j])) + v.metric(x.b1, x.P[j + 1]) - x.db -
                x.D[j];
     }
-    /// Host (RowScanningEvaluator): the best cell of columns [begin, end) of a row; vectorised
-    /// for EUC_2D on integral coordinates, cell by cell otherwise.
+    /// Host (RowScanningEvaluator, EUC_2D on integral coordinates only; other metrics take the
+    /// engine's cell loop): the best cell of columns [begin, end) of a row, vectorised.
     gpu::MoveResult<delta_type> best_in_row(const row_type& x, std::uint32_t begin,
-                                            std::uint32_t end) const {
+                                            std::uint32_t end) const
+        requires(Metric::kind == MetricKind::euc_2d_int && std::is_integral_v<Delta>)
+    {
         gpu::MoveResult<delta_type> best{gpu::invalid_delta<delta_type>(), kNoMove};
-        if constexpr (Metric::kind == MetricKind::euc_2d_int && std::is_integral_v<delta_type>) {
-            // The row's two runs: columns [0, len_a) pair position ia with j = ia + 2 + c (the
-            // last one, j = n - 1, is no move when ia = 0), the rest pair ib with
-            // j = ib + 2 + (c - len_a) unless the row folds onto itself.
-            const auto run = [&](std::int32_t c0, std::int32_t c1, std::int32_t first_j,
-                                 point_type a0, point_type a1, std::int32_t di) {
-                const std::int32_t b = std::max(c0, static_cast<std::int32_t>(begin));
-                const std::int32_t e = std::min(c1, static_cast<std::int32_t>(end));
-                if (b >= e) return;
-                const std::int32_t j = first_j + (b - c0);
-                const RowBest r = euc_int_two_opt_row(x.P + j, x.D + j, a0, a1, di, e - b);
-                if (r.offset >= 0 &&
-                    (!best.found() || static_cast<delta_type>(r.delta) < best.delta))
-                    best = {static_cast<delta_type>(r.delta),
-                            static_cast<std::uint64_t>(b + r.offset)};
-            };
-            run(0, x.ia == 0 ? x.len_a - 1 : x.len_a, x.ia + 2, x.a0, x.a1, x.da);
-            if (!x.middle) run(x.len_a, v.n - 1, x.ib + 2, x.b0, x.b1, x.db);
-        } else {
-            for (std::uint32_t col = begin; col < end; ++col) {
-                const delta_type delta = (*this)(x, col);
-                if (delta < best.delta) best = {delta, col};
-            }
-        }
+        // The row's two runs: columns [0, len_a) pair position ia with j = ia + 2 + c (the last
+        // one, j = n - 1, is no move when ia = 0), the rest pair ib with j = ib + 2 + (c - len_a)
+        // unless the row folds onto itself.
+        const auto run = [&](std::int32_t c0, std::int32_t c1, std::int32_t first_j,
+                             point_type a0, point_type a1, std::int32_t di) {
+            const std::int32_t b = std::max(c0, static_cast<std::int32_t>(begin));
+            const std::int32_t e = std::min(c1, static_cast<std::int32_t>(end));
+            if (b >= e) return;
+            const std::int32_t j = first_j + (b - c0);
+            const RowBest r = euc_int_two_opt_row(x.P + j, x.D + j, a0, a1, di, e - b);
+            if (r.offset >= 0 && static_cast<delta_type>(r.delta) < best.delta)
+                best = {static_cast<delta_type>(r.delta), static_cast<std::uint64_t>(b + r.offset)};
+        };
+        run(0, x.ia == 0 ? x.len_a - 1 : x.len_a, x.ia + 2, x.a0, x.a1, x.da);
+        if (!x.middle) run(x.len_a, v.n - 1, x.ib + 2, x.b0, x.b1, x.db);
         return best;
     }
     LOCUS_HD_INLINE TourMove decode(std::uint32_t, std::uint64_t index) const {
