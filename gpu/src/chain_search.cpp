@@ -105,10 +105,12 @@ public:
                                                        spec_->distance(build_));
 
         const std::function<bool()> stop = [&ctx] { return ctx.should_stop(); };
-        // NOTE: with copy_best every chain continues from the best solution after the start,
-        // so only the best constructed solution is worth a descent.
+        // NOTE: with copy_best and merge every chain continues from the best solution after the
+        // start, so only the best constructed solution is worth a descent.
         const std::int64_t only =
-            options_.exchange == Exchange::copy_best ? static_cast<std::int64_t>(first_best) : -1;
+            options_.exchange == Exchange::copy_best || options_.exchange == Exchange::merge
+                ? static_cast<std::int64_t>(first_best)
+                : -1;
         std::vector<std::int32_t> words(batch.data().begin(), batch.data().end());
         runner->start(words, starts, stop, only);
         std::uint64_t counted = 0;
@@ -160,11 +162,11 @@ public:
 
 private:
     /// The start algorithm: on the best constructed solution alone when every chain continues
-    /// from the best anyway (copy_best), else on the whole batch.
+    /// from the best anyway (copy_best, merge), else on the whole batch.
     /// Nested: its moves are not the chains' iterations, and its convergence is not the run's.
     void run_start(SolutionBatch& batch, std::uint32_t best, SearchContext& ctx) const {
         const NestedScope nested(ctx);
-        if (options_.exchange != Exchange::copy_best) {
+        if (options_.exchange != Exchange::copy_best && options_.exchange != Exchange::merge) {
             start_->run(batch, ctx);
             return;
         }
@@ -206,6 +208,28 @@ private:
                           e];
             }
             runner.recombine(sources, second, round);
+            return;
+        }
+        case Exchange::merge: {
+            // A binary tree over the chains ranked by objective: in round r (stride s = 2^r)
+            // the entry at rank i (i a multiple of 2s) takes in the one at rank i + s, so the
+            // leader's slot ends holding every chain's improvements that recombine.
+            std::vector<std::uint32_t> ranked(chains);
+            std::iota(ranked.begin(), ranked.end(), 0u);
+            std::ranges::stable_sort(ranked, {}, [&](std::uint32_t c) { return values[c]; });
+            std::vector<std::uint32_t> slots;
+            std::vector<std::uint32_t> others;
+            for (std::uint32_t s = 1, step = 0; s < chains; s *= 2, ++step) {
+                slots.clear();
+                others.clear();
+                for (std::uint32_t i = 0; i + s < chains; i += 2 * s) {
+                    slots.push_back(ranked[i]);
+                    others.push_back(ranked[i + s]);
+                }
+                runner.merge(slots, others, round * 64 + step);
+            }
+            std::fill(sources.begin(), sources.end(), ranked[0]);
+            runner.continue_from(sources);
             return;
         }
         case Exchange::population: {
@@ -266,12 +290,14 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
               0.0, 1.0)
         .real("cooling", "0.9999", "annealing: temperature factor per iteration", 0.5, 1.0)
         .choice("exchange", "copy_best",
-                {"none", "copy_best", "elite", "recombine", "population"},
+                {"none", "copy_best", "elite", "recombine", "population", "merge"},
                 "before every epoch: none, every chain from the best (copy_best), chain c from "
                 "the (c mod elite)-th best distinct chain (elite), from a recombination of two "
                 "elite chains (recombine), or from a recombination of two parents drawn by "
                 "binary tournament from a population kept by cost and diversity (population; "
-                "the chains' bests since their restart are its children)")
+                "the chains' bests since their restart are its children), or from the fold "
+                "of every chain's best into one by pairwise recombination, the better parent "
+                "first (merge)")
         .integer("elite", "8",
                  "elite pool size (elite, recombine); members protected by cost in the "
                  "population's biased fitness (population)",
@@ -311,6 +337,7 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                      : exchange == "elite"     ? Exchange::elite
                      : exchange == "recombine"  ? Exchange::recombine
                      : exchange == "population" ? Exchange::population
+                     : exchange == "merge"      ? Exchange::merge
                                                 : Exchange::copy_best;
         o.elite = static_cast<std::uint32_t>(p.get_int("elite"));
         o.population.size = static_cast<std::size_t>(p.get_int("population"));

@@ -511,6 +511,24 @@ TEST_CASE("resident ILS with a population exchange on the TSP: a verified tour b
     CHECK(std::count(unnamed.output.begin(), unnamed.output.end(), '\n') == 1);
 }
 
+TEST_CASE("resident ILS with the merging exchange on the TSP: a verified tour below the "
+          "constructed one") {
+    // Before every epoch the chains' bests fold into one by a binary tree of Combine children.
+    const auto line = run_time_limited(
+        "apps-resident-merge", "tsp/resident-ils.yaml",
+        "--backend cpu --instance random-uniform:n=1000,seed=4 --set batch=8 "
+        "--set algorithm.exchange=merge --set algorithm.epoch=4 --set termination.target_gap=null",
+        3);
+    const auto trace = read_jsonl(line["trace_file"].get<std::string>());
+    REQUIRE(trace.size() >= 2);
+    CHECK(line["objective"].get<double>() < trace.front()["objective"].get<double>());
+    const CommandResult verified =
+        run_locus("verify --problem tsp --instance random-uniform:n=1000,seed=4 --solution " +
+                  quoted(line["solution_file"].get<std::string>()));
+    INFO(verified.output);
+    CHECK(verified.exit_code == 0);
+}
+
 TEST_CASE("a long parallel descent offers its progress: trace points while it runs") {
     // One parallel VND of 100,000 cities takes seconds; its solutions are offered between
     // explorations at most once a second, so the trace and the solution file follow it.

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <numeric>
 #include <random>
 #include <set>
@@ -269,6 +270,61 @@ TEST_CASE("TSP chains recombine by Combine: the first parent takes the second's 
     for (std::uint32_t c = 0; c < 2; ++c) {
         runner->best_solution(c, tour);
         CHECK(best[c] == static_cast<std::int64_t>(problem.evaluate(tour)));
+    }
+}
+
+TEST_CASE("merging exchange: a binary tree of recombinations folds every chain's own "
+          "improvement into one tour") {
+    TspProblem problem(generate_random_uniform(400, 11, 10000));
+    SolutionBatch base(1, problem.size());
+    NearestNeighborTour(problem, -1).construct(base, 2);
+    make_cpu_engine(problem, {MoveKind::two_opt, 0}, {})->descend(base, Pivot::best, 0, {});
+    // Four chains hold the 2-opt local optimum with windows reversed (each no better, as a
+    // 2-opt move of a local optimum), every chain lacking a different one of them: each has
+    // repaired its own region. The fold must repair all four.
+    const std::array<std::size_t, 4> windows{20, 120, 220, 320};
+    const std::uint32_t chains = 4;
+    SolutionBatch batch(chains, problem.size());
+    std::vector<std::int64_t> objectives(chains);
+    for (std::uint32_t c = 0; c < chains; ++c) {
+        batch.copy_from(c, base, 0);
+        for (std::uint32_t w = 0; w < 4; ++w)
+            if (w != c)
+                std::reverse(batch[c].begin() + static_cast<std::ptrdiff_t>(windows[w]) + 1,
+                             batch[c].begin() + static_cast<std::ptrdiff_t>(windows[w]) + 9);
+        objectives[c] = static_cast<std::int64_t>(problem.evaluate(batch[c]));
+        CHECK(objectives[c] > static_cast<std::int64_t>(base.objective(0)));
+    }
+    auto runner = make_cpu_chain_runner(problem, {}, chains, {}, 2);
+    // Start without descents (`only` names no chain): the bests are the tours above.
+    runner->start(batch.data(), objectives, {}, chains);
+    CHECK(runner->best_objectives() == objectives);
+    const std::vector<std::uint32_t> slots1{0, 2}, others1{1, 3}, slots2{0}, others2{2};
+    runner->merge(slots1, others1, 0);
+    const auto after1 = runner->best_objectives();
+    // Each pair's child has the repairs of both parents: two windows left reversed, not three.
+    std::vector<std::int32_t> tour(problem.size());
+    for (const std::uint32_t c : {0u, 2u}) {
+        runner->best_solution(c, tour);
+        CHECK_FALSE(check_tour(tour, problem.size()).has_value());
+        CHECK(after1[c] == static_cast<std::int64_t>(problem.evaluate(tour)));
+        CHECK(after1[c] < std::min(objectives[c], objectives[c + 1]));
+    }
+    CHECK(after1[1] == objectives[1]); // the others keep their bests
+    CHECK(after1[3] == objectives[3]);
+    runner->merge(slots2, others2, 1);
+    runner->best_solution(0, tour);
+    CHECK(runner->best_objectives()[0] == static_cast<std::int64_t>(base.objective(0)));
+    CHECK(static_cast<std::int64_t>(problem.evaluate(tour)) ==
+          static_cast<std::int64_t>(base.objective(0)));
+    // Chains continue from the fold with exact objectives.
+    runner->continue_from(std::vector<std::uint32_t>(chains, 0));
+    runner->epoch(0, 5, {});
+    const auto best = runner->best_objectives();
+    for (std::uint32_t c = 0; c < chains; ++c) {
+        runner->best_solution(c, tour);
+        CHECK(best[c] == static_cast<std::int64_t>(problem.evaluate(tour)));
+        CHECK(best[c] <= static_cast<std::int64_t>(base.objective(0)));
     }
 }
 

@@ -297,6 +297,17 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA (best/first 
                 CHECK(cpu->evaluations() == cuda->evaluations());
                 CHECK_FALSE(cpu->check().failed);
                 CHECK_FALSE(cuda->check().failed);
+                // The merging exchange's tree of recombinations folds the bests alike.
+                for (std::uint32_t s = 1, step = 0; s < chains; s *= 2, ++step) {
+                    std::vector<std::uint32_t> slots, others;
+                    for (std::uint32_t i = 0; i + s < chains; i += 2 * s) {
+                        slots.push_back(i);
+                        others.push_back(i + s);
+                    }
+                    cpu->merge(slots, others, step);
+                    cuda->merge(slots, others, step);
+                }
+                CHECK(cpu->best_objectives() == cuda->best_objectives());
                 std::vector<std::int32_t> a(inst.n), b(inst.n);
                 for (std::uint32_t c = 0; c < chains; ++c) {
                     cpu->best_solution(c, a);

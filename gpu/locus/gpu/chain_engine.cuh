@@ -80,6 +80,18 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
+/// Block per pair: merge_pair of slots[p] and others[p].
+template <class P, unsigned kThreads>
+__global__ void __launch_bounds__(kThreads)
+    merge_kernel(const P policy, const ChainArrays a, const std::uint32_t* slots,
+                 const std::uint32_t* others, std::uint64_t seed, std::uint64_t round) {
+    if constexpr (Recombining<P>) {
+        __shared__ typename BlockTeam<kThreads>::Storage s_team;
+        merge_pair(BlockTeam<kThreads>{&s_team}, policy, a, seed, slots[blockIdx.x],
+                   others[blockIdx.x], round);
+    }
+}
+
 /// Block per chain: restart_chain from rows first[c] and second[c].
 template <class P, unsigned kThreads>
 __global__ void __launch_bounds__(kThreads)
@@ -127,13 +139,14 @@ public:
         for (std::int64_t* to : {a_.trial_objective, a_.current_objective, a_.best_objective})
             LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, objectives.data(), chains_ * 8,
                                              cudaMemcpyHostToDevice, stream_.get()));
-        launch(0, 0, true, only);
+        launch(0, 0, true, only, true);
         wait(stop, true);
     }
     void epoch(std::uint64_t first, std::uint32_t iterations,
                const std::function<bool()>& stop) override {
-        launch(first, iterations, false, -1);
-        wait(stop, a_.width >= kWatchedChainWidth);
+        const bool watched = a_.width >= kWatchedChainWidth;
+        launch(first, iterations, false, -1, watched);
+        wait(stop, watched);
     }
     std::vector<std::int64_t> best_objectives() override {
         std::vector<std::int64_t> values(chains_);
@@ -169,6 +182,23 @@ public:
         } else {
             (void)first, (void)second, (void)round;
             throw NotImplemented("exchange: recombine needs a recombination operator, which this "
+                                 "problem's chains do not have; use copy_best, elite or none");
+        }
+    }
+    void merge(std::span<const std::uint32_t> slots, std::span<const std::uint32_t> others,
+               std::uint64_t round) override {
+        if constexpr (Recombining<P>) {
+            const auto pairs = static_cast<std::uint32_t>(slots.size());
+            if (pairs == 0) return;
+            sources_.upload_async(slots.data(), pairs, stream_.get());
+            second_.upload_async(others.data(), pairs, stream_.get());
+            detail::merge_kernel<P, kThreads><<<pairs, kThreads, 0, stream_.get()>>>(
+                policy_, a_, sources_.data(), second_.data(), params_.seed, round);
+            LOCUS_CUDA_CHECK(cudaGetLastError());
+            stream_.synchronize();
+        } else {
+            (void)slots, (void)others, (void)round;
+            throw NotImplemented("exchange: merge needs a recombination operator, which this "
                                  "problem's chains do not have; use copy_best, elite or none");
         }
     }
@@ -233,11 +263,14 @@ private:
         stream_.synchronize();
     }
 
+    /// `watched`: the kernel reads the halt flag (the host raises it while waiting). Unwatched
+    /// launches get none: every read of mapped host memory crosses the bus, and a launch of
+    /// short descents reading it at every exploration ran 40 times slower.
     void launch(std::uint64_t first, std::uint32_t iterations, bool initialize,
-                std::int64_t only) {
+                std::int64_t only, bool watched) {
         halt_.lower();
         ChainParams params = params_;
-        params.halt = halt_.device();
+        params.halt = watched ? halt_.device() : nullptr;
         if (params_.thread_per_chain) {
             if constexpr (ThreadMapped<P>) {
                 constexpr unsigned kPerBlock = 32;

@@ -604,6 +604,27 @@ LOCUS_HD void restart_chain(const Team& team, const P& policy, const ChainArrays
     team.sync();
 }
 
+/// One step of the merging exchange: the chains' bests in slots `slot` and `other` fold into
+/// slot's: the better of the two (ties: slot's) is the first parent, so the child, which takes
+/// only improving parts of the second, is no worse than either; it replaces slot's best (the
+/// trial is scratch). Ends synchronised.
+LOCUS_EXEC_CHECK_DISABLE
+template <class P, class Team>
+LOCUS_HD void merge_pair(const Team& team, const P& policy, const ChainArrays& a,
+                         std::uint64_t seed, std::uint32_t slot, std::uint32_t other,
+                         std::uint64_t round) {
+    const bool swapped = a.best_objective[other] < a.best_objective[slot];
+    const std::int32_t* first = a.best + a.solution(swapped ? other : slot);
+    const std::int32_t* second = a.best + a.solution(swapped ? slot : other);
+    std::int32_t* child = a.trial + a.solution(slot);
+    const std::int64_t value = recombine_child(team, policy, seed, slot, round, first, second,
+                                               child);
+    chain::copy(team, a.best + a.solution(slot), child, a.width);
+    team.sync();
+    if (team.rank() == 0) a.best_objective[slot] = value;
+    team.sync();
+}
+
 /// A check_moves failure of a chain, as the host reads it.
 struct ChainCheck {
     bool failed = false;
@@ -637,6 +658,11 @@ public:
     /// (throws NotImplemented when the policy has no recombination).
     virtual void recombine(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
                            std::uint64_t round) = 0;
+    /// One round of the merging exchange: for every pair p, the bests of chains slots[p] and
+    /// others[p] fold into slots[p]'s (merge_pair); the slots are distinct and no slot is
+    /// another pair's other (throws NotImplemented when the policy has no recombination).
+    virtual void merge(std::span<const std::uint32_t> slots, std::span<const std::uint32_t> others,
+                       std::uint64_t round) = 0;
     /// Every chain's best solution, chain after chain (chains x width words).
     virtual void best_solutions(std::span<std::int32_t> out) = 0;
     /// Chain c restarts from a recombination of the solutions first[c] and second[c] (rows of
@@ -707,6 +733,22 @@ public:
         } else {
             (void)first, (void)second, (void)round;
             throw NotImplemented("exchange: recombine needs a recombination operator, which this "
+                                 "problem's chains do not have; use copy_best, elite or none");
+        }
+    }
+    void merge(std::span<const std::uint32_t> slots, std::span<const std::uint32_t> others,
+               std::uint64_t round) override {
+        if constexpr (Recombining<P>) {
+            const auto pairs = static_cast<std::int64_t>(slots.size());
+#if defined(_OPENMP)
+            const int team = resolve_threads(threads_);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+#endif
+            for (std::int64_t p = 0; p < pairs; ++p)
+                merge_pair(SerialTeam{}, policy_, a_, params_.seed, slots[p], others[p], round);
+        } else {
+            (void)slots, (void)others, (void)round;
+            throw NotImplemented("exchange: merge needs a recombination operator, which this "
                                  "problem's chains do not have; use copy_best, elite or none");
         }
     }

@@ -29,6 +29,8 @@ enum class Exchange {
     recombine, ///< chain c continues from a recombination of two elite chains' bests
     population, ///< a population managed by cost and diversity; every chain restarts from a
                 ///< recombination of two parents chosen by binary tournament
+    merge,      ///< the chains' bests fold pairwise into one (a binary tree of
+                ///< recombinations, the better parent first); every chain continues from it
 };
 
 /// Distance between two solutions in [0, 1] (e.g. the broken-pairs distance of routes).
@@ -62,7 +64,7 @@ struct ChainSearchSpec {
 
 /// Registers the algorithm with the engine's parameters: epoch, acceptance (better, threshold,
 /// annealing) with threshold / temperature / cooling, exchange (none, copy_best, elite,
-/// recombine, population) with elite, population, generation and close.
+/// recombine, population, merge) with elite, population, generation and close.
 void register_chain_search(Registry& registry, ChainSearchSpec spec);
 
 } // namespace locus::gpu
