@@ -148,6 +148,121 @@ TEST_CASE("TSP chain policy: every sequential 3-opt move's delta and incremental
     }
 }
 
+TEST_CASE("TSP chain policy: the variable-depth move's change is exact, its workspace "
+          "consistent, and a chain without gain leaves the tour as it was") {
+    for (const Instance& inst : {generate_random_uniform(200, 7, 100000),
+                                 locus::tsp::test::matrix_instance(60, 5),
+                                 locus::tsp::test::real_instance(80, 4)}) {
+        CAPTURE(inst.name);
+        TspProblem problem(inst);
+        SolutionBatch batch(1, problem.size());
+        NearestNeighborTour(problem, -1).construct(batch, 1);
+        make_cpu_engine(problem, {MoveKind::two_opt, 0}, {})->descend(batch, Pivot::best, 0, {});
+        const auto n = static_cast<std::int32_t>(problem.size());
+        visit_metric(inst.metric, [&](auto tag) {
+            using Metric = typename decltype(tag)::type;
+            auto policy = host_policy<Metric>(problem, 8);
+            policy.depth = 8;
+            gpu::ArrayList list;
+            policy.declare(list, 2);
+            gpu::HostStorage storage;
+            storage.allocate(list);
+            std::vector<std::int32_t> tour(batch[0].begin(), batch[0].end());
+            policy.refresh(gpu::SerialTeam{}, 0, tour.data());
+            int improved = 0;
+            std::vector<std::int32_t> out(static_cast<std::size_t>(n));
+            for (std::int32_t city = 0; city < n; ++city) {
+                const std::vector<std::int32_t> before = tour;
+                const auto length = static_cast<std::int64_t>(problem.evaluate(before));
+                std::int32_t tried = -1;
+                std::int32_t touched = -1;
+                const std::int64_t change =
+                    policy.deepen(gpu::SerialTeam{}, 0, tour.data(), &city, 1, tried, out.data(),
+                                  touched);
+                CHECK(tried == 1);
+                CHECK(change <= 0);
+                REQUIRE_FALSE(check_tour(tour, problem.size()).has_value());
+                CHECK(static_cast<std::int64_t>(problem.evaluate(tour)) == length + change);
+                if (change == 0) {
+                    CHECK(tour == before);
+                    CHECK(touched == 0);
+                    continue;
+                }
+                ++improved;
+                CHECK(touched >= 4);
+                CHECK(touched <= 1 + 3 * policy.depth);
+                CHECK((touched - 1) % 3 == 0);
+                // Every city whose neighbours changed is among the touched ones.
+                const auto neighbours = [&](const std::vector<std::int32_t>& t) {
+                    std::vector<std::pair<std::int32_t, std::int32_t>> nb(t.size());
+                    for (std::int32_t q = 0; q < n; ++q) {
+                        const std::int32_t a = t[static_cast<std::size_t>((q + n - 1) % n)];
+                        const std::int32_t b = t[static_cast<std::size_t>((q + 1) % n)];
+                        nb[static_cast<std::size_t>(t[static_cast<std::size_t>(q)])] = {
+                            std::min(a, b), std::max(a, b)};
+                    }
+                    return nb;
+                };
+                const auto old_nb = neighbours(before);
+                const auto new_nb = neighbours(tour);
+                const std::set<std::int32_t> listed(out.begin(), out.begin() + touched);
+                for (std::int32_t x = 0; x < n; ++x)
+                    if (old_nb[static_cast<std::size_t>(x)] != new_nb[static_cast<std::size_t>(x)])
+                        CHECK(listed.count(x) == 1);
+                // The incremental workspace equals a fresh one (chain 1).
+                policy.refresh(gpu::SerialTeam{}, 1, tour.data());
+                CHECK(std::equal(policy.pos_of(0), policy.pos_of(0) + n, policy.pos_of(1)));
+                CHECK(std::equal(policy.dists_of(0), policy.dists_of(0) + n, policy.dists_of(1)));
+            }
+            // From a 2-opt local optimum the chains of 2-opt steps still find improvements.
+            CHECK(improved > 0);
+            // Off (depth 0): no search, nothing tried beyond the list.
+            policy.depth = 0;
+            std::int32_t tried = -1, touched = -1;
+            const std::int32_t first = 0;
+            CHECK(policy.deepen(gpu::SerialTeam{}, 0, tour.data(), &first, 1, tried, out.data(),
+                                touched) == 0);
+            CHECK(touched == 0);
+        });
+    }
+}
+
+TEST_CASE("resident ILS chains with the variable-depth move: exact objectives after every move "
+          "and results independent of the thread count") {
+    TspProblem problem(generate_random_uniform(300, 12, 100000));
+    const auto run = [&](int threads, std::int32_t depth) {
+        TspChainOptions options;
+        options.candidates = 8;
+        options.window = 30;
+        options.depth = depth;
+        gpu::ChainParams params;
+        params.seed = 3;
+        params.first_improvement = true;
+        params.check_moves = true;
+        auto runner = make_cpu_chain_runner(problem, options, 6, params, threads);
+        SolutionBatch batch(6, problem.size());
+        NearestNeighborTour(problem, -1).construct(batch, 5);
+        std::vector<std::int64_t> objectives(6);
+        for (std::uint32_t c = 0; c < 6; ++c)
+            objectives[c] = static_cast<std::int64_t>(batch.objective(c));
+        runner->start(batch.data(), objectives, {}, -1);
+        runner->epoch(0, 30, {});
+        CHECK_FALSE(runner->check().failed);
+        std::vector<std::int32_t> tour(problem.size());
+        const auto best = runner->best_objectives();
+        for (std::uint32_t c = 0; c < 6; ++c) {
+            runner->best_solution(c, tour);
+            CHECK_FALSE(check_tour(tour, problem.size()).has_value());
+            CHECK(best[c] == static_cast<std::int64_t>(problem.evaluate(tour)));
+            CHECK(best[c] < objectives[c]);
+        }
+        return std::make_pair(best, runner->evaluations());
+    };
+    const auto one = run(1, 6);
+    CHECK(one == run(3, 6));
+    CHECK(one.first != run(1, 0).first); // the move changes the search
+}
+
 TEST_CASE("first-improvement chains with 3-opt: exact objectives, independent of the thread "
           "count, and different from best improvement") {
     TspProblem problem(generate_random_uniform(200, 9, 10000));

@@ -239,16 +239,20 @@ struct ChainVariant {
     bool first;
     bool thread;
     std::int32_t three_opt;
+    std::int32_t depth = 0; ///< variable-depth move
 };
 } // namespace
 
 TEST_CASE("resident ILS chains give identical tours on CPU and CUDA (best/first improvement, "
-          "block/thread per chain, with and without 3-opt)") {
-    for (const ChainVariant variant : {ChainVariant{false, false, 0}, ChainVariant{true, false, 5},
-                                       ChainVariant{true, true, 5}, ChainVariant{false, true, 0}}) {
+          "block/thread per chain, with and without 3-opt or the variable-depth move)") {
+    for (const ChainVariant variant :
+         {ChainVariant{false, false, 0}, ChainVariant{true, false, 5}, ChainVariant{true, true, 5},
+          ChainVariant{false, true, 0}, ChainVariant{true, false, 0, 8},
+          ChainVariant{true, true, 0, 8}}) {
         CAPTURE(variant.first);
         CAPTURE(variant.thread);
         CAPTURE(variant.three_opt);
+        CAPTURE(variant.depth);
         for (const Instance& inst : instances()) {
             if (inst.n < 8) continue;
             // NOTE: under compute-sanitizer the thread mapping runs each chain serially, so only
@@ -261,6 +265,7 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA (best/first 
             options.window = 40;
             options.three_opt =
                 std::min<std::int32_t>(variant.three_opt, static_cast<std::int32_t>(inst.n) - 1);
+            options.depth = variant.depth;
             const std::uint32_t epoch = sanitizer_run() ? 2 : 8;
             const std::uint32_t chains = sanitizer_run() ? 3 : 24;
             for (auto kind :

@@ -408,16 +408,59 @@ LOCUS_HD bool descend_in(int k, const Team& team, const P& policy, const ChainAr
     }
 }
 
+/// Whether P has a variable-depth move tried when its neighborhoods are exhausted:
+/// deepen(team, chain, solution, from, count, tried, out, touched) searches from the elements
+/// from[0, count) in order, applies the first improving move it finds and returns its
+/// objective change (< 0) on every rank, the leader writing the elements it touched to `out`
+/// and every rank their count to `touched` (at most max(width, elements)); 0 and the solution
+/// unchanged when none improves. `tried`: how many entries of `from` it searched from.
+template <class P, class Team>
+concept Deepening = requires(const P& p, const Team& t, std::uint32_t c, std::int32_t* s,
+                             std::int32_t& count) {
+    { p.deepen(t, c, s, s, count, count, s, count) } -> std::same_as<std::int64_t>;
+};
+
 /// Variable neighborhood descent over P's neighborhoods in order: after an improvement by
-/// neighborhood k > 0 it restarts from the first.
+/// neighborhood k > 0 it restarts from the first. A Deepening policy's variable-depth move
+/// runs from the iteration's focus when no neighborhood improves; what it touches joins the
+/// focus, and the VND starts again.
 LOCUS_EXEC_CHECK_DISABLE
 template <class P, class Team>
 LOCUS_HD void vnd(const Team& team, const P& policy, const ChainArrays& a,
                   const ChainParams& params, std::uint32_t chain) {
-    int k = 0;
-    while (k < P::kNeighborhoods) {
-        const bool improved = descend_in<0>(k, team, policy, a, params, chain);
-        k = (improved && k > 0) ? 0 : k + 1;
+    // The focus entries the variable-depth move has searched from: the focus only grows (by
+    // appending), so each entry is tried once per descent, as a don't-look bit would allow.
+    std::int32_t searched = 0;
+    for (;;) {
+        int k = 0;
+        while (k < P::kNeighborhoods) {
+            const bool improved = descend_in<0>(k, team, policy, a, params, chain);
+            k = (improved && k > 0) ? 0 : k + 1;
+        }
+        if constexpr (Deepening<P, Team>) {
+            if (halted(team, params)) return;
+            std::int32_t* touched =
+                a.touched +
+                chain * static_cast<std::int64_t>(a.width > a.elements ? a.width : a.elements);
+            const std::int32_t focused = a.focus_count[chain];
+            team.sync(); // every rank read the count before the leader extends the focus
+            std::int32_t count = 0;
+            std::int32_t tried = 0;
+            const std::int64_t change = policy.deepen(
+                team, chain, a.trial + a.solution(chain), a.focus_list + a.element(chain) + searched,
+                focused - searched, tried, touched, count);
+            searched += tried;
+            if (change >= 0) return;
+            if (team.rank() == 0) {
+                a.trial_objective[chain] += change;
+                for (std::int32_t t = 0; t < count; ++t)
+                    focus(a, chain, touched[t]);
+            }
+            team.sync();
+            if (params.check_moves) check(team, policy, a, chain, P::kNeighborhoods);
+        } else {
+            return;
+        }
     }
 }
 

@@ -17,6 +17,7 @@ make_cpu_chain_runner(const TspProblem& problem, const TspChainOptions& options,
                 policy.K = options.candidates;
                 policy.window = options.window;
                 policy.K3 = options.three_opt;
+                policy.depth = options.depth;
                 policy.candidates3 = options.three_opt > 0 ? problem.candidates(options.three_opt).data() : nullptr;
                 return std::make_unique<gpu::CpuChainRunner<decltype(policy)>>(policy, chains,
                                                                                params, threads);

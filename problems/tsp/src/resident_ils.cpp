@@ -20,6 +20,7 @@ void register_resident_ils(Registry& registry) {
     spec.doc = "Resident iterated local search on the many-chain engine: one chain per solution "
                "of the batch, each running its whole loop (local double bridge, VND over "
                "candidate 2-opt, Or-opt and optionally sequential 3-opt with don't-look bits, "
+               "optionally a variable-depth move, "
                "acceptance) in one CUDA block (or thread: mapping) or one CPU thread; chains exchange solutions before every epoch. Iterations "
                "count ILS iterations per chain.";
     spec.parameters = [](ComponentSchema& schema) {
@@ -30,6 +31,11 @@ void register_resident_ils(Registry& registry) {
                        "(t1,t2), add (t2,t3), remove (t3,t4), add (t4,t5), remove (t5,t6), close "
                        "(t6,t1); 4 K^2 moves per city and side); 0 = off",
                        0, 64);
+        schema.integer("depth", "0",
+                       "variable-depth move tried when the VND is exhausted: most 2-opt steps "
+                       "of a Lin-Kernighan-style chain from the iteration's cities (candidate "
+                       "lists, positive partial gains, the best closed tour kept); 0 = off",
+                       0, kMaxDepth);
     };
     spec.make_runner = [](const Params& p, const BuildContext& b, std::uint32_t chains,
                           const gpu::ChainParams& params) -> std::unique_ptr<gpu::ChainRunner> {
@@ -40,6 +46,7 @@ void register_resident_ils(Registry& registry) {
         options.window = static_cast<std::int32_t>(p.get_int("window"));
         options.three_opt = static_cast<std::int32_t>(std::min<std::int64_t>(
             p.get_int("three_opt"), static_cast<std::int64_t>(problem.size()) - 1));
+        options.depth = static_cast<std::int32_t>(p.get_int("depth"));
         if (b.backend == Backend::cuda)
             return make_cuda_chain_runner(problem, options, chains, params, b.device,
                                           {b.memory_budget, b.memory_fraction});

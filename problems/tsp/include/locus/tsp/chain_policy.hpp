@@ -24,7 +24,11 @@ struct TspChainOptions {
     std::int32_t candidates = 10; ///< candidate-list size K of both neighborhoods
     std::int32_t window = 100;    ///< double-bridge window (0 = whole tour)
     std::int32_t three_opt = 0;   ///< candidate-list size of the 3-opt neighborhood (0 = off)
+    std::int32_t depth = 0;       ///< most 2-opt steps of the variable-depth move (0 = off)
 };
+
+/// Most steps of the TSP chains' variable-depth move.
+inline constexpr std::int32_t kMaxDepth = 16;
 
 template <class Metric, class Delta> struct TspChainPolicy {
     using delta_type = Delta;
@@ -42,6 +46,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
     std::int32_t window = 0;
     const std::int32_t* candidates3 = nullptr; ///< n x K3 (3-opt)
     std::int32_t K3 = 0;
+    std::int32_t depth = 0; ///< variable-depth move: most steps (0 = off, at most kMaxDepth)
     // Per-chain workspace.
     std::int32_t* pos = nullptr;     ///< chains x n
     Point* P = nullptr;              ///< chains x (n + 1)
@@ -150,6 +155,124 @@ template <class Metric, class Delta> struct TspChainPolicy {
             }
             team.sync();
         }
+    }
+
+    /// The 2-opt move that removes the tour edges (a, b) and (c, d) and adds (b, c) and (a, d)
+    /// (every rank alike; the cities are distinct and the result is one tour).
+    LOCUS_HD_INLINE TourMove two_opt_between(const std::int32_t* where, const std::int32_t* tour,
+                                             std::int32_t a, std::int32_t b, std::int32_t c,
+                                             std::int32_t d) const {
+        // With b after a the move pairs a's position with d's (c after d); with b before a,
+        // b's with c's (d after c): removing edges (x, x+1) and (y, y+1) adds (x, y), (x+1, y+1).
+        const bool forward = tour[wrap(where[a] + 1, n)] == b;
+        const std::int32_t x = forward ? where[a] : where[b];
+        const std::int32_t y = forward ? where[d] : where[c];
+        TourMove m;
+        m.kind = MoveKind::two_opt;
+        m.valid = true;
+        m.i = x < y ? x : y;
+        m.j = x < y ? y : x;
+        return m;
+    }
+
+    /// The variable-depth move (Lin-Kernighan style, 2-opt steps; issue 15, paper 004's "deeper
+    /// moves"), tried when the VND's neighborhoods have no improving move left: from each city
+    /// t1 of `from` and each of its tour neighbours t2, repeatedly close the chain's open edge
+    /// (t1, t2) by a 2-opt step that removes (t1, t2) and (t3, t4) for a candidate t3 of t2 with
+    /// positive partial gain g - d(t2, t3), choosing the t3 with the largest g - d(t2, t3) +
+    /// d(t3, t4), adds (t2, t3) and (t1, t4), and goes on from t2 = t4; edges added by the chain
+    /// are never removed by it. The steps are applied as they are chosen (team reversals) and
+    /// those after the best closed tour are undone. Stops at the first improving chain: returns
+    /// its objective change (< 0) on every rank, and the leader writes the cities whose edges
+    /// changed to `out`, their count to `touched`; 0 when no chain improves (tour unchanged).
+    /// `tried`: the entries of `from` searched from. Every rank makes the same choices from the
+    /// same memory.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD std::int64_t deepen(const Team& team, std::uint32_t c, std::int32_t* tour,
+                                 const std::int32_t* from, std::int32_t count,
+                                 std::int32_t& tried, std::int32_t* out,
+                                 std::int32_t& touched) const {
+        touched = 0;
+        tried = count;
+        if (depth <= 0 || n < 8) return 0;
+        const std::int32_t* where = pos_of(c);
+        const std::int32_t limit = depth < kMaxDepth ? depth : kMaxDepth;
+        const auto succ = [&](std::int32_t x) { return tour[wrap(where[x] + 1, n)]; };
+        const auto pred = [&](std::int32_t x) { return tour[wrap(where[x] - 1, n)]; };
+        const auto d = [&](std::int32_t x, std::int32_t y) {
+            return static_cast<std::int64_t>(metric.distance(x, y));
+        };
+        std::int32_t t2s[kMaxDepth], t3s[kMaxDepth], t4s[kMaxDepth];
+        for (std::int32_t f = 0; f < count; ++f) {
+            const std::int32_t t1 = from[f];
+            for (int side = 0; side < 2; ++side) {
+                std::int32_t t2 = side == 0 ? succ(t1) : pred(t1);
+                std::int64_t g = d(t1, t2);
+                std::int64_t best_gain = 0;
+                std::int32_t best_steps = 0;
+                std::int32_t steps = 0;
+                while (steps < limit) {
+                    // t2 follows t1 in array order (forward) or precedes it.
+                    const bool forward = succ(t1) == t2;
+                    std::int32_t t3 = -1, t4 = -1;
+                    std::int64_t best_score = 0;
+                    const std::int32_t* list = candidates + static_cast<std::int64_t>(t2) * K;
+                    for (std::int32_t q = 0; q < K; ++q) {
+                        const std::int32_t y = list[q];
+                        const std::int64_t g1 = g - d(t2, y);
+                        if (g1 <= 0) continue;
+                        if (y == t1 || y == succ(t2) || y == pred(t2)) continue;
+                        const std::int32_t z = forward ? pred(y) : succ(y);
+                        if (z == t1 || z == t2) continue;
+                        bool added = false; // (y, z) added earlier in this chain?
+                        for (std::int32_t k = 0; k < steps && !added; ++k)
+                            added = (t2s[k] == y && t3s[k] == z) || (t2s[k] == z && t3s[k] == y);
+                        if (added) continue;
+                        const std::int64_t score = g1 + d(y, z);
+                        if (t3 < 0 || score > best_score) {
+                            best_score = score;
+                            t3 = y;
+                            t4 = z;
+                        }
+                    }
+                    if (t3 < 0) break;
+                    apply(team, c, tour, two_opt_between(where, tour, t1, t2, t3, t4));
+                    t2s[steps] = t2;
+                    t3s[steps] = t3;
+                    t4s[steps] = t4;
+                    ++steps;
+                    g = best_score;
+                    const std::int64_t closed = g - d(t4, t1);
+                    if (closed > best_gain) {
+                        best_gain = closed;
+                        best_steps = steps;
+                    }
+                    t2 = t4;
+                }
+                // Undo the steps after the best closed tour, last first: step k left the edges
+                // (t2, t3) and (t1, t4); removing them restores (t1, t2) and (t3, t4).
+                while (steps > best_steps) {
+                    --steps;
+                    apply(team, c, tour,
+                          two_opt_between(where, tour, t2s[steps], t3s[steps], t4s[steps], t1));
+                }
+                if (best_steps > 0) {
+                    if (team.rank() == 0) {
+                        out[touched++] = t1;
+                        for (std::int32_t k = 0; k < best_steps; ++k) {
+                            out[touched++] = t2s[k];
+                            out[touched++] = t3s[k];
+                            out[touched++] = t4s[k];
+                        }
+                    }
+                    touched = 1 + 3 * best_steps;
+                    tried = f + 1;
+                    return -best_gain;
+                }
+            }
+        }
+        return 0;
     }
 
     /// Leader only: a local double bridge; the touched cities are the six ends of the removed
