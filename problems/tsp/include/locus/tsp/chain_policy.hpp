@@ -29,6 +29,10 @@ struct TspChainOptions {
 
 /// Most steps of the TSP chains' variable-depth move.
 inline constexpr std::int32_t kMaxDepth = 16;
+/// First steps the variable-depth move tries per side of its start city (the best first, then
+/// the next best when the chain from it does not improve), as Lin-Kernighan's breadth at the
+/// first level.
+inline constexpr int kFirstBreadth = 3;
 
 template <class Metric, class Delta> struct TspChainPolicy {
     using delta_type = Delta;
@@ -181,10 +185,12 @@ template <class Metric, class Delta> struct TspChainPolicy {
     /// (t1, t2) by a 2-opt step that removes (t1, t2) and (t3, t4) for a candidate t3 of t2 with
     /// positive partial gain g - d(t2, t3), choosing the t3 with the largest g - d(t2, t3) +
     /// d(t3, t4), adds (t2, t3) and (t1, t4), and goes on from t2 = t4; edges added by the chain
-    /// are never removed by it. The steps are applied as they are chosen (team reversals) and
-    /// those after the best closed tour are undone. Stops at the first improving chain: returns
-    /// its objective change (< 0) on every rank, and the leader writes the cities whose edges
-    /// changed to `out`, their count to `touched`; 0 when no chain improves (tour unchanged).
+    /// are never removed by it; when a chain does not improve, the next best first step
+    /// (kFirstBreadth per side) starts another. The steps are applied as they are chosen (team
+    /// reversals) and those after the best closed tour are undone. Stops at the first
+    /// improving chain: returns its objective change (< 0) on every rank, and the leader writes
+    /// the cities whose edges changed to `out`, their count to `touched`; 0 when no chain
+    /// improves (tour unchanged).
     /// `tried`: the entries of `from` searched from. Every rank makes the same choices from the
     /// same memory.
     LOCUS_EXEC_CHECK_DISABLE
@@ -204,9 +210,16 @@ template <class Metric, class Delta> struct TspChainPolicy {
             return static_cast<std::int64_t>(metric.distance(x, y));
         };
         std::int32_t t2s[kMaxDepth], t3s[kMaxDepth], t4s[kMaxDepth];
+        std::int32_t first_t3[kFirstBreadth];
+        int firsts = 0;
         for (std::int32_t f = 0; f < count; ++f) {
             const std::int32_t t1 = from[f];
-            for (int side = 0; side < 2; ++side) {
+            for (int trial = 0; trial < 2 * kFirstBreadth; ++trial) {
+                // Each side, then each of the kFirstBreadth best first steps not tried yet.
+                const int side = trial / kFirstBreadth;
+                const int alternative = trial % kFirstBreadth;
+                if (alternative == 0) firsts = 0;
+                else if (firsts < alternative) continue; // fewer first steps than alternatives
                 std::int32_t t2 = side == 0 ? succ(t1) : pred(t1);
                 std::int64_t g = d(t1, t2);
                 std::int64_t best_gain = 0;
@@ -228,6 +241,8 @@ template <class Metric, class Delta> struct TspChainPolicy {
                         bool added = false; // (y, z) added earlier in this chain?
                         for (std::int32_t k = 0; k < steps && !added; ++k)
                             added = (t2s[k] == y && t3s[k] == z) || (t2s[k] == z && t3s[k] == y);
+                        for (int k = 0; steps == 0 && k < alternative && !added; ++k)
+                            added = first_t3[k] == y; // a first step tried before
                         if (added) continue;
                         const std::int64_t score = g1 + d(y, z);
                         if (t3 < 0 || score > best_score) {
@@ -237,6 +252,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
                         }
                     }
                     if (t3 < 0) break;
+                    if (steps == 0) first_t3[firsts++] = t3;
                     apply(team, c, tour, two_opt_between(where, tour, t1, t2, t3, t4));
                     t2s[steps] = t2;
                     t3s[steps] = t3;
