@@ -511,13 +511,15 @@ TEST_CASE("resident ILS with a population exchange on the TSP: a verified tour b
     CHECK(std::count(unnamed.output.begin(), unnamed.output.end(), '\n') == 1);
 }
 
-TEST_CASE("resident ILS with the merging exchange on the TSP: a verified tour below the "
-          "constructed one") {
-    // Before every epoch the chains' bests fold into one by a binary tree of Combine children.
+TEST_CASE("resident ILS with the merging exchange and the variable-depth move on the TSP: a "
+          "verified tour below the constructed one") {
+    // Before every epoch the chains' bests fold into one by a binary tree of Combine children;
+    // the chains' descents end with Lin-Kernighan-style chains of up to 6 steps.
     const auto line = run_time_limited(
         "apps-resident-merge", "tsp/resident-ils.yaml",
         "--backend cpu --instance random-uniform:n=1000,seed=4 --set batch=8 "
-        "--set algorithm.exchange=merge --set algorithm.epoch=4 --set termination.target_gap=null",
+        "--set algorithm.exchange=merge --set algorithm.epoch=4 --set algorithm.depth=6 "
+        "--set termination.target_gap=null",
         3);
     const auto trace = read_jsonl(line["trace_file"].get<std::string>());
     REQUIRE(trace.size() >= 2);
