@@ -181,8 +181,7 @@ public:
             stream_.synchronize();
         } else {
             (void)first, (void)second, (void)round;
-            throw NotImplemented("exchange: recombine needs a recombination operator, which this "
-                                 "problem's chains do not have; use copy_best, elite or none");
+            refuse_exchange("recombine");
         }
     }
     void merge(std::span<const std::uint32_t> slots, std::span<const std::uint32_t> others,
@@ -198,8 +197,7 @@ public:
             stream_.synchronize();
         } else {
             (void)slots, (void)others, (void)round;
-            throw NotImplemented("exchange: merge needs a recombination operator, which this "
-                                 "problem's chains do not have; use copy_best, elite or none");
+            refuse_exchange("merge");
         }
     }
     void best_solutions(std::span<std::int32_t> out) override {
@@ -224,9 +222,7 @@ public:
             stream_.synchronize();
         } else {
             (void)first, (void)second, (void)round;
-            throw NotImplemented("exchange: population needs a recombination operator, which "
-                                 "this problem's chains do not have; use copy_best, elite or "
-                                 "none");
+            refuse_exchange("population");
         }
     }
     std::uint64_t evaluations() override {

@@ -414,9 +414,11 @@ LOCUS_HD bool descend_in(int k, const Team& team, const P& policy, const ChainAr
 /// objective change (< 0) on every rank, the leader writing the elements it touched to `out`
 /// and every rank their count to `touched` (at most max(width, elements)); 0 and the solution
 /// unchanged when none improves. `tried`: how many entries of `from` it searched from.
+/// deepens(): whether the move is on for this run.
 template <class P, class Team>
 concept Deepening = requires(const P& p, const Team& t, std::uint32_t c, std::int32_t* s,
                              std::int32_t& count) {
+    { p.deepens() } -> std::same_as<bool>; // the move is on (else the VND ends as without it)
     { p.deepen(t, c, s, s, count, count, s, count) } -> std::same_as<std::int64_t>;
 };
 
@@ -438,7 +440,7 @@ LOCUS_HD void vnd(const Team& team, const P& policy, const ChainArrays& a,
             k = (improved && k > 0) ? 0 : k + 1;
         }
         if constexpr (Deepening<P, Team>) {
-            if (halted(team, params)) return;
+            if (!policy.deepens() || halted(team, params)) return;
             std::int32_t* touched =
                 a.touched +
                 chain * static_cast<std::int64_t>(a.width > a.elements ? a.width : a.elements);
@@ -668,6 +670,14 @@ LOCUS_HD void merge_pair(const Team& team, const P& policy, const ChainArrays& a
     team.sync();
 }
 
+/// The error of an exchange that recombines (recombine, population, merge) on chains whose
+/// policy has no recombination operator.
+[[noreturn]] inline void refuse_exchange(const std::string& exchange) {
+    throw NotImplemented("exchange: " + exchange +
+                         " needs a recombination operator, which this problem's chains do not "
+                         "have; use copy_best, elite or none");
+}
+
 /// A check_moves failure of a chain, as the host reads it.
 struct ChainCheck {
     bool failed = false;
@@ -775,8 +785,7 @@ public:
                     a_.best + a_.solution(second[c]), a_.current + a_.solution(c));
         } else {
             (void)first, (void)second, (void)round;
-            throw NotImplemented("exchange: recombine needs a recombination operator, which this "
-                                 "problem's chains do not have; use copy_best, elite or none");
+            refuse_exchange("recombine");
         }
     }
     void merge(std::span<const std::uint32_t> slots, std::span<const std::uint32_t> others,
@@ -791,8 +800,7 @@ public:
                 merge_pair(SerialTeam{}, policy_, a_, params_.seed, slots[p], others[p], round);
         } else {
             (void)slots, (void)others, (void)round;
-            throw NotImplemented("exchange: merge needs a recombination operator, which this "
-                                 "problem's chains do not have; use copy_best, elite or none");
+            refuse_exchange("merge");
         }
     }
     void best_solutions(std::span<std::int32_t> out) override {
@@ -813,9 +821,7 @@ public:
             }
         } else {
             (void)first, (void)second, (void)round;
-            throw NotImplemented("exchange: population needs a recombination operator, which "
-                                 "this problem's chains do not have; use copy_best, elite or "
-                                 "none");
+            refuse_exchange("population");
         }
     }
     std::uint64_t evaluations() override {

@@ -193,6 +193,8 @@ template <class Metric, class Delta> struct TspChainPolicy {
     /// improves (tour unchanged).
     /// `tried`: the entries of `from` searched from. Every rank makes the same choices from the
     /// same memory.
+    LOCUS_HD_INLINE bool deepens() const { return depth > 0 && n >= 8; }
+
     LOCUS_EXEC_CHECK_DISABLE
     template <class Team>
     LOCUS_HD std::int64_t deepen(const Team& team, std::uint32_t c, std::int32_t* tour,
@@ -201,7 +203,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
                                  std::int32_t& touched) const {
         touched = 0;
         tried = count;
-        if (depth <= 0 || n < 8) return 0;
+        if (!deepens()) return 0;
         const std::int32_t* where = pos_of(c);
         const std::int32_t limit = depth < kMaxDepth ? depth : kMaxDepth;
         const auto succ = [&](std::int32_t x) { return tour[wrap(where[x] + 1, n)]; };
