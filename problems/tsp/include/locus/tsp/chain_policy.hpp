@@ -189,7 +189,8 @@ template <class Metric, class Delta> struct TspChainPolicy {
     /// (kFirstBreadth per side) starts another. The steps are applied as they are chosen (team
     /// reversals) and those after the best closed tour are undone. Stops at the first
     /// improving chain: returns its objective change (< 0) on every rank, and the leader writes
-    /// the cities whose edges changed to `out`, their count to `touched`; 0 when no chain
+    /// the cities whose edges changed to `out` (each once, so at most n), every rank their
+    /// count to `touched`; 0 when no chain
     /// improves (tour unchanged).
     /// `tried`: the entries of `from` searched from. Every rank makes the same choices from the
     /// same memory.
@@ -255,7 +256,9 @@ template <class Metric, class Delta> struct TspChainPolicy {
                     }
                     if (t3 < 0) break;
                     if (steps == 0) first_t3[firsts++] = t3;
-                    apply(team, c, tour, two_opt_between(where, tour, t1, t2, t3, t4));
+                    const TourMove step = two_opt_between(where, tour, t1, t2, t3, t4);
+                    team.sync(); // every rank has read the tour before the reversal writes it
+                    apply(team, c, tour, step);
                     t2s[steps] = t2;
                     t3s[steps] = t3;
                     t4s[steps] = t4;
@@ -272,19 +275,30 @@ template <class Metric, class Delta> struct TspChainPolicy {
                 // (t2, t3) and (t1, t4); removing them restores (t1, t2) and (t3, t4).
                 while (steps > best_steps) {
                     --steps;
-                    apply(team, c, tour,
-                          two_opt_between(where, tour, t2s[steps], t3s[steps], t4s[steps], t1));
+                    const TourMove undo =
+                        two_opt_between(where, tour, t2s[steps], t3s[steps], t4s[steps], t1);
+                    team.sync();
+                    apply(team, c, tour, undo);
                 }
                 if (best_steps > 0) {
-                    if (team.rank() == 0) {
-                        out[touched++] = t1;
-                        for (std::int32_t k = 0; k < best_steps; ++k) {
-                            out[touched++] = t2s[k];
-                            out[touched++] = t3s[k];
-                            out[touched++] = t4s[k];
-                        }
+                    // Each city once (a chain may pass a city twice), so at most n entries:
+                    // t1, t2 of the first step, then t3 and t4 of every step (the next step's
+                    // t2 is this one's t4). Every rank keeps the list; the leader writes it.
+                    std::int32_t ends[2 + 2 * kMaxDepth];
+                    std::int32_t listed = 0;
+                    const auto note = [&](std::int32_t city) {
+                        for (std::int32_t k = 0; k < listed; ++k)
+                            if (ends[k] == city) return;
+                        if (team.rank() == 0) out[listed] = city;
+                        ends[listed++] = city;
+                    };
+                    note(t1);
+                    note(t2s[0]);
+                    for (std::int32_t k = 0; k < best_steps; ++k) {
+                        note(t3s[k]);
+                        note(t4s[k]);
                     }
-                    touched = 1 + 3 * best_steps;
+                    touched = listed;
                     tried = f + 1;
                     return -best_gain;
                 }
