@@ -533,3 +533,58 @@ TEST_CASE("2-opt row scan: every vector unit this CPU runs gives the scalar metr
     }
     MESSAGE("widest vector unit here: ", static_cast<int>(widest_vector_unit()));
 }
+
+TEST_CASE("greedy-edge tours: the unit steps of a line and a closing edge; valid, with the "
+          "shortest edge, on random and matrix instances") {
+    // Cities on a line in shuffled order: greedy takes every unit step, and the tour (the line
+    // and back) is optimal, 2 (n - 1).
+    Instance line;
+    line.name = "line";
+    line.n = 9;
+    line.type = EdgeWeightType::euc_2d;
+    line.x = {4, 0, 8, 2, 6, 1, 7, 3, 5};
+    line.y = std::vector<double>(9, 0.0);
+    prepare_metric(line, "line");
+    TspProblem on_line(line);
+    SolutionBatch one(2, 9);
+    GreedyEdgeTour(on_line, 4).construct(one, 1);
+    CHECK(one.objective(0) == 16);
+    CHECK(std::equal(one[0].begin(), one[0].end(), one[1].begin()));
+    for (const Instance& inst : {generate_random_uniform(500, 3, 100000),
+                                 generate_random_uniform(300, 4, 20), // ties
+                                 locus::tsp::test::matrix_instance(80, 2)}) {
+        CAPTURE(inst.name);
+        TspProblem problem(inst);
+        const auto n = static_cast<std::int32_t>(problem.size());
+        SolutionBatch batch(1, problem.size());
+        GreedyEdgeTour(problem, 8).construct(batch, 5);
+        REQUIRE_FALSE(check_tour(batch[0], problem.size()).has_value());
+        CHECK(batch.objective(0) == problem.evaluate(batch[0]));
+        // The shortest edge of the instance is a tour edge (greedy takes it first).
+        std::int32_t a = 0, b = 1;
+        for (std::int32_t u = 0; u < n; ++u)
+            for (std::int32_t v = u + 1; v < n; ++v)
+                if (inst.distance(u, v) < inst.distance(a, b)) {
+                    a = u;
+                    b = v;
+                }
+        bool found = false;
+        for (std::int32_t q = 0; q < n; ++q) {
+            const std::int32_t x = batch[0][static_cast<std::size_t>(q)];
+            const std::int32_t y = batch[0][static_cast<std::size_t>((q + 1) % n)];
+            found = found || (inst.distance(x, y) == inst.distance(a, b) &&
+                              ((x == a && y == b) || (x == b && y == a)));
+        }
+        CHECK(found);
+    }
+    // On uniform random cities the greedy tour is shorter than every nearest-neighbor tour from
+    // the first ten cities (Johnson & McGeoch: ~16-19 % against ~25 % above the bound).
+    TspProblem uniform(generate_random_uniform(2000, 6, 1000000));
+    SolutionBatch greedy(1, 2000);
+    GreedyEdgeTour(uniform, 10).construct(greedy, 1);
+    for (std::int32_t start = 0; start < 10; ++start) {
+        std::vector<std::int32_t> nn(2000);
+        nearest_neighbor_tour(uniform.instance(), start, nn);
+        CHECK(greedy.objective(0) < uniform.evaluate(nn));
+    }
+}

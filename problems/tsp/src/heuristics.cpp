@@ -162,6 +162,117 @@ void NearestNeighborTour::construct_until(SolutionBatch& batch, std::uint64_t se
         }
 }
 
+void greedy_edge_tour(const Instance& instance, const std::int32_t* nearest, std::int32_t k,
+                      std::span<std::int32_t> tour) {
+    const auto n = as_i32(instance.n);
+    const auto at = [](std::int32_t v) { return static_cast<std::size_t>(v); };
+    struct Edge {
+        std::int32_t d, a, b;
+        auto operator<=>(const Edge&) const = default;
+    };
+    std::vector<Edge> edges;
+    edges.reserve(at(n) * at(k));
+    for (std::int32_t a = 0; a < n; ++a)
+        for (std::int32_t c = 0; c < k; ++c) {
+            const std::int32_t b = nearest[at(a) * at(k) + at(c)];
+            edges.push_back({instance.distance(a, b), std::min(a, b), std::max(a, b)});
+        }
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    // Fragments as paths: two neighbour slots per city (-1: free), a union-find over cities.
+    std::vector<std::int32_t> link(2 * at(n), -1), root(at(n));
+    std::iota(root.begin(), root.end(), 0);
+    const auto find = [&](std::int32_t v) {
+        while (root[at(v)] != v) v = root[at(v)] = root[at(root[at(v)])];
+        return v;
+    };
+    const auto degree = [&](std::int32_t v) {
+        return (link[2 * at(v)] >= 0 ? 1 : 0) + (link[2 * at(v) + 1] >= 0 ? 1 : 0);
+    };
+    const auto attach = [&](std::int32_t v, std::int32_t w) {
+        link[2 * at(v) + (link[2 * at(v)] >= 0 ? 1 : 0)] = w;
+    };
+    std::int32_t joined = 0;
+    for (const Edge& e : edges) {
+        if (joined == n - 1) break;
+        if (degree(e.a) == 2 || degree(e.b) == 2) continue;
+        const std::int32_t ra = find(e.a), rb = find(e.b);
+        if (ra == rb) continue;
+        root[at(ra)] = rb;
+        attach(e.a, e.b);
+        attach(e.b, e.a);
+        ++joined;
+    }
+    // Walk the fragments: from a free end to the fragment's other end, then to the nearest
+    // free end of a fragment not yet walked (a k-d tree over the free ends of planar
+    // instances, else a scan).
+    double scale = 1.0;
+    std::optional<detail::KdTree> tree;
+    if (detail::planar(instance, scale)) tree.emplace(instance.x, instance.y);
+    std::vector<std::int32_t> left = tree ? tree->counts() : std::vector<std::int32_t>{};
+    std::vector<std::uint8_t> gone(at(n), 0); // not a free end of an unwalked fragment
+    std::vector<std::int32_t> ends;
+    for (std::int32_t v = 0; v < n; ++v) {
+        if (degree(v) < 2) {
+            ends.push_back(v);
+            continue;
+        }
+        gone[at(v)] = 1;
+        if (tree) tree->remove(v, left);
+    }
+    const auto take = [&](std::int32_t v) {
+        if (gone[at(v)] != 0) return;
+        gone[at(v)] = 1;
+        if (tree) tree->remove(v, left);
+    };
+    // A cycle (every city of degree 2) cannot arise: the union-find refuses its last edge.
+    std::int32_t city = ends.empty() ? 0 : ends.front();
+    std::int32_t placed = 0;
+    while (placed < n) {
+        // Walk the fragment from its free end `city`.
+        take(city);
+        std::int32_t previous = -1;
+        for (;;) {
+            tour[at(placed++)] = city;
+            const std::int32_t l0 = link[2 * at(city)], l1 = link[2 * at(city) + 1];
+            const std::int32_t next = l0 >= 0 && l0 != previous ? l0 : (l1 != previous ? l1 : -1);
+            if (next < 0) break;
+            previous = city;
+            city = next;
+        }
+        take(city);
+        if (placed == n) break;
+        std::int32_t near = -1;
+        if (tree) {
+            near = tree->nearest_left(city, left, gone.data());
+        } else {
+            std::int32_t best = std::numeric_limits<std::int32_t>::max();
+            for (const std::int32_t e : ends)
+                if (gone[at(e)] == 0 && instance.distance(city, e) < best) {
+                    best = instance.distance(city, e);
+                    near = e;
+                }
+        }
+        city = near;
+    }
+}
+
+void GreedyEdgeTour::construct(SolutionBatch& batch, std::uint64_t) {
+    const auto n = as_i32(problem_.size());
+    std::vector<std::int32_t> tour(static_cast<std::size_t>(n));
+    if (n <= 3) {
+        std::iota(tour.begin(), tour.end(), 0);
+    } else {
+        const std::int32_t k = std::min<std::int32_t>(k_, n - 1);
+        greedy_edge_tour(problem_.instance(), problem_.nearest(k).data(), k, tour);
+    }
+    const Objective value = problem_.evaluate(tour);
+    for (std::size_t i = 0; i < batch.count(); ++i) {
+        std::copy(tour.begin(), tour.end(), batch[i].begin());
+        batch.objective(i) = value;
+    }
+}
+
 void DoubleBridge::perturb(SolutionBatch& batch, std::uint64_t seed) {
     const auto n = as_i32(problem_.size());
     if (n < 8) return; // too small for three distinct non-trivial cuts

@@ -114,6 +114,17 @@ void register_tsp_components(Registry& registry) {
         return std::make_unique<NearestNeighborTour>(tsp, static_cast<std::int32_t>(start));
     });
 
+    ComponentSchema greedy{"construction", "greedy", "tsp",
+                           "Greedy-edge tour: the shortest candidate edges while no city gets "
+                           "a third and no cycle closes, the fragments joined end to nearest "
+                           "end (one tour for the whole batch)."};
+    greedy.integer("candidates", "10", "nearest cities per city whose edges are considered", 1,
+                   1024);
+    registry.add(greedy, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        return std::make_unique<GreedyEdgeTour>(tsp_of(b),
+                                                static_cast<std::int32_t>(p.get_int("candidates")));
+    });
+
     ComponentSchema fang{"construction", "fang", "tsp",
                          "Randomized tours by FANG successor generation: position after position, "
                          "the next city is drawn with weight (254 (dmin+1)/(d+1) + 1)^greed from "

@@ -36,6 +36,27 @@ private:
     std::int32_t start_;
 };
 
+/// Greedy-edge tour (Johnson & McGeoch's "Greedy" start): the candidate edges (each city's
+/// `k` nearest) in (length, city, city) order are taken while both ends have degree < 2 and no
+/// cycle closes; the fragments (paths and single cities) are then joined end to nearest
+/// free end, starting from city 0. Deterministic: every solution of the batch gets the same
+/// tour. Its global structure (which clusters connect) often suits a local search better than
+/// a nearest-neighbor tour's, whose last steps cross the plane.
+class GreedyEdgeTour final : public Construction {
+public:
+    GreedyEdgeTour(const TspProblem& problem, std::int32_t k) : problem_(problem), k_(k) {}
+    void construct(SolutionBatch& batch, std::uint64_t seed) override;
+
+private:
+    const TspProblem& problem_;
+    std::int32_t k_;
+};
+
+/// The greedy-edge tour of `instance` from its k-nearest lists (`nearest`, n x k, ordered by
+/// (distance, city)), written to `tour` (n entries).
+void greedy_edge_tour(const Instance& instance, const std::int32_t* nearest, std::int32_t k,
+                      std::span<std::int32_t> tour);
+
 /// Double bridge (Martin, Otto & Felten): cuts the tour at three positions p1 < p2 < p3 and
 /// exchanges the two middle parts, [A B C D] -> [A C B D]. With a window w > 0 the cuts lie
 /// within w positions after a random start (a local double bridge, O(w) work); w = 0 uses the
