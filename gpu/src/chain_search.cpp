@@ -32,6 +32,7 @@ struct ChainSearchOptions {
     bool child_descent = false;   ///< population: children descend from every element first
     bool first_improvement = false; ///< pivot: first
     bool thread_per_chain = false;  ///< mapping: thread (CUDA)
+    std::uint64_t restart = 0;      ///< epochs without a new chain best before a restart (0: off)
 };
 
 /// The E chains with the lowest distinct best objectives (ties to the lowest chain).
@@ -53,9 +54,9 @@ class ChainSearch final : public Algorithm {
 public:
     ChainSearch(std::shared_ptr<const ChainSearchSpec> spec, Params params,
                 const BuildContext& build, ChainSearchOptions options,
-                std::unique_ptr<Algorithm> start)
+                std::unique_ptr<Algorithm> start, std::unique_ptr<Construction> restart)
         : spec_(std::move(spec)), params_(std::move(params)), build_(build), options_(options),
-          start_(std::move(start)) {}
+          start_(std::move(start)), restart_(std::move(restart)) {}
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
         const auto chains = static_cast<std::uint32_t>(batch.count());
@@ -143,12 +144,31 @@ public:
             }
         };
         report();
+        // Restarts: after `restart` epochs in which no chain improved on the chains' best since
+        // their (re)start, every chain starts again from a fresh construction; the run's best
+        // stays offered. Counted in epochs, not seconds, so a seed gives one run.
+        std::int64_t chains_best = *std::min_element(values.begin(), values.end());
+        std::uint64_t quiet = 0;
+        std::uint64_t restarts = 0;
         for (std::uint64_t first = 0, round = 0; !ctx.should_stop();
              first += options_.epoch, ++round) {
             exchange(*runner, values, round);
             runner->epoch(first, options_.epoch, stop);
             ctx.add_iterations(options_.epoch);
             report();
+            const std::int64_t now = *std::min_element(values.begin(), values.end());
+            quiet = now < chains_best ? 0 : quiet + 1;
+            chains_best = std::min(chains_best, now);
+            if (options_.restart == 0 || quiet < options_.restart || ctx.should_stop()) continue;
+            ++restarts;
+            restart_->construct_until(batch, derive_key(seed_, restarts, 0x72657374u), stop);
+            if (ctx.should_stop()) break;
+            const std::uint32_t fresh = objectives();
+            words.assign(batch.data().begin(), batch.data().end());
+            runner->start(words, starts, stop, only >= 0 ? static_cast<std::int64_t>(fresh) : -1);
+            report();
+            chains_best = *std::min_element(values.begin(), values.end());
+            quiet = 0;
         }
         // The chains' objectives are known unless chain units differ from the problem's: on
         // 10^5 cities a full evaluation per chain took a noticeable time after the limit.
@@ -267,6 +287,7 @@ private:
     std::uint64_t seed_ = 0;
     std::unique_ptr<Population> population_;
     std::unique_ptr<Algorithm> start_;
+    std::unique_ptr<Construction> restart_;
 };
 
 } // namespace
@@ -279,6 +300,10 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                      "(exchange copy_best) or on every one, e.g. a parallel VND over the whole "
                      "candidate neighborhood, which reaches a local optimum of 10^5+ cities far "
                      "sooner than one chain's descent; none by default");
+    schema.component("restart_construction", "construction", "",
+                     "construction of the chains' solutions at a restart (restart > 0), e.g. "
+                     "{name: greedy}: a start unlike the run's construction leads the chains "
+                     "into other regions");
     schema.integer("epoch", "20", "iterations per chain between exchanges", 1, 1000000)
         .choice("acceptance", "better", {"better", "threshold", "annealing"},
                 "better: trial <= current; threshold: trial <= current + threshold x start "
@@ -316,6 +341,11 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                 "CUDA: one block per chain (the block shares each exploration) or one thread per "
                 "chain (paper 004's FI-thread; TSP chains); the CPU twin runs a chain per core "
                 "either way")
+        .integer("restart", "0",
+                 "epochs in which no chain improves on the chains' best since their start after "
+                 "which every chain starts again from a solution of restart_construction (the "
+                 "run's best is kept); 0 = never",
+                 0, 1000000000)
         .integer("close", "5",
                  "population: nearest members a member's diversity contribution averages over",
                  1, 1000);
@@ -352,10 +382,19 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                 "{}: exchange: population needs a distance between solutions, which this "
                 "problem's chains do not have; use copy_best, elite, recombine or none",
                 owned->name));
+        o.restart = static_cast<std::uint64_t>(p.get_int("restart"));
+        if (o.restart > 0 && !p.has("restart_construction"))
+            throw ConfigError(fmt::format(
+                "{}.restart: {} epochs needs a restart_construction, the construction the chains "
+                "restart from (e.g. restart_construction: {{name: greedy}})",
+                p.path(), o.restart));
         std::unique_ptr<Algorithm> start;
         if (p.has("start"))
             start = b.registry->create<Algorithm>(p.get_component("start"), b);
-        return std::make_unique<ChainSearch>(owned, p, b, o, std::move(start));
+        std::unique_ptr<Construction> restart;
+        if (p.has("restart_construction"))
+            restart = b.registry->create<Construction>(p.get_component("restart_construction"), b);
+        return std::make_unique<ChainSearch>(owned, p, b, o, std::move(start), std::move(restart));
     });
 }
 

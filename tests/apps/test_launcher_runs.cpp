@@ -531,6 +531,51 @@ TEST_CASE("resident ILS with the merging exchange and the variable-depth move on
     CHECK(verified.exit_code == 0);
 }
 
+TEST_CASE("resident ILS restarts: the chains start again from the restart construction and "
+          "the run keeps its best; a restart without a construction is refused") {
+    // The same seed and iteration limit with and without restarts after every epoch that
+    // brings no new chain best: each restart's descent from a random tour costs evaluations
+    // the run without restarts does not spend.
+    const auto run = [](const std::string& tag, const std::string& extra) {
+        const auto out = temp_dir(tag) / "out";
+        const CommandResult r = run_locus(
+            "run " + quoted((source_dir() / "configs/tsp/resident-ils.yaml").string()) +
+            " -q --backend cpu --instance random-uniform:n=150,seed=3 --set batch=4 "
+            "--set algorithm.epoch=2 --set algorithm.depth=0 --set termination.target_gap=null "
+            "--set termination.time_limit=null --set termination.iterations=200 " +
+            extra + " --out " + quoted(out.string()));
+        INFO(r.output);
+        REQUIRE(r.exit_code == 0);
+        const auto lines = read_jsonl(out / "results.jsonl");
+        REQUIRE(lines.size() == 1);
+        const CommandResult verified =
+            run_locus("verify --problem tsp --instance random-uniform:n=150,seed=3 --solution " +
+                      quoted(lines[0]["solution_file"].get<std::string>()));
+        INFO(verified.output);
+        CHECK(verified.exit_code == 0);
+        return lines[0];
+    };
+    const auto plain = run("apps-restart-off", "");
+    const auto restarting =
+        run("apps-restart-on", "--set algorithm.restart=1 "
+                               "--set algorithm.restart_construction.name=random");
+    CHECK(plain["iterations"] == restarting["iterations"]);
+    CHECK(restarting["evaluations"].get<double>() > 2.0 * plain["evaluations"].get<double>());
+    // The run's best survives the restarts: the result is the trace's last (best) point.
+    const auto trace = read_jsonl(restarting["trace_file"].get<std::string>());
+    REQUIRE_FALSE(trace.empty());
+    CHECK(trace.back()["objective"] == restarting["objective"]);
+    for (std::size_t k = 1; k < trace.size(); ++k)
+        CHECK(trace[k]["objective"].get<double>() < trace[k - 1]["objective"].get<double>());
+
+    const CommandResult refused = run_locus(
+        "run " + quoted((source_dir() / "configs/tsp/resident-ils.yaml").string()) +
+        " -q --backend cpu --instance random-uniform:n=50,seed=1 --set algorithm.restart=5");
+    CHECK(refused.exit_code != 0);
+    CHECK(refused.output.find("algorithm.restart: 5 epochs needs a restart_construction") !=
+          std::string::npos);
+}
+
 TEST_CASE("a long parallel descent offers its progress: trace points while it runs") {
     // One parallel VND of 100,000 cities takes seconds; its solutions are offered between
     // explorations at most once a second, so the trace and the solution file follow it.
