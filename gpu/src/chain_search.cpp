@@ -106,12 +106,7 @@ public:
                                                        spec_->distance(build_));
 
         const std::function<bool()> stop = [&ctx] { return ctx.should_stop(); };
-        // NOTE: with copy_best and merge every chain continues from the best solution after the
-        // start, so only the best constructed solution is worth a descent.
-        const std::int64_t only =
-            options_.exchange == Exchange::copy_best || options_.exchange == Exchange::merge
-                ? static_cast<std::int64_t>(first_best)
-                : -1;
+        const std::int64_t only = single_line() ? static_cast<std::int64_t>(first_best) : -1;
         std::vector<std::int32_t> words(batch.data().begin(), batch.data().end());
         runner->start(words, starts, stop, only);
         std::uint64_t counted = 0;
@@ -181,12 +176,18 @@ public:
     }
 
 private:
+    /// Whether every chain continues from one solution after each epoch (copy_best, merge), so
+    /// only the best start is worth a descent.
+    bool single_line() const {
+        return options_.exchange == Exchange::copy_best || options_.exchange == Exchange::merge;
+    }
+
     /// The start algorithm: on the best constructed solution alone when every chain continues
     /// from the best anyway (copy_best, merge), else on the whole batch.
     /// Nested: its moves are not the chains' iterations, and its convergence is not the run's.
     void run_start(SolutionBatch& batch, std::uint32_t best, SearchContext& ctx) const {
         const NestedScope nested(ctx);
-        if (options_.exchange != Exchange::copy_best && options_.exchange != Exchange::merge) {
+        if (!single_line()) {
             start_->run(batch, ctx);
             return;
         }
