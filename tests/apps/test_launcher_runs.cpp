@@ -576,6 +576,22 @@ TEST_CASE("resident ILS restarts: the chains start again from the restart constr
           std::string::npos);
 }
 
+TEST_CASE("configs/tsp/resident-ils-restarts.yaml: a verified tour below the greedy start") {
+    const auto line = run_time_limited(
+        "apps-restarts-config", "tsp/resident-ils-restarts.yaml",
+        "--backend cpu --instance random-uniform:n=300,seed=2 --set batch=16 "
+        "--set algorithm.restart=2",
+        2);
+    const auto trace = read_jsonl(line["trace_file"].get<std::string>());
+    REQUIRE(trace.size() >= 2);
+    CHECK(line["objective"].get<double>() < trace.front()["objective"].get<double>());
+    const CommandResult verified =
+        run_locus("verify --problem tsp --instance random-uniform:n=300,seed=2 --solution " +
+                  quoted(line["solution_file"].get<std::string>()));
+    INFO(verified.output);
+    CHECK(verified.exit_code == 0);
+}
+
 TEST_CASE("a long parallel descent offers its progress: trace points while it runs") {
     // One parallel VND of 100,000 cities takes seconds; its solutions are offered between
     // explorations at most once a second, so the trace and the solution file follow it.
