@@ -48,6 +48,15 @@ int verify(const fs::path &instance, const std::string &tour, const nlohmann::js
     return r.exit_code;
 }
 
+/// `locus verify` of a tour of a generated TSP instance (`spec`, e.g.
+/// random-uniform:n=1000,seed=3); returns its exit status.
+int verify_generated(const std::string &spec, const std::string &tour) {
+    const CommandResult r =
+        run_locus("verify --problem tsp --instance " + spec + " --solution " + quoted(tour));
+    INFO(r.output);
+    return r.exit_code;
+}
+
 /// Checks the trace of a run: strictly improving objectives ending at the run's objective.
 void check_trace(const nlohmann::json &line) {
     const auto trace = read_jsonl(line["trace_file"].get<std::string>());
@@ -490,11 +499,8 @@ TEST_CASE("resident ILS with a population exchange on the TSP: a verified tour b
     const auto trace = read_jsonl(line["trace_file"].get<std::string>());
     REQUIRE_FALSE(trace.empty());
     CHECK(line["objective"].get<double>() < trace.front()["objective"].get<double>());
-    const CommandResult verified =
-        run_locus("verify --problem tsp --instance random-uniform:n=1000,seed=3 --solution " +
-                  quoted(line["solution_file"].get<std::string>()));
-    INFO(verified.output);
-    CHECK(verified.exit_code == 0);
+    const std::string tour = line["solution_file"].get<std::string>();
+    CHECK(verify_generated("random-uniform:n=1000,seed=3", tour) == 0);
     // Without --problem a generator spec cannot be told from a missing file: the error says so.
     const CommandResult unnamed = run_locus("verify --instance random-uniform:n=1000,seed=3 "
                                             "--solution " +
@@ -524,11 +530,8 @@ TEST_CASE("resident ILS with the merging exchange and the variable-depth move on
     const auto trace = read_jsonl(line["trace_file"].get<std::string>());
     REQUIRE(trace.size() >= 2);
     CHECK(line["objective"].get<double>() < trace.front()["objective"].get<double>());
-    const CommandResult verified =
-        run_locus("verify --problem tsp --instance random-uniform:n=1000,seed=4 --solution " +
-                  quoted(line["solution_file"].get<std::string>()));
-    INFO(verified.output);
-    CHECK(verified.exit_code == 0);
+    const std::string tour = line["solution_file"].get<std::string>();
+    CHECK(verify_generated("random-uniform:n=1000,seed=4", tour) == 0);
 }
 
 TEST_CASE("resident ILS restarts: the chains start again from the restart construction and "
@@ -537,22 +540,16 @@ TEST_CASE("resident ILS restarts: the chains start again from the restart constr
     // brings no new chain best: each restart's descent from a random tour costs evaluations
     // the run without restarts does not spend.
     const auto run = [](const std::string& tag, const std::string& extra) {
-        const auto out = temp_dir(tag) / "out";
-        const CommandResult r = run_locus(
-            "run " + quoted((source_dir() / "configs/tsp/resident-ils.yaml").string()) +
-            " -q --backend cpu --instance random-uniform:n=150,seed=3 --set batch=4 "
-            "--set algorithm.epoch=2 --set algorithm.depth=0 --set termination.target_gap=null "
-            "--set termination.time_limit=null --set termination.iterations=200 " +
-            extra + " --out " + quoted(out.string()));
-        INFO(r.output);
-        REQUIRE(r.exit_code == 0);
-        const auto lines = read_jsonl(out / "results.jsonl");
+        const auto lines =
+            run_ok(source_dir() / "configs/tsp/resident-ils.yaml", temp_dir(tag) / "out",
+                   "--backend cpu --instance random-uniform:n=150,seed=3 --set batch=4 "
+                   "--set algorithm.epoch=2 --set algorithm.depth=0 "
+                   "--set termination.target_gap=null --set termination.time_limit=null "
+                   "--set termination.iterations=200 " +
+                       extra);
         REQUIRE(lines.size() == 1);
-        const CommandResult verified =
-            run_locus("verify --problem tsp --instance random-uniform:n=150,seed=3 --solution " +
-                      quoted(lines[0]["solution_file"].get<std::string>()));
-        INFO(verified.output);
-        CHECK(verified.exit_code == 0);
+        CHECK(verify_generated("random-uniform:n=150,seed=3",
+                               lines[0]["solution_file"].get<std::string>()) == 0);
         return lines[0];
     };
     const auto plain = run("apps-restart-off", "");
@@ -585,11 +582,8 @@ TEST_CASE("configs/tsp/resident-ils-restarts.yaml: a verified tour below the gre
     const auto trace = read_jsonl(line["trace_file"].get<std::string>());
     REQUIRE(trace.size() >= 2);
     CHECK(line["objective"].get<double>() < trace.front()["objective"].get<double>());
-    const CommandResult verified =
-        run_locus("verify --problem tsp --instance random-uniform:n=300,seed=2 --solution " +
-                  quoted(line["solution_file"].get<std::string>()));
-    INFO(verified.output);
-    CHECK(verified.exit_code == 0);
+    const std::string tour = line["solution_file"].get<std::string>();
+    CHECK(verify_generated("random-uniform:n=300,seed=2", tour) == 0);
 }
 
 TEST_CASE("a long parallel descent offers its progress: trace points while it runs") {

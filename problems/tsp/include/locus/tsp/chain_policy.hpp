@@ -190,8 +190,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
     /// reversals) and those after the best closed tour are undone. Stops at the first
     /// improving chain: returns its objective change (< 0) on every rank, and the leader writes
     /// the cities whose edges changed to `out` (each once, so at most n), every rank their
-    /// count to `touched`; 0 when no chain
-    /// improves (tour unchanged).
+    /// count to `touched`; 0 when no chain improves (tour unchanged).
     /// `tried`: the entries of `from` searched from. Every rank makes the same choices from the
     /// same memory.
     LOCUS_HD_INLINE bool deepens() const { return depth > 0 && n >= 8; }

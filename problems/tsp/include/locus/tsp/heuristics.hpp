@@ -39,7 +39,7 @@ private:
 /// Greedy-edge tour (Johnson & McGeoch's "Greedy" start): the candidate edges (each city's
 /// `k` nearest) in (length, city, city) order are taken while both ends have degree < 2 and no
 /// cycle closes; the fragments (paths and single cities) are then joined end to nearest
-/// free end, starting from city 0. Deterministic: every solution of the batch gets the same
+/// free end, starting from the lowest-numbered free end. Deterministic: every solution of the batch gets the same
 /// tour. Its global structure (which clusters connect) often suits a local search better than
 /// a nearest-neighbor tour's, whose last steps cross the plane.
 class GreedyEdgeTour final : public Construction {
