@@ -195,6 +195,11 @@ TEST_CASE("multi-start plan errors name the setting") {
     const auto plan = gpu::plan_multistart(config, 50);
     CHECK(plan.tenure_min == 45);
     CHECK(plan.tenure_min + plan.tenure_span - 1 == 55);
+    // The halt flag is read every ~2^22 pair terms of the delta table: 64 rows at n = 50, a few
+    // at n = 1000 (a 64-row chunk there held a time limit up by a second on a loaded machine).
+    CHECK(plan.halt_rows == 64);
+    CHECK(gpu::plan_multistart(config, 1000).halt_rows == 4);
+    CHECK(gpu::plan_multistart(config, 5000).halt_rows == 1);
 }
 
 TEST_CASE("matrix words reject values beyond 32 bits") {

@@ -108,9 +108,10 @@ struct MultiStartPlan {
     /// Iterations between two reads of the halt flag: 64 for small n, down to every iteration
     /// from n = 128 on (an iteration scans n^2 / 2 swaps: a read is then negligible).
     std::uint64_t halt_every = 1;
+    /// Rows of the delta table computed between two reads of the halt flag: about 2^22 pair
+    /// terms (a few milliseconds on one core), 64 rows for small n, 4 at n = 1000.
+    std::int32_t halt_rows = 64;
 };
-/// Rows of the delta table computed between two reads of the halt flag.
-inline constexpr std::int32_t kHaltRows = 64;
 
 /// Checks `config` for permutations of length n and derives the plan. Throws locus::Error.
 inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32_t n) {
@@ -142,6 +143,10 @@ inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32
     plan.halt_every = std::clamp<std::uint64_t>(
         (std::uint64_t{1} << 20) / (static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n)),
         1, 64);
+    plan.halt_rows = static_cast<std::int32_t>(std::clamp<std::uint64_t>(
+        (std::uint64_t{1} << 22) /
+            (static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n)),
+        1, 64));
     plan.seed = config.seed;
     plan.log_accept0 = std::log(config.accept0);
     plan.cooling = config.iterations == 0
@@ -334,11 +339,11 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
         cost += problem.row_cost(perm, i);
     cost = team.sum(cost);
     SearchResult result{cost, cost, 0, 0, 0, 0};
-    // The delta table, kHaltRows rows at a time between reads of the halt flag (n^3 work: a
-    // second at n = 1000); a search halted here ends at its start.
-    for (std::int32_t r0 = 0; r0 < n; r0 += kHaltRows) {
+    // The delta table, plan.halt_rows rows at a time between reads of the halt flag (n^3 work:
+    // a second at n = 1000); a search halted here ends at its start.
+    for (std::int32_t r0 = 0; r0 < n; r0 += plan.halt_rows) {
         if (raised(team, plan.halt)) return result;
-        const std::int32_t rows = r0 + kHaltRows < n ? kHaltRows : n - r0;
+        const std::int32_t rows = r0 + plan.halt_rows < n ? plan.halt_rows : n - r0;
         const std::uint64_t slots = static_cast<std::uint64_t>(rows) * nn;
         for (std::uint64_t slot = team.rank(); slot < slots; slot += team.size()) {
             const auto r = r0 + static_cast<std::int32_t>(slot / nn);
