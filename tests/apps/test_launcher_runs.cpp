@@ -573,6 +573,29 @@ TEST_CASE("resident ILS restarts: the chains start again from the restart constr
           std::string::npos);
 }
 
+TEST_CASE("resident ILS on alpha-nearness candidate lists: a verified tour, another search") {
+    // The same seed and iteration limit on quadrant and on alpha lists of the same size: the
+    // chains search other moves, so the runs end apart (both tours verified).
+    const auto run = [](const std::string& tag, const std::string& extra) {
+        const auto lines =
+            run_ok(source_dir() / "configs/tsp/resident-ils.yaml", temp_dir(tag) / "out",
+                   "--backend cpu --instance random-uniform:n=400,seed=5 --set batch=4 "
+                   "--set algorithm.epoch=2 --set algorithm.candidates=6 "
+                   "--set termination.target_gap=null --set termination.time_limit=null "
+                   "--set termination.iterations=40 " +
+                       extra);
+        REQUIRE(lines.size() == 1);
+        CHECK(verify_generated("random-uniform:n=400,seed=5",
+                               lines[0]["solution_file"].get<std::string>()) == 0);
+        return lines[0];
+    };
+    const auto quadrant = run("apps-lists-quadrant", "");
+    const auto alpha = run("apps-lists-alpha", "--set algorithm.candidate_lists=alpha "
+                                               "--set algorithm.ascent=50");
+    CHECK(quadrant["iterations"] == alpha["iterations"]);
+    CHECK(quadrant["objective"] != alpha["objective"]);
+}
+
 TEST_CASE("configs/tsp/resident-ils-restarts.yaml: a verified tour below the greedy start") {
     const auto line = run_time_limited(
         "apps-restarts-config", "tsp/resident-ils-restarts.yaml",

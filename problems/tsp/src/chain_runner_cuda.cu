@@ -15,10 +15,10 @@ namespace {
 struct DeviceData {
     DeviceData(const TspProblem& problem, const TspChainOptions& options)
         : instance(problem.instance()) {
-        DeviceInstance::upload(candidates, problem.candidates(options.candidates),
+        DeviceInstance::upload(candidates, problem.lists(options.candidates, options.lists, {20, options.ascent}),
                                "TSP candidate lists");
         if (options.three_opt > 0)
-            DeviceInstance::upload(candidates3, problem.candidates(options.three_opt),
+            DeviceInstance::upload(candidates3, problem.lists(options.three_opt, options.lists, {20, options.ascent}),
                                    "TSP 3-opt candidate lists");
     }
     DeviceInstance instance;

@@ -25,6 +25,14 @@ void register_resident_ils(Registry& registry) {
                "count ILS iterations per chain.";
     spec.parameters = [](ComponentSchema& schema) {
         schema.integer("candidates", "10", "candidate-list size K", 1, 1024);
+        schema.choice("candidate_lists", "quadrant", {"quadrant", "alpha", "nearest"},
+                      "how the candidates are chosen: quadrant (the K/4 nearest cities of each "
+                      "quadrant, then the nearest), alpha (alpha-nearness under the penalties "
+                      "of a Held-Karp subgradient ascent, as in LKH), nearest");
+        schema.integer("ascent", "200",
+                       "subgradient iterations of the alpha-nearness ascent (0: alpha from the "
+                       "plain minimum spanning tree)",
+                       0, 100000);
         schema.integer("window", "100", "double-bridge window in positions (0 = whole tour)", 0);
         schema.integer("three_opt", "0",
                        "candidate-list size of a third VND neighborhood, sequential 3-opt (remove "
@@ -47,6 +55,11 @@ void register_resident_ils(Registry& registry) {
         options.three_opt = static_cast<std::int32_t>(std::min<std::int64_t>(
             p.get_int("three_opt"), static_cast<std::int64_t>(problem.size()) - 1));
         options.depth = static_cast<std::int32_t>(p.get_int("depth"));
+        const std::string& lists = p.get_string("candidate_lists");
+        options.lists = lists == "alpha"     ? CandidateKind::alpha
+                        : lists == "nearest" ? CandidateKind::nearest
+                                             : CandidateKind::quadrant;
+        options.ascent = static_cast<std::int32_t>(p.get_int("ascent"));
         if (b.backend == Backend::cuda)
             return make_cuda_chain_runner(problem, options, chains, params, b.device,
                                           {b.memory_budget, b.memory_fraction});

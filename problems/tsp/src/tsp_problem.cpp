@@ -54,9 +54,12 @@ std::vector<std::int32_t> TspProblem::read_solution(const std::filesystem::path&
     return read_tour(path, instance_.n);
 }
 
-const std::vector<std::int32_t>& TspProblem::lists(std::int32_t k, bool quadrant) const {
+const std::vector<std::int32_t>& TspProblem::lists(std::int32_t k, CandidateKind type,
+                                                   const AlphaOptions& alpha) const {
     std::lock_guard lock(candidates_mutex_);
-    auto& slot = candidates_[{k, quadrant}];
+    const bool by_alpha = type == CandidateKind::alpha;
+    auto& slot =
+        candidates_[{k, type, by_alpha ? alpha.pool : 0, by_alpha ? alpha.ascent : 0}];
     if (slot) return *slot;
     const auto n = static_cast<std::int32_t>(instance_.n);
     if (k < 1 || k > n - 1)
@@ -66,7 +69,9 @@ const std::vector<std::int32_t>& TspProblem::lists(std::int32_t k, bool quadrant
     // k/4 nearest cities of each quadrant around a city come first, the rest are its nearest
     // others. Plain nearest-neighbor lists fail on instances whose cities lie on lines (drilling
     // instances such as d1291): all candidates then sit on the same line.
-    auto lists = std::make_unique<std::vector<std::int32_t>>(candidate_lists(instance_, k, quadrant));
+    auto lists = std::make_unique<std::vector<std::int32_t>>(
+        by_alpha ? alpha_candidate_lists(instance_, k, alpha)
+                 : candidate_lists(instance_, k, type == CandidateKind::quadrant));
     slot = std::move(lists);
     return *slot;
 }

@@ -11,6 +11,10 @@
 
 namespace locus::tsp {
 
+/// How a TSP component's candidate lists are chosen: the k nearest cities, quadrant lists
+/// (below) or alpha-nearness (locus/tsp/alpha_nearness.hpp).
+enum class CandidateKind : std::uint8_t { nearest, quadrant, alpha };
+
 /// The lists (row-major n x k). Planar instances (EUC_2D, CEIL_2D, ATT), whose distance never
 /// decreases with the Euclidean distance of the coordinates, are searched in a k-d tree in
 /// O(n k log n); GEO and EXPLICIT instances by comparing every pair. Both give the same lists.

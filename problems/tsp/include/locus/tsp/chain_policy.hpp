@@ -12,6 +12,7 @@
 #include "locus/gpu/storage.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
+#include "locus/tsp/candidate_lists.hpp"
 #include "locus/tsp/combine.hpp"
 #include "locus/tsp/double_bridge.hpp"
 #include "locus/tsp/evaluators.hpp"
@@ -25,6 +26,8 @@ struct TspChainOptions {
     std::int32_t window = 100;    ///< double-bridge window (0 = whole tour)
     std::int32_t three_opt = 0;   ///< candidate-list size of the 3-opt neighborhood (0 = off)
     std::int32_t depth = 0;       ///< most 2-opt steps of the variable-depth move (0 = off)
+    CandidateKind lists = CandidateKind::quadrant; ///< how the candidate lists are chosen
+    std::int32_t ascent = 200; ///< subgradient iterations of alpha-nearness lists
 };
 
 /// Most steps of the TSP chains' variable-depth move.

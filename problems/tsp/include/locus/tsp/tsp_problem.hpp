@@ -8,9 +8,12 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "locus/problem.hpp"
+#include "locus/tsp/alpha_nearness.hpp"
+#include "locus/tsp/candidate_lists.hpp"
 #include "locus/tsp/instance.hpp"
 
 namespace locus::tsp {
@@ -45,18 +48,25 @@ public:
     /// index). With coordinates, quadrant lists: the k/4 nearest cities of each of the four
     /// quadrants around a city, completed with its nearest others; without, the k nearest.
     /// Built once per k (thread safe) with all cores.
-    const std::vector<std::int32_t>& candidates(std::int32_t k) const { return lists(k, true); }
+    const std::vector<std::int32_t>& candidates(std::int32_t k) const {
+        return lists(k, CandidateKind::quadrant);
+    }
     /// The k nearest other cities of every city (n x k, ordered by distance, then index).
-    const std::vector<std::int32_t>& nearest(std::int32_t k) const { return lists(k, false); }
+    const std::vector<std::int32_t>& nearest(std::int32_t k) const {
+        return lists(k, CandidateKind::nearest);
+    }
+    /// Lists of the given kind (alpha: ordered by alpha-value, see alpha_nearness.hpp, with
+    /// `alpha`'s pool and ascent), built once per (k, kind, alpha options). Throws ConfigError
+    /// when k is not in 1..n-1.
+    const std::vector<std::int32_t>& lists(std::int32_t k, CandidateKind type,
+                                           const AlphaOptions& alpha = {}) const;
 
 private:
-    const std::vector<std::int32_t>& lists(std::int32_t k, bool quadrant) const;
-
     Instance instance_;
     bool narrow_deltas_ = false;
     mutable std::mutex candidates_mutex_;
-    mutable std::map<std::pair<std::int32_t, bool>, std::unique_ptr<std::vector<std::int32_t>>>
-        candidates_;
+    using ListKey = std::tuple<std::int32_t, CandidateKind, std::int32_t, std::int32_t>;
+    mutable std::map<ListKey, std::unique_ptr<std::vector<std::int32_t>>> candidates_;
 };
 
 /// Registers the TSP problem and its components (constructions, perturbation, neighborhoods).
