@@ -75,6 +75,20 @@ void check_trace(const nlohmann::json &line) {
           doctest::Approx(line["time_to_best_s"].get<double>()));
 }
 
+/// configs/tsp/resident-ils.yaml on the CPU with 4 chains, epoch 2 and an iteration limit (no
+/// time limit, no target) plus `args`; the tour is checked by locus verify. Returns the line.
+nlohmann::json resident_run(const std::string& tag, const std::string& instance,
+                            int iterations, const std::string& args) {
+    const auto lines =
+        run_ok(source_dir() / "configs/tsp/resident-ils.yaml", temp_dir(tag) / "out",
+               "--backend cpu --instance " + instance + " --set batch=4 --set algorithm.epoch=2 "
+               "--set termination.target_gap=null --set termination.time_limit=null "
+               "--set termination.iterations=" + std::to_string(iterations) + " " + args);
+    REQUIRE(lines.size() == 1);
+    CHECK(verify_generated(instance, lines[0]["solution_file"].get<std::string>()) == 0);
+    return lines[0];
+}
+
 } // namespace
 
 TEST_CASE("a run writes one complete results line, its trace and its tour") {
@@ -540,17 +554,8 @@ TEST_CASE("resident ILS restarts: the chains start again from the restart constr
     // brings no new chain best: each restart's descent from a random tour costs evaluations
     // the run without restarts does not spend.
     const auto run = [](const std::string& tag, const std::string& extra) {
-        const auto lines =
-            run_ok(source_dir() / "configs/tsp/resident-ils.yaml", temp_dir(tag) / "out",
-                   "--backend cpu --instance random-uniform:n=150,seed=3 --set batch=4 "
-                   "--set algorithm.epoch=2 --set algorithm.depth=0 "
-                   "--set termination.target_gap=null --set termination.time_limit=null "
-                   "--set termination.iterations=200 " +
-                       extra);
-        REQUIRE(lines.size() == 1);
-        CHECK(verify_generated("random-uniform:n=150,seed=3",
-                               lines[0]["solution_file"].get<std::string>()) == 0);
-        return lines[0];
+        return resident_run(tag, "random-uniform:n=150,seed=3", 200,
+                            "--set algorithm.depth=0 " + extra);
     };
     const auto plain = run("apps-restart-off", "");
     const auto restarting =
@@ -577,17 +582,8 @@ TEST_CASE("resident ILS on alpha-nearness candidate lists: a verified tour, anot
     // The same seed and iteration limit on quadrant and on alpha lists of the same size: the
     // chains search other moves, so the runs end apart (both tours verified).
     const auto run = [](const std::string& tag, const std::string& extra) {
-        const auto lines =
-            run_ok(source_dir() / "configs/tsp/resident-ils.yaml", temp_dir(tag) / "out",
-                   "--backend cpu --instance random-uniform:n=400,seed=5 --set batch=4 "
-                   "--set algorithm.epoch=2 --set algorithm.candidates=6 "
-                   "--set termination.target_gap=null --set termination.time_limit=null "
-                   "--set termination.iterations=40 " +
-                       extra);
-        REQUIRE(lines.size() == 1);
-        CHECK(verify_generated("random-uniform:n=400,seed=5",
-                               lines[0]["solution_file"].get<std::string>()) == 0);
-        return lines[0];
+        return resident_run(tag, "random-uniform:n=400,seed=5", 40,
+                            "--set algorithm.candidates=6 " + extra);
     };
     const auto quadrant = run("apps-lists-quadrant", "");
     const auto alpha = run("apps-lists-alpha", "--set algorithm.candidate_lists=alpha "
