@@ -75,6 +75,14 @@ void check_trace(const nlohmann::json &line) {
           doctest::Approx(line["time_to_best_s"].get<double>()));
 }
 
+/// The run improved on its first trace point and its tour passes locus verify on `spec`.
+void check_improved_and_verified(const nlohmann::json &line, const std::string &spec) {
+    const auto trace = read_jsonl(line["trace_file"].get<std::string>());
+    REQUIRE(trace.size() >= 2);
+    CHECK(line["objective"].get<double>() < trace.front()["objective"].get<double>());
+    CHECK(verify_generated(spec, line["solution_file"].get<std::string>()) == 0);
+}
+
 /// configs/tsp/resident-ils.yaml on the CPU with 4 chains, epoch 2 and an iteration limit (no
 /// time limit, no target) plus `args`; the tour is checked by locus verify. Returns the line.
 nlohmann::json resident_run(const std::string& tag, const std::string& instance,
@@ -541,11 +549,7 @@ TEST_CASE("resident ILS with the merging exchange and the variable-depth move on
         "--set algorithm.exchange=merge --set algorithm.epoch=4 --set algorithm.depth=6 "
         "--set termination.target_gap=null",
         3);
-    const auto trace = read_jsonl(line["trace_file"].get<std::string>());
-    REQUIRE(trace.size() >= 2);
-    CHECK(line["objective"].get<double>() < trace.front()["objective"].get<double>());
-    const std::string tour = line["solution_file"].get<std::string>();
-    CHECK(verify_generated("random-uniform:n=1000,seed=4", tour) == 0);
+    check_improved_and_verified(line, "random-uniform:n=1000,seed=4");
 }
 
 TEST_CASE("resident ILS restarts: the chains start again from the restart construction and "
@@ -598,11 +602,7 @@ TEST_CASE("configs/tsp/resident-ils-restarts.yaml: a verified tour below the gre
         "--backend cpu --instance random-uniform:n=300,seed=2 --set batch=16 "
         "--set algorithm.restart=2",
         2);
-    const auto trace = read_jsonl(line["trace_file"].get<std::string>());
-    REQUIRE(trace.size() >= 2);
-    CHECK(line["objective"].get<double>() < trace.front()["objective"].get<double>());
-    const std::string tour = line["solution_file"].get<std::string>();
-    CHECK(verify_generated("random-uniform:n=300,seed=2", tour) == 0);
+    check_improved_and_verified(line, "random-uniform:n=300,seed=2");
 }
 
 TEST_CASE("a long parallel descent offers its progress: trace points while it runs") {
