@@ -97,6 +97,47 @@ __device__ __forceinline__ void sweep_bounded(const E& eval, const typename E::r
     }
 }
 
+/// Sweep of one unit's columns by a whole warp for a linked evaluator: each round the 32 lanes
+/// compute the links of 32 consecutive columns and the first 31 lanes the cells, taking their
+/// right neighbour's link by a shuffle, so each link is computed once where the cell loop
+/// computes it twice. Rounds are uniform over the warp. Pivot::best keeps the lane's running
+/// best; Pivot::first returns true (on every lane) once a round holds an improving cell, `hit`
+/// true on the lanes that found one, each the lane's only cell taken (the lowest lane's is the
+/// warp's lowest index).
+template <bool kFirst, class E>
+__device__ __forceinline__ bool sweep_linked(const E& eval, const typename E::row_type& context,
+                                             const ColumnRange range, std::uint64_t base,
+                                             typename E::delta_type& best,
+                                             std::uint64_t& best_index, bool& hit) {
+    using D = typename E::delta_type;
+    const std::uint32_t lane = threadIdx.x & 31u;
+    for (std::uint32_t first = range.begin; first < range.end; first += 31) {
+        const std::uint32_t col = first + lane;
+        typename E::link_type here{};
+        if (col <= range.end)
+            here = eval.link(context, col);
+        const typename E::link_type next = __shfl_down_sync(0xffffffffu, here, 1);
+        if (lane < 31 && col < range.end) {
+            const D delta = eval.linked(context, col, here, next);
+            if constexpr (kFirst) {
+                if (delta < D(0)) {
+                    best = delta;
+                    best_index = base + col;
+                    hit = true;
+                }
+            } else if (delta < best) {
+                best = delta;
+                best_index = base + col;
+            }
+        }
+        if constexpr (kFirst) {
+            if (warp_any(hit))
+                return true;
+        }
+    }
+    return false;
+}
+
 /// Blocks per multiprocessor the selection kernel is compiled for: evaluators with lower bounds
 /// spend their time in the bound sweep and rarely evaluate a cell in full, so their kernels
 /// trade registers of the full evaluation (spilled if need be) for twice the resident warps.
@@ -138,23 +179,44 @@ __global__ void __launch_bounds__(kEngineBlockThreads, select_min_blocks<E>())
          unit < plan.units; unit += unit_step) {
         const auto [row, col_begin, col_end] = decode_unit(plan, unit);
         const std::uint64_t base = row * plan.cols;
+        // Linked evaluators sweep whole-warp groups with shuffles: the warp's control flow
+        // stays uniform (the unit is the warp's).
+        constexpr bool kLinked = LinkedEvaluator<E> && !LowerBoundedEvaluator<E>;
+        const bool linked = kLinked && width == 32;
         if constexpr (kFirst) {
             // NOTE: every cell of this unit and of later units has a larger index than a
             // published improving move, so none of them can be the first improving move.
             const std::uint64_t known =
                 min(*published, *static_cast<volatile std::uint64_t*>(&s_found));
-            if (known < base + col_begin)
+            const bool beyond = known < base + col_begin;
+            if (linked ? warp_any(beyond) : beyond)
                 break;
         }
         const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
         const ColumnRange range = columns_to_scan(eval, context, col_begin, col_end);
+        bool hit = false;
+        if constexpr (kLinked) {
+            if (linked) {
+                if (sweep_linked<kFirst>(eval, context, range, base, best, best_index, hit)) {
+                    if (hit) {
+                        const auto index = static_cast<unsigned long long>(best_index);
+                        const unsigned long long block_min =
+                            atomicMin(reinterpret_cast<unsigned long long*>(&s_found), index);
+                        if (index < block_min && best_index < *published)
+                            atomicMin(reinterpret_cast<unsigned long long*>(found + solution),
+                                      index);
+                    }
+                    break;
+                }
+                continue;
+            }
+        }
         if constexpr (!kFirst && LowerBoundedEvaluator<E>) {
             if (width == 32) {
                 sweep_bounded(eval, context, range, base, found + solution, best, best_index);
                 continue;
             }
         }
-        bool hit = false;
         for (std::uint32_t col = range.begin + lane; col < range.end; col += width) {
             if (!may_beat(eval, context, col, kFirst ? D(0) : best))
                 continue;

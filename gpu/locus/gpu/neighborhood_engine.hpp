@@ -179,6 +179,19 @@ concept RowScanningEvaluator = requires(const E& e, const typename E::row_type& 
     { e.best_in_row(r, c, c) } -> std::same_as<MoveResult<typename E::delta_type>>;
 };
 
+/// An evaluator may share work between neighbouring cells of a row: `link(context, col)` is a
+/// term that cells col - 1 and col both need (e.g. an added edge along a diagonal of the 2-opt
+/// table), defined for col <= the row's last valid column + 1, and `linked(context, col,
+/// link(col), link(col + 1))` equals operator()(context, col) on every valid column. The GPU
+/// sweep of whole-warp groups then computes each link once (lanes pass it to their neighbour by
+/// a shuffle) instead of twice; results are the same. Optional.
+template <class E>
+concept LinkedEvaluator = requires(const E& e, const typename E::row_type& r, std::uint32_t c,
+                                   typename E::link_type l) {
+    { e.link(r, c) } -> std::same_as<typename E::link_type>;
+    { e.linked(r, c, l, l) } -> std::same_as<typename E::delta_type>;
+};
+
 /// An evaluator may give a cheap lower bound of each cell's delta: `bound(context, col)` <=
 /// operator()(context, col) for every cell (invalid_delta where the cell is not a move). The
 /// engine then evaluates a cell in full only when its bound beats what the cell must beat (the

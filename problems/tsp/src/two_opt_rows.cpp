@@ -16,25 +16,26 @@ namespace {
 
 constexpr std::int32_t kBlock = 512;
 
-[[gnu::always_inline]] inline RowBest row_body(const IntPoint* P, const std::int32_t* D,
-                                               IntPoint a0, IntPoint a1, std::int32_t base,
+[[gnu::always_inline]] inline RowBest row_body(const IntPoint* A, const IntPoint* B,
+                                               const std::int32_t* DA, const std::int32_t* DB,
                                                std::int32_t count) {
     RowBest best{std::numeric_limits<std::int32_t>::max(), -1};
-    const double ax = a0.x, ay = a0.y, bx = a1.x, by = a1.y;
+    // link[c] = d(A[c], B[c]) for c <= m: each added edge once, shared by two cells.
+    alignas(64) std::int32_t link[kBlock + 1];
     alignas(64) std::int32_t delta[kBlock];
     for (std::int32_t first = 0; first < count; first += kBlock) {
         const std::int32_t m = std::min(kBlock, count - first);
-        const IntPoint* p = P + first;
-        const std::int32_t* e = D + first;
-        for (std::int32_t c = 0; c < m; ++c) {
-            const double dx0 = ax - static_cast<double>(p[c].x);
-            const double dy0 = ay - static_cast<double>(p[c].y);
-            const double dx1 = bx - static_cast<double>(p[c + 1].x);
-            const double dy1 = by - static_cast<double>(p[c + 1].y);
-            const auto d0 = static_cast<std::int32_t>(std::sqrt(dx0 * dx0 + dy0 * dy0) + 0.5);
-            const auto d1 = static_cast<std::int32_t>(std::sqrt(dx1 * dx1 + dy1 * dy1) + 0.5);
-            delta[c] = d0 + d1 - base - e[c];
+        const IntPoint* a = A + first;
+        const IntPoint* b = B + first;
+        for (std::int32_t c = 0; c <= m; ++c) {
+            const double dx = static_cast<double>(a[c].x) - static_cast<double>(b[c].x);
+            const double dy = static_cast<double>(a[c].y) - static_cast<double>(b[c].y);
+            link[c] = static_cast<std::int32_t>(std::sqrt(dx * dx + dy * dy) + 0.5);
         }
+        const std::int32_t* da = DA + first;
+        const std::int32_t* db = DB + first;
+        for (std::int32_t c = 0; c < m; ++c)
+            delta[c] = link[c] + link[c + 1] - da[c] - db[c];
         std::int32_t least = std::numeric_limits<std::int32_t>::max();
         for (std::int32_t c = 0; c < m; ++c)
             least = std::min(least, delta[c]);
@@ -48,27 +49,29 @@ constexpr std::int32_t kBlock = 512;
     return best;
 }
 
-RowBest row_baseline(const IntPoint* P, const std::int32_t* D, IntPoint a0, IntPoint a1,
-                     std::int32_t base, std::int32_t count) {
-    return row_body(P, D, a0, a1, base, count);
+RowBest row_baseline(const IntPoint* A, const IntPoint* B, const std::int32_t* DA,
+                     const std::int32_t* DB, std::int32_t count) {
+    return row_body(A, B, DA, DB, count);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define LOCUS_X86_VECTORS 1
-[[gnu::target("avx2")]] RowBest row_avx2(const IntPoint* P, const std::int32_t* D, IntPoint a0,
-                                         IntPoint a1, std::int32_t base, std::int32_t count) {
-    return row_body(P, D, a0, a1, base, count);
+[[gnu::target("avx2")]] RowBest row_avx2(const IntPoint* A, const IntPoint* B,
+                                         const std::int32_t* DA, const std::int32_t* DB,
+                                         std::int32_t count) {
+    return row_body(A, B, DA, DB, count);
 }
-[[gnu::target("avx512f,avx512vl,avx512dq")]] RowBest row_avx512(const IntPoint* P,
-                                                                const std::int32_t* D, IntPoint a0,
-                                                                IntPoint a1, std::int32_t base,
+[[gnu::target("avx512f,avx512vl,avx512dq")]] RowBest row_avx512(const IntPoint* A,
+                                                                const IntPoint* B,
+                                                                const std::int32_t* DA,
+                                                                const std::int32_t* DB,
                                                                 std::int32_t count) {
-    return row_body(P, D, a0, a1, base, count);
+    return row_body(A, B, DA, DB, count);
 }
 #endif
 
-using RowScan = RowBest (*)(const IntPoint*, const std::int32_t*, IntPoint, IntPoint, std::int32_t,
-                            std::int32_t);
+using RowScan = RowBest (*)(const IntPoint*, const IntPoint*, const std::int32_t*,
+                            const std::int32_t*, std::int32_t);
 
 RowScan scan_for(VectorUnit unit) {
     switch (unit) {
@@ -109,10 +112,10 @@ VectorUnit widest_vector_unit() {
     return widest;
 }
 
-RowBest euc_int_two_opt_row(const IntPoint* P, const std::int32_t* D, IntPoint a0, IntPoint a1,
-                            std::int32_t base, std::int32_t count, VectorUnit unit) {
+RowBest euc_int_two_opt_diagonal(const IntPoint* A, const IntPoint* B, const std::int32_t* DA,
+                                 const std::int32_t* DB, std::int32_t count, VectorUnit unit) {
     static const RowScan widest = scan_for(widest_vector_unit());
-    return (unit == VectorUnit::widest ? widest : scan_for(unit))(P, D, a0, a1, base, count);
+    return (unit == VectorUnit::widest ? widest : scan_for(unit))(A, B, DA, DB, count);
 }
 
 } // namespace locus::tsp

@@ -5,8 +5,10 @@
 /// runs in the CPU twin (host pointers) and in kernels (device pointers).
 ///
 /// Index spaces (n cities, K candidates per city; index = row * cols + col):
-/// - TwoOptFull: rows ceil((n-2)/2), cols n-1. Row r holds 2-opt moves (i=r, j=r+2+c) for
-///   c < n-2-r, then (i=n-3-r, j=i+2+c') — the triangle folded into a rectangle.
+/// - TwoOptFull: rows n/2 - 1, cols n. Row r is the diagonal k = r + 2 of the cyclic move table:
+///   cell c removes the edges after positions c and c + k (mod n), normalised to (i < j); for
+///   even n the cells c >= n/2 of the last row repeat its first half and hold no move. Along a
+///   diagonal, neighbouring cells share an added edge (the engine's linked sweep).
 /// - OrOptFull: rows 3n (row = i*3 + L-1: segment of length L starting at position i),
 ///   cols 2n (col = 2p + reversed: insertion between positions p and p+1).
 /// - SwapFull: rows n, cols n (positions i < j).
@@ -97,50 +99,53 @@ LOCUS_HD_INLINE void prepare_entry(const Metric& metric, const std::int32_t* tou
 template <class Metric, class Delta = std::int64_t> struct TwoOptFull {
     using delta_type = Delta;
     using point_type = typename Metric::point_type;
+    using link_type = std::int32_t;
     struct row_type {
         const point_type* P;
         const std::int32_t* D;
-        point_type a0, a1, b0, b1;
-        std::int32_t ia, ib, da, db, len_a;
-        bool middle;
+        std::int32_t k; ///< the diagonal: cell c removes the edges after positions c and c + k
     };
     TourBatchView<Metric> v;
 
     /// Grid rows per focused city (0: the space ignores focus).
     static constexpr std::int32_t rows_per_focus = 0;
     static constexpr MoveKind kind = MoveKind::two_opt;
+    /// Rows are the diagonals k = 2 .. n/2 of the cyclic move table, columns the positions c:
+    /// cell (k - 2, c) removes the edges (P[c], P[c+1]) and (P[c+k], P[c+k+1]) (positions mod
+    /// n) and adds (P[c], P[c+k]) and (P[c+1], P[c+k+1]). Diagonal k and n - k hold the same
+    /// moves, so k stops at n/2, and for even n the second half of the last diagonal repeats its
+    /// first (invalid cells, outside columns()).
     LOCUS_HD_INLINE gpu::MoveGrid grid() const {
-        return {static_cast<std::uint32_t>(v.n < 4 ? 0 : (v.n - 1) / 2),
-                static_cast<std::uint32_t>(v.n - 1)};
+        return {static_cast<std::uint32_t>(v.n < 4 ? 0 : v.n / 2 - 1),
+                static_cast<std::uint32_t>(v.n)};
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
-        row_type x;
-        x.P = v.points(s);
-        x.D = v.dists(s);
-        x.ia = static_cast<std::int32_t>(r);
-        x.ib = v.n - 3 - x.ia;
-        x.middle = x.ia == x.ib;
-        x.a0 = x.P[x.ia];
-        x.a1 = x.P[x.ia + 1];
-        x.b0 = x.P[x.ib];
-        x.b1 = x.P[x.ib + 1];
-        x.da = x.D[x.ia];
-        x.db = x.D[x.ib];
-        x.len_a = v.n - 2 - x.ia;
-        return x;
+        return {v.points(s), v.dists(s), static_cast<std::int32_t>(r) + 2};
+    }
+    LOCUS_HD_INLINE gpu::ColumnRange columns(const row_type& x) const {
+        return {0u, static_cast<std::uint32_t>(2 * x.k == v.n ? x.k : v.n)};
+    }
+    /// Position c + k (mod n) for c <= n.
+    LOCUS_HD_INLINE std::int32_t across(const row_type& x, std::int32_t c) const {
+        const std::int32_t b = c + x.k;
+        return b >= v.n ? b - v.n : b;
+    }
+    /// The added edge shared by cells c - 1 and c of a diagonal: d(P[c], P[c + k]), c <= n
+    /// (the engine's linked sweep computes it once for both; LinkedEvaluator).
+    LOCUS_HD_INLINE link_type link(const row_type& x, std::uint32_t col) const {
+        const auto c = static_cast<std::int32_t>(col);
+        return v.metric(x.P[c], x.P[across(x, c)]);
+    }
+    /// The delta of cell c from link(c) and link(c + 1).
+    LOCUS_HD_INLINE delta_type linked(const row_type& x, std::uint32_t col, link_type here,
+                                      link_type next) const {
+        const auto c = static_cast<std::int32_t>(col);
+        return static_cast<delta_type>(here + next - x.D[c] - x.D[across(x, c)]);
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
-        const auto c = static_cast<std::int32_t>(col);
-        if (c < x.len_a) {
-            const std::int32_t j = x.ia + 2 + c;
-            if (x.ia == 0 && j == v.n - 1) return gpu::invalid_delta<delta_type>();
-            return static_cast<delta_type>(v.metric(x.a0, x.P[j])) + v.metric(x.a1, x.P[j + 1]) -
-                   x.da - x.D[j];
-        }
-        if (x.middle) return gpu::invalid_delta<delta_type>();
-        const std::int32_t j = x.ib + 2 + (c - x.len_a);
-        return static_cast<delta_type>(v.metric(x.b0, x.P[j])) + v.metric(x.b1, x.P[j + 1]) - x.db -
-               x.D[j];
+        if (2 * x.k == v.n && static_cast<std::int32_t>(col) >= x.k)
+            return gpu::invalid_delta<delta_type>();
+        return linked(x, col, link(x, col), link(x, col + 1));
     }
     /// Host (RowScanningEvaluator, EUC_2D on integral coordinates only; other metrics take the
     /// engine's cell loop): the best cell of columns [begin, end) of a row, vectorised.
@@ -149,34 +154,31 @@ template <class Metric, class Delta = std::int64_t> struct TwoOptFull {
         requires(Metric::kind == MetricKind::euc_2d_int && std::is_integral_v<Delta>)
     {
         gpu::MoveResult<delta_type> best{gpu::invalid_delta<delta_type>(), kNoMove};
-        // The row's two runs: columns [0, len_a) pair position ia with j = ia + 2 + c (the last
-        // one, j = n - 1, is no move when ia = 0), the rest pair ib with j = ib + 2 + (c - len_a)
-        // unless the row folds onto itself.
-        const auto run = [&](std::int32_t c0, std::int32_t c1, std::int32_t first_j,
-                             point_type a0, point_type a1, std::int32_t di) {
-            const std::int32_t b = std::max(c0, static_cast<std::int32_t>(begin));
-            const std::int32_t e = std::min(c1, static_cast<std::int32_t>(end));
+        const auto last = static_cast<std::int32_t>(std::min(end, columns(x).end));
+        // Columns below n - k pair P + c with P + c + k; the rest wrap to P + c + k - n (both
+        // runs read one point past their last cell, at most P[n] = P[0]).
+        const auto run = [&](std::int32_t b, std::int32_t e, std::int32_t shift) {
             if (b >= e) return;
-            const std::int32_t j = first_j + (b - c0);
-            const RowBest r = euc_int_two_opt_row(x.P + j, x.D + j, a0, a1, di, e - b);
+            const RowBest r = euc_int_two_opt_diagonal(x.P + b, x.P + b + shift, x.D + b,
+                                                       x.D + b + shift, e - b);
             if (r.offset >= 0 && static_cast<delta_type>(r.delta) < best.delta)
                 best = {static_cast<delta_type>(r.delta), static_cast<std::uint64_t>(b + r.offset)};
         };
-        run(0, x.ia == 0 ? x.len_a - 1 : x.len_a, x.ia + 2, x.a0, x.a1, x.da);
-        if (!x.middle) run(x.len_a, v.n - 1, x.ib + 2, x.b0, x.b1, x.db);
+        const std::int32_t wrap_at = v.n - x.k;
+        run(static_cast<std::int32_t>(begin), std::min(last, wrap_at), x.k);
+        run(std::max(static_cast<std::int32_t>(begin), wrap_at), last, x.k - v.n);
         return best;
     }
     LOCUS_HD_INLINE TourMove decode(std::uint32_t, std::uint64_t index) const {
-        const auto cols = static_cast<std::uint64_t>(v.n - 1);
-        const auto r = static_cast<std::int32_t>(index / cols);
+        const auto cols = static_cast<std::uint64_t>(v.n);
+        const auto k = static_cast<std::int32_t>(index / cols) + 2;
         const auto c = static_cast<std::int32_t>(index % cols);
+        const std::int32_t b = c + k >= v.n ? c + k - v.n : c + k;
         TourMove m;
         m.kind = MoveKind::two_opt;
-        const std::int32_t len_a = v.n - 2 - r;
-        m.i = c < len_a ? r : v.n - 3 - r;
-        m.j = m.i + 2 + (c < len_a ? c : c - len_a);
-        const bool middle_twin = c >= len_a && v.n - 3 - r == r; // folded onto itself
-        m.valid = !middle_twin && m.j < v.n && !(m.i == 0 && m.j == v.n - 1);
+        m.i = c < b ? c : b;
+        m.j = c < b ? b : c;
+        m.valid = 2 * k <= v.n && !(2 * k == v.n && c >= k);
         return m;
     }
 };

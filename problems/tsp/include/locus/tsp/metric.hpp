@@ -106,10 +106,11 @@ __device__ __forceinline__ std::int32_t device_nint_distance(IntPoint a, IntPoin
     const int e = static_cast<int>(static_cast<unsigned>(dx) * static_cast<unsigned>(dx) +
                                    static_cast<unsigned>(dy) * static_cast<unsigned>(dy) - d * d);
     const int di = static_cast<int>(d);
-    if (e > di && e <= 3 * di + 2) return di + 1;   // (d+1)^2 - (d+1) < s <= (d+1)^2 + (d+1)
-    if (e <= -di && e > -3 * di + 2) return di - 1; // (d-1)^2 - (d-1) < s <= (d-1)^2 + (d-1)
-    if (e > -di && e <= di) return di;              // d^2 - d < s <= d^2 + d
-    // Rare (distances beyond ~2^22): exact correction in 64 bits.
+    // The common case, without branches (lanes agree): d + 1 when (d+1)^2 - (d+1) < s <=
+    // (d+1)^2 + (d+1), i.e. d < e <= 3d + 2; d - 1 when -3d + 2 < e <= -d; else d (-d < e <= d).
+    if (e > -3 * di + 2 && e <= 3 * di + 2)
+        return di + static_cast<int>(e > di) - static_cast<int>(e <= -di);
+    // Rare (distances beyond ~2^22, or d = 0): exact correction in 64 bits.
     const std::uint64_t s = static_cast<std::uint64_t>(static_cast<std::int64_t>(dx) * dx +
                                                        static_cast<std::int64_t>(dy) * dy);
     std::uint64_t dd = static_cast<std::uint64_t>(d) * d;
