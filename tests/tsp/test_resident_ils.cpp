@@ -14,9 +14,9 @@
 #include "locus/gpu/chain_engine.hpp"
 #include "locus/tsp/chain_runner.hpp"
 #include "locus/tsp/combine.hpp"
-#include "locus/tsp/tour_engine.hpp"
 #include "locus/tsp/generator.hpp"
 #include "locus/tsp/heuristics.hpp"
+#include "locus/tsp/tour_engine.hpp"
 #include "locus/tsp/tour_io.hpp"
 #include "tsp_test_instances.hpp"
 
@@ -53,7 +53,8 @@ Outcome run_chains(const TspProblem& problem, std::uint32_t chains, int threads,
         objectives[c] = static_cast<std::int64_t>(batch.objective(c));
     runner->start(batch.data(), objectives, {}, -1);
     const auto start = runner->best_objectives();
-    for (std::uint32_t c = 0; c < chains; ++c) CHECK(start[c] <= objectives[c]);
+    for (std::uint32_t c = 0; c < chains; ++c)
+        CHECK(start[c] <= objectives[c]);
     for (int e = 0; e < 3; ++e) {
         if (share) {
             const auto values = runner->best_objectives();
@@ -87,9 +88,9 @@ TspChainPolicy<Metric, std::int64_t> host_policy(const TspProblem& problem, std:
 } // namespace
 
 TEST_CASE("TSP chain policy: every 2-opt and Or-opt move's delta and incremental workspace") {
-    for (const Instance& inst : {generate_random_uniform(60, 5, 100000),
-                                 locus::tsp::test::matrix_instance(40, 3),
-                                 locus::tsp::test::real_instance(45, 2)}) {
+    for (const Instance& inst :
+         {generate_random_uniform(60, 5, 100000), locus::tsp::test::matrix_instance(40, 3),
+          locus::tsp::test::real_instance(45, 2)}) {
         CAPTURE(inst.name);
         TspProblem problem(inst);
         SolutionBatch batch(1, problem.size());
@@ -108,9 +109,9 @@ TEST_CASE("TSP chain policy: every 2-opt and Or-opt move's delta and incremental
 }
 
 TEST_CASE("TSP chain policy: every sequential 3-opt move's delta and incremental workspace") {
-    for (const Instance& inst : {generate_random_uniform(40, 6, 100000),
-                                 locus::tsp::test::matrix_instance(30, 4),
-                                 locus::tsp::test::real_instance(35, 3)}) {
+    for (const Instance& inst :
+         {generate_random_uniform(40, 6, 100000), locus::tsp::test::matrix_instance(30, 4),
+          locus::tsp::test::real_instance(35, 3)}) {
         CAPTURE(inst.name);
         TspProblem problem(inst);
         SolutionBatch batch(1, problem.size());
@@ -135,8 +136,8 @@ TEST_CASE("TSP chain policy: every sequential 3-opt move's delta and incremental
             gpu::HostStorage storage;
             storage.allocate(list);
             policy.refresh(gpu::SerialTeam{}, 0, tour.data());
-            const auto eval = policy.template evaluator<2>(0, tour.data(), active.data(),
-                                                           &active_count);
+            const auto eval =
+                policy.template evaluator<2>(0, tour.data(), active.data(), &active_count);
             std::set<std::int32_t> types;
             for (std::uint64_t index = 0; index < eval.grid().size(); ++index) {
                 const TourMove m = eval.decode(0, index);
@@ -150,10 +151,9 @@ TEST_CASE("TSP chain policy: every sequential 3-opt move's delta and incremental
 
 TEST_CASE("TSP chain policy: the variable-depth move's change is exact, its workspace "
           "consistent, and a chain without gain leaves the tour as it was") {
-    for (const Instance& inst : {generate_random_uniform(200, 7, 100000),
-                                 generate_random_uniform(12, 2, 1000),
-                                 locus::tsp::test::matrix_instance(60, 5),
-                                 locus::tsp::test::real_instance(80, 4)}) {
+    for (const Instance& inst :
+         {generate_random_uniform(200, 7, 100000), generate_random_uniform(12, 2, 1000),
+          locus::tsp::test::matrix_instance(60, 5), locus::tsp::test::real_instance(80, 4)}) {
         CAPTURE(inst.name);
         TspProblem problem(inst);
         SolutionBatch batch(1, problem.size());
@@ -162,72 +162,120 @@ TEST_CASE("TSP chain policy: the variable-depth move's change is exact, its work
         const auto n = static_cast<std::int32_t>(problem.size());
         visit_metric(inst.metric, [&](auto tag) {
             using Metric = typename decltype(tag)::type;
-            auto policy = host_policy<Metric>(problem, 8);
-            policy.depth = 8;
-            gpu::ArrayList list;
-            policy.declare(list, 2);
-            gpu::HostStorage storage;
-            storage.allocate(list);
-            std::vector<std::int32_t> tour(batch[0].begin(), batch[0].end());
-            policy.refresh(gpu::SerialTeam{}, 0, tour.data());
-            int improved = 0;
-            std::vector<std::int32_t> out(static_cast<std::size_t>(n));
-            for (std::int32_t city = 0; city < n; ++city) {
-                const std::vector<std::int32_t> before = tour;
-                const auto length = static_cast<std::int64_t>(problem.evaluate(before));
-                std::int32_t tried = -1;
-                std::int32_t touched = -1;
-                const std::int64_t change =
-                    policy.deepen(gpu::SerialTeam{}, 0, tour.data(), &city, 1, tried, out.data(),
-                                  touched);
-                CHECK(tried == 1);
-                CHECK(change <= 0);
-                REQUIRE_FALSE(check_tour(tour, problem.size()).has_value());
-                CHECK(static_cast<std::int64_t>(problem.evaluate(tour)) == length + change);
-                if (change == 0) {
-                    CHECK(tour == before);
-                    CHECK(touched == 0);
-                    continue;
-                }
-                ++improved;
-                // Each touched city once: at most n, and at most t1, t2 and two per step.
-                CHECK(touched >= 4);
-                CHECK(touched <= 2 + 2 * policy.depth);
-                CHECK(touched <= n);
-                // Every city whose neighbours changed is among the touched ones.
-                const auto neighbours = [&](const std::vector<std::int32_t>& t) {
-                    std::vector<std::pair<std::int32_t, std::int32_t>> nb(t.size());
-                    for (std::int32_t q = 0; q < n; ++q) {
-                        const std::int32_t a = t[static_cast<std::size_t>((q + n - 1) % n)];
-                        const std::int32_t b = t[static_cast<std::size_t>((q + 1) % n)];
-                        nb[static_cast<std::size_t>(t[static_cast<std::size_t>(q)])] = {
-                            std::min(a, b), std::max(a, b)};
+            for (const std::int32_t breadth2 : {1, 3}) {
+                CAPTURE(breadth2);
+                auto policy = host_policy<Metric>(problem, 8);
+                policy.depth = 8;
+                policy.second_breadth = breadth2;
+                gpu::ArrayList list;
+                policy.declare(list, 2);
+                gpu::HostStorage storage;
+                storage.allocate(list);
+                std::vector<std::int32_t> tour(batch[0].begin(), batch[0].end());
+                policy.refresh(gpu::SerialTeam{}, 0, tour.data());
+                int improved = 0;
+                std::vector<std::int32_t> out(static_cast<std::size_t>(n));
+                for (std::int32_t city = 0; city < n; ++city) {
+                    const std::vector<std::int32_t> before = tour;
+                    const auto length = static_cast<std::int64_t>(problem.evaluate(before));
+                    std::int32_t tried = -1;
+                    std::int32_t touched = -1;
+                    const std::int64_t change = policy.deepen(gpu::SerialTeam{}, 0, tour.data(),
+                                                              &city, 1, tried, out.data(), touched);
+                    CHECK(tried == 1);
+                    CHECK(change <= 0);
+                    REQUIRE_FALSE(check_tour(tour, problem.size()).has_value());
+                    CHECK(static_cast<std::int64_t>(problem.evaluate(tour)) == length + change);
+                    if (change == 0) {
+                        CHECK(tour == before);
+                        CHECK(touched == 0);
+                        continue;
                     }
-                    return nb;
-                };
-                const auto old_nb = neighbours(before);
-                const auto new_nb = neighbours(tour);
-                const std::set<std::int32_t> listed(out.begin(), out.begin() + touched);
-                CHECK(listed.size() == static_cast<std::size_t>(touched));
-                for (std::int32_t x = 0; x < n; ++x)
-                    if (old_nb[static_cast<std::size_t>(x)] != new_nb[static_cast<std::size_t>(x)])
-                        CHECK(listed.count(x) == 1);
-                // The incremental workspace equals a fresh one (chain 1).
-                policy.refresh(gpu::SerialTeam{}, 1, tour.data());
-                CHECK(std::equal(policy.pos_of(0), policy.pos_of(0) + n, policy.pos_of(1)));
-                CHECK(std::equal(policy.dists_of(0), policy.dists_of(0) + n, policy.dists_of(1)));
+                    ++improved;
+                    // Each touched city once: at most n, and at most t1, t2 and two per step.
+                    CHECK(touched >= 4);
+                    CHECK(touched <= 2 + 2 * policy.depth);
+                    CHECK(touched <= n);
+                    // Every city whose neighbours changed is among the touched ones.
+                    const auto neighbours = [&](const std::vector<std::int32_t>& t) {
+                        std::vector<std::pair<std::int32_t, std::int32_t>> nb(t.size());
+                        for (std::int32_t q = 0; q < n; ++q) {
+                            const std::int32_t a = t[static_cast<std::size_t>((q + n - 1) % n)];
+                            const std::int32_t b = t[static_cast<std::size_t>((q + 1) % n)];
+                            nb[static_cast<std::size_t>(t[static_cast<std::size_t>(q)])] = {
+                                std::min(a, b), std::max(a, b)};
+                        }
+                        return nb;
+                    };
+                    const auto old_nb = neighbours(before);
+                    const auto new_nb = neighbours(tour);
+                    const std::set<std::int32_t> listed(out.begin(), out.begin() + touched);
+                    CHECK(listed.size() == static_cast<std::size_t>(touched));
+                    for (std::int32_t x = 0; x < n; ++x)
+                        if (old_nb[static_cast<std::size_t>(x)] !=
+                            new_nb[static_cast<std::size_t>(x)])
+                            CHECK(listed.count(x) == 1);
+                    // The incremental workspace equals a fresh one (chain 1).
+                    policy.refresh(gpu::SerialTeam{}, 1, tour.data());
+                    CHECK(std::equal(policy.pos_of(0), policy.pos_of(0) + n, policy.pos_of(1)));
+                    CHECK(
+                        std::equal(policy.dists_of(0), policy.dists_of(0) + n, policy.dists_of(1)));
+                }
+                // From a 2-opt local optimum the chains of 2-opt steps still find improvements.
+                CHECK(improved > 0);
+                // Off (depth 0): no search, nothing tried beyond the list.
+                policy.depth = 0;
+                std::int32_t tried = -1, touched = -1;
+                const std::int32_t first = 0;
+                CHECK(policy.deepen(gpu::SerialTeam{}, 0, tour.data(), &first, 1, tried, out.data(),
+                                    touched) == 0);
+                CHECK(touched == 0);
             }
-            // From a 2-opt local optimum the chains of 2-opt steps still find improvements.
-            CHECK(improved > 0);
-            // Off (depth 0): no search, nothing tried beyond the list.
-            policy.depth = 0;
-            std::int32_t tried = -1, touched = -1;
-            const std::int32_t first = 0;
-            CHECK(policy.deepen(gpu::SerialTeam{}, 0, tour.data(), &first, 1, tried, out.data(),
-                                touched) == 0);
-            CHECK(touched == 0);
         });
     }
+}
+
+TEST_CASE("TSP chain policy: a wider second level improves from every city a narrower one "
+          "improves from, and from more") {
+    // Breadth b at the second level tries the chains of breadth 1 in the same order, with the
+    // other second steps of each first step in between: whenever breadth 1 improves from a
+    // city of a tour, breadth 3 does too.
+    TspProblem problem(generate_random_uniform(300, 9, 100000));
+    SolutionBatch batch(1, problem.size());
+    NearestNeighborTour(problem, -1).construct(batch, 1);
+    make_cpu_engine(problem, {MoveKind::two_opt, 0}, {})->descend(batch, Pivot::best, 0, {});
+    const auto n = static_cast<std::int32_t>(problem.size());
+    auto policy = host_policy<EucIntMetric>(problem, 8);
+    policy.depth = 6;
+    gpu::ArrayList list;
+    policy.declare(list, 1);
+    gpu::HostStorage storage;
+    storage.allocate(list);
+    const std::vector<std::int32_t> start(batch[0].begin(), batch[0].end());
+    std::vector<std::int32_t> out(static_cast<std::size_t>(n));
+    const auto gain = [&](std::int32_t breadth2, std::int32_t city) {
+        std::vector<std::int32_t> tour = start;
+        policy.second_breadth = breadth2;
+        policy.refresh(gpu::SerialTeam{}, 0, tour.data());
+        std::int32_t tried = -1, touched = -1;
+        const std::int64_t change =
+            policy.deepen(gpu::SerialTeam{}, 0, tour.data(), &city, 1, tried, out.data(), touched);
+        CHECK(static_cast<std::int64_t>(problem.evaluate(tour)) ==
+              static_cast<std::int64_t>(problem.evaluate(start)) + change);
+        return change;
+    };
+    int narrow = 0, wide = 0;
+    for (std::int32_t city = 0; city < n; ++city) {
+        const bool by_narrow = gain(1, city) < 0;
+        const bool by_wide = gain(3, city) < 0;
+        CAPTURE(city);
+        if (by_narrow) CHECK(by_wide);
+        narrow += by_narrow ? 1 : 0;
+        wide += by_wide ? 1 : 0;
+    }
+    MESSAGE("cities improving: breadth 1 ", narrow, ", breadth 3 ", wide);
+    CHECK(narrow > 0);
+    CHECK(wide > narrow);
 }
 
 TEST_CASE("resident ILS chains with the variable-depth move: exact objectives after every move "
@@ -269,12 +317,12 @@ TEST_CASE("resident ILS chains with the variable-depth move: exact objectives af
 TEST_CASE("first-improvement chains with 3-opt: exact objectives, independent of the thread "
           "count, and different from best improvement") {
     TspProblem problem(generate_random_uniform(200, 9, 10000));
-    const Outcome a = run_chains(problem, 4, 1, true, gpu::AcceptanceKind::better_or_equal, 10,
-                                 true, 5);
-    const Outcome b = run_chains(problem, 4, 0, true, gpu::AcceptanceKind::better_or_equal, 10,
-                                 true, 5);
-    const Outcome best = run_chains(problem, 4, 0, true, gpu::AcceptanceKind::better_or_equal, 10,
-                                    false, 5);
+    const Outcome a =
+        run_chains(problem, 4, 1, true, gpu::AcceptanceKind::better_or_equal, 10, true, 5);
+    const Outcome b =
+        run_chains(problem, 4, 0, true, gpu::AcceptanceKind::better_or_equal, 10, true, 5);
+    const Outcome best =
+        run_chains(problem, 4, 0, true, gpu::AcceptanceKind::better_or_equal, 10, false, 5);
     CHECK(a.best == b.best);
     CHECK(a.tours == b.tours);
     CHECK(a.evaluations == b.evaluations);
@@ -330,16 +378,19 @@ TEST_CASE("Acceptance: better-or-equal, threshold and annealing decisions") {
     a.temperature = 1e9;
     a.log_cooling = 0.0;
     int accepted = 0;
-    for (std::uint64_t it = 0; it < 100; ++it) accepted += a.accept(11, 10, 1, 0, it) ? 1 : 0;
+    for (std::uint64_t it = 0; it < 100; ++it)
+        accepted += a.accept(11, 10, 1, 0, it) ? 1 : 0;
     CHECK(accepted > 90); // exp(-1e-9) ~ 1
     a.temperature = 1e-9;
     accepted = 0;
-    for (std::uint64_t it = 0; it < 100; ++it) accepted += a.accept(11, 10, 1, 0, it) ? 1 : 0;
+    for (std::uint64_t it = 0; it < 100; ++it)
+        accepted += a.accept(11, 10, 1, 0, it) ? 1 : 0;
     CHECK(accepted == 0);
     a.temperature = 1.0;
     a.log_cooling = -1.0; // T = e^-it: cold after a few iterations
     accepted = 0;
-    for (std::uint64_t it = 50; it < 150; ++it) accepted += a.accept(11, 10, 1, 0, it) ? 1 : 0;
+    for (std::uint64_t it = 50; it < 150; ++it)
+        accepted += a.accept(11, 10, 1, 0, it) ? 1 : 0;
     CHECK(accepted == 0);
 }
 

@@ -46,6 +46,7 @@ std::unique_ptr<gpu::ChainRunner> make_cuda_chain_runner(const TspProblem& probl
                 policy.window = options.window;
                 policy.K3 = options.three_opt;
                 policy.depth = options.depth;
+                policy.second_breadth = options.second_breadth;
                 policy.candidates3 = options.three_opt > 0 ? data->candidates3.data() : nullptr;
                 return std::make_unique<gpu::CudaChainRunner<decltype(policy)>>(
                     policy, chains, params, budget, data);

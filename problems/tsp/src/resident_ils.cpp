@@ -21,7 +21,8 @@ void register_resident_ils(Registry& registry) {
                "of the batch, each running its whole loop (local double bridge, VND over "
                "candidate 2-opt, Or-opt and optionally sequential 3-opt with don't-look bits, "
                "optionally a variable-depth move, "
-               "acceptance) in one CUDA block (or thread: mapping) or one CPU thread; chains exchange solutions before every epoch. Iterations "
+               "acceptance) in one CUDA block (or thread: mapping) or one CPU thread; chains "
+               "exchange solutions before every epoch. Iterations "
                "count ILS iterations per chain.";
     spec.parameters = [](ComponentSchema& schema) {
         schema.integer("candidates", "10", "candidate-list size K", 1, 1024);
@@ -44,6 +45,11 @@ void register_resident_ils(Registry& registry) {
                        "of a Lin-Kernighan-style chain from the iteration's cities (candidate "
                        "lists, positive partial gains, the best closed tour kept); 0 = off",
                        0, kMaxDepth);
+        schema.integer("second_breadth", "1",
+                       "second steps the variable-depth move tries after each of its first "
+                       "steps before giving up on that first step (Lin-Kernighan's breadth at "
+                       "the second level; the first level tries 3)",
+                       1, kMaxSecondBreadth);
     };
     spec.make_runner = [](const Params& p, const BuildContext& b, std::uint32_t chains,
                           const gpu::ChainParams& params) -> std::unique_ptr<gpu::ChainRunner> {
@@ -55,6 +61,7 @@ void register_resident_ils(Registry& registry) {
         options.three_opt = static_cast<std::int32_t>(std::min<std::int64_t>(
             p.get_int("three_opt"), static_cast<std::int64_t>(problem.size()) - 1));
         options.depth = static_cast<std::int32_t>(p.get_int("depth"));
+        options.second_breadth = static_cast<std::int32_t>(p.get_int("second_breadth"));
         const std::string& lists = p.get_string("candidate_lists");
         options.lists = lists == "alpha"     ? CandidateKind::alpha
                         : lists == "nearest" ? CandidateKind::nearest

@@ -22,10 +22,11 @@ namespace locus::tsp {
 
 /// Parameters of the TSP chains.
 struct TspChainOptions {
-    std::int32_t candidates = 10; ///< candidate-list size K of both neighborhoods
-    std::int32_t window = 100;    ///< double-bridge window (0 = whole tour)
-    std::int32_t three_opt = 0;   ///< candidate-list size of the 3-opt neighborhood (0 = off)
-    std::int32_t depth = 0;       ///< most 2-opt steps of the variable-depth move (0 = off)
+    std::int32_t candidates = 10;    ///< candidate-list size K of both neighborhoods
+    std::int32_t window = 100;       ///< double-bridge window (0 = whole tour)
+    std::int32_t three_opt = 0;      ///< candidate-list size of the 3-opt neighborhood (0 = off)
+    std::int32_t depth = 0;          ///< most 2-opt steps of the variable-depth move (0 = off)
+    std::int32_t second_breadth = 1; ///< second steps tried per first step (1..kMaxSecondBreadth)
     CandidateKind lists = CandidateKind::quadrant; ///< how the candidate lists are chosen
     std::int32_t ascent = 200; ///< subgradient iterations of alpha-nearness lists
 };
@@ -36,6 +37,9 @@ inline constexpr std::int32_t kMaxDepth = 16;
 /// the next best when the chain from it does not improve), as Lin-Kernighan's breadth at the
 /// first level.
 inline constexpr int kFirstBreadth = 3;
+/// Most second steps the variable-depth move tries per first step (Lin-Kernighan's breadth at
+/// the second level; TspChainOptions::second_breadth).
+inline constexpr int kMaxSecondBreadth = 5;
 
 template <class Metric, class Delta> struct TspChainPolicy {
     using delta_type = Delta;
@@ -54,6 +58,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
     const std::int32_t* candidates3 = nullptr; ///< n x K3 (3-opt)
     std::int32_t K3 = 0;
     std::int32_t depth = 0; ///< variable-depth move: most steps (0 = off, at most kMaxDepth)
+    std::int32_t second_breadth = 1; ///< second steps per first step (1..kMaxSecondBreadth)
     // Per-chain workspace.
     std::int32_t* pos = nullptr;     ///< chains x n
     Point* P = nullptr;              ///< chains x (n + 1)
@@ -201,9 +206,8 @@ template <class Metric, class Delta> struct TspChainPolicy {
     LOCUS_EXEC_CHECK_DISABLE
     template <class Team>
     LOCUS_HD std::int64_t deepen(const Team& team, std::uint32_t c, std::int32_t* tour,
-                                 const std::int32_t* from, std::int32_t count,
-                                 std::int32_t& tried, std::int32_t* out,
-                                 std::int32_t& touched) const {
+                                 const std::int32_t* from, std::int32_t count, std::int32_t& tried,
+                                 std::int32_t* out, std::int32_t& touched) const {
         touched = 0;
         tried = count;
         if (!deepens()) return 0;
@@ -216,15 +220,30 @@ template <class Metric, class Delta> struct TspChainPolicy {
         };
         std::int32_t t2s[kMaxDepth], t3s[kMaxDepth], t4s[kMaxDepth];
         std::int32_t first_t3[kFirstBreadth];
-        int firsts = 0;
+        std::int32_t second_t3[kMaxSecondBreadth];
+        int firsts = 0, seconds = 0;
+        const int breadth2 = second_breadth < 1                   ? 1
+                             : second_breadth > kMaxSecondBreadth ? kMaxSecondBreadth
+                                                                  : second_breadth;
+        const int per_side = kFirstBreadth * breadth2;
         for (std::int32_t f = 0; f < count; ++f) {
             const std::int32_t t1 = from[f];
-            for (int trial = 0; trial < 2 * kFirstBreadth; ++trial) {
-                // Each side, then each of the kFirstBreadth best first steps not tried yet.
-                const int side = trial / kFirstBreadth;
-                const int alternative = trial % kFirstBreadth;
-                if (alternative == 0) firsts = 0;
-                else if (firsts < alternative) continue; // fewer first steps than alternatives
+            for (int trial = 0; trial < 2 * per_side; ++trial) {
+                // Each side, then each of the kFirstBreadth best first steps not tried yet and,
+                // after each, each of its breadth2 best second steps not tried yet (the same
+                // first step is chosen again: the tour is restored and its own earlier choices
+                // are excluded the same way).
+                const int side = trial / per_side;
+                const int alternative = trial % per_side / breadth2;
+                const int alternative2 = trial % breadth2;
+                if (alternative == 0 && alternative2 == 0)
+                    firsts = 0;
+                else if (firsts <= alternative - (alternative2 == 0 ? 1 : 0))
+                    continue; // fewer first steps than alternatives
+                if (alternative2 == 0)
+                    seconds = 0;
+                else if (seconds < alternative2)
+                    continue; // fewer second steps
                 std::int32_t t2 = side == 0 ? succ(t1) : pred(t1);
                 std::int64_t g = d(t1, t2);
                 std::int64_t best_gain = 0;
@@ -248,6 +267,8 @@ template <class Metric, class Delta> struct TspChainPolicy {
                             added = (t2s[k] == y && t3s[k] == z) || (t2s[k] == z && t3s[k] == y);
                         for (int k = 0; steps == 0 && k < alternative && !added; ++k)
                             added = first_t3[k] == y; // a first step tried before
+                        for (int k = 0; steps == 1 && k < alternative2 && !added; ++k)
+                            added = second_t3[k] == y; // a second step tried before
                         if (added) continue;
                         const std::int64_t score = g1 + d(y, z);
                         if (t3 < 0 || score > best_score) {
@@ -257,7 +278,8 @@ template <class Metric, class Delta> struct TspChainPolicy {
                         }
                     }
                     if (t3 < 0) break;
-                    if (steps == 0) first_t3[firsts++] = t3;
+                    if (steps == 0 && alternative2 == 0) first_t3[firsts++] = t3;
+                    if (steps == 1) second_t3[seconds++] = t3;
                     const TourMove step = two_opt_between(where, tour, t1, t2, t3, t4);
                     team.sync(); // every rank has read the tour before the reversal writes it
                     apply(team, c, tour, step);
@@ -335,8 +357,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
         const auto distance = [&m](std::int32_t x, std::int32_t y) {
             return static_cast<std::int64_t>(m.distance(x, y));
         };
-        combine_into(child, second, scratch + static_cast<std::int64_t>(c) * n, n, 1000,
-                     distance);
+        combine_into(child, second, scratch + static_cast<std::int64_t>(c) * n, n, 1000, distance);
     }
 
     /// Tour length (every thread gets it).
