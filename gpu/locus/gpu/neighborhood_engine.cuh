@@ -195,42 +195,35 @@ __global__ void __launch_bounds__(kEngineBlockThreads, select_min_blocks<E>())
         const auto context = eval.row(solution, static_cast<std::uint32_t>(row));
         const ColumnRange range = columns_to_scan(eval, context, col_begin, col_end);
         bool hit = false;
-        if constexpr (kLinked) {
-            if (linked) {
-                if (sweep_linked<kFirst>(eval, context, range, base, best, best_index, hit)) {
-                    if (hit) {
-                        const auto index = static_cast<unsigned long long>(best_index);
-                        const unsigned long long block_min =
-                            atomicMin(reinterpret_cast<unsigned long long*>(&s_found), index);
-                        if (index < block_min && best_index < *published)
-                            atomicMin(reinterpret_cast<unsigned long long*>(found + solution),
-                                      index);
-                    }
-                    break;
+        if (linked) {
+            if constexpr (kLinked) {
+                if (!sweep_linked<kFirst>(eval, context, range, base, best, best_index, hit))
+                    continue;
+                if (!hit)
+                    break; // another lane of the warp holds its improving cell
+            }
+        } else {
+            if constexpr (!kFirst && LowerBoundedEvaluator<E>) {
+                if (width == 32) {
+                    sweep_bounded(eval, context, range, base, found + solution, best, best_index);
+                    continue;
                 }
-                continue;
             }
-        }
-        if constexpr (!kFirst && LowerBoundedEvaluator<E>) {
-            if (width == 32) {
-                sweep_bounded(eval, context, range, base, found + solution, best, best_index);
-                continue;
-            }
-        }
-        for (std::uint32_t col = range.begin + lane; col < range.end; col += width) {
-            if (!may_beat(eval, context, col, kFirst ? D(0) : best))
-                continue;
-            const D delta = eval(context, col);
-            if constexpr (kFirst) {
-                if (delta < D(0)) {
+            for (std::uint32_t col = range.begin + lane; col < range.end; col += width) {
+                if (!may_beat(eval, context, col, kFirst ? D(0) : best))
+                    continue;
+                const D delta = eval(context, col);
+                if constexpr (kFirst) {
+                    if (delta < D(0)) {
+                        best = delta;
+                        best_index = base + col;
+                        hit = true;
+                        break;
+                    }
+                } else if (delta < best) {
                     best = delta;
                     best_index = base + col;
-                    hit = true;
-                    break;
                 }
-            } else if (delta < best) {
-                best = delta;
-                best_index = base + col;
             }
         }
         if constexpr (kFirst) {

@@ -238,8 +238,8 @@ template <class Metric, class Delta> struct TspChainPolicy {
                 const int alternative2 = trial % breadth2;
                 if (alternative == 0 && alternative2 == 0)
                     firsts = 0;
-                else if (firsts <= alternative - (alternative2 == 0 ? 1 : 0))
-                    continue; // fewer first steps than alternatives
+                else if (firsts < alternative + (alternative2 == 0 ? 0 : 1))
+                    continue; // this first step (or one to exclude before it) does not exist
                 if (alternative2 == 0)
                     seconds = 0;
                 else if (seconds < alternative2)
