@@ -11,6 +11,7 @@
 
 #include "locus/algorithm.hpp"
 #include "locus/gpu/population.hpp"
+#include "locus/mixed_construction.hpp"
 #include "locus/problem.hpp"
 #include "locus/registry.hpp"
 #include "locus/search_context.hpp"
@@ -33,7 +34,9 @@ struct ChainSearchOptions {
     bool first_improvement = false; ///< pivot: first
     bool thread_per_chain = false;  ///< mapping: thread (CUDA)
     std::uint64_t restart = 0;      ///< epochs without a new chain best before a restart (0: off)
+    std::uint32_t islands = 1;      ///< copy_best within each of this many groups of chains
 };
+
 
 /// The E chains with the lowest distinct best objectives (ties to the lowest chain).
 std::vector<std::uint32_t> elite_chains(const std::vector<std::int64_t>& values, std::uint32_t e) {
@@ -60,6 +63,10 @@ public:
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
         const auto chains = static_cast<std::uint32_t>(batch.count());
+        if (options_.islands > chains)
+            throw ConfigError(fmt::format("{}.islands: {} islands need at least as many chains, "
+                                          "the batch has {}; raise batch or lower islands",
+                                          params_.path(), options_.islands, chains));
         std::vector<std::int64_t> starts(chains);
         const auto chain_objective =
             spec_->chain_objective ? spec_->chain_objective(build_)
@@ -106,9 +113,12 @@ public:
                                                        spec_->distance(build_));
 
         const std::function<bool()> stop = [&ctx] { return ctx.should_stop(); };
-        const std::int64_t only = single_line() ? static_cast<std::int64_t>(first_best) : -1;
+        // With copy_best or merge only each island's best start is worth a descent: it moves
+        // to the island's first chain, the one that descends.
+        const std::uint32_t leaders = single_line() ? options_.islands : 0;
+        if (leaders > 0) lead_islands(batch, starts);
         std::vector<std::int32_t> words(batch.data().begin(), batch.data().end());
-        runner->start(words, starts, stop, only);
+        runner->start(words, starts, stop, leaders);
         std::uint64_t counted = 0;
         std::vector<std::int64_t> values;
         bool offered = false;
@@ -158,9 +168,10 @@ public:
             ++restarts;
             restart_->construct_until(batch, derive_key(seed_, restarts, 0x72657374u), stop);
             if (ctx.should_stop()) break;
-            const std::uint32_t fresh = objectives();
+            objectives();
+            if (leaders > 0) lead_islands(batch, starts);
             words.assign(batch.data().begin(), batch.data().end());
-            runner->start(words, starts, stop, only >= 0 ? static_cast<std::int64_t>(fresh) : -1);
+            runner->start(words, starts, stop, leaders);
             report();
             chains_best = *std::min_element(values.begin(), values.end());
             quiet = 0;
@@ -176,18 +187,36 @@ public:
     }
 
 private:
-    /// Whether every chain continues from one solution after each epoch (copy_best, merge), so
-    /// only the best start is worth a descent.
+    /// Whether every chain of an island continues from one solution after each epoch
+    /// (copy_best, merge), so only the island's best start is worth a descent.
     bool single_line() const {
         return options_.exchange == Exchange::copy_best || options_.exchange == Exchange::merge;
     }
 
+    /// Swaps each island's best start (by `starts`, the lowest chain among equals) into the
+    /// island's first chain.
+    void lead_islands(SolutionBatch& batch, std::vector<std::int64_t>& starts) const {
+        const auto chains = static_cast<std::uint32_t>(batch.count());
+        const auto sources = island_leaders(starts, options_.islands);
+        SolutionBatch one(1, batch.width());
+        for (std::uint32_t i = 0; i < options_.islands; ++i) {
+            const auto first =
+                static_cast<std::uint32_t>(MixedConstruction::block_begin(i, options_.islands, chains));
+            const std::uint32_t best = sources[first];
+            if (best == first) continue;
+            one.copy_from(0, batch, first);
+            batch.copy_from(first, batch, best);
+            batch.copy_from(best, one, 0);
+            std::swap(starts[first], starts[best]);
+        }
+    }
+
     /// The start algorithm: on the best constructed solution alone when every chain continues
-    /// from the best anyway (copy_best, merge), else on the whole batch.
+    /// from the best anyway (copy_best, merge, one island), else on the whole batch.
     /// Nested: its moves are not the chains' iterations, and its convergence is not the run's.
     void run_start(SolutionBatch& batch, std::uint32_t best, SearchContext& ctx) const {
         const NestedScope nested(ctx);
-        if (!single_line()) {
+        if (!single_line() || options_.islands > 1) {
             start_->run(batch, ctx);
             return;
         }
@@ -204,13 +233,9 @@ private:
         switch (options_.exchange) {
         case Exchange::none:
             return;
-        case Exchange::copy_best: {
-            const auto leader = static_cast<std::uint32_t>(
-                std::min_element(values.begin(), values.end()) - values.begin());
-            std::fill(sources.begin(), sources.end(), leader);
-            runner.continue_from(sources);
+        case Exchange::copy_best:
+            runner.continue_from(island_leaders(values, options_.islands));
             return;
-        }
         case Exchange::elite: {
             const auto elite = elite_chains(values, options_.elite);
             for (std::uint32_t c = 0; c < chains; ++c)
@@ -293,6 +318,23 @@ private:
 
 } // namespace
 
+std::vector<std::uint32_t> island_leaders(std::span<const std::int64_t> values,
+                                          std::uint32_t islands) {
+    const auto chains = static_cast<std::uint32_t>(values.size());
+    std::vector<std::uint32_t> sources(chains);
+    for (std::uint32_t i = 0; i < islands; ++i) {
+        const auto begin = static_cast<std::uint32_t>(
+            MixedConstruction::block_begin(i, islands, chains));
+        const auto end = static_cast<std::uint32_t>(
+            MixedConstruction::block_begin(i + 1, islands, chains));
+        if (begin == end) continue;
+        const auto leader = static_cast<std::uint32_t>(
+            std::min_element(values.begin() + begin, values.begin() + end) - values.begin());
+        std::fill(sources.begin() + begin, sources.begin() + end, leader);
+    }
+    return sources;
+}
+
 void register_chain_search(Registry& registry, ChainSearchSpec spec) {
     ComponentSchema schema{"algorithm", spec.name, spec.problem, spec.doc};
     if (spec.parameters) spec.parameters(schema);
@@ -347,6 +389,12 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                  "which every chain starts again from a solution of restart_construction (the "
                  "run's best is kept); 0 = never",
                  0, 1000000000)
+        .integer("islands", "1",
+                 "exchange copy_best: the chains form this many islands of consecutive chains "
+                 "(chains [i N / I, (i + 1) N / I)), each continuing from its own leader, so "
+                 "islands started differently (construction mixed) search different regions; "
+                 "restarts stay common to all",
+                 1, 1048576)
         .integer("close", "5",
                  "population: nearest members a member's diversity contribution averages over",
                  1, 1000);
@@ -389,6 +437,11 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                 "{}.restart: {} epochs needs a restart_construction, the construction the chains "
                 "restart from (e.g. restart_construction: {{name: greedy}})",
                 p.path(), o.restart));
+        o.islands = static_cast<std::uint32_t>(p.get_int("islands"));
+        if (o.islands > 1 && o.exchange != Exchange::copy_best)
+            throw ConfigError(fmt::format("{}.islands: {} islands work with exchange copy_best "
+                                          "(exchange is {})",
+                                          p.path(), o.islands, exchange));
         std::unique_ptr<Algorithm> start;
         if (p.has("start"))
             start = b.registry->create<Algorithm>(p.get_component("start"), b);

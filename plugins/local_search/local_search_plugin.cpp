@@ -1,7 +1,8 @@
 // Local search plugin: best/first-improvement descent over one neighborhood, the parallel descent
 // of independent moves (paper 002), variable neighborhood descent (VND) over an ordered list of
-// neighborhoods with either descent, and `construction_only` (the construction's solutions as
-// they are).
+// neighborhoods with either descent, `construction_only` (the construction's solutions as
+// they are) and the `mixed` construction (contiguous blocks of the batch built by different
+// constructions).
 
 #include <chrono>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "locus/algorithm.hpp"
+#include "locus/mixed_construction.hpp"
 #include "locus/error.hpp"
 #include "locus/params.hpp"
 #include "locus/plugin.hpp"
@@ -220,6 +222,22 @@ void register_components(Registry& registry) {
     independent_parameters(vnd);
     registry.add(vnd, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         return std::make_unique<Vnd>(p, b);
+    });
+
+    ComponentSchema mixed{"construction", "mixed", "",
+                          "Contiguous blocks of the batch from different constructions: of N "
+                          "solutions and k constructions, solutions [j N / k, (j + 1) N / k) "
+                          "come from the j-th (with islands: k islands, each from its own)."};
+    mixed.component_list("constructions", "construction", "", "constructions in block order")
+        .required();
+    registry.add(mixed, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        std::vector<std::unique_ptr<Construction>> parts;
+        for (const auto& child : p.get_components("constructions"))
+            parts.push_back(b.registry->create<Construction>(*child, b));
+        if (parts.empty())
+            throw ConfigError(p.path() +
+                              ".constructions: the list is empty; name at least one construction");
+        return std::make_unique<MixedConstruction>(std::move(parts));
     });
 
     ComponentSchema only{"algorithm", "construction_only", "",

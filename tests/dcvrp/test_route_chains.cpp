@@ -63,7 +63,7 @@ Outcome run(const DcvrpProblem& problem, std::uint32_t chains, int threads, bool
     auto runner = make_cpu_route_runner(problem, options, chains, params, threads);
     const SolutionBatch batch = starts(problem, chains, 5);
     const std::vector<std::int64_t> objectives = chain_costs(problem, batch);
-    runner->start(batch.data(), objectives, {}, -1);
+    runner->start(batch.data(), objectives, {}, 0);
     const auto first = runner->best_objectives();
     for (std::uint32_t c = 0; c < chains; ++c)
         CHECK(first[c] < objectives[c]);
@@ -260,7 +260,7 @@ TEST_CASE("DCVRP route chains with recombination stay feasible and exact") {
     const std::uint32_t chains = 6;
     auto runner = make_cpu_route_runner(problem, options, chains, params, 0);
     const SolutionBatch batch = starts(problem, chains, 21);
-    runner->start(batch.data(), chain_costs(problem, batch), {}, -1);
+    runner->start(batch.data(), chain_costs(problem, batch), {}, 0);
     for (std::uint64_t round = 0; round < 4; ++round) {
         std::vector<std::uint32_t> a(chains), b(chains);
         for (std::uint32_t c = 0; c < chains; ++c) {
@@ -287,7 +287,7 @@ TEST_CASE("DCVRP route chains on tiny instances with many kicks stay exact and f
         const std::uint32_t chains = 3;
         auto runner = make_cpu_route_runner(problem, options, chains, params, 1);
         const SolutionBatch batch = starts(problem, chains, 2);
-        runner->start(batch.data(), chain_costs(problem, batch), {}, -1);
+        runner->start(batch.data(), chain_costs(problem, batch), {}, 0);
         runner->epoch(0, 30, {});
         CAPTURE(n);
         CHECK_FALSE(runner->check().failed);
@@ -328,7 +328,7 @@ TEST_CASE("DCVRP route chains restart from recombined host rows: feasible childr
         for (const int threads : {1, 0}) {
             auto runner = make_cpu_route_runner(problem, options, chains, params, threads);
             const SolutionBatch batch = starts(problem, chains, 3);
-            runner->start(batch.data(), chain_costs(problem, batch), {}, -1);
+            runner->start(batch.data(), chain_costs(problem, batch), {}, 0);
             for (std::uint64_t round = 0; round < 3; ++round) {
                 std::vector<std::int32_t> rows(w * chains), other(w * chains);
                 runner->best_solutions(rows);

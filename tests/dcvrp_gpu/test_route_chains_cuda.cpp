@@ -41,8 +41,8 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
         params.child_descent = distance < 1e17; // both ways a restarted chain starts
         auto cpu = make_cpu_route_runner(problem, options, chains, params, 0);
         auto cuda = make_cuda_route_runner(problem, options, chains, params, 0, {});
-        cpu->start(batch.data(), objectives, {}, -1);
-        cuda->start(batch.data(), objectives, {}, -1);
+        cpu->start(batch.data(), objectives, {}, 0);
+        cuda->start(batch.data(), objectives, {}, 0);
         CHECK(cpu->best_objectives() == cuda->best_objectives());
         for (std::uint64_t e = 0; e < 4; ++e) {
             const auto values = cpu->best_objectives();

@@ -1,15 +1,18 @@
 // The population of the many-chain engine's population exchange: admission (cheapest first,
 // clones dropped, at most `generation`), survivors by biased fitness (never the cheapest),
-// biased fitness against a hand computation, tournaments.
+// biased fitness against a hand computation, tournaments; the copy_best exchange on islands.
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "locus/error.hpp"
+#include "locus/gpu/chain_engine.hpp"
+#include "locus/gpu/chain_search.hpp"
 #include "locus/gpu/population.hpp"
 
 using namespace locus;
@@ -115,4 +118,38 @@ TEST_CASE("population: options out of range are refused") {
     o.size = 0;
     CHECK_THROWS_AS(Population(o, line), ConfigError);
     CHECK_THROWS_AS(Population(PopulationOptions{}, SolutionDistance{}), ConfigError);
+}
+
+TEST_CASE("islands: every chain continues from its island's leader, against a brute force") {
+    std::mt19937 rng(7);
+    for (const std::uint32_t chains : {1u, 5u, 16u, 33u}) {
+        for (const std::uint32_t islands : {1u, 2u, 3u, 5u}) {
+            if (islands > chains) continue;
+            std::vector<std::int64_t> values(chains);
+            for (auto& v : values) v = static_cast<std::int64_t>(rng() % 6); // many ties
+            const auto sources = island_leaders(values, islands);
+            REQUIRE(sources.size() == chains);
+            for (std::uint32_t c = 0; c < chains; ++c) {
+                INFO(chains << " chains, " << islands << " islands, chain " << c);
+                // Island of c: the i with i N / I <= c < (i + 1) N / I.
+                std::uint32_t island = 0;
+                while (static_cast<std::uint64_t>(island + 1) * chains / islands <= c) ++island;
+                const auto begin = static_cast<std::uint32_t>(std::uint64_t{island} * chains / islands);
+                const auto end =
+                    static_cast<std::uint32_t>(std::uint64_t{island + 1} * chains / islands);
+                std::uint32_t leader = begin;
+                for (std::uint32_t d = begin; d < end; ++d)
+                    if (values[d] < values[leader]) leader = d;
+                CHECK(sources[c] == leader);
+                // Only the first chain of each island descends from its start.
+                CHECK(descends_at_start(c, islands, chains) == (c == begin));
+                CHECK(descends_at_start(c, 0, chains));
+                CHECK_FALSE(descends_at_start(c, chains + 1, chains));
+            }
+        }
+    }
+    // One island is the plain copy_best: everyone follows the first chain of least objective.
+    const std::vector<std::int64_t> values{5, 3, 4, 3, 9};
+    CHECK(island_leaders(values, 1) == std::vector<std::uint32_t>(5, 1));
+    CHECK(island_leaders(values, 5) == std::vector<std::uint32_t>{0, 1, 2, 3, 4});
 }

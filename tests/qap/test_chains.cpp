@@ -35,7 +35,7 @@ Outcome run(const QapProblem& problem, std::uint32_t chains, int threads, bool r
     for (std::uint32_t c = 0; c < chains; ++c)
         objectives[c] = objective(problem.instance(),
                                   std::span(starts.data() + static_cast<std::size_t>(c) * n, n));
-    runner->start(starts, objectives, {}, -1);
+    runner->start(starts, objectives, {}, 0);
     for (std::uint64_t round = 0; round < 3; ++round) {
         if (recombine) {
             std::vector<std::uint32_t> a(chains), b(chains);

@@ -33,8 +33,8 @@ TEST_CASE("QAP resident chains give identical results on CPU and CUDA") {
                 std::swap(p[k], p[rng.below(static_cast<std::uint32_t>(k + 1))]);
             objectives[c] = objective(instance, std::span<const std::int32_t>(p, n));
         }
-        cpu->start(starts, objectives, {}, -1);
-        cuda->start(starts, objectives, {}, -1);
+        cpu->start(starts, objectives, {}, 0);
+        cuda->start(starts, objectives, {}, 0);
         for (std::uint64_t round = 0; round < 3; ++round) {
             std::vector<std::uint32_t> a(chains), b(chains);
             for (std::uint32_t c = 0; c < chains; ++c) {

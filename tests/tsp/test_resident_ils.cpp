@@ -51,7 +51,7 @@ Outcome run_chains(const TspProblem& problem, std::uint32_t chains, int threads,
     std::vector<std::int64_t> objectives(chains);
     for (std::uint32_t c = 0; c < chains; ++c)
         objectives[c] = static_cast<std::int64_t>(batch.objective(c));
-    runner->start(batch.data(), objectives, {}, -1);
+    runner->start(batch.data(), objectives, {}, 0);
     const auto start = runner->best_objectives();
     for (std::uint32_t c = 0; c < chains; ++c)
         CHECK(start[c] <= objectives[c]);
@@ -296,7 +296,7 @@ TEST_CASE("resident ILS chains with the variable-depth move: exact objectives af
         std::vector<std::int64_t> objectives(6);
         for (std::uint32_t c = 0; c < 6; ++c)
             objectives[c] = static_cast<std::int64_t>(batch.objective(c));
-        runner->start(batch.data(), objectives, {}, -1);
+        runner->start(batch.data(), objectives, {}, 0);
         runner->epoch(0, 30, {});
         CHECK_FALSE(runner->check().failed);
         std::vector<std::int32_t> tour(problem.size());
@@ -430,7 +430,7 @@ TEST_CASE("TSP chains recombine by Combine: the first parent takes the second's 
     auto runner = make_cpu_chain_runner(problem, {}, 2, {}, 1);
     std::vector<std::int64_t> objectives{static_cast<std::int64_t>(parents.objective(0)),
                                          static_cast<std::int64_t>(parents.objective(1))};
-    runner->start(parents.data(), objectives, {}, -1);
+    runner->start(parents.data(), objectives, {}, 0);
     const std::vector<std::uint32_t> a{0, 1}, b{1, 0};
     runner->recombine(a, b, 0);
     runner->epoch(0, 5, {});
@@ -465,8 +465,8 @@ TEST_CASE("merging exchange: a binary tree of recombinations folds every chain's
         CHECK(objectives[c] > static_cast<std::int64_t>(base.objective(0)));
     }
     auto runner = make_cpu_chain_runner(problem, {}, chains, {}, 2);
-    // Start without descents (`only` names no chain): the bests are the tours above.
-    runner->start(batch.data(), objectives, {}, chains);
+    // Start without descents (more leaders than chains): the bests are the tours above.
+    runner->start(batch.data(), objectives, {}, chains + 1);
     CHECK(runner->best_objectives() == objectives);
     const std::vector<std::uint32_t> slots1{0, 2}, others1{1, 3}, slots2{0}, others2{2};
     runner->merge(slots1, others1, 0);

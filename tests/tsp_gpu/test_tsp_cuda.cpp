@@ -285,8 +285,8 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA (best/first 
                 std::vector<std::int64_t> objectives(chains);
                 for (std::uint32_t c = 0; c < chains; ++c)
                     objectives[c] = static_cast<std::int64_t>(batch.objective(c));
-                cpu->start(batch.data(), objectives, {}, -1);
-                cuda->start(batch.data(), objectives, {}, -1);
+                cpu->start(batch.data(), objectives, {}, 0);
+                cuda->start(batch.data(), objectives, {}, 0);
                 CHECK(cpu->best_objectives() == cuda->best_objectives());
                 for (int e = 0; e < 2; ++e) {
                     const auto values = cpu->best_objectives();

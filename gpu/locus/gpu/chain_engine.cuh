@@ -29,8 +29,9 @@ namespace detail {
 template <class P, unsigned kThreads>
 __global__ void __launch_bounds__(kThreads)
     chain_kernel(const P policy, const ChainArrays a, const ChainParams params,
-                 std::uint64_t first, std::uint32_t iterations, bool initialize, long long only) {
-    if (only >= 0 && static_cast<long long>(blockIdx.x) != only)
+                 std::uint64_t first, std::uint32_t iterations, bool initialize,
+                 std::uint32_t leaders) {
+    if (!descends_at_start(blockIdx.x, leaders, gridDim.x))
         return;
     __shared__ typename BlockTeam<kThreads>::Storage s_team;
     run_chain(BlockTeam<kThreads>{&s_team}, policy, a, params, blockIdx.x, first, iterations,
@@ -42,9 +43,9 @@ __global__ void __launch_bounds__(kThreads)
 template <class P>
 __global__ void chain_thread_kernel(const P policy, const ChainArrays a, const ChainParams params,
                                     std::uint64_t first, std::uint32_t iterations, bool initialize,
-                                    long long only, std::uint32_t chains) {
+                                    std::uint32_t leaders, std::uint32_t chains) {
     const std::uint32_t chain = blockIdx.x * blockDim.x + threadIdx.x;
-    if (chain >= chains || (only >= 0 && static_cast<long long>(chain) != only))
+    if (chain >= chains || !descends_at_start(chain, leaders, chains))
         return;
     run_chain(SerialTeam{}, policy, a, params, chain, first, iterations, initialize);
 }
@@ -131,7 +132,7 @@ public:
     }
 
     void start(std::span<const std::int32_t> starts, std::span<const std::int64_t> objectives,
-               const std::function<bool()>& stop, std::int64_t only) override {
+               const std::function<bool()>& stop, std::uint32_t leaders) override {
         const std::size_t words = static_cast<std::size_t>(a_.width) * chains_;
         for (std::int32_t* to : {a_.trial, a_.current, a_.best})
             LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, starts.data(), words * 4, cudaMemcpyHostToDevice,
@@ -139,13 +140,13 @@ public:
         for (std::int64_t* to : {a_.trial_objective, a_.current_objective, a_.best_objective})
             LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, objectives.data(), chains_ * 8,
                                              cudaMemcpyHostToDevice, stream_.get()));
-        launch(0, 0, true, only, true);
+        launch(0, 0, true, leaders, true);
         wait(stop, true);
     }
     void epoch(std::uint64_t first, std::uint32_t iterations,
                const std::function<bool()>& stop) override {
         const bool watched = a_.width >= kWatchedChainWidth;
-        launch(first, iterations, false, -1, watched);
+        launch(first, iterations, false, 0, watched);
         wait(stop, watched);
     }
     std::vector<std::int64_t> best_objectives() override {
@@ -263,7 +264,7 @@ private:
     /// launches get none: every read of mapped host memory crosses the bus, and a launch of
     /// short descents reading it at every exploration ran 40 times slower.
     void launch(std::uint64_t first, std::uint32_t iterations, bool initialize,
-                std::int64_t only, bool watched) {
+                std::uint32_t leaders, bool watched) {
         halt_.lower();
         ChainParams params = params_;
         params.halt = watched ? halt_.device() : nullptr;
@@ -273,14 +274,14 @@ private:
                 detail::chain_thread_kernel<P>
                     <<<(chains_ + kPerBlock - 1) / kPerBlock, kPerBlock, 0, stream_.get()>>>(
                         policy_, a_, params, first, iterations, initialize,
-                        static_cast<long long>(only), chains_);
+                        leaders, chains_);
             } else {
                 throw ConfigError("mapping: thread is not available for this problem's chains "
                                   "(one block per chain only); use mapping: block");
             }
         } else {
             detail::chain_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
-                policy_, a_, params, first, iterations, initialize, static_cast<long long>(only));
+                policy_, a_, params, first, iterations, initialize, leaders);
         }
         LOCUS_CUDA_CHECK(cudaGetLastError());
     }

@@ -93,6 +93,19 @@ struct Acceptance {
     }
 };
 
+/// Whether chain c descends at the start when only the first chain of each of `islands`
+/// islands does (chains [i N / I, (i + 1) N / I) form island i, as the mixed construction's
+/// blocks). Every chain descends when `islands` is 0, none when it exceeds `chains` (the
+/// starts are taken as they are).
+LOCUS_HD_INLINE bool descends_at_start(std::uint32_t c, std::uint32_t islands,
+                                       std::uint32_t chains) {
+    if (islands == 0) return true;
+    if (islands > chains) return false;
+    // The first island that begins at or after c; c leads it when it begins exactly at c.
+    const std::uint64_t i = (std::uint64_t{c} * islands + chains - 1) / chains;
+    return i < islands && i * chains / islands == c;
+}
+
 /// Per-launch constants of the chain routine.
 struct ChainParams {
     std::uint64_t seed = 1;
@@ -694,10 +707,12 @@ public:
     /// Takes `starts` (chains x width words, objectives per chain), descends from each and makes
     /// the results the chains' current and best solutions. `stop` (may be empty) is polled
     /// between chains on the CPU: chains not started when it returns true keep their start.
-    /// With `only` >= 0 only that chain descends.
+    /// With `leaders` > 0 only the first chain of each of that many islands descends
+    /// (`descends_at_start`; none when `leaders` exceeds the chains); the others keep their
+    /// start.
     virtual void start(std::span<const std::int32_t> starts,
                        std::span<const std::int64_t> objectives, const std::function<bool()>& stop,
-                       std::int64_t only) = 0;
+                       std::uint32_t leaders) = 0;
     /// Runs `iterations` iterations of every chain, numbered from `first`.
     virtual void epoch(std::uint64_t first, std::uint32_t iterations,
                        const std::function<bool()>& stop) = 0;
@@ -751,18 +766,18 @@ public:
     }
 
     void start(std::span<const std::int32_t> starts, std::span<const std::int64_t> objectives,
-               const std::function<bool()>& stop, std::int64_t only) override {
+               const std::function<bool()>& stop, std::uint32_t leaders) override {
         const std::size_t words = static_cast<std::size_t>(a_.width) * chains_;
         std::copy_n(starts.data(), words, a_.trial);
         std::copy_n(starts.data(), words, a_.current);
         std::copy_n(starts.data(), words, a_.best);
         for (std::uint32_t c = 0; c < chains_; ++c)
             a_.trial_objective[c] = a_.current_objective[c] = a_.best_objective[c] = objectives[c];
-        run(0, 0, true, stop, only);
+        run(0, 0, true, stop, leaders);
     }
     void epoch(std::uint64_t first, std::uint32_t iterations,
                const std::function<bool()>& stop) override {
-        run(first, iterations, false, stop, -1);
+        run(first, iterations, false, stop, 0);
     }
     std::vector<std::int64_t> best_objectives() override {
         return {a_.best_objective, a_.best_objective + chains_};
@@ -841,7 +856,7 @@ public:
 
 private:
     void run(std::uint64_t first, std::uint32_t iterations, bool initialize,
-             const std::function<bool()>& stop, std::int64_t only) {
+             const std::function<bool()>& stop, std::uint32_t leaders) {
         const auto count = static_cast<std::int64_t>(chains_);
         // NOTE: `stop` (SearchContext) is not thread safe: one caller at a time. Where a
         // chain's descent can be long (the start, or large solutions) a watchdog thread is that
@@ -857,7 +872,9 @@ private:
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
 #endif
         for (std::int64_t c = 0; c < count; ++c) {
-            if (watchdog.raised() || (only >= 0 && c != only)) continue;
+            if (watchdog.raised() ||
+                !descends_at_start(static_cast<std::uint32_t>(c), leaders, chains_))
+                continue;
 #if defined(_OPENMP)
             const bool poller = omp_get_thread_num() == 0;
 #else

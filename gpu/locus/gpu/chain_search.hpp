@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "locus/component.hpp"
 #include "locus/gpu/chain_engine.hpp"
@@ -61,6 +62,13 @@ struct ChainSearchSpec {
     /// ranks diversity by. Empty: `exchange: population` is refused for this algorithm.
     std::function<SolutionDistance(const BuildContext& b)> distance;
 };
+
+/// The copy_best exchange on islands: chains [i N / I, (i + 1) N / I) form island i (the blocks
+/// of the mixed construction, so with I constructions each island starts from its own), and
+/// each chain continues from its island's leader, the lowest chain of least best objective.
+/// Returns the source chain of every chain.
+std::vector<std::uint32_t> island_leaders(std::span<const std::int64_t> values,
+                                          std::uint32_t islands);
 
 /// Registers the algorithm with the engine's parameters: epoch, acceptance (better, threshold,
 /// annealing) with threshold / temperature / cooling, exchange (none, copy_best, elite,
