@@ -207,6 +207,7 @@ int run_job(const RunOptions& options) {
     build.memory_budget = static_cast<std::size_t>(job.get_int("memory_budget")) << 20;
     build.memory_fraction = job.get_real("memory_fraction");
     build.seed = static_cast<std::uint64_t>(job.get_int("seed"));
+    build.batch = static_cast<std::size_t>(job.get_int("batch"));
     const std::string& backend = job.get_string("backend");
     std::string device, pci_bus_id;
     if (backend == "cuda" || (backend == "auto" && gpu::device_count() > 0)) {

@@ -31,6 +31,9 @@ struct BuildContext {
     int threads = 0;              ///< CPU threads for CPU engines (0 = all cores)
     bool check_moves = false;     ///< verify every applied move by full re-evaluation
     std::uint64_t seed = 0;       ///< job seed
+    /// Solutions in the job's batch, so a component can refuse a batch it cannot use while the
+    /// job is validated (0: not known; components then check when they run).
+    std::size_t batch = 0;
     /// Device memory an engine may allocate, in bytes (0: memory_fraction of the free memory
     /// when the engine is built).
     std::size_t memory_budget = 0;

@@ -38,6 +38,14 @@ struct ChainSearchOptions {
 };
 
 
+/// Refuses more islands than chains (each island needs a chain to lead it).
+void check_islands(const Params& p, std::uint32_t islands, std::size_t chains) {
+    if (islands > chains)
+        throw ConfigError(fmt::format("{}.islands: {} islands need at least as many chains, the "
+                                      "batch has {}; raise batch or lower islands",
+                                      p.path(), islands, chains));
+}
+
 /// The E chains with the lowest distinct best objectives (ties to the lowest chain).
 std::vector<std::uint32_t> elite_chains(const std::vector<std::int64_t>& values, std::uint32_t e) {
     std::vector<std::uint32_t> order(values.size());
@@ -63,24 +71,25 @@ public:
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
         const auto chains = static_cast<std::uint32_t>(batch.count());
-        if (options_.islands > chains)
-            throw ConfigError(fmt::format("{}.islands: {} islands need at least as many chains, "
-                                          "the batch has {}; raise batch or lower islands",
-                                          params_.path(), options_.islands, chains));
+        check_islands(params_, options_.islands, chains);
         std::vector<std::int64_t> starts(chains);
         const auto chain_objective =
             spec_->chain_objective ? spec_->chain_objective(build_)
                                    : std::function<std::int64_t(std::span<const std::int32_t>)>{};
+        // With copy_best or merge only each island's best start is worth a descent (and the
+        // start algorithm): it moves to the island's first chain, the one that descends.
+        const std::uint32_t leaders = single_line() ? options_.islands : 0;
         const auto objectives = [&] {
             for (std::uint32_t c = 0; c < chains; ++c)
                 starts[c] = chain_objective ? chain_objective(batch[c])
                                             : static_cast<std::int64_t>(batch.objective(c));
+            if (leaders > 0) lead_islands(batch, starts);
             return static_cast<std::uint32_t>(std::min_element(starts.begin(), starts.end()) -
                                               starts.begin());
         };
         std::uint32_t first_best = objectives();
         if (start_) {
-            run_start(batch, first_best, ctx);
+            run_start(batch, ctx);
             first_best = objectives();
         }
         // Offered with its feasibility: chains whose objective ranks feasible solutions first
@@ -113,10 +122,6 @@ public:
                                                        spec_->distance(build_));
 
         const std::function<bool()> stop = [&ctx] { return ctx.should_stop(); };
-        // With copy_best or merge only each island's best start is worth a descent: it moves
-        // to the island's first chain, the one that descends.
-        const std::uint32_t leaders = single_line() ? options_.islands : 0;
-        if (leaders > 0) lead_islands(batch, starts);
         std::vector<std::int32_t> words(batch.data().begin(), batch.data().end());
         runner->start(words, starts, stop, leaders);
         std::uint64_t counted = 0;
@@ -169,7 +174,6 @@ public:
             restart_->construct_until(batch, derive_key(seed_, restarts, 0x72657374u), stop);
             if (ctx.should_stop()) break;
             objectives();
-            if (leaders > 0) lead_islands(batch, starts);
             words.assign(batch.data().begin(), batch.data().end());
             runner->start(words, starts, stop, leaders);
             report();
@@ -211,19 +215,23 @@ private:
         }
     }
 
-    /// The start algorithm: on the best constructed solution alone when every chain continues
-    /// from the best anyway (copy_best, merge, one island), else on the whole batch.
-    /// Nested: its moves are not the chains' iterations, and its convergence is not the run's.
-    void run_start(SolutionBatch& batch, std::uint32_t best, SearchContext& ctx) const {
+    /// The start algorithm: on each island's first chain (its best start, `lead_islands`)
+    /// alone when every chain of an island continues from one solution anyway (copy_best,
+    /// merge), else on the whole batch. Nested: its moves are not the chains' iterations, and
+    /// its convergence is not the run's.
+    void run_start(SolutionBatch& batch, SearchContext& ctx) const {
         const NestedScope nested(ctx);
-        if (!single_line() || options_.islands > 1) {
+        if (!single_line()) {
             start_->run(batch, ctx);
             return;
         }
-        SolutionBatch one(1, batch.width());
-        one.copy_from(0, batch, best);
-        start_->run(one, ctx);
-        batch.copy_from(best, one, 0);
+        const auto chains = batch.count();
+        SolutionBatch firsts(options_.islands, batch.width());
+        for (std::uint32_t i = 0; i < options_.islands; ++i)
+            firsts.copy_from(i, batch, MixedConstruction::block_begin(i, options_.islands, chains));
+        start_->run(firsts, ctx);
+        for (std::uint32_t i = 0; i < options_.islands; ++i)
+            batch.copy_from(MixedConstruction::block_begin(i, options_.islands, chains), firsts, i);
     }
 
     void exchange(ChainRunner& runner, const std::vector<std::int64_t>& values,
@@ -442,6 +450,7 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
             throw ConfigError(fmt::format("{}.islands: {} islands work with exchange copy_best "
                                           "(exchange is {})",
                                           p.path(), o.islands, exchange));
+        if (b.batch > 0) check_islands(p, o.islands, b.batch);
         std::unique_ptr<Algorithm> start;
         if (p.has("start"))
             start = b.registry->create<Algorithm>(p.get_component("start"), b);

@@ -64,6 +64,28 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
                                      "restart_construction (e.g. {name: random}) to build the "
                                      "new solutions"));
     }
+    SUBCASE("islands: more than chains, with another exchange, a mixed construction of none") {
+        const fs::path config = dir / "islands.yaml";
+        const auto job = [&](const std::string& construction, const std::string& algorithm) {
+            write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=50,seed=1\"}\n"
+                               "construction: " + construction + "\n"
+                               "algorithm: {name: resident_ils, " + algorithm + "}\n"
+                               "batch: 3\n");
+            return run_job(dir, config);
+        };
+        CommandResult r = job("nearest_neighbor", "islands: 4");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("algorithm.islands: 4 islands need at least as many chains, "
+                                     "the batch has 3; raise batch or lower islands"));
+        r = job("nearest_neighbor", "islands: 2, exchange: elite");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("algorithm.islands: 2 islands work with exchange copy_best "
+                                     "(exchange is elite)"));
+        r = job("{name: mixed, constructions: []}", "islands: 2");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("construction.constructions: the list is empty; name at "
+                                     "least one construction"));
+    }
     SUBCASE("a parallel descent over a neighborhood without an independence rule") {
         const fs::path config = dir / "parallel.yaml";
         write_file(config, "problem: {name: dcvrp, instance: \"random-cvrp:n=12,seed=1\"}\n"
