@@ -37,7 +37,6 @@ struct ChainSearchOptions {
     std::uint32_t islands = 1;      ///< copy_best within each of this many groups of chains
 };
 
-
 /// Refuses more islands than chains (each island needs a chain to lead it).
 void check_islands(const Params& p, std::uint32_t islands, std::size_t chains) {
     if (islands > chains)
@@ -204,8 +203,8 @@ private:
         const auto sources = island_leaders(starts, options_.islands);
         SolutionBatch one(1, batch.width());
         for (std::uint32_t i = 0; i < options_.islands; ++i) {
-            const auto first =
-                static_cast<std::uint32_t>(MixedConstruction::block_begin(i, options_.islands, chains));
+            const auto first = static_cast<std::uint32_t>(
+                MixedConstruction::block_begin(i, options_.islands, chains));
             const std::uint32_t best = sources[first];
             if (best == first) continue;
             one.copy_from(0, batch, first);

@@ -134,7 +134,8 @@ TEST_CASE("islands: every chain continues from its island's leader, against a br
                 // Island of c: the i with i N / I <= c < (i + 1) N / I.
                 std::uint32_t island = 0;
                 while (static_cast<std::uint64_t>(island + 1) * chains / islands <= c) ++island;
-                const auto begin = static_cast<std::uint32_t>(std::uint64_t{island} * chains / islands);
+                const auto begin =
+                    static_cast<std::uint32_t>(std::uint64_t{island} * chains / islands);
                 const auto end =
                     static_cast<std::uint32_t>(std::uint64_t{island + 1} * chains / islands);
                 std::uint32_t leader = begin;
