@@ -123,6 +123,7 @@ public:
         const std::function<bool()> stop = [&ctx] { return ctx.should_stop(); };
         std::vector<std::int32_t> words(batch.data().begin(), batch.data().end());
         runner->start(words, starts, stop, leaders);
+        single_start_ = false;
         std::uint64_t counted = 0;
         std::vector<std::int64_t> values;
         bool offered = false;
@@ -175,6 +176,7 @@ public:
             objectives();
             words.assign(batch.data().begin(), batch.data().end());
             runner->start(words, starts, stop, leaders);
+            single_start_ = false;
             report();
             chains_best = *std::min_element(values.begin(), values.end());
             quiet = 0;
@@ -234,7 +236,7 @@ private:
     }
 
     void exchange(ChainRunner& runner, const std::vector<std::int64_t>& values,
-                  std::uint64_t round) const {
+                  std::uint64_t round) {
         const auto chains = static_cast<std::uint32_t>(values.size());
         std::vector<std::uint32_t> sources(chains);
         switch (options_.exchange) {
@@ -264,25 +266,57 @@ private:
             return;
         }
         case Exchange::merge: {
-            // A binary tree over the chains ranked by objective: in round r (stride s = 2^r)
-            // the entry at rank i (i a multiple of 2s) takes in the one at rank i + s, so the
-            // leader's slot ends holding every chain's improvements that recombine.
-            std::vector<std::uint32_t> ranked(chains);
-            std::iota(ranked.begin(), ranked.end(), 0u);
-            std::ranges::stable_sort(ranked, {}, [&](std::uint32_t c) { return values[c]; });
+            // Per island, a binary tree over the chains ranked by objective: in round r (stride
+            // s = 2^r) the entry at rank i (i a multiple of 2s) takes in the one at rank i + s,
+            // so the leader's slot ends holding every chain's improvements that recombine.
+            // After the first epoch from one solution only the chains that improved on it
+            // take part: the others hold that solution, which adds nothing to the fold.
+            const std::uint32_t islands = options_.islands;
+            std::vector<std::vector<std::uint32_t>> ranked(islands);
+            std::size_t longest = 0;
+            for (std::uint32_t i = 0; i < islands; ++i) {
+                const auto begin = static_cast<std::uint32_t>(
+                    MixedConstruction::block_begin(i, islands, chains));
+                const auto end = static_cast<std::uint32_t>(
+                    MixedConstruction::block_begin(i + 1, islands, chains));
+                auto& order = ranked[i];
+                for (std::uint32_t c = begin; c < end; ++c)
+                    order.push_back(c);
+                std::ranges::stable_sort(order, {}, [&](std::uint32_t c) { return values[c]; });
+                if (single_start_ && !order.empty()) {
+                    const std::int64_t start = island_start_[i];
+                    const auto improved = std::ranges::count_if(
+                        order, [&](std::uint32_t c) { return values[c] < start; });
+                    order.resize(std::max<std::size_t>(1, static_cast<std::size_t>(improved)));
+                }
+                longest = std::max(longest, order.size());
+            }
             std::vector<std::uint32_t> slots;
             std::vector<std::uint32_t> others;
-            for (std::uint32_t s = 1, step = 0; s < chains; s *= 2, ++step) {
+            for (std::uint32_t s = 1, step = 0; s < longest; s *= 2, ++step) {
                 slots.clear();
                 others.clear();
-                for (std::uint32_t i = 0; i + s < chains; i += 2 * s) {
-                    slots.push_back(ranked[i]);
-                    others.push_back(ranked[i + s]);
-                }
+                for (const auto& order : ranked)
+                    for (std::uint32_t i = 0; i + s < order.size(); i += 2 * s) {
+                        slots.push_back(order[i]);
+                        others.push_back(order[i + s]);
+                    }
                 runner.merge(slots, others, round * 64 + step);
             }
-            std::fill(sources.begin(), sources.end(), ranked[0]);
+            for (std::uint32_t i = 0; i < islands; ++i) {
+                const auto begin = static_cast<std::uint32_t>(
+                    MixedConstruction::block_begin(i, islands, chains));
+                const auto end = static_cast<std::uint32_t>(
+                    MixedConstruction::block_begin(i + 1, islands, chains));
+                std::fill(sources.begin() + begin, sources.begin() + end,
+                          ranked[i].empty() ? begin : ranked[i][0]);
+            }
             runner.continue_from(sources);
+            const std::vector<std::int64_t> merged = runner.best_objectives();
+            island_start_.assign(islands, 0);
+            for (std::uint32_t i = 0; i < islands; ++i)
+                if (!ranked[i].empty()) island_start_[i] = merged[ranked[i][0]];
+            single_start_ = true;
             return;
         }
         case Exchange::population: {
@@ -319,6 +353,10 @@ private:
     ChainSearchOptions options_;
     std::uint64_t seed_ = 0;
     std::unique_ptr<Population> population_;
+    /// merge: whether every chain of an island started the epoch from one solution (not so
+    /// after a (re)start), and that solution's objective per island.
+    bool single_start_ = false;
+    std::vector<std::int64_t> island_start_;
     std::unique_ptr<Algorithm> start_;
     std::unique_ptr<Construction> restart_;
 };
@@ -397,8 +435,9 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                  "run's best is kept); 0 = never",
                  0, 1000000000)
         .integer("islands", "1",
-                 "exchange copy_best: the chains form this many islands of consecutive chains "
-                 "(chains [i N / I, (i + 1) N / I)), each continuing from its own leader, so "
+                 "exchange copy_best or merge: the chains form this many islands of consecutive "
+                 "chains (chains [i N / I, (i + 1) N / I)), each continuing from its own leader "
+                 "(merge: the fold of its chains), so "
                  "islands started differently (construction mixed) search different regions; "
                  "restarts stay common to all",
                  1, 1048576)
@@ -445,9 +484,9 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                 "restart from (e.g. restart_construction: {{name: greedy}})",
                 p.path(), o.restart));
         o.islands = static_cast<std::uint32_t>(p.get_int("islands"));
-        if (o.islands > 1 && o.exchange != Exchange::copy_best)
+        if (o.islands > 1 && o.exchange != Exchange::copy_best && o.exchange != Exchange::merge)
             throw ConfigError(fmt::format("{}.islands: {} islands work with exchange copy_best "
-                                          "(exchange is {})",
+                                          "or merge (exchange is {})",
                                           p.path(), o.islands, exchange));
         if (b.batch > 0) check_islands(p, o.islands, b.batch);
         std::unique_ptr<Algorithm> start;

@@ -80,7 +80,7 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
         r = job("nearest_neighbor", "islands: 2, exchange: elite");
         CHECK(r.exit_code == 2);
         CHECK(r.output == error_line("algorithm.islands: 2 islands work with exchange copy_best "
-                                     "(exchange is elite)"));
+                                     "or merge (exchange is elite)"));
         r = job("{name: mixed, constructions: []}", "islands: 2");
         CHECK(r.exit_code == 2);
         CHECK(r.output == error_line("construction.constructions: the list is empty; name at "

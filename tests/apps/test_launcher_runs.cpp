@@ -539,15 +539,16 @@ TEST_CASE("resident ILS with a population exchange on the TSP: a verified tour b
     CHECK(std::count(unnamed.output.begin(), unnamed.output.end(), '\n') == 1);
 }
 
-TEST_CASE("resident ILS with the merging exchange and the variable-depth move on the TSP: a "
-          "verified tour below the constructed one") {
-    // Before every epoch the chains' bests fold into one by a binary tree of Combine children;
-    // the chains' descents end with Lin-Kernighan-style chains of up to 6 steps.
+TEST_CASE("resident ILS with the merging exchange on two islands and the variable-depth move "
+          "of 3-opt steps on the TSP: a verified tour below the constructed one") {
+    // Before every epoch each island's chains fold into one by a binary tree of Combine
+    // children (after the first epoch only the chains that improved); the chains' descents end
+    // with Lin-Kernighan-style chains of up to 6 2-opt or 3-opt steps.
     const auto line = run_time_limited(
         "apps-resident-merge", "tsp/resident-ils.yaml",
         "--backend cpu --instance random-uniform:n=1000,seed=4 --set batch=8 "
-        "--set algorithm.exchange=merge --set algorithm.epoch=4 --set algorithm.depth=6 "
-        "--set termination.target_gap=null",
+        "--set algorithm.exchange=merge --set algorithm.islands=2 --set algorithm.epoch=4 "
+        "--set algorithm.depth=6 --set algorithm.step=3 --set termination.target_gap=null",
         3);
     check_improved_and_verified(line, "random-uniform:n=1000,seed=4");
 }

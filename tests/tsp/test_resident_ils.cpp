@@ -162,11 +162,14 @@ TEST_CASE("TSP chain policy: the variable-depth move's change is exact, its work
         const auto n = static_cast<std::int32_t>(problem.size());
         visit_metric(inst.metric, [&](auto tag) {
             using Metric = typename decltype(tag)::type;
-            for (const std::int32_t breadth2 : {1, 3}) {
+            for (const auto& [breadth2, step] : {std::pair{1, 2}, std::pair{3, 2},
+                                                std::pair{1, 3}, std::pair{3, 3}}) {
                 CAPTURE(breadth2);
+                CAPTURE(step);
                 auto policy = host_policy<Metric>(problem, 8);
                 policy.depth = 8;
                 policy.second_breadth = breadth2;
+                policy.step = step;
                 gpu::ArrayList list;
                 policy.declare(list, 2);
                 gpu::HostStorage storage;
@@ -192,9 +195,10 @@ TEST_CASE("TSP chain policy: the variable-depth move's change is exact, its work
                         continue;
                     }
                     ++improved;
-                    // Each touched city once: at most n, and at most t1, t2 and two per step.
+                    // Each touched city once: at most n, and at most t1, t2 and two per 2-opt
+                    // step (four per 3-opt step).
                     CHECK(touched >= 4);
-                    CHECK(touched <= 2 + 2 * policy.depth);
+                    CHECK(touched <= 2 + (step == 3 ? 4 : 2) * policy.depth);
                     CHECK(touched <= n);
                     // Every city whose neighbours changed is among the touched ones.
                     const auto neighbours = [&](const std::vector<std::int32_t>& t) {
@@ -233,6 +237,47 @@ TEST_CASE("TSP chain policy: the variable-depth move's change is exact, its work
             }
         });
     }
+}
+
+TEST_CASE("TSP chain policy: sequential 3-opt steps improve tours that no chain of 2-opt steps "
+          "improves") {
+    // A tour improved by the variable-depth move of 2-opt steps until no city improves; from
+    // it the move with 3-opt steps (which include Or-opt moves) still finds improvements.
+    TspProblem problem(generate_random_uniform(400, 21, 100000));
+    SolutionBatch batch(1, problem.size());
+    NearestNeighborTour(problem, -1).construct(batch, 1);
+    const auto n = static_cast<std::int32_t>(problem.size());
+    auto policy = host_policy<EucIntMetric>(problem, 8);
+    policy.depth = 8;
+    gpu::ArrayList list;
+    policy.declare(list, 1);
+    gpu::HostStorage storage;
+    storage.allocate(list);
+    std::vector<std::int32_t> tour(batch[0].begin(), batch[0].end());
+    std::vector<std::int32_t> out(static_cast<std::size_t>(n));
+    policy.refresh(gpu::SerialTeam{}, 0, tour.data());
+    const auto sweep = [&](std::int32_t step) {
+        policy.step = step;
+        int improved = 0;
+        for (std::int32_t city = 0; city < n; ++city) {
+            std::int32_t tried = -1, touched = -1;
+            const auto before = static_cast<std::int64_t>(problem.evaluate(tour));
+            const std::int64_t change = policy.deepen(gpu::SerialTeam{}, 0, tour.data(), &city,
+                                                      1, tried, out.data(), touched);
+            REQUIRE(static_cast<std::int64_t>(problem.evaluate(tour)) == before + change);
+            improved += change < 0 ? 1 : 0;
+        }
+        return improved;
+    };
+    int rounds = 0;
+    while (sweep(2) > 0)
+        ++rounds;
+    CHECK(rounds > 0);
+    CHECK(sweep(2) == 0); // a local optimum of the 2-opt steps
+    const int by_three = sweep(3);
+    MESSAGE("cities improving by 3-opt steps from the 2-opt steps' local optimum: ", by_three);
+    CHECK(by_three > 0);
+    REQUIRE_FALSE(check_tour(tour, problem.size()).has_value());
 }
 
 TEST_CASE("TSP chain policy: a wider second level improves from every city a narrower one "

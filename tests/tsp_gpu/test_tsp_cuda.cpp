@@ -240,6 +240,7 @@ struct ChainVariant {
     bool thread;
     std::int32_t three_opt;
     std::int32_t depth = 0; ///< variable-depth move
+    std::int32_t step = 2;  ///< its steps: 2-opt (2) or also 3-opt (3)
 };
 } // namespace
 
@@ -248,11 +249,13 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA (best/first 
     for (const ChainVariant variant :
          {ChainVariant{false, false, 0}, ChainVariant{true, false, 5}, ChainVariant{true, true, 5},
           ChainVariant{false, true, 0}, ChainVariant{true, false, 0, 8},
-          ChainVariant{true, true, 0, 8}}) {
+          ChainVariant{true, true, 0, 8}, ChainVariant{true, false, 0, 8, 3},
+          ChainVariant{true, true, 0, 8, 3}}) {
         CAPTURE(variant.first);
         CAPTURE(variant.thread);
         CAPTURE(variant.three_opt);
         CAPTURE(variant.depth);
+        CAPTURE(variant.step);
         for (const Instance& inst : instances()) {
             if (inst.n < 8) continue;
             // NOTE: under compute-sanitizer the thread mapping runs each chain serially, so only
@@ -266,6 +269,7 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA (best/first 
             options.three_opt =
                 std::min<std::int32_t>(variant.three_opt, static_cast<std::int32_t>(inst.n) - 1);
             options.depth = variant.depth;
+            options.step = variant.step;
             const std::uint32_t epoch = sanitizer_run() ? 2 : 8;
             const std::uint32_t chains = sanitizer_run() ? 3 : 24;
             for (auto kind :

@@ -19,6 +19,7 @@ make_cpu_chain_runner(const TspProblem& problem, const TspChainOptions& options,
                 policy.K3 = options.three_opt;
                 policy.depth = options.depth;
                 policy.second_breadth = options.second_breadth;
+                policy.step = options.step;
                 policy.candidates3 = options.three_opt > 0 ? problem.lists(options.three_opt, options.lists, {20, options.ascent}).data() : nullptr;
                 return std::make_unique<gpu::CpuChainRunner<decltype(policy)>>(policy, chains,
                                                                                params, threads);

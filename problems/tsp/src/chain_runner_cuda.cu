@@ -1,32 +1,24 @@
-// The TSP chains on the CUDA backend of the many-chain engine (one block per chain).
+// The TSP chains on the CUDA backend of the many-chain engine: dispatch on the metric to its
+// instantiation (chain_runner_cuda.cuh), compiled in a generated unit of its own.
 
 #include <memory>
 
-#include "locus/gpu/chain_engine.cuh"
+#include "chain_runner_cuda.cuh"
 #include "locus/gpu/device.hpp"
-#include "locus/gpu/device_buffer.hpp"
-#include "locus/tsp/chain_runner.hpp"
-#include "locus/tsp/device_instance.hpp"
 
 namespace locus::tsp {
-namespace {
 
-/// The device data the TSP policy points at: instance arrays and candidate lists.
-struct DeviceData {
-    DeviceData(const TspProblem& problem, const TspChainOptions& options)
-        : instance(problem.instance()) {
-        DeviceInstance::upload(candidates, problem.lists(options.candidates, options.lists, {20, options.ascent}),
-                               "TSP candidate lists");
-        if (options.three_opt > 0)
-            DeviceInstance::upload(candidates3, problem.lists(options.three_opt, options.lists, {20, options.ascent}),
-                                   "TSP 3-opt candidate lists");
-    }
-    DeviceInstance instance;
-    gpu::DeviceBuffer<std::int32_t> candidates;
-    gpu::DeviceBuffer<std::int32_t> candidates3;
-};
-
-} // namespace
+#define LOCUS_TSP_EXTERN_RUNNER(M)                                                                 \
+    extern template std::unique_ptr<gpu::ChainRunner> make_cuda_chain_runner_for<M>(               \
+        const TspProblem&, const TspChainOptions&, std::uint32_t, const gpu::ChainParams&,         \
+        const gpu::MemoryBudget&, const std::shared_ptr<const ChainDeviceData>&);
+LOCUS_TSP_EXTERN_RUNNER(EucIntMetric)
+LOCUS_TSP_EXTERN_RUNNER(CeilIntMetric)
+LOCUS_TSP_EXTERN_RUNNER(EucRealMetric)
+LOCUS_TSP_EXTERN_RUNNER(CeilRealMetric)
+LOCUS_TSP_EXTERN_RUNNER(AttMetric)
+LOCUS_TSP_EXTERN_RUNNER(MatrixMetric)
+#undef LOCUS_TSP_EXTERN_RUNNER
 
 std::unique_ptr<gpu::ChainRunner> make_cuda_chain_runner(const TspProblem& problem,
                                                          const TspChainOptions& options,
@@ -34,26 +26,13 @@ std::unique_ptr<gpu::ChainRunner> make_cuda_chain_runner(const TspProblem& probl
                                                          const gpu::ChainParams& params, int device,
                                                          const gpu::MemoryBudget& budget) {
     gpu::require_device(device);
-    auto data = std::make_shared<const DeviceData>(problem, options);
-    return visit_metric(
-        problem.instance().metric, [&](auto tag) -> std::unique_ptr<gpu::ChainRunner> {
-            using Metric = typename decltype(tag)::type;
-            const auto build = [&](auto policy) -> std::unique_ptr<gpu::ChainRunner> {
-                policy.metric = Metric::bind(data->instance.arrays());
-                policy.candidates = data->candidates.data();
-                policy.n = static_cast<std::int32_t>(problem.size());
-                policy.K = options.candidates;
-                policy.window = options.window;
-                policy.K3 = options.three_opt;
-                policy.depth = options.depth;
-                policy.second_breadth = options.second_breadth;
-                policy.candidates3 = options.three_opt > 0 ? data->candidates3.data() : nullptr;
-                return std::make_unique<gpu::CudaChainRunner<decltype(policy)>>(
-                    policy, chains, params, budget, data);
-            };
-            if (problem.narrow_deltas()) return build(TspChainPolicy<Metric, std::int32_t>{});
-            return build(TspChainPolicy<Metric, std::int64_t>{});
-        });
+    const auto data = std::make_shared<const ChainDeviceData>(problem, options);
+    return visit_metric(problem.instance().metric,
+                        [&](auto tag) -> std::unique_ptr<gpu::ChainRunner> {
+                            using Metric = typename decltype(tag)::type;
+                            return make_cuda_chain_runner_for<Metric>(problem, options, chains,
+                                                                      params, budget, data);
+                        });
 }
 
 } // namespace locus::tsp

@@ -50,6 +50,11 @@ void register_resident_ils(Registry& registry) {
                        "steps before giving up on that first step (Lin-Kernighan's breadth at "
                        "the second level; the first level tries 3)",
                        1, kMaxSecondBreadth);
+        schema.integer("step", "2",
+                       "steps of the variable-depth move: 2 (2-opt steps) or 3 (each step the "
+                       "better of a 2-opt and a sequential 3-opt step, as LKH's 3-opt basic "
+                       "move; includes Or-opt moves of segments)",
+                       2, 3);
     };
     spec.make_runner = [](const Params& p, const BuildContext& b, std::uint32_t chains,
                           const gpu::ChainParams& params) -> std::unique_ptr<gpu::ChainRunner> {
@@ -62,6 +67,7 @@ void register_resident_ils(Registry& registry) {
             p.get_int("three_opt"), static_cast<std::int64_t>(problem.size()) - 1));
         options.depth = static_cast<std::int32_t>(p.get_int("depth"));
         options.second_breadth = static_cast<std::int32_t>(p.get_int("second_breadth"));
+        options.step = static_cast<std::int32_t>(p.get_int("step"));
         const std::string& lists = p.get_string("candidate_lists");
         options.lists = lists == "alpha"     ? CandidateKind::alpha
                         : lists == "nearest" ? CandidateKind::nearest

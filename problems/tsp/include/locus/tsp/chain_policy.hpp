@@ -27,6 +27,7 @@ struct TspChainOptions {
     std::int32_t three_opt = 0;      ///< candidate-list size of the 3-opt neighborhood (0 = off)
     std::int32_t depth = 0;          ///< most 2-opt steps of the variable-depth move (0 = off)
     std::int32_t second_breadth = 1; ///< second steps tried per first step (1..kMaxSecondBreadth)
+    std::int32_t step = 2; ///< variable-depth steps: 2-opt (2) or also sequential 3-opt (3)
     CandidateKind lists = CandidateKind::quadrant; ///< how the candidate lists are chosen
     std::int32_t ascent = 200; ///< subgradient iterations of alpha-nearness lists
 };
@@ -59,6 +60,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
     std::int32_t K3 = 0;
     std::int32_t depth = 0; ///< variable-depth move: most steps (0 = off, at most kMaxDepth)
     std::int32_t second_breadth = 1; ///< second steps per first step (1..kMaxSecondBreadth)
+    std::int32_t step = 2; ///< the variable-depth move's steps: 2-opt (2) or also 3-opt (3)
     // Per-chain workspace.
     std::int32_t* pos = nullptr;     ///< chains x n
     Point* P = nullptr;              ///< chains x (n + 1)
@@ -187,20 +189,27 @@ template <class Metric, class Delta> struct TspChainPolicy {
         return m;
     }
 
-    /// The variable-depth move (Lin-Kernighan style, 2-opt steps; issue 15, paper 004's "deeper
-    /// moves"), tried when the VND's neighborhoods have no improving move left: from each city
-    /// t1 of `from` and each of its tour neighbours t2, repeatedly close the chain's open edge
-    /// (t1, t2) by a 2-opt step that removes (t1, t2) and (t3, t4) for a candidate t3 of t2 with
-    /// positive partial gain g - d(t2, t3), choosing the t3 with the largest g - d(t2, t3) +
-    /// d(t3, t4), adds (t2, t3) and (t1, t4), and goes on from t2 = t4; edges added by the chain
-    /// are never removed by it; when a chain does not improve, the next best first step
-    /// (kFirstBreadth per side) starts another. The steps are applied as they are chosen (team
-    /// reversals) and those after the best closed tour are undone. Stops at the first
-    /// improving chain: returns its objective change (< 0) on every rank, and the leader writes
-    /// the cities whose edges changed to `out` (each once, so at most n), every rank their
-    /// count to `touched`; 0 when no chain improves (tour unchanged).
-    /// `tried`: the entries of `from` searched from. Every rank makes the same choices from the
-    /// same memory.
+    /// The variable-depth move (Lin-Kernighan style; issue 15, paper 004's "deeper moves"),
+    /// tried when the VND's neighborhoods have no improving move left: from each city t1 of
+    /// `from` and each of its tour neighbours t2, repeatedly close the chain's open edge
+    /// (t1, t2) by a step, and go on from the step's new open edge. A 2-opt step removes
+    /// (t1, t2) and (t3, t4) for a candidate t3 of t2 with positive partial gain g - d(t2, t3)
+    /// and the neighbour t4 of t3 that keeps one tour, adds (t2, t3) and (t1, t4) and goes on
+    /// from t2 = t4. With `step` 3 each step may instead be a sequential 3-opt move (LKH's
+    /// 3-opt basic move): t4 the other neighbour of t3 (which alone would split the tour), t5
+    /// a candidate of t4 on the path t2..t3 with positive partial gain, t6 either neighbour of
+    /// t5 on that path; it removes (t1, t2), (t3, t4), (t5, t6), adds (t2, t3), (t4, t5) and
+    /// (t6, t1) and goes on from t2 = t6 (for a short path t2..t5 or t6..t3 an Or-opt move).
+    /// Each level takes the step with the largest open gain g - d(t2, t3) + d(t3, t4) [- d(t4,
+    /// t5) + d(t5, t6)] (with 3-opt steps: the one whose closed tour is best when a step closes
+    /// better than the chain's best so far); edges added by the chain are never removed by it; when a chain does
+    /// not improve, the next best first step (kFirstBreadth per side) starts another. The steps
+    /// are applied as they are chosen (as one to three 2-opt reversals of the team) and those
+    /// after the best closed tour are undone. Stops at the first improving chain: returns its
+    /// objective change (< 0) on every rank, and the leader writes the cities whose edges
+    /// changed to `out` (each once, so at most n), every rank their count to `touched`; 0 when
+    /// no chain improves (tour unchanged). `tried`: the entries of `from` searched from. Every
+    /// rank makes the same choices from the same memory.
     LOCUS_HD_INLINE bool deepens() const { return depth > 0 && n >= 8; }
 
     LOCUS_EXEC_CHECK_DISABLE
@@ -213,12 +222,17 @@ template <class Metric, class Delta> struct TspChainPolicy {
         if (!deepens()) return 0;
         const std::int32_t* where = pos_of(c);
         const std::int32_t limit = depth < kMaxDepth ? depth : kMaxDepth;
+        const bool three = step == 3;
         const auto succ = [&](std::int32_t x) { return tour[wrap(where[x] + 1, n)]; };
         const auto pred = [&](std::int32_t x) { return tour[wrap(where[x] - 1, n)]; };
         const auto d = [&](std::int32_t x, std::int32_t y) {
             return static_cast<std::int64_t>(metric.distance(x, y));
         };
-        std::int32_t t2s[kMaxDepth], t3s[kMaxDepth], t4s[kMaxDepth];
+        // Per step: its t2, and t3..t6 (t5 = t6 = -1 for a 2-opt step); the 2-opt reversals
+        // applied for it (two_opt_between's cities), to undo them last first.
+        std::int32_t t2s[kMaxDepth], ends[kMaxDepth][4];
+        std::int32_t subs[kMaxDepth * 3][4];
+        std::int32_t subs_of[kMaxDepth];
         std::int32_t first_t3[kFirstBreadth];
         std::int32_t second_t3[kMaxSecondBreadth];
         int firsts = 0, seconds = 0;
@@ -249,79 +263,196 @@ template <class Metric, class Delta> struct TspChainPolicy {
                 std::int64_t best_gain = 0;
                 std::int32_t best_steps = 0;
                 std::int32_t steps = 0;
+                std::int32_t applied = 0; // entries of subs
+                // Whether the edge (x, y) was added by an earlier step of this chain.
+                const auto added = [&](std::int32_t x, std::int32_t y) {
+                    for (std::int32_t k = 0; k < steps; ++k) {
+                        const std::int32_t a = t2s[k], b = ends[k][0];
+                        if ((a == x && b == y) || (a == y && b == x)) return true;
+                        const std::int32_t e = ends[k][1], h = ends[k][2];
+                        if (h >= 0 && ((e == x && h == y) || (e == y && h == x))) return true;
+                    }
+                    return false;
+                };
                 while (steps < limit) {
-                    // t2 follows t1 in array order (forward) or precedes it.
+                    // dir: the direction from t1 to t2 (true: array order).
                     const bool forward = succ(t1) == t2;
-                    std::int32_t t3 = -1, t4 = -1;
+                    const auto next = [&](std::int32_t x) { return forward ? succ(x) : pred(x); };
+                    const auto back = [&](std::int32_t x) { return forward ? pred(x) : succ(x); };
+                    // Offset of x from t2 walking in direction dir (0..n-1).
+                    const auto offset = [&](std::int32_t x) {
+                        const std::int32_t o = forward ? where[x] - where[t2] : where[t2] - where[x];
+                        return o < 0 ? o + n : o;
+                    };
+                    std::int32_t t3 = -1, t4 = -1, t5 = -1, t6 = -1;
                     std::int64_t best_score = 0;
+                    // With 3-opt steps, the step whose closed tour is the best so far, if any
+                    // (its cities k3..k6 and open gain): a 3-opt step's larger open gain often
+                    // leads away from a 2-opt step that closes with a gain.
+                    std::int32_t k3 = -1, k4 = -1, k5 = -1, k6 = -1;
+                    std::int64_t k_score = 0;
+                    std::int64_t k_closed = best_gain;
+                    const auto closing = [&](std::int64_t score, std::int32_t a, std::int32_t b,
+                                             std::int32_t e, std::int32_t h) {
+                        const std::int64_t closed = score - d(h < 0 ? b : h, t1);
+                        if (!three || closed <= k_closed) return;
+                        k_closed = closed;
+                        k_score = score;
+                        k3 = a;
+                        k4 = b;
+                        k5 = e;
+                        k6 = h;
+                    };
                     const std::int32_t* list = candidates + static_cast<std::int64_t>(t2) * K;
                     for (std::int32_t q = 0; q < K; ++q) {
                         const std::int32_t y = list[q];
                         const std::int64_t g1 = g - d(t2, y);
                         if (g1 <= 0) continue;
                         if (y == t1 || y == succ(t2) || y == pred(t2)) continue;
-                        const std::int32_t z = forward ? pred(y) : succ(y);
-                        if (z == t1 || z == t2) continue;
-                        bool added = false; // (y, z) added earlier in this chain?
-                        for (std::int32_t k = 0; k < steps && !added; ++k)
-                            added = (t2s[k] == y && t3s[k] == z) || (t2s[k] == z && t3s[k] == y);
-                        for (int k = 0; steps == 0 && k < alternative && !added; ++k)
-                            added = first_t3[k] == y; // a first step tried before
-                        for (int k = 0; steps == 1 && k < alternative2 && !added; ++k)
-                            added = second_t3[k] == y; // a second step tried before
-                        if (added) continue;
-                        const std::int64_t score = g1 + d(y, z);
-                        if (t3 < 0 || score > best_score) {
-                            best_score = score;
-                            t3 = y;
-                            t4 = z;
+                        bool excluded = false;
+                        for (int k = 0; steps == 0 && k < alternative && !excluded; ++k)
+                            excluded = first_t3[k] == y; // a first step tried before
+                        for (int k = 0; steps == 1 && k < alternative2 && !excluded; ++k)
+                            excluded = second_t3[k] == y; // a second step tried before
+                        if (excluded) continue;
+                        // The 2-opt step: t4 before t3 in direction dir.
+                        // (Whether a removed edge was added earlier is asked last: only of a
+                        // step that would be chosen.)
+                        const std::int32_t z = back(y);
+                        if (z != t1 && z != t2) {
+                            const std::int64_t score = g1 + d(y, z);
+                            if ((t3 < 0 || score > best_score || three) && !added(y, z)) {
+                                closing(score, y, z, -1, -1);
+                                if (t3 < 0 || score > best_score) {
+                                    best_score = score;
+                                    t3 = y;
+                                    t4 = z;
+                                    t5 = t6 = -1;
+                                }
+                            }
                         }
+                        if (!three) continue;
+                        // The 3-opt step: t4 after t3, t5 on the path t2..t3, t6 beside it.
+                        const std::int32_t u = next(y);
+                        if (u == t1 || u == t2) continue;
+                        int u_added = -1; // added(y, u), once asked
+                        const std::int32_t span = offset(y);
+                        const std::int64_t gu = g1 + d(y, u);
+                        const std::int32_t* list4 = candidates + static_cast<std::int64_t>(u) * K;
+                        for (std::int32_t r = 0; r < K; ++r) {
+                            const std::int32_t v = list4[r];
+                            const std::int64_t g2 = gu - d(u, v);
+                            if (g2 <= 0) continue;
+                            const std::int32_t ov = offset(v);
+                            if (v == y || ov > span) continue; // t5 on the path t2..t3, not t3
+                            for (int w = 0; w < 2; ++w) {
+                                // w = 0: t6 after t5 (then t5 != t3); w = 1: t6 before t5,
+                                // neither t2 (the step would be a 2-opt move) nor off the path.
+                                if (w == 1 && ov < 2) continue;
+                                const std::int32_t x = w == 0 ? next(v) : back(v);
+                                const std::int64_t score = g2 + d(v, x);
+                                if (t3 >= 0 && score <= best_score &&
+                                    score - d(x, t1) <= k_closed)
+                                    continue;
+                                if (u_added < 0) u_added = added(y, u) ? 1 : 0;
+                                if (u_added == 0 && !added(v, x)) {
+                                    closing(score, y, u, v, x);
+                                    if (t3 < 0 || score > best_score) {
+                                        best_score = score;
+                                        t3 = y;
+                                        t4 = u;
+                                        t5 = v;
+                                        t6 = x;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    if (k3 >= 0) {
+                        t3 = k3;
+                        t4 = k4;
+                        t5 = k5;
+                        t6 = k6;
+                        best_score = k_score;
                     }
                     if (t3 < 0) break;
                     if (steps == 0 && alternative2 == 0) first_t3[firsts++] = t3;
                     if (steps == 1) second_t3[seconds++] = t3;
-                    const TourMove step = two_opt_between(where, tour, t1, t2, t3, t4);
-                    team.sync(); // every rank has read the tour before the reversal writes it
-                    apply(team, c, tour, step);
+                    // The step as 2-opt reversals, each leaving one tour.
+                    std::int32_t count_subs = 0;
+                    const auto sub = [&](std::int32_t a, std::int32_t b, std::int32_t x,
+                                         std::int32_t y) {
+                        subs[applied + count_subs][0] = a;
+                        subs[applied + count_subs][1] = b;
+                        subs[applied + count_subs][2] = x;
+                        subs[applied + count_subs][3] = y;
+                        ++count_subs;
+                    };
+                    if (t5 < 0) {
+                        sub(t1, t2, t3, t4);
+                    } else if (t6 == back(t5)) {
+                        // Path t2..t6 t5..t3: both parts reversed in place.
+                        sub(t1, t2, t5, t6);
+                        sub(t5, t2, t3, t4);
+                    } else {
+                        // Path t2..t5 t6..t3: the parts swap (the whole path reversed, then
+                        // each part; a part of one city needs no reversal).
+                        sub(t1, t2, t4, t3);
+                        if (t6 != t3) sub(t1, t3, t5, t6);
+                        if (t5 != t2) sub(t3, t5, t4, t2);
+                    }
+                    for (std::int32_t k = 0; k < count_subs; ++k) {
+                        const std::int32_t* s = subs[applied + k];
+                        const TourMove move = two_opt_between(where, tour, s[0], s[1], s[2], s[3]);
+                        team.sync(); // every rank has read the tour before the reversal writes it
+                        apply(team, c, tour, move);
+                    }
+                    applied += count_subs;
+                    subs_of[steps] = count_subs;
                     t2s[steps] = t2;
-                    t3s[steps] = t3;
-                    t4s[steps] = t4;
+                    ends[steps][0] = t3;
+                    ends[steps][1] = t4;
+                    ends[steps][2] = t5;
+                    ends[steps][3] = t6;
                     ++steps;
                     g = best_score;
-                    const std::int64_t closed = g - d(t4, t1);
+                    const std::int32_t open = t5 < 0 ? t4 : t6;
+                    const std::int64_t closed = g - d(open, t1);
                     if (closed > best_gain) {
                         best_gain = closed;
                         best_steps = steps;
                     }
-                    t2 = t4;
+                    t2 = open;
                 }
-                // Undo the steps after the best closed tour, last first: step k left the edges
-                // (t2, t3) and (t1, t4); removing them restores (t1, t2) and (t3, t4).
+                // Undo the steps after the best closed tour, last first, each reversal by its
+                // inverse: two_opt_between(a, b, x, y) added (b, x) and (a, y).
                 while (steps > best_steps) {
                     --steps;
-                    const TourMove undo =
-                        two_opt_between(where, tour, t2s[steps], t3s[steps], t4s[steps], t1);
-                    team.sync();
-                    apply(team, c, tour, undo);
+                    for (std::int32_t k = 0; k < subs_of[steps]; ++k) {
+                        const std::int32_t* s = subs[--applied];
+                        const TourMove undo = two_opt_between(where, tour, s[1], s[2], s[3], s[0]);
+                        team.sync();
+                        apply(team, c, tour, undo);
+                    }
                 }
                 if (best_steps > 0) {
                     // Each city once (a chain may pass a city twice), so at most n entries:
-                    // t1, t2 of the first step, then t3 and t4 of every step (the next step's
-                    // t2 is this one's t4). Every rank keeps the list; the leader writes it.
-                    std::int32_t ends[2 + 2 * kMaxDepth];
+                    // t1, t2 of the first step, then t3..t6 of every step (the next step's t2
+                    // is this one's t4 or t6). Every rank keeps the list; the leader writes it.
+                    std::int32_t listed_cities[2 + 4 * kMaxDepth];
                     std::int32_t listed = 0;
                     const auto note = [&](std::int32_t city) {
+                        if (city < 0) return;
                         for (std::int32_t k = 0; k < listed; ++k)
-                            if (ends[k] == city) return;
+                            if (listed_cities[k] == city) return;
                         if (team.rank() == 0) out[listed] = city;
-                        ends[listed++] = city;
+                        listed_cities[listed++] = city;
                     };
                     note(t1);
                     note(t2s[0]);
-                    for (std::int32_t k = 0; k < best_steps; ++k) {
-                        note(t3s[k]);
-                        note(t4s[k]);
-                    }
+                    for (std::int32_t k = 0; k < best_steps; ++k)
+                        for (int e = 0; e < 4; ++e)
+                            note(ends[k][e]);
                     touched = listed;
                     tried = f + 1;
                     return -best_gain;
