@@ -81,6 +81,11 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
         CHECK(r.exit_code == 2);
         CHECK(r.output == error_line("algorithm.islands: 2 islands work with exchange copy_best "
                                      "or merge (exchange is elite)"));
+        r = job("nearest_neighbor", "depth: 8, step: 4");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line(config.string() +
+                                     ":3:49: algorithm.step: expected an integer in [2, 3], "
+                                     "got '4'"));
         r = job("{name: mixed, constructions: []}", "islands: 2");
         CHECK(r.exit_code == 2);
         CHECK(r.output == error_line("construction.constructions: the list is empty; name at "
