@@ -19,6 +19,17 @@
 namespace locus::gpu {
 namespace {
 
+/// The chains [begin, end) of island i of `islands` over `chains` chains (the blocks of
+/// MixedConstruction, so that each island starts from its own construction).
+struct IslandRange {
+    std::uint32_t begin;
+    std::uint32_t end;
+};
+IslandRange island_range(std::uint32_t i, std::uint32_t islands, std::size_t chains) {
+    return {static_cast<std::uint32_t>(MixedConstruction::block_begin(i, islands, chains)),
+            static_cast<std::uint32_t>(MixedConstruction::block_begin(i + 1, islands, chains))};
+}
+
 /// Settings of the engine's own parameters.
 struct ChainSearchOptions {
     std::uint32_t epoch = 20; ///< iterations per chain between exchanges
@@ -205,8 +216,7 @@ private:
         const auto sources = island_leaders(starts, options_.islands);
         SolutionBatch one(1, batch.width());
         for (std::uint32_t i = 0; i < options_.islands; ++i) {
-            const auto first = static_cast<std::uint32_t>(
-                MixedConstruction::block_begin(i, options_.islands, chains));
+            const std::uint32_t first = island_range(i, options_.islands, chains).begin;
             const std::uint32_t best = sources[first];
             if (best == first) continue;
             one.copy_from(0, batch, first);
@@ -229,10 +239,10 @@ private:
         const auto chains = batch.count();
         SolutionBatch firsts(options_.islands, batch.width());
         for (std::uint32_t i = 0; i < options_.islands; ++i)
-            firsts.copy_from(i, batch, MixedConstruction::block_begin(i, options_.islands, chains));
+            firsts.copy_from(i, batch, island_range(i, options_.islands, chains).begin);
         start_->run(firsts, ctx);
         for (std::uint32_t i = 0; i < options_.islands; ++i)
-            batch.copy_from(MixedConstruction::block_begin(i, options_.islands, chains), firsts, i);
+            batch.copy_from(island_range(i, options_.islands, chains).begin, firsts, i);
     }
 
     void exchange(ChainRunner& runner, const std::vector<std::int64_t>& values,
@@ -275,10 +285,7 @@ private:
             std::vector<std::vector<std::uint32_t>> ranked(islands);
             std::size_t longest = 0;
             for (std::uint32_t i = 0; i < islands; ++i) {
-                const auto begin = static_cast<std::uint32_t>(
-                    MixedConstruction::block_begin(i, islands, chains));
-                const auto end = static_cast<std::uint32_t>(
-                    MixedConstruction::block_begin(i + 1, islands, chains));
+                const auto [begin, end] = island_range(i, islands, chains);
                 auto& order = ranked[i];
                 for (std::uint32_t c = begin; c < end; ++c)
                     order.push_back(c);
@@ -304,10 +311,7 @@ private:
                 runner.merge(slots, others, round * 64 + step);
             }
             for (std::uint32_t i = 0; i < islands; ++i) {
-                const auto begin = static_cast<std::uint32_t>(
-                    MixedConstruction::block_begin(i, islands, chains));
-                const auto end = static_cast<std::uint32_t>(
-                    MixedConstruction::block_begin(i + 1, islands, chains));
+                const auto [begin, end] = island_range(i, islands, chains);
                 std::fill(sources.begin() + begin, sources.begin() + end,
                           ranked[i].empty() ? begin : ranked[i][0]);
             }
@@ -368,10 +372,7 @@ std::vector<std::uint32_t> island_leaders(std::span<const std::int64_t> values,
     const auto chains = static_cast<std::uint32_t>(values.size());
     std::vector<std::uint32_t> sources(chains);
     for (std::uint32_t i = 0; i < islands; ++i) {
-        const auto begin = static_cast<std::uint32_t>(
-            MixedConstruction::block_begin(i, islands, chains));
-        const auto end = static_cast<std::uint32_t>(
-            MixedConstruction::block_begin(i + 1, islands, chains));
+        const auto [begin, end] = island_range(i, islands, chains);
         if (begin == end) continue;
         const auto leader = static_cast<std::uint32_t>(
             std::min_element(values.begin() + begin, values.begin() + end) - values.begin());

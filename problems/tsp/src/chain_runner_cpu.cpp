@@ -13,13 +13,7 @@ make_cpu_chain_runner(const TspProblem& problem, const TspChainOptions& options,
             const auto build = [&](auto policy) -> std::unique_ptr<gpu::ChainRunner> {
                 policy.metric = host_metric<Metric>(problem.instance());
                 policy.candidates = problem.lists(options.candidates, options.lists, {20, options.ascent}).data();
-                policy.n = static_cast<std::int32_t>(problem.size());
-                policy.K = options.candidates;
-                policy.window = options.window;
-                policy.K3 = options.three_opt;
-                policy.depth = options.depth;
-                policy.second_breadth = options.second_breadth;
-                policy.step = options.step;
+                policy.configure(options, static_cast<std::int32_t>(problem.size()));
                 policy.candidates3 = options.three_opt > 0 ? problem.lists(options.three_opt, options.lists, {20, options.ascent}).data() : nullptr;
                 return std::make_unique<gpu::CpuChainRunner<decltype(policy)>>(policy, chains,
                                                                                params, threads);

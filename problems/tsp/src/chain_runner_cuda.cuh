@@ -41,13 +41,7 @@ make_cuda_chain_runner_for(const TspProblem& problem, const TspChainOptions& opt
     const auto build = [&](auto policy) -> std::unique_ptr<gpu::ChainRunner> {
         policy.metric = Metric::bind(data->instance.arrays());
         policy.candidates = data->candidates.data();
-        policy.n = static_cast<std::int32_t>(problem.size());
-        policy.K = options.candidates;
-        policy.window = options.window;
-        policy.K3 = options.three_opt;
-        policy.depth = options.depth;
-        policy.second_breadth = options.second_breadth;
-        policy.step = options.step;
+        policy.configure(options, static_cast<std::int32_t>(problem.size()));
         policy.candidates3 = options.three_opt > 0 ? data->candidates3.data() : nullptr;
         return std::make_unique<gpu::CudaChainRunner<decltype(policy)>>(policy, chains, params,
                                                                         budget, data);

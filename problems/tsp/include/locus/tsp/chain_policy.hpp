@@ -41,6 +41,12 @@ inline constexpr int kFirstBreadth = 3;
 /// Most second steps the variable-depth move tries per first step (Lin-Kernighan's breadth at
 /// the second level; TspChainOptions::second_breadth).
 inline constexpr int kMaxSecondBreadth = 5;
+/// The variable-depth move's step keys (smaller first): none found, and the offset that puts
+/// a step closing better than the chain's best so far before every other (gains stay far below
+/// 2^61: at most kMaxDepth steps of 32-bit lengths).
+inline constexpr std::int64_t kNoStep = INT64_MAX;
+inline constexpr std::int32_t kNoIndex = INT32_MAX;
+inline constexpr std::int64_t kClosesFirst = std::int64_t{1} << 61;
 
 template <class Metric, class Delta> struct TspChainPolicy {
     using delta_type = Delta;
@@ -66,6 +72,17 @@ template <class Metric, class Delta> struct TspChainPolicy {
     Point* P = nullptr;              ///< chains x (n + 1)
     std::int32_t* D = nullptr;       ///< chains x n
     std::int32_t* scratch = nullptr; ///< chains x n (double bridge)
+
+    /// Sets the options and the tour size (the runner binds the metric and candidate lists).
+    void configure(const TspChainOptions& options, std::int32_t cities) {
+        n = cities;
+        K = options.candidates;
+        window = options.window;
+        K3 = options.three_opt;
+        depth = options.depth;
+        second_breadth = options.second_breadth;
+        step = options.step;
+    }
 
     template <int k> LOCUS_HD_INLINE static constexpr bool focused() { return true; }
     LOCUS_HD_INLINE std::int32_t width() const { return n; }
@@ -208,8 +225,9 @@ template <class Metric, class Delta> struct TspChainPolicy {
     /// after the best closed tour are undone. Stops at the first improving chain: returns its
     /// objective change (< 0) on every rank, and the leader writes the cities whose edges
     /// changed to `out` (each once, so at most n), every rank their count to `touched`; 0 when
-    /// no chain improves (tour unchanged). `tried`: the entries of `from` searched from. Every
-    /// rank makes the same choices from the same memory.
+    /// no chain improves (tour unchanged). `tried`: the entries of `from` searched from. The
+    /// team's ranks share each level's candidate scan and agree on its step by a team argmin
+    /// (value, then scan order), so every team size makes the choices of one thread.
     LOCUS_HD_INLINE bool deepens() const { return depth > 0 && n >= 8; }
 
     LOCUS_EXEC_CHECK_DISABLE
@@ -284,27 +302,27 @@ template <class Metric, class Delta> struct TspChainPolicy {
                         const std::int32_t o = forward ? where[x] - where[t2] : where[t2] - where[x];
                         return o < 0 ? o + n : o;
                     };
-                    std::int32_t t3 = -1, t4 = -1, t5 = -1, t6 = -1;
-                    std::int64_t best_score = 0;
-                    // With 3-opt steps, the step whose closed tour is the best so far, if any
-                    // (its cities k3..k6 and open gain): a 3-opt step's larger open gain often
-                    // leads away from a 2-opt step that closes with a gain.
-                    std::int32_t k3 = -1, k4 = -1, k5 = -1, k6 = -1;
-                    std::int64_t k_score = 0;
-                    std::int64_t k_closed = best_gain;
-                    const auto closing = [&](std::int64_t score, std::int32_t a, std::int32_t b,
-                                             std::int32_t e, std::int32_t h) {
-                        const std::int64_t closed = score - d(h < 0 ? b : h, t1);
-                        if (!three || closed <= k_closed) return;
-                        k_closed = closed;
-                        k_score = score;
-                        k3 = a;
-                        k4 = b;
-                        k5 = e;
-                        k6 = h;
+                    // The level's candidate steps in one order (index): per candidate q of
+                    // t2 its 2-opt step, then (3-opt steps) per candidate r of t4 its two t6.
+                    // The ranks share the items (q, slot) and keep the first best by key; a
+                    // team argmin picks the first best of all, so every team size chooses as
+                    // one thread scanning in order would. Key: with 3-opt steps a step whose
+                    // closed tour beats the chain's best so far comes first (best closed tour
+                    // first: a 3-opt step's larger open gain often leads away from a 2-opt
+                    // step that closes with a gain), then every other by largest open gain.
+                    const std::int32_t slots = three ? K + 1 : 1;
+                    const std::int32_t items = K * slots;
+                    std::int64_t best_key = kNoStep;
+                    std::int32_t best_index = kNoIndex;
+                    const auto key_of = [&](std::int64_t score, std::int32_t open) {
+                        const std::int64_t closed = score - d(open, t1);
+                        return three && closed > best_gain ? -closed - kClosesFirst : -score;
                     };
                     const std::int32_t* list = candidates + static_cast<std::int64_t>(t2) * K;
-                    for (std::int32_t q = 0; q < K; ++q) {
+                    for (std::int32_t item = static_cast<std::int32_t>(team.rank()); item < items;
+                         item += static_cast<std::int32_t>(team.size())) {
+                        const std::int32_t q = item / slots;
+                        const std::int32_t slot = item % slots;
                         const std::int32_t y = list[q];
                         const std::int64_t g1 = g - d(t2, y);
                         if (g1 <= 0) continue;
@@ -315,67 +333,58 @@ template <class Metric, class Delta> struct TspChainPolicy {
                         for (int k = 0; steps == 1 && k < alternative2 && !excluded; ++k)
                             excluded = second_t3[k] == y; // a second step tried before
                         if (excluded) continue;
-                        // The 2-opt step: t4 before t3 in direction dir.
                         // (Whether a removed edge was added earlier is asked last: only of a
                         // step that would be chosen.)
-                        const std::int32_t z = back(y);
-                        if (z != t1 && z != t2) {
-                            const std::int64_t score = g1 + d(y, z);
-                            if ((t3 < 0 || score > best_score || three) && !added(y, z)) {
-                                closing(score, y, z, -1, -1);
-                                if (t3 < 0 || score > best_score) {
-                                    best_score = score;
-                                    t3 = y;
-                                    t4 = z;
-                                    t5 = t6 = -1;
-                                }
+                        if (slot == 0) {
+                            // The 2-opt step: t4 before t3 in direction dir.
+                            const std::int32_t z = back(y);
+                            if (z == t1 || z == t2) continue;
+                            const std::int64_t key = key_of(g1 + d(y, z), z);
+                            if (key < best_key && !added(y, z)) {
+                                best_key = key;
+                                best_index = 2 * item;
                             }
+                            continue;
                         }
-                        if (!three) continue;
                         // The 3-opt step: t4 after t3, t5 on the path t2..t3, t6 beside it.
                         const std::int32_t u = next(y);
                         if (u == t1 || u == t2) continue;
+                        const std::int32_t v = candidates[static_cast<std::int64_t>(u) * K + slot - 1];
+                        const std::int64_t g2 = g1 + d(y, u) - d(u, v);
+                        if (g2 <= 0) continue;
+                        const std::int32_t ov = offset(v);
+                        if (v == y || ov > offset(y)) continue; // t5 on the path t2..t3, not t3
                         int u_added = -1; // added(y, u), once asked
-                        const std::int32_t span = offset(y);
-                        const std::int64_t gu = g1 + d(y, u);
-                        const std::int32_t* list4 = candidates + static_cast<std::int64_t>(u) * K;
-                        for (std::int32_t r = 0; r < K; ++r) {
-                            const std::int32_t v = list4[r];
-                            const std::int64_t g2 = gu - d(u, v);
-                            if (g2 <= 0) continue;
-                            const std::int32_t ov = offset(v);
-                            if (v == y || ov > span) continue; // t5 on the path t2..t3, not t3
-                            for (int w = 0; w < 2; ++w) {
-                                // w = 0: t6 after t5 (then t5 != t3); w = 1: t6 before t5,
-                                // neither t2 (the step would be a 2-opt move) nor off the path.
-                                if (w == 1 && ov < 2) continue;
-                                const std::int32_t x = w == 0 ? next(v) : back(v);
-                                const std::int64_t score = g2 + d(v, x);
-                                if (t3 >= 0 && score <= best_score &&
-                                    score - d(x, t1) <= k_closed)
-                                    continue;
-                                if (u_added < 0) u_added = added(y, u) ? 1 : 0;
-                                if (u_added == 0 && !added(v, x)) {
-                                    closing(score, y, u, v, x);
-                                    if (t3 < 0 || score > best_score) {
-                                        best_score = score;
-                                        t3 = y;
-                                        t4 = u;
-                                        t5 = v;
-                                        t6 = x;
-                                    }
-                                }
+                        for (int w = 0; w < 2; ++w) {
+                            // w = 0: t6 after t5 (then t5 != t3); w = 1: t6 before t5,
+                            // neither t2 (the step would be a 2-opt move) nor off the path.
+                            if (w == 1 && ov < 2) continue;
+                            const std::int32_t x = w == 0 ? next(v) : back(v);
+                            const std::int64_t key = key_of(g2 + d(v, x), x);
+                            if (key >= best_key) continue;
+                            if (u_added < 0) u_added = added(y, u) ? 1 : 0;
+                            if (u_added == 0 && !added(v, x)) {
+                                best_key = key;
+                                best_index = 2 * item + w;
                             }
                         }
                     }
-                    if (k3 >= 0) {
-                        t3 = k3;
-                        t4 = k4;
-                        t5 = k5;
-                        t6 = k6;
-                        best_score = k_score;
+                    team.argmin(best_key, best_index);
+                    if (best_key == kNoStep) break;
+                    // Every rank decodes the chosen step.
+                    const std::int32_t item = best_index / 2;
+                    const std::int32_t slot = item % slots;
+                    const std::int32_t t3 = list[item / slots];
+                    std::int32_t t4 = back(t3), t5 = -1, t6 = -1;
+                    std::int64_t best_score = g - d(t2, t3);
+                    if (slot == 0) {
+                        best_score += d(t3, t4);
+                    } else {
+                        t4 = next(t3);
+                        t5 = candidates[static_cast<std::int64_t>(t4) * K + slot - 1];
+                        t6 = best_index % 2 == 0 ? next(t5) : back(t5);
+                        best_score += d(t3, t4) - d(t4, t5) + d(t5, t6);
                     }
-                    if (t3 < 0) break;
                     if (steps == 0 && alternative2 == 0) first_t3[firsts++] = t3;
                     if (steps == 1) second_t3[seconds++] = t3;
                     // The step as 2-opt reversals, each leaving one tour.
