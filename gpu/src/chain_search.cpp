@@ -46,6 +46,7 @@ struct ChainSearchOptions {
     bool thread_per_chain = false;  ///< mapping: thread (CUDA)
     std::uint64_t restart = 0;      ///< epochs without a new chain best before a restart (0: off)
     std::uint32_t islands = 1;      ///< copy_best within each of this many groups of chains
+    bool cross_islands = false;     ///< the best island's leader folds in the other leaders
 };
 
 /// Refuses more islands than chains (each island needs a chain to lead it).
@@ -252,9 +253,17 @@ private:
         switch (options_.exchange) {
         case Exchange::none:
             return;
-        case Exchange::copy_best:
-            runner.continue_from(island_leaders(values, options_.islands));
+        case Exchange::copy_best: {
+            const auto leaders = island_leaders(values, options_.islands);
+            if (options_.cross_islands) {
+                std::vector<std::uint32_t> heads(options_.islands);
+                for (std::uint32_t i = 0; i < options_.islands; ++i)
+                    heads[i] = leaders[island_range(i, options_.islands, chains).begin];
+                fold_islands(runner, heads, values, round);
+            }
+            runner.continue_from(leaders);
             return;
+        }
         case Exchange::elite: {
             const auto elite = elite_chains(values, options_.elite);
             for (std::uint32_t c = 0; c < chains; ++c)
@@ -310,11 +319,14 @@ private:
                     }
                 runner.merge(slots, others, round * 64 + step);
             }
+            std::vector<std::uint32_t> heads(islands);
             for (std::uint32_t i = 0; i < islands; ++i) {
                 const auto [begin, end] = island_range(i, islands, chains);
-                std::fill(sources.begin() + begin, sources.begin() + end,
-                          ranked[i].empty() ? begin : ranked[i][0]);
+                heads[i] = ranked[i].empty() ? begin : ranked[i][0];
+                std::fill(sources.begin() + begin, sources.begin() + end, heads[i]);
             }
+            if (options_.cross_islands)
+                fold_islands(runner, heads, runner.best_objectives(), round);
             runner.continue_from(sources);
             const std::vector<std::int64_t> merged = runner.best_objectives();
             island_start_.assign(islands, 0);
@@ -339,6 +351,21 @@ private:
             runner.restart_from(first, second, round);
             return;
         }
+        }
+    }
+
+    /// cross_islands: the best island's leader takes in every other island's leader (the
+    /// runner's merge: the better parent improved by the other's shorter interchangeable
+    /// parts), one fold after the other; the other islands keep their own leaders, so each
+    /// stays in its own region while the best tour gains what the others found.
+    static void fold_islands(ChainRunner& runner, std::span<const std::uint32_t> heads,
+                             std::span<const std::int64_t> values, std::uint64_t round) {
+        std::uint64_t step = 0;
+        for (const auto& [target, other] : island_folds(heads, values)) {
+            const std::uint32_t slot[1] = {target};
+            const std::uint32_t from[1] = {other};
+            // NOTE: 64 seeds per round are the merge tree's; the folds take the ones above.
+            runner.merge(slot, from, round * 64 + 32 + step++);
         }
     }
 
@@ -379,6 +406,18 @@ std::vector<std::uint32_t> island_leaders(std::span<const std::int64_t> values,
         std::fill(sources.begin() + begin, sources.begin() + end, leader);
     }
     return sources;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>>
+island_folds(std::span<const std::uint32_t> leaders, std::span<const std::int64_t> values) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> folds;
+    if (leaders.empty()) return folds;
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < leaders.size(); ++i)
+        if (values[leaders[i]] < values[leaders[best]]) best = i;
+    for (std::size_t i = 0; i < leaders.size(); ++i)
+        if (i != best) folds.emplace_back(leaders[best], leaders[i]);
+    return folds;
 }
 
 void register_chain_search(Registry& registry, ChainSearchSpec spec) {
@@ -442,6 +481,10 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                  "islands started differently (construction mixed) search different regions; "
                  "restarts stay common to all",
                  1, 1048576)
+        .boolean("cross_islands", "false",
+                 "islands: after every epoch the best island's leader also takes the shorter "
+                 "interchangeable parts of every other island's leader (the problem's "
+                 "recombination, as merge); the other islands keep their own leaders")
         .integer("close", "5",
                  "population: nearest members a member's diversity contribution averages over",
                  1, 1000);
@@ -490,6 +533,11 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                                           "or merge (exchange is {})",
                                           p.path(), o.islands, exchange));
         if (b.batch > 0) check_islands(p, o.islands, b.batch);
+        o.cross_islands = p.get_bool("cross_islands");
+        if (o.cross_islands && o.islands < 2)
+            throw ConfigError(fmt::format("{}.cross_islands: folds islands into each other and "
+                                          "needs islands >= 2 (islands is {})",
+                                          p.path(), o.islands));
         std::unique_ptr<Algorithm> start;
         if (p.has("start"))
             start = b.registry->create<Algorithm>(p.get_component("start"), b);

@@ -64,7 +64,8 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
                                      "restart_construction (e.g. {name: random}) to build the "
                                      "new solutions"));
     }
-    SUBCASE("islands: more than chains, with another exchange, a mixed construction of none") {
+    SUBCASE("islands: more than chains, with another exchange, cross_islands on one island, a "
+            "mixed construction of none") {
         const fs::path config = dir / "islands.yaml";
         const auto job = [&](const std::string& construction, const std::string& algorithm) {
             write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=50,seed=1\"}\n"
@@ -81,6 +82,10 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
         CHECK(r.exit_code == 2);
         CHECK(r.output == error_line("algorithm.islands: 2 islands work with exchange copy_best "
                                      "or merge (exchange is elite)"));
+        r = job("nearest_neighbor", "cross_islands: true");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("algorithm.cross_islands: folds islands into each other "
+                                     "and needs islands >= 2 (islands is 1)"));
         r = job("nearest_neighbor", "depth: 8, step: 4");
         CHECK(r.exit_code == 2);
         CHECK(r.output == error_line(config.string() +

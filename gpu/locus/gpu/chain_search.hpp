@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "locus/component.hpp"
@@ -69,6 +70,12 @@ struct ChainSearchSpec {
 /// Returns the source chain of every chain.
 std::vector<std::uint32_t> island_leaders(std::span<const std::int64_t> values,
                                           std::uint32_t islands);
+
+/// cross_islands: the folds (target, other) that bring the other islands' leaders into the best
+/// one's: target the leader of least best objective (`values` per chain; the lowest island
+/// among equals), other each remaining leader once, in island order. `leaders[i]` leads island i.
+std::vector<std::pair<std::uint32_t, std::uint32_t>>
+island_folds(std::span<const std::uint32_t> leaders, std::span<const std::int64_t> values);
 
 /// Registers the algorithm with the engine's parameters: epoch, acceptance (better, threshold,
 /// annealing) with threshold / temperature / cooling, exchange (none, copy_best, elite,
