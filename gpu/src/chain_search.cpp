@@ -486,8 +486,8 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                  "interchangeable parts of every other island's leader (the problem's "
                  "recombination, as merge); the other islands keep their own leaders")
         .integer("close", "5",
-                 "population: nearest members a member's diversity contribution averages over",
-                 1, 1000);
+                 "population: nearest members a member's diversity contribution averages over", 1,
+                 1000);
     auto owned = std::make_shared<ChainSearchSpec>(std::move(spec));
     registry.add(schema, [owned](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         if (b.problem == nullptr)

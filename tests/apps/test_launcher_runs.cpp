@@ -612,9 +612,10 @@ TEST_CASE("resident ILS with cross_islands: the best island's leader takes in th
     // instance one of the hundred folds finds such a part (most find none: the islands' tours
     // differ in larger pieces), so the search departs from the islands alone while every run
     // stays deterministic.
-    const std::string mixed = "--set construction.name=mixed "
-                              "--set construction.constructions=[nearest_neighbor,nearest_neighbor] "
-                              "--set algorithm.depth=0 --set algorithm.islands=2 ";
+    const std::string mixed =
+        "--set construction.name=mixed "
+        "--set construction.constructions=[nearest_neighbor,nearest_neighbor] "
+        "--set algorithm.depth=0 --set algorithm.islands=2 ";
     const auto run = [&](const std::string& tag, const std::string& extra) {
         return resident_run(tag, "random-uniform:n=300,seed=2", 200, mixed + extra);
     };

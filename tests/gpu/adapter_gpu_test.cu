@@ -166,13 +166,12 @@ TEST_CASE("sync_every does not change device descents: same results as the CPU w
     // group sizes (one step per launch, and groups that end mid-descent) keep racecheck within
     // minutes; the full grid runs in ctest.
     const bool sanitizer = std::getenv("LOCUS_SANITIZER_RUN") != nullptr;
-    const std::vector<std::uint64_t> seeds = sanitizer ? std::vector<std::uint64_t>{1}
-                                                       : std::vector<std::uint64_t>{1, 2};
-    const std::vector<std::uint64_t> limits = sanitizer ? std::vector<std::uint64_t>{7}
-                                                        : std::vector<std::uint64_t>{0, 7, 50};
-    const std::vector<std::uint32_t> groups = sanitizer
-                                                  ? std::vector<std::uint32_t>{1, 3}
-                                                  : std::vector<std::uint32_t>{1, 2, 3, 5, 16};
+    const std::vector<std::uint64_t> seeds =
+        sanitizer ? std::vector<std::uint64_t>{1} : std::vector<std::uint64_t>{1, 2};
+    const std::vector<std::uint64_t> limits =
+        sanitizer ? std::vector<std::uint64_t>{7} : std::vector<std::uint64_t>{0, 7, 50};
+    const std::vector<std::uint32_t> groups =
+        sanitizer ? std::vector<std::uint32_t>{1, 3} : std::vector<std::uint32_t>{1, 2, 3, 5, 16};
     for (const std::uint64_t seed : seeds) {
         const SolutionBatch batch = random_batch(9, 40, seed);
         for (const Pivot pivot : {Pivot::best, Pivot::first}) {

@@ -125,18 +125,19 @@ TEST_CASE("cross_islands: the best leader takes in every other leader once, in i
     for (const std::uint32_t islands : {1u, 2u, 3u, 6u}) {
         for (int trial = 0; trial < 20; ++trial) {
             std::vector<std::int64_t> values(12);
-            for (auto& v : values) v = static_cast<std::int64_t>(rng() % 4); // many ties
+            for (auto& v : values)
+                v = static_cast<std::int64_t>(rng() % 4); // many ties
             std::vector<std::uint32_t> leaders(islands);
-            for (auto& l : leaders) l = static_cast<std::uint32_t>(rng() % values.size());
+            for (auto& l : leaders)
+                l = static_cast<std::uint32_t>(rng() % values.size());
             const auto folds = island_folds(leaders, values);
             INFO(islands << " islands, trial " << trial);
             REQUIRE(folds.size() == islands - 1);
             // Brute force: the first island whose leader no other leader beats.
             std::uint32_t best = 0;
             for (std::uint32_t i = 0; i < islands; ++i)
-                if (std::none_of(leaders.begin(), leaders.end(), [&](std::uint32_t l) {
-                        return values[l] < values[leaders[i]];
-                    })) {
+                if (std::none_of(leaders.begin(), leaders.end(),
+                                 [&](std::uint32_t l) { return values[l] < values[leaders[i]]; })) {
                     best = i;
                     break;
                 }

@@ -12,9 +12,14 @@ make_cpu_chain_runner(const TspProblem& problem, const TspChainOptions& options,
             using Metric = typename decltype(tag)::type;
             const auto build = [&](auto policy) -> std::unique_ptr<gpu::ChainRunner> {
                 policy.metric = host_metric<Metric>(problem.instance());
-                policy.candidates = problem.lists(options.candidates, options.lists, {20, options.ascent}).data();
+                policy.candidates =
+                    problem.lists(options.candidates, options.lists, {20, options.ascent}).data();
                 policy.configure(options, static_cast<std::int32_t>(problem.size()));
-                policy.candidates3 = options.three_opt > 0 ? problem.lists(options.three_opt, options.lists, {20, options.ascent}).data() : nullptr;
+                policy.candidates3 =
+                    options.three_opt > 0
+                        ? problem.lists(options.three_opt, options.lists, {20, options.ascent})
+                              .data()
+                        : nullptr;
                 return std::make_unique<gpu::CpuChainRunner<decltype(policy)>>(policy, chains,
                                                                                params, threads);
             };

@@ -219,10 +219,10 @@ template <class Metric, class Delta> struct TspChainPolicy {
     /// (t6, t1) and goes on from t2 = t6 (for a short path t2..t5 or t6..t3 an Or-opt move).
     /// Each level takes the step with the largest open gain g - d(t2, t3) + d(t3, t4) [- d(t4,
     /// t5) + d(t5, t6)] (with 3-opt steps: the one whose closed tour is best when a step closes
-    /// better than the chain's best so far); edges added by the chain are never removed by it; when a chain does
-    /// not improve, the next best first step (kFirstBreadth per side) starts another. The steps
-    /// are applied as they are chosen (as one to three 2-opt reversals of the team) and those
-    /// after the best closed tour are undone. Stops at the first improving chain: returns its
+    /// better than the chain's best so far); edges added by the chain are never removed by it; when
+    /// a chain does not improve, the next best first step (kFirstBreadth per side) starts another.
+    /// The steps are applied as they are chosen (as one to three 2-opt reversals of the team) and
+    /// those after the best closed tour are undone. Stops at the first improving chain: returns its
     /// objective change (< 0) on every rank, and the leader writes the cities whose edges
     /// changed to `out` (each once, so at most n), every rank their count to `touched`; 0 when
     /// no chain improves (tour unchanged). `tried`: the entries of `from` searched from. The
@@ -349,7 +349,8 @@ template <class Metric, class Delta> struct TspChainPolicy {
                         // The 3-opt step: t4 after t3, t5 on the path t2..t3, t6 beside it.
                         const std::int32_t u = next(y);
                         if (u == t1 || u == t2) continue;
-                        const std::int32_t v = candidates[static_cast<std::int64_t>(u) * K + slot - 1];
+                        const std::int32_t v =
+                            candidates[static_cast<std::int64_t>(u) * K + slot - 1];
                         const std::int64_t g2 = g1 + d(y, u) - d(u, v);
                         if (g2 <= 0) continue;
                         const std::int32_t ov = offset(v);
