@@ -85,6 +85,15 @@ TspChainPolicy<Metric, std::int64_t> host_policy(const TspProblem& problem, std:
     return policy;
 }
 
+/// The workspace of `chains` chains of `policy` in host memory, bound to the policy's arrays.
+template <class Policy> gpu::HostStorage host_workspace(Policy& policy, std::size_t chains = 1) {
+    gpu::ArrayList list;
+    policy.declare(list, chains);
+    gpu::HostStorage storage;
+    storage.allocate(list);
+    return storage;
+}
+
 } // namespace
 
 TEST_CASE("TSP chain policy: every 2-opt and Or-opt move's delta and incremental workspace") {
@@ -131,10 +140,7 @@ TEST_CASE("TSP chain policy: every sequential 3-opt move's delta and incremental
             const std::int32_t active_count = policy.elements();
             std::vector<std::int32_t> active(static_cast<std::size_t>(active_count));
             std::iota(active.begin(), active.end(), 0);
-            gpu::ArrayList list;
-            policy.declare(list, 1);
-            gpu::HostStorage storage;
-            storage.allocate(list);
+            const gpu::HostStorage storage = host_workspace(policy);
             policy.refresh(gpu::SerialTeam{}, 0, tour.data());
             const auto eval =
                 policy.template evaluator<2>(0, tour.data(), active.data(), &active_count);
@@ -170,10 +176,7 @@ TEST_CASE("TSP chain policy: the variable-depth move's change is exact, its work
                 policy.depth = 8;
                 policy.second_breadth = breadth2;
                 policy.step = step;
-                gpu::ArrayList list;
-                policy.declare(list, 2);
-                gpu::HostStorage storage;
-                storage.allocate(list);
+                const gpu::HostStorage storage = host_workspace(policy, 2);
                 std::vector<std::int32_t> tour(batch[0].begin(), batch[0].end());
                 policy.refresh(gpu::SerialTeam{}, 0, tour.data());
                 int improved = 0;
@@ -249,10 +252,7 @@ TEST_CASE("TSP chain policy: sequential 3-opt steps improve tours that no chain 
     const auto n = static_cast<std::int32_t>(problem.size());
     auto policy = host_policy<EucIntMetric>(problem, 8);
     policy.depth = 8;
-    gpu::ArrayList list;
-    policy.declare(list, 1);
-    gpu::HostStorage storage;
-    storage.allocate(list);
+    const gpu::HostStorage storage = host_workspace(policy);
     std::vector<std::int32_t> tour(batch[0].begin(), batch[0].end());
     std::vector<std::int32_t> out(static_cast<std::size_t>(n));
     policy.refresh(gpu::SerialTeam{}, 0, tour.data());
@@ -292,10 +292,7 @@ TEST_CASE("TSP chain policy: a wider second level improves from every city a nar
     const auto n = static_cast<std::int32_t>(problem.size());
     auto policy = host_policy<EucIntMetric>(problem, 8);
     policy.depth = 6;
-    gpu::ArrayList list;
-    policy.declare(list, 1);
-    gpu::HostStorage storage;
-    storage.allocate(list);
+    const gpu::HostStorage storage = host_workspace(policy);
     const std::vector<std::int32_t> start(batch[0].begin(), batch[0].end());
     std::vector<std::int32_t> out(static_cast<std::size_t>(n));
     const auto gain = [&](std::int32_t breadth2, std::int32_t city) {
@@ -456,10 +453,7 @@ TEST_CASE("TSP chains recombine by Combine: the first parent takes the second's 
     visit_metric(problem.instance().metric, [&](auto tag) {
         using Metric = typename decltype(tag)::type;
         auto policy = host_policy<Metric>(problem, 8);
-        gpu::ArrayList list;
-        policy.declare(list, 1);
-        gpu::HostStorage storage;
-        storage.allocate(list);
+        const gpu::HostStorage storage = host_workspace(policy);
         std::vector<std::int32_t> child(problem.size());
         Rng rng(1, 0);
         policy.recombine(0, parents[0].data(), parents[1].data(), child.data(), rng);
