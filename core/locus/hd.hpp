@@ -29,5 +29,17 @@
 #define LOCUS_UNROLL
 #endif
 
+/// `p`, a pointer into device global memory in kernels, made opaque to the device compiler's
+/// reassociation: a row pointer computed once (base + solution * stride) then stays one
+/// register pair that each load indexes with one multiply-add, instead of the whole address
+/// being recomputed in 64 bits at every load. Host code gets `p` as is.
+template <class T> LOCUS_HD_INLINE T* opaque_global(T* p) {
+#if defined(__CUDA_ARCH__)
+    asm("" : "+l"(p));
+    __builtin_assume(__isGlobal(p));
+#endif
+    return p;
+}
+
 /// Marks a symbol as exported from a shared object (everything else is hidden).
 #define LOCUS_EXPORT __attribute__((visibility("default")))

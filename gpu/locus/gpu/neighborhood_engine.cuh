@@ -97,13 +97,14 @@ __device__ __forceinline__ void sweep_bounded(const E& eval, const typename E::r
     }
 }
 
-/// Sweep of one unit's columns by a whole warp for a linked evaluator: each round the 32 lanes
-/// compute the links of 32 consecutive columns and the first 31 lanes the cells, taking their
-/// right neighbour's link by a shuffle, so each link is computed once where the cell loop
-/// computes it twice. Rounds are uniform over the warp. Pivot::best keeps the lane's running
-/// best; Pivot::first returns true (on every lane) once a round holds an improving cell, `hit`
-/// true on the lanes that found one, each the lane's only cell taken (the lowest lane's is the
-/// warp's lowest index).
+/// Sweep of one unit's columns by a whole warp for a linked evaluator: each round lane l
+/// computes the links of columns first + 2l and first + 2l + 1 and the cells of both, taking
+/// the link of first + 2l + 2 from its right neighbour by a shuffle, so each link is computed
+/// once where the cell loop computes it twice; the last lane's second cell opens the next
+/// round (63 cells a round). Rounds are uniform over the warp. Pivot::best keeps the lane's
+/// running best; Pivot::first returns true (on every lane) once a round holds an improving
+/// cell, `hit` true on the lanes that found one, each the lane's lowest improving cell of the
+/// round (the lowest lane's is the warp's lowest index).
 template <bool kFirst, class E>
 __device__ __forceinline__ bool sweep_linked(const E& eval, const typename E::row_type& context,
                                              const ColumnRange range, std::uint64_t base,
@@ -111,29 +112,45 @@ __device__ __forceinline__ bool sweep_linked(const E& eval, const typename E::ro
                                              std::uint64_t& best_index, bool& hit) {
     using D = typename E::delta_type;
     const std::uint32_t lane = threadIdx.x & 31u;
-    for (std::uint32_t first = range.begin; first < range.end; first += 31) {
-        const std::uint32_t col = first + lane;
-        typename E::link_type here{};
-        if (col <= range.end)
-            here = eval.link(context, col);
-        const typename E::link_type next = __shfl_down_sync(0xffffffffu, here, 1);
-        if (lane < 31 && col < range.end) {
-            const D delta = eval.linked(context, col, here, next);
-            if constexpr (kFirst) {
-                if (delta < D(0)) {
-                    best = delta;
-                    best_index = base + col;
-                    hit = true;
-                }
-            } else if (delta < best) {
-                best = delta;
-                best_index = base + col;
-            }
+    // NOTE: the sweep is bound by instruction issue. Two cells a lane give two independent
+    // distance computations and halve the per-round costs (shuffle, loop, convergence); lanes
+    // past the range compute the last link and cell again and discard the cell, so the round
+    // has no branch around the loads; the lane's best column stays in 32 bits until the end.
+    const std::uint32_t last_cell = range.end - 1;
+    constexpr std::uint32_t kNone = 0xffffffffu;
+    D lane_best = kFirst ? D(0) : best;
+    std::uint32_t lane_col = kNone;
+    for (std::uint32_t first = range.begin; first < range.end; first += 63) {
+        const std::uint32_t c0 = first + 2 * lane;
+        const std::uint32_t c1 = c0 + 1;
+        const typename E::link_type l0 = eval.link(context, min(c0, range.end));
+        const typename E::link_type l1 = eval.link(context, min(c1, range.end));
+        const typename E::link_type l2 = __shfl_down_sync(0xffffffffu, l0, 1);
+        const D d0 = eval.linked(context, min(c0, last_cell), l0, l1);
+        const D d1 = eval.linked(context, min(c1, last_cell), l1, l2);
+        if (c0 < range.end && d0 < lane_best) {
+            lane_best = d0;
+            lane_col = c0;
+        }
+        // NOTE: with Pivot::first a lane keeps its first improving cell of the round.
+        if (lane < 31 && c1 < range.end && d1 < lane_best && !(kFirst && lane_col != kNone)) {
+            lane_best = d1;
+            lane_col = c1;
         }
         if constexpr (kFirst) {
-            if (warp_any(hit))
+            if (warp_any(lane_col != kNone)) {
+                hit = lane_col != kNone;
+                if (hit) {
+                    best = lane_best;
+                    best_index = base + lane_col;
+                }
                 return true;
+            }
         }
+    }
+    if (!kFirst && lane_col != kNone) {
+        best = lane_best;
+        best_index = base + lane_col;
     }
     return false;
 }

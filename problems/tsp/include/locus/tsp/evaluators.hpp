@@ -104,6 +104,7 @@ template <class Metric, class Delta = std::int64_t> struct TwoOptFull {
         const point_type* P;
         const std::int32_t* D;
         std::int32_t k; ///< the diagonal: cell c removes the edges after positions c and c + k
+        std::int32_t n; ///< cities (positions wrap at n)
     };
     TourBatchView<Metric> v;
 
@@ -120,27 +121,28 @@ template <class Metric, class Delta = std::int64_t> struct TwoOptFull {
                 static_cast<std::uint32_t>(v.n)};
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t s, std::uint32_t r) const {
-        return {v.points(s), v.dists(s), static_cast<std::int32_t>(r) + 2};
+        return {opaque_global(v.points(s)), opaque_global(v.dists(s)),
+                static_cast<std::int32_t>(r) + 2, v.n};
     }
     LOCUS_HD_INLINE gpu::ColumnRange columns(const row_type& x) const {
         return {0u, static_cast<std::uint32_t>(2 * x.k == v.n ? x.k : v.n)};
     }
     /// Position c + k (mod n) for c <= n.
-    LOCUS_HD_INLINE std::int32_t across(const row_type& x, std::int32_t c) const {
-        const std::int32_t b = c + x.k;
-        return b >= v.n ? b - v.n : b;
+    /// NOTE: unsigned positions and the row's own n keep the device's address arithmetic to
+    /// one 32 x 64-bit multiply-add per load (the 2-opt sweep is bound by instruction issue).
+    LOCUS_HD_INLINE std::uint32_t across(const row_type& x, std::uint32_t c) const {
+        const std::uint32_t b = c + static_cast<std::uint32_t>(x.k);
+        return b >= static_cast<std::uint32_t>(x.n) ? b - static_cast<std::uint32_t>(x.n) : b;
     }
     /// The added edge shared by cells c - 1 and c of a diagonal: d(P[c], P[c + k]), c <= n
     /// (the engine's linked sweep computes it once for both; LinkedEvaluator).
     LOCUS_HD_INLINE link_type link(const row_type& x, std::uint32_t col) const {
-        const auto c = static_cast<std::int32_t>(col);
-        return v.metric(x.P[c], x.P[across(x, c)]);
+        return v.metric(load_point(x.P + col), load_point(x.P + across(x, col)));
     }
     /// The delta of cell c from link(c) and link(c + 1).
     LOCUS_HD_INLINE delta_type linked(const row_type& x, std::uint32_t col, link_type here,
                                       link_type next) const {
-        const auto c = static_cast<std::int32_t>(col);
-        return static_cast<delta_type>(here + next - x.D[c] - x.D[across(x, c)]);
+        return static_cast<delta_type>(here + next - x.D[col] - x.D[across(x, col)]);
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
         if (2 * x.k == v.n && static_cast<std::int32_t>(col) >= x.k)

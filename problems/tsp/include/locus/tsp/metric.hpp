@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "locus/error.hpp"
 #include "locus/hd.hpp"
@@ -53,6 +54,18 @@ struct RealPoint {
     double x;
     double y;
 };
+
+/// *p; on the device an IntPoint in one 8-byte load (p must be 8-byte aligned there, as every
+/// element of a device array of IntPoint that starts at an 8-byte boundary is).
+template <class Point> LOCUS_HD_INLINE Point load_point(const Point* p) {
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<Point, IntPoint>) {
+        const int2 v = *reinterpret_cast<const int2*>(p);
+        return {v.x, v.y};
+    }
+#endif
+    return *p;
+}
 
 /// Squared Euclidean distance, exact in 64 bits for |coordinate| <= 2^30.
 LOCUS_HD_INLINE std::int64_t squared_distance(IntPoint a, IntPoint b) {
@@ -98,9 +111,12 @@ __device__ __forceinline__ std::int32_t device_nint_distance(IntPoint a, IntPoin
     const int dy = a.y - b.y;
     const float fx = static_cast<float>(dx);
     const float fy = static_cast<float>(dy);
-    const float fs = fmaxf(__fmaf_rn(fx, fx, __fmul_rn(fy, fy)), 1.0e-30f);
-    // First guess from the fast reciprocal square root (relative error ~2^-22).
-    auto d = static_cast<std::uint32_t>(__float2uint_rn(__fmul_rn(fs, rsqrtf(fs))));
+    const float fs = __fmaf_rn(fx, fx, __fmul_rn(fy, fy));
+    // First guess from the approximate square root (one MUFU.SQRT; relative error ~2^-22,
+    // s >= 0 and never denormal, so flushing is harmless).
+    float root;
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(root) : "f"(fs));
+    auto d = static_cast<std::uint32_t>(__float2uint_rn(root));
     // e = s - d^2 is small (|e| < 2^31) whenever d is within a few units of sqrt(s), so it is
     // exact in wrap-around 32-bit arithmetic although s and d^2 need 48 bits.
     const int e = static_cast<int>(static_cast<unsigned>(dx) * static_cast<unsigned>(dx) +
