@@ -82,6 +82,32 @@ TEST_CASE("explore and apply select the same moves on CPU and CUDA") {
     }
 }
 
+TEST_CASE("full 2-opt selects the same move on CPU and CUDA where rows end inside a round") {
+    // The warp sweep takes 63 cells a round, two a lane; rows of 1 to 127 cells end inside a
+    // round, and even n gives a half-length last diagonal.
+    for (const std::int32_t n : {4, 5, 6, 7, 8, 33, 62, 63, 64, 65, 126, 127, 128, 129}) {
+        CAPTURE(n);
+        TspProblem problem(generate_random_uniform(n, static_cast<std::uint64_t>(n), 100000));
+        auto cpu = make_cpu_engine(problem, {MoveKind::two_opt, 0}, {});
+        auto cuda = make_cuda_engine(problem, {MoveKind::two_opt, 0}, {});
+        SolutionBatch batch(7, static_cast<std::size_t>(n));
+        RandomTour(problem).construct(batch, 3);
+        for (Pivot pivot : {Pivot::best, Pivot::first}) {
+            std::vector<MoveChoice> a(7), b(7);
+            cpu->explore(batch, pivot, a);
+            cuda->explore(batch, pivot, b);
+            for (std::size_t s = 0; s < 7; ++s) {
+                CHECK(a[s].index == b[s].index);
+                CHECK(a[s].delta == b[s].delta);
+            }
+        }
+        SolutionBatch x = batch, y = batch;
+        CHECK(cpu->descend(x, Pivot::best, 0, {}).steps ==
+              cuda->descend(y, Pivot::best, 0, {}).steps);
+        CHECK(same_tours(x, y));
+    }
+}
+
 TEST_CASE("descents give identical tours, objectives and step counts on CPU and CUDA") {
     for (const Instance& inst : instances()) {
         TspProblem problem(inst);
