@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -43,6 +45,20 @@ const std::vector<NeighborhoodSpec> kSpecs = {
     {MoveKind::two_opt, 0}, {MoveKind::or_opt, 0}, {MoveKind::swap, 0},
     {MoveKind::two_opt, 8}, {MoveKind::or_opt, 6}, {MoveKind::three_opt, 0, 300, 5}};
 
+/// Explores `batch` with `pivot` on both engines, checks that every tour gets the same move
+/// (index and delta), and returns the CPU's and the CUDA engine's choices.
+std::pair<std::vector<MoveChoice>, std::vector<MoveChoice>>
+same_choices(TourEngine& cpu, TourEngine& cuda, const SolutionBatch& batch, Pivot pivot) {
+    std::vector<MoveChoice> a(batch.count()), b(batch.count());
+    cpu.explore(batch, pivot, a);
+    cuda.explore(batch, pivot, b);
+    for (std::size_t s = 0; s < batch.count(); ++s) {
+        CHECK(a[s].index == b[s].index);
+        CHECK(a[s].delta == b[s].delta);
+    }
+    return {std::move(a), std::move(b)};
+}
+
 bool same_tours(const SolutionBatch& a, const SolutionBatch& b) {
     if (a.count() != b.count()) return false;
     for (std::size_t s = 0; s < a.count(); ++s)
@@ -66,13 +82,7 @@ TEST_CASE("explore and apply select the same moves on CPU and CUDA") {
             SolutionBatch batch(5, n);
             RandomTour(problem).construct(batch, 11);
             for (Pivot pivot : {Pivot::best, Pivot::first}) {
-                std::vector<MoveChoice> a(5), b(5);
-                cpu->explore(batch, pivot, a);
-                cuda->explore(batch, pivot, b);
-                for (std::size_t s = 0; s < 5; ++s) {
-                    CHECK(a[s].index == b[s].index);
-                    CHECK(a[s].delta == b[s].delta);
-                }
+                const auto [a, b] = same_choices(*cpu, *cuda, batch, pivot);
                 SolutionBatch x = batch, y = batch;
                 cpu->apply(x, a);
                 cuda->apply(y, b);
@@ -92,15 +102,8 @@ TEST_CASE("full 2-opt selects the same move on CPU and CUDA where rows end insid
         auto cuda = make_cuda_engine(problem, {MoveKind::two_opt, 0}, {});
         SolutionBatch batch(7, static_cast<std::size_t>(n));
         RandomTour(problem).construct(batch, 3);
-        for (Pivot pivot : {Pivot::best, Pivot::first}) {
-            std::vector<MoveChoice> a(7), b(7);
-            cpu->explore(batch, pivot, a);
-            cuda->explore(batch, pivot, b);
-            for (std::size_t s = 0; s < 7; ++s) {
-                CHECK(a[s].index == b[s].index);
-                CHECK(a[s].delta == b[s].delta);
-            }
-        }
+        for (Pivot pivot : {Pivot::best, Pivot::first})
+            same_choices(*cpu, *cuda, batch, pivot);
         SolutionBatch x = batch, y = batch;
         CHECK(cpu->descend(x, Pivot::best, 0, {}).steps ==
               cuda->descend(y, Pivot::best, 0, {}).steps);
