@@ -12,6 +12,7 @@
 #include "locus/dcvrp/generator.hpp"
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/route_chains.hpp"
+#include "test_support.hpp"
 
 using namespace locus;
 using namespace locus::dcvrp;
@@ -22,6 +23,8 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
                                                   : generate_random(90, 7, 60);
         const DcvrpProblem problem(instance);
         const std::uint32_t chains = 6;
+        // Under compute-sanitizer fewer iterations per epoch (every exchange still runs).
+        const std::uint32_t iterations = test::instrumented_run() ? 3 : 15;
         SolutionBatch batch(chains, problem.solution_width());
         for (std::uint32_t s = 0; s < chains; ++s) {
             const auto order = insertion_order(instance, InsertionOrder::random, 30 + s);
@@ -75,8 +78,8 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
                 cpu->continue_from(sources);
                 cuda->continue_from(sources);
             }
-            cpu->epoch(e * 15, 15, {});
-            cuda->epoch(e * 15, 15, {});
+            cpu->epoch(e * iterations, iterations, {});
+            cuda->epoch(e * iterations, iterations, {});
         }
         CHECK(cpu->best_objectives() == cuda->best_objectives());
         for (std::uint32_t c = 0; c < chains; ++c) {
