@@ -14,6 +14,7 @@
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/dcvrp/perturbation.hpp"
+#include "engine_checks.hpp"
 #include "test_support.hpp"
 
 using namespace locus;
@@ -37,13 +38,7 @@ void check_same(const SolutionBatch& a, const SolutionBatch& b) {
 /// same local optima in as many steps.
 void check_identical(Neighborhood& cpu, Neighborhood& cuda, const SolutionBatch& batch,
                      Pivot pivot) {
-    std::vector<MoveChoice> a(batch.count()), b(batch.count());
-    cpu.explore(batch, pivot, a);
-    cuda.explore(batch, pivot, b);
-    for (std::size_t s = 0; s < batch.count(); ++s) {
-        CHECK(a[s].index == b[s].index);
-        CHECK(a[s].delta == b[s].delta);
-    }
+    test::same_choices(cpu, cuda, batch, pivot);
     SolutionBatch x = batch, y = batch;
     const DescentStats sx = cpu.descend(x, pivot, 0, {});
     const DescentStats sy = cuda.descend(y, pivot, 0, {});

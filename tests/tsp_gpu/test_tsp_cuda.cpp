@@ -19,10 +19,12 @@
 #include "locus/tsp/heuristics.hpp"
 #include "locus/tsp/tour_engine.hpp"
 #include "locus/tsp/tsplib.hpp"
+#include "engine_checks.hpp"
 #include "test_support.hpp"
 
 using namespace locus;
 using namespace locus::tsp;
+using locus::test::same_choices;
 using locus::tsp::test::matrix_instance;
 using locus::tsp::test::real_instance;
 
@@ -44,20 +46,6 @@ std::vector<Instance> instances() {
 const std::vector<NeighborhoodSpec> kSpecs = {
     {MoveKind::two_opt, 0}, {MoveKind::or_opt, 0}, {MoveKind::swap, 0},
     {MoveKind::two_opt, 8}, {MoveKind::or_opt, 6}, {MoveKind::three_opt, 0, 300, 5}};
-
-/// Explores `batch` with `pivot` on both engines, checks that every tour gets the same move
-/// (index and delta), and returns the CPU's and the CUDA engine's choices.
-std::pair<std::vector<MoveChoice>, std::vector<MoveChoice>>
-same_choices(TourEngine& cpu, TourEngine& cuda, const SolutionBatch& batch, Pivot pivot) {
-    std::vector<MoveChoice> a(batch.count()), b(batch.count());
-    cpu.explore(batch, pivot, a);
-    cuda.explore(batch, pivot, b);
-    for (std::size_t s = 0; s < batch.count(); ++s) {
-        CHECK(a[s].index == b[s].index);
-        CHECK(a[s].delta == b[s].delta);
-    }
-    return {std::move(a), std::move(b)};
-}
 
 bool same_tours(const SolutionBatch& a, const SolutionBatch& b) {
     if (a.count() != b.count()) return false;
