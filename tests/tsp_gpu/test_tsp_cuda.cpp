@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,19 +23,17 @@
 
 using namespace locus;
 using namespace locus::tsp;
+using locus::test::instrumented_run;
 using locus::test::same_choices;
 using locus::tsp::test::matrix_instance;
 using locus::tsp::test::real_instance;
 
 namespace {
 
-/// Under compute-sanitizer (LOCUS_SANITIZER_RUN set) only the small instances run.
-bool sanitizer_run() { return std::getenv("LOCUS_SANITIZER_RUN") != nullptr; }
-
 std::vector<Instance> instances() {
     std::vector<Instance> list = {generate_random_uniform(150, 3, 100000), real_instance(97, 5),
                                   matrix_instance(64, 7)};
-    if (sanitizer_run()) return list;
+    if (instrumented_run()) return list; // under compute-sanitizer only the small instances
     list.push_back(generate_random_uniform(1200, 9, 1000000));
     for (const char* name : {"tsplib/att48.tsp", "tsplib/ulysses22.tsp", "tsplib/d198.tsp"})
         if (auto file = locus::test::data_file(name)) list.push_back(read_tsplib(*file));
@@ -226,7 +223,7 @@ TEST_CASE("whole seeded ILS runs are identical on CPU and CUDA") {
 }
 
 TEST_CASE("focused descents give identical tours, focus and evaluation counts on CPU and CUDA") {
-    TspProblem problem(generate_random_uniform(sanitizer_run() ? 120 : 900, 12, 100000));
+    TspProblem problem(generate_random_uniform(instrumented_run() ? 120 : 900, 12, 100000));
     const std::size_t n = problem.size();
     for (const NeighborhoodSpec spec :
          {NeighborhoodSpec{MoveKind::two_opt, 8}, NeighborhoodSpec{MoveKind::or_opt, 8}}) {
@@ -277,7 +274,7 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA (best/first 
             if (inst.n < 8) continue;
             // NOTE: under compute-sanitizer the thread mapping runs each chain serially, so only
             // the 64-city matrix instance is checked there.
-            if (sanitizer_run() && inst.n != 64) continue;
+            if (instrumented_run() && inst.n != 64) continue;
             CAPTURE(inst.name);
             TspProblem problem(inst);
             TspChainOptions options;
@@ -287,8 +284,8 @@ TEST_CASE("resident ILS chains give identical tours on CPU and CUDA (best/first 
                 std::min<std::int32_t>(variant.three_opt, static_cast<std::int32_t>(inst.n) - 1);
             options.depth = variant.depth;
             options.step = variant.step;
-            const std::uint32_t epoch = sanitizer_run() ? 2 : 8;
-            const std::uint32_t chains = sanitizer_run() ? 3 : 24;
+            const std::uint32_t epoch = instrumented_run() ? 2 : 8;
+            const std::uint32_t chains = instrumented_run() ? 3 : 24;
             for (auto kind :
                  {gpu::AcceptanceKind::better_or_equal, gpu::AcceptanceKind::annealing}) {
                 gpu::ChainParams params;
@@ -360,7 +357,7 @@ TEST_CASE("FANG tour construction gives identical tours on CPU and CUDA") {
     for (const Instance& inst : instances()) {
         CAPTURE(inst.name);
         TspProblem problem(inst);
-        const std::uint32_t count = sanitizer_run() ? 2 : 16;
+        const std::uint32_t count = instrumented_run() ? 2 : 16;
         std::vector<std::int32_t> starts(count);
         for (std::uint32_t s = 0; s < count; ++s)
             starts[s] = static_cast<std::int32_t>((7 * s) % inst.n);
