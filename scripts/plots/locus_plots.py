@@ -790,7 +790,8 @@ def performance_ratios(instances, labels):
 def plot_performance_profile(instances, labels, all_runs):
     ratios, notes = performance_ratios(instances, labels)
     if not ratios:
-        return None, notes + ["No performance profile: no instance has results of two configs."]
+        return None, [note for note in notes if "runs of one config only" not in note] + [
+            "No performance profile: no instance has results of two configs."]
     figure = Figure("performance-profile", "performance profile")
     fig, ax = new_figure(6.0, 3.4)
     finite = [r for row in ratios.values() for r in row.values() if math.isfinite(r)]
@@ -822,12 +823,15 @@ def plot_performance_profile(instances, labels, all_runs):
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     figure.labels["configs"] = covered
-    figure.caption(fig, "Dolan\u2013Mor\u00e9 performance profile: for each config s, the "
-                   "fraction of the instances it ran on where r = m(s) / m(best) \u2264 \u03c4 "
-                   "(m(best) / m(s) for a maximised objective), m being the median final "
-                   "objective over a config's runs (an infeasible median: never within) and best "
-                   "the config with the best m on that instance; at \u03c4 = 1, the fraction on "
-                   "which s is the best. {}".format(setting_caption(all_runs)))
+    figure.caption(fig, ("Dolan\u2013Mor\u00e9 performance profile: for each config s, the "
+                         "fraction of the instances it ran on where r = m(s) / m(best) \u2264 "
+                         "\u03c4 (m(best) / m(s) for a maximised objective), m being the median "
+                         "final objective over a config's runs (an infeasible median: never "
+                         "within) and best the config with the best m on that instance; at "
+                         "\u03c4 = 1, the fraction on which s is the best. ").replace(
+                             " = ", NBSP + "=" + NBSP).replace(" / ", NBSP + "/" + NBSP).replace(
+                             " \u2264 \u03c4", NBSP + "\u2264" + NBSP + "\u03c4") +
+                   setting_caption(all_runs))
     return figure, fig, notes
 
 
@@ -895,11 +899,16 @@ def plot_final_gaps(instances, labels, all_runs):
         mpl.lines.Line2D([], [], color="grey", marker="o", linestyle="none", markersize=4,
                          label="an instance")], loc="upper left", bbox_to_anchor=(1.01, 1.0),
         frameon=False)
-    figure.labels["values"] = {lab: {name: round(g, 6) for name, g in gaps[lab]}
+    figure.labels["values"] = {lab: {name: round(g, 9) for name, g in gaps[lab]}
                                for lab in present}
-    reference = ("the best-known value" if against_found == 0 else
-                 "the best-known value (the best found over all runs for {} instance{} without "
-                 "one)".format(against_found, "" if against_found == 1 else "s"))
+    if against_found == 0:
+        reference = "the best-known value"
+    elif against_found == len({name for values in gaps.values() for name, _ in values}):
+        reference = "the best found over all runs of the instance (none has a best-known value)"
+    else:
+        reference = "the best-known value (the best found over all runs for {} without " \
+            "one)".format("1 instance" if against_found == 1 else
+                          "{} instances".format(against_found))
     figure.caption(fig, "One point per instance (n: the instances of a config): the gap of the "
                    "median of a config's final objectives to {}, how far worse (above when "
                    "minimised, below when maximised). {}".format(reference,
@@ -973,7 +982,7 @@ def plot_instance(entry, labels, out_dir, names):
             notes.append("No picture of the best {} of {}: {}.".format(what, label, error))
             continue
         figure = Figure("solution", "{}: best {}".format(label, what))
-        figure.caption(fig, "The best of {}'s {} ({}). {}".format(
+        figure.caption(fig, "The best of {}'s {} (objective {}). {}".format(
             label, runs_phrase(len([r for r in runs if r["label"] == label])), sense.word,
             setting_caption([best])))
         images.append(figure.save(fig, out_dir, names.take("{}-{}-solution".format(
