@@ -3,7 +3,8 @@
 // to the best — written as R/report.md and R/report.csv, with a Mann-Whitney U test between
 // every two labels of an instance. Then the plots: the runs, with their trace, solution and
 // instance files found, go to R/plots/runs.json, and scripts/plots/locus_plots.py draws them
-// (convergence, time to target, best solutions); report.md links what it drew.
+// (convergence, time to target, best solutions per instance; a performance profile and a box
+// plot of final gaps across them) as PNG, PDF and SVG; report.md links what it drew.
 
 #include <algorithm>
 #include <cerrno>
@@ -23,11 +24,18 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include "launcher.hpp"
 #include "locus/data_path.hpp"
 #include "locus/error.hpp"
 #include "locus/generator_spec.hpp"
+
+// The plot script relative to the launcher's directory once installed (CMake sets it from the
+// install directories).
+#ifndef LOCUS_RELATIVE_PLOTS_SCRIPT
+#define LOCUS_RELATIVE_PLOTS_SCRIPT "../share/locus/plots/locus_plots.py"
+#endif
 
 namespace locus::app {
 namespace {
@@ -166,11 +174,45 @@ std::pair<std::string, std::string> locate_instance(const std::string& name,
     }
 }
 
+/// The time limit of a run, for the captions of its plots: the results line's time_limit_s
+/// (peer runs record it), else termination.time_limit of the resolved configuration the line
+/// records, else, for a run of `locus experiment`, the 'time_limit' of the spec that
+/// experiment.json beside the results file names (the experiment gives every run that limit),
+/// else null (not recorded). `spec_limits` caches the specs' limits per directory.
+nlohmann::json run_time_limit(const nlohmann::json& j, const fs::path& results_dir,
+                              std::map<fs::path, std::optional<double>>& spec_limits) {
+    if (j.contains("time_limit_s") && j["time_limit_s"].is_number()) return j["time_limit_s"];
+    if (j.contains("config") && j["config"].is_object() && j["config"].contains("termination") &&
+        j["config"]["termination"].is_object()) {
+        const nlohmann::json limit =
+            j["config"]["termination"].value("time_limit", nlohmann::json());
+        if (limit.is_number() && limit.get<double>() > 0) return limit;
+    }
+    if (!j.contains("experiment_key")) return nullptr;
+    const auto [it, added] = spec_limits.try_emplace(results_dir);
+    if (added) {
+        std::ifstream in(results_dir / "experiment.json");
+        const nlohmann::json stamp = nlohmann::json::parse(in, nullptr, false);
+        if (stamp.is_object() && stamp.contains("spec") && stamp["spec"].is_string()) {
+            try {
+                const YAML::Node spec = YAML::LoadFile(stamp["spec"].get<std::string>());
+                if (spec.IsMap() && spec["time_limit"] && spec["time_limit"].as<double>() > 0)
+                    it->second = spec["time_limit"].as<double>();
+            } catch (const YAML::Exception&) {
+                // a spec moved or changed since: the limit is not known
+            }
+        }
+    }
+    return it->second ? nlohmann::json(*it->second) : nlohmann::json();
+}
+
 /// Where the plots come from: the script, and the Python that runs it ($LOCUS_PYTHON, else the
 /// environment scripts/plots/setup creates, else python3 from the PATH).
 struct PlotTools {
     std::string python;
     std::string script;
+    std::vector<std::string> searched; ///< where the script was looked for, in order
+    bool from_env = false;             ///< the one place is $LOCUS_PLOTS_SCRIPT
 };
 
 const char* env_or(const char* name, const char* fallback) {
@@ -178,11 +220,30 @@ const char* env_or(const char* name, const char* fallback) {
     return value != nullptr && *value != '\0' ? value : fallback;
 }
 
+/// The plot script: $LOCUS_PLOTS_SCRIPT when set (used as it is, even when missing), else the
+/// installed one (<prefix>/share/locus/plots/locus_plots.py for the launcher <prefix>/bin/locus,
+/// from /proc/self/exe), else the one of the source tree this launcher was built from. `script`
+/// is the first that exists, or the last looked at when none does.
 PlotTools plot_tools() {
     PlotTools tools;
-    tools.script = env_or("LOCUS_PLOTS_SCRIPT", LOCUS_PLOTS_SCRIPT);
-    const fs::path venv_python = fs::path(LOCUS_PLOTS_VENV) / "bin" / "python";
     std::error_code ec;
+    if (const char* set = std::getenv("LOCUS_PLOTS_SCRIPT"); set != nullptr && *set != '\0') {
+        tools.searched.push_back(set);
+        tools.from_env = true;
+    } else {
+        const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+        if (!ec && !exe.empty())
+            tools.searched.push_back(
+                (exe.parent_path() / LOCUS_RELATIVE_PLOTS_SCRIPT).lexically_normal().string());
+        tools.searched.push_back(LOCUS_PLOTS_SCRIPT);
+    }
+    tools.script = tools.searched.back();
+    for (const std::string& candidate : tools.searched)
+        if (fs::is_regular_file(candidate, ec)) {
+            tools.script = candidate;
+            break;
+        }
+    const fs::path venv_python = fs::path(LOCUS_PLOTS_VENV) / "bin" / "python";
     tools.python = env_or("LOCUS_PYTHON", fs::exists(venv_python, ec) ? venv_python.c_str()
                                                                        : "python3");
     return tools;
@@ -233,24 +294,41 @@ std::string last_line(const std::string& text) {
                        end + 1 - (begin == std::string::npos ? 0 : begin + 1));
 }
 
-/// The markdown under an instance: its images (paths relative to report.md) and notes.
+/// The markdown of a manifest entry (an instance, or the figures across all of them): its images
+/// (paths relative to report.md), each with links to its PDF and SVG, and notes.
 std::string plot_markdown(const nlohmann::json& entry) {
     std::string md;
+    const auto file_of = [](const nlohmann::json& image, const char* key) {
+        return image.contains(key) && image[key].is_string() ? image[key].get<std::string>()
+                                                             : std::string();
+    };
     for (const auto& image : entry.value("images", nlohmann::json::array())) {
         std::string alt = image.value("alt", std::string("plot"));
         std::replace(alt.begin(), alt.end(), '[', '(');
         std::replace(alt.begin(), alt.end(), ']', ')');
-        md += fmt::format("\n![{}](plots/{})\n", alt, image.value("file", std::string()));
+        md += fmt::format("\n![{}](plots/{})\n", alt, file_of(image, "file"));
+        std::string vector;
+        for (const auto& [key, name] : {std::pair{"pdf", "PDF"}, std::pair{"svg", "SVG"}})
+            if (const std::string file = file_of(image, key); !file.empty())
+                vector += fmt::format("{}[{}](plots/{})", vector.empty() ? "" : ", ", name, file);
+        if (!vector.empty()) md += "\nAs vector graphics: " + vector + ".\n";
     }
     for (const auto& note : entry.value("notes", nlohmann::json::array()))
-        md += "\n" + note.get<std::string>() + "\n";
+        if (note.is_string()) md += "\n" + note.get<std::string>() + "\n";
     return md;
 }
 
+/// The markdown the plots add to report.md: under each instance, and a section of the figures
+/// across all instances (performance profile, final gaps) at the end.
+struct PlotMarkdown {
+    std::map<std::string, std::string> instances;
+    std::string summary;
+};
+
 /// Draws the plots of `instances` into out/plots and returns the markdown to put under each
-/// instance, or nullopt (after its one-line message) when no plots are drawn; `status` is the
-/// exit status the report ends with.
-std::optional<std::map<std::string, std::string>>
+/// instance and after them all, or nullopt (after its one-line message) when no plots are drawn;
+/// `status` is the exit status the report ends with.
+std::optional<PlotMarkdown>
 draw_plots(const std::map<std::string, PlotInstance>& instances,
            const std::vector<std::string>& labels, const fs::path& out, bool required,
            int& status) {
@@ -286,9 +364,13 @@ draw_plots(const std::map<std::string, PlotInstance>& instances,
         return std::nullopt;
     };
     std::error_code ec;
-    if (!fs::is_regular_file(tools.script, ec))
-        return unavailable(fmt::format("the plot script '{}' is missing (LOCUS_PLOTS_SCRIPT)",
-                                       tools.script));
+    if (!fs::is_regular_file(tools.script, ec)) {
+        std::string where;
+        for (const std::string& candidate : tools.searched)
+            where += (where.empty() ? "" : ", ") + fmt::format("'{}'", candidate);
+        return unavailable(fmt::format("no plot script (looked for {}{})", where,
+                                       tools.from_env ? ", from LOCUS_PLOTS_SCRIPT" : ""));
+    }
     const auto [code, output] =
         run_captured({tools.python, tools.script, runs_file.string(), dir.string()});
     if (code == 127)
@@ -318,11 +400,17 @@ draw_plots(const std::map<std::string, PlotInstance>& instances,
         !manifest["instances"].is_array())
         throw Error(fmt::format("report: the plot script wrote no valid '{}'",
                                 manifest_file.string()));
-    std::map<std::string, std::string> markdown;
+    PlotMarkdown markdown;
     std::size_t images = 0;
     for (const auto& entry : manifest["instances"]) {
-        markdown[entry.value("name", std::string())] = plot_markdown(entry);
+        markdown.instances[entry.value("name", std::string())] = plot_markdown(entry);
         images += entry.value("images", nlohmann::json::array()).size();
+    }
+    if (manifest.contains("summary") && manifest["summary"].is_object()) {
+        const nlohmann::json& summary = manifest["summary"];
+        const std::string md = plot_markdown(summary);
+        if (!md.empty()) markdown.summary = "\n## All instances\n" + md;
+        images += summary.value("images", nlohmann::json::array()).size();
     }
     std::fprintf(stderr, "locus: %zu plots drawn into %s\n", images, dir.string().c_str());
     status = kOk;
@@ -338,6 +426,7 @@ int run_report(const ReportOptions& options) {
     // (instance, label) -> cell; labels in order of appearance.
     std::map<std::string, std::map<std::string, Cell>> table;
     std::map<std::string, PlotInstance> plot_instances;
+    std::map<fs::path, std::optional<double>> spec_limits; // per experiment directory
     std::vector<std::string> labels;
     std::size_t lines = 0;
     for (const std::string& input : options.inputs) {
@@ -390,7 +479,11 @@ int run_report(const ReportOptions& options) {
                  {"solution_file", located("solution_file")},
                  {"solution_file_recorded",
                   j.contains("solution_file") ? j["solution_file"] : nlohmann::json()},
-                 {"trajectory_file", located("trajectory_file")}});
+                 {"trajectory_file", located("trajectory_file")},
+                 {"backend", j.contains("backend") ? j["backend"] : nlohmann::json()},
+                 {"device", j.contains("device") ? j["device"] : nlohmann::json()},
+                 {"stop_reason", j.contains("stop_reason") ? j["stop_reason"] : nlohmann::json()},
+                 {"time_limit_s", run_time_limit(j, results_dir, spec_limits)}});
 
             if (!j.value("feasible", false) || !j["objective"].is_number()) continue;
             cell.sign = j.value("objective_sense", "minimize") == "maximize" ? -1.0 : 1.0;
@@ -463,7 +556,7 @@ int run_report(const ReportOptions& options) {
     }
     csv.close();
     if (!csv) throw Error(fmt::format("report: cannot write '{}'", (out / "report.csv").string()));
-    const auto write_markdown = [&](const std::map<std::string, std::string>* plots) {
+    const auto write_markdown = [&](const PlotMarkdown* plots) {
         const fs::path file = out / "report.md";
         const fs::path partial = out / "report.md.partial";
         {
@@ -472,9 +565,10 @@ int run_report(const ReportOptions& options) {
             for (const auto& [instance, text] : md_sections) {
                 md << text;
                 if (plots == nullptr) continue;
-                const auto it = plots->find(instance);
-                if (it != plots->end()) md << it->second;
+                const auto it = plots->instances.find(instance);
+                if (it != plots->instances.end()) md << it->second;
             }
+            if (plots != nullptr) md << plots->summary;
             if (!md) throw Error(fmt::format("report: cannot write '{}'", partial.string()));
         }
         fs::rename(partial, file);

@@ -344,6 +344,15 @@ def colour(labels, label):
     return plt.get_cmap("tab10")(labels.index(label) % 10)
 
 
+def stepped(labels, label):
+    """The line of a config where the lines of several often coincide (time to target,
+    performance profile): its colour, a dash pattern of its own and a width that narrows from
+    the first config on, so that a line drawn over another leaves it visible (in grey too)."""
+    k = labels.index(label)
+    return {"color": colour(labels, label), "linestyle": ("-", "--", "-.", ":")[k % 4],
+            "linewidth": max(2.6 - 0.5 * (k % 4), 1.1)}
+
+
 def new_figure(width, height, **kwargs):
     return plt.subplots(figsize=(width, height), layout="constrained", **kwargs)
 
@@ -573,7 +582,7 @@ def plot_convergence(instance, labels, curves, best_known, sense, runs):
     if use_gap:
         ax.set_ylabel("gap {} best known (%)".format(sense.gap_words))
         gap_axis(ax.yaxis, values)
-        known = "best known {}".format(plain(sense.user(best_known)))
+        known = "best known {}".format(plain(sense.user(best_known), 10))
     else:
         ax.set_ylabel("objective ({})".format(sense.word))
         user = [v for v in values if math.isfinite(v)]
@@ -614,7 +623,7 @@ def plot_time_to_target(instance, labels, curves, best_known, sense, runs):
             fractions = [(k + 1) / len(mine) for k in range(len(reached))]
             xs = [tmin] + reached + [tmax]
             ys = [0.0] + fractions + [fractions[-1] if fractions else 0.0]
-            line, = ax.step(xs, ys, where="post", color=colour(labels, label), linewidth=1.6,
+            line, = ax.step(xs, ys, where="post", **stepped(labels, label),
                             label="{} ({})".format(label, runs_phrase(len(mine))))
             handles.setdefault(label, line)
             reached_counts.setdefault(label, []).append("{}/{}".format(len(reached), len(mine)))
@@ -627,7 +636,7 @@ def plot_time_to_target(instance, labels, curves, best_known, sense, runs):
         ax.grid(True, alpha=0.3)
     axes[0].set_ylabel("fraction of runs {}\nthe target".format(sense.reach))
     fig.suptitle("{}: time to target ({}, {} {})".format(
-        instance, sense.word, name, plain(sense.user(reference))))
+        instance, sense.word, name, plain(sense.user(reference), 10)))
     fig.legend(handles=list(handles.values()), loc="outside right center", frameon=False)
     figure.labels["reached"] = reached_counts
     figure.caption(fig, "Fraction of a config's runs whose best objective is {} the target, "
@@ -646,8 +655,8 @@ def distinct_colours():
     return [cmap(i) for i in range(0, 20, 2)] + [cmap(i) for i in range(1, 20, 2)]
 
 
-def below_legend(ax):
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.06), ncol=3, frameon=False)
+def side_legend(ax):
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
 
 
 def picture_axes(title):
@@ -696,7 +705,7 @@ def draw_routes(instance_file, solution_file, title):
         ax.scatter(xs[1:-1], ys[1:-1], s=10, color=colours[k % 20], zorder=3)
     ax.scatter([coords[depot][0]], [coords[depot][1]], s=70, marker="s", color="black", zorder=4,
                label="depot")
-    below_legend(ax)
+    side_legend(ax)
     return fig
 
 
@@ -719,7 +728,7 @@ def draw_grid(instance_file, solution_file, title):
     ax.scatter([], [], s=18, marker="s", color="grey", label="end")
     ax.set_xlabel("column")
     ax.set_ylabel("row")
-    below_legend(ax)
+    side_legend(ax)
     return fig
 
 
@@ -806,7 +815,7 @@ def plot_performance_profile(instances, labels, all_runs):
         steps = sorted(r for r in mine if math.isfinite(r))
         xs = [1.0] + steps + [tau_max]
         ys = [0.0] + [(k + 1) / len(mine) for k in range(len(steps))] + [len(steps) / len(mine)]
-        ax.step(xs, ys, where="post", color=colour(labels, label), linewidth=1.6,
+        ax.step(xs, ys, where="post", **stepped(labels, label),
                 label="{} ({} instance{})".format(label, len(mine), "" if len(mine) == 1
                                                   else "s"))
         covered[label] = {"instances": len(mine), "at_1": sum(1 for r in mine if r <= 1.0)}
@@ -974,7 +983,7 @@ def plot_instance(entry, labels, out_dir, names):
                 what, label, best.get("solution_file_recorded") or solution or "(none)"))
             continue
         title = "{} \u2013 {}: best {}\n(objective {}, seed {})".format(
-            instance, label, what, plain(best["objective"]), best.get("seed"))
+            instance, label, what, plain(best["objective"], 10), best.get("seed"))
         try:
             fig = draw(entry["instance_file"], solution, title)
         except (ValueError, OSError, KeyError, IndexError) as error:
