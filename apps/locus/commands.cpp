@@ -161,7 +161,9 @@ int verify_solution(const std::string& instance, const std::string& solution,
     if (entry == nullptr) {
         const auto names = registry.names("problem");
         throw ConfigError(
-            fmt::format("unknown problem '{}' (valid: {})", name, fmt::join(names, ", ")));
+            fmt::format("unknown problem '{}' (valid: {}); a plugin in another folder is loaded "
+                        "with --plugin-path DIR or LOCUS_PLUGIN_PATH",
+                        name, fmt::join(names, ", ")));
     }
     Params params("problem", name, "problem", {});
     params.set("instance", instance_arg);

@@ -715,6 +715,9 @@ int run_experiment(const ExperimentOptions& options) {
     const BestKnownTable best_known = BestKnownTable::find("");
 
     const auto started = std::chrono::steady_clock::now();
+    // Progress is refreshed in place on a terminal only; that line is cleared before a message.
+    const bool tty = ::isatty(STDERR_FILENO) != 0;
+    const char* clear_line = tty ? "\r\033[K" : "";
     std::size_t ran = 0;
     std::optional<double> best_gap; // gaps can be negative (best-known values rounded)
     // Slots: `jobs` CPU slots on disjoint core sets, one slot per GPU for CUDA runs.
@@ -766,8 +769,14 @@ int run_experiment(const ExperimentOptions& options) {
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         const double eta = elapsed / static_cast<double>(ran) * static_cast<double>(todo - ran);
-        std::fprintf(stderr, "\rlocus: %zu/%zu runs, ETA %.0f s, best gap %s   ", ran, todo, eta,
-                     best_gap ? fmt::format("{:.3f} %", *best_gap).c_str() : "-");
+        // NOTE: on a terminal one line refreshed in place; in a log one line per finished run.
+        const std::string progress =
+            fmt::format("locus: {}/{} runs, ETA {:.0f} s, best gap {}", ran, todo, eta,
+                        best_gap ? fmt::format("{:.3f} %", *best_gap) : std::string("-"));
+        if (tty)
+            std::fprintf(stderr, "\r\033[K%s", progress.c_str());
+        else
+            std::fprintf(stderr, "%s (%s)\n", progress.c_str(), r.key().c_str());
         std::fflush(stderr);
     };
 
@@ -881,7 +890,7 @@ int run_experiment(const ExperimentOptions& options) {
                     : fmt::format(" (its output: {})",
                                   (out / "runs" / (a.run.dir_name() + ".partial") / "peer.log")
                                       .string());
-            std::fprintf(stderr, "\nlocus: run '%s' %s (exit status %d)%s; %s\n",
+            std::fprintf(stderr, "%slocus: run '%s' %s (exit status %d)%s; %s\n", clear_line,
                          a.run.key().c_str(), code == kInterrupted ? "was interrupted" : "failed",
                          code, log.c_str(),
                          code == kInterrupted ? "run the same command to resume"
@@ -889,7 +898,7 @@ int run_experiment(const ExperimentOptions& options) {
         }
     }
     if (failure != kOk) return failure == kInterrupted ? kInterrupted : kFailure;
-    std::fprintf(stderr, "\nlocus: experiment %s complete: %s\n", spec.name.c_str(),
+    std::fprintf(stderr, "%slocus: experiment %s complete: %s\n", clear_line, spec.name.c_str(),
                  results.string().c_str());
     return kOk;
 }

@@ -10,11 +10,38 @@
 
 #include "locus/build_info.hpp"
 #include "locus/error.hpp"
+#include "locus/params.hpp"
 #include "locus/problem.hpp"
 
 namespace locus::app {
 
 namespace fs = std::filesystem;
+
+nlohmann::json params_json(const Params& params) {
+    nlohmann::json out = nlohmann::json::object();
+    if (params.kind() != "job") out["name"] = params.name();
+    for (const auto& [key, value] : params.values()) {
+        std::visit(
+            [&, &key = key](const auto& v) {
+                using T = std::decay_t<decltype(v)>;
+                if constexpr (std::is_same_v<T, std::monostate>) {
+                    out[key] = nullptr;
+                } else if constexpr (std::is_same_v<T, std::shared_ptr<const Params>>) {
+                    out[key] = v ? params_json(*v) : nlohmann::json();
+                } else if constexpr (std::is_same_v<T,
+                                                    std::vector<std::shared_ptr<const Params>>>) {
+                    nlohmann::json list = nlohmann::json::array();
+                    for (const auto& item : v)
+                        list.push_back(item ? params_json(*item) : nlohmann::json());
+                    out[key] = std::move(list);
+                } else {
+                    out[key] = v;
+                }
+            },
+            value);
+    }
+    return out;
+}
 
 namespace {
 /// UTC time to the millisecond: 20261125T173239.123Z.
@@ -182,6 +209,7 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
     line["batch"] = facts_.batch;
     line["threads"] = facts_.threads;
     line["stop_reason"] = std::string(to_string(summary.stop_reason));
+    if (summary.stop_reason == StopReason::error) line["error"] = summary.error;
     line["time_to_best_s"] = summary.time_to_best_s;
     line["total_time_s"] = summary.total_time_s;
     line["iterations"] = summary.iterations;
@@ -202,8 +230,12 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
         if (!verdict.feasible) line["infeasible_reason"] = verdict.message;
         if (verdict.feasible && !objectives_agree(summary.best_objective, verdict.objective)) {
             mismatch_ = true;
-            line["error"] = fmt::format("search objective {} differs from re-evaluation {}",
-                                        summary.best_objective, verdict.objective);
+            const std::string mismatch =
+                fmt::format("search objective {} differs from re-evaluation {}",
+                            summary.best_objective, verdict.objective);
+            line["error"] = line.contains("error")
+                                ? line["error"].get<std::string>() + "; " + mismatch
+                                : mismatch;
         }
         line["gap"] = (verdict.feasible && facts_.best_known)
                           ? nlohmann::json(gap_percent(verdict.objective,
@@ -236,6 +268,9 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
     line["trace_file"] = (dir / "trace.jsonl").string();
     line["config_file"] = facts_.config_file;
     line["config_hash"] = facts_.config_hash;
+    line["config"] = facts_.config;
+    line["instance_file"] =
+        facts_.instance_file.empty() ? nlohmann::json() : nlohmann::json(facts_.instance_file);
     line["best_known_source"] = facts_.best_known_source;
     line["version"] = LOCUS_VERSION;
     line["git_revision"] = LOCUS_GIT_REVISION;

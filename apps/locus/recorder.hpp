@@ -20,15 +20,26 @@
 
 namespace locus {
 class Problem;
+class Params;
 }
 
 namespace locus::app {
+
+/// `params` as the JSON form of a config file: each value by its key, a nested component as a
+/// map with its `name`, no value as null. The root (the job) carries no name. YAML reads JSON,
+/// so the result written to a file is a config that composes to the same configuration.
+nlohmann::json params_json(const Params& params);
 
 /// Fixed facts of a job, copied into every results line.
 struct JobFacts {
     std::string name;          ///< job name from the config ("" if none)
     std::string config_file;   ///< "<embedded demo>" for the embedded job
     std::string config_hash;
+    /// The resolved configuration (after --set overrides, defaults filled in), in the form of a
+    /// config file: `locus run` of it repeats the job (params_json).
+    nlohmann::json config;
+    /// The instance file the problem was read from (absolute; "" for a generated instance).
+    std::string instance_file;
     std::string algorithm;     ///< top-level algorithm name
     std::string backend;       ///< "cpu" / "cuda"
     std::string device;        ///< device description

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -19,6 +20,7 @@
 #include "locus/config.hpp"
 #include "locus/data_path.hpp"
 #include "locus/error.hpp"
+#include "locus/generator_spec.hpp"
 #include "locus/gpu/device.hpp"
 #include "locus/plugin_loader.hpp"
 #include "locus/problem.hpp"
@@ -100,7 +102,8 @@ public:
         }
         cv_.notify_all();
         thread_.join();
-        std::fputs("\n", stderr);
+        // The progress line is cleared, so that the summary lines start on an empty line.
+        std::fputs("\r\033[K", stderr);
     }
     void update(std::uint32_t run, Objective best) {
         run_.store(run);
@@ -139,6 +142,20 @@ private:
     std::thread thread_;
 };
 
+/// The instance file a problem's `instance` resolves to (absolute), or "" for a generator spec
+/// or a problem without one.
+std::string instance_file_of(const Params& problem) {
+    if (!problem.has("instance")) return "";
+    try {
+        return std::filesystem::absolute(resolve_data_file(problem.get_string("instance"),
+                                                           "instance file"))
+            .lexically_normal()
+            .string();
+    } catch (const InstanceError&) {
+        return ""; // a generated instance: its spec is in the configuration
+    }
+}
+
 Termination termination_of(const Params& limits) {
     Termination t;
     t.time_limit_s = limits.get_real("time_limit");
@@ -175,6 +192,13 @@ int validate_job(const RunOptions& options) {
     Registry registry;
     load_plugins(options.plugin_paths, registry);
     const Params job = compose(options, registry);
+    // The instance must resolve as a run would find it (a generator spec is checked when the
+    // problem generates it).
+    if (!options.config.empty())
+        set_config_directory(std::filesystem::absolute(options.config).parent_path());
+    const Params& problem = job.get_component("problem");
+    if (problem.has("instance") && !is_generator_spec(problem.get_string("instance"), ""))
+        resolve_data_file(problem.get_string("instance"), "instance file");
     std::printf("%s: valid (config hash %s)\n", options.config.c_str(), config_hash(job).c_str());
     return kOk;
 }
@@ -237,6 +261,8 @@ int run_job(const RunOptions& options) {
     facts.name = job.get_string("name");
     facts.config_file = options.config.empty() ? "<embedded demo>" : options.config;
     facts.config_hash = config_hash(job);
+    facts.config = params_json(job);
+    facts.instance_file = instance_file_of(job.get_component("problem"));
     facts.algorithm = job.get_component("algorithm").name();
     facts.backend = std::string(to_string(build.backend));
     facts.device = device;
@@ -266,6 +292,13 @@ int run_job(const RunOptions& options) {
     };
     Termination termination = termination_of(job.get_component("termination"));
     if (termination.target) termination.target = user_objective(sense, *termination.target);
+    // A proven optimum cannot be improved: the run stops there (stop_reason target), unless
+    // termination.stop_at_optimum is false.
+    if (internal_best_known && table.optimal(problem->instance_name()) &&
+        job.get_component("termination").get_bool("stop_at_optimum"))
+        termination.target = termination.target
+                                 ? std::max(*termination.target, *internal_best_known)
+                                 : *internal_best_known;
     SearchContext ctx(*problem, construction.get(), termination, build.seed, start,
                       internal_best_known, callbacks);
 
@@ -293,10 +326,15 @@ int run_job(const RunOptions& options) {
     std::exception_ptr failure;
     try {
         algorithm->run(batch, ctx);
+    } catch (const std::exception& e) {
+        failure = std::current_exception();
+        ctx.fail(e.what());
     } catch (...) {
         failure = std::current_exception();
+        ctx.fail("unknown exception");
     }
-    // The best solution found so far is written even when the algorithm failed.
+    // The best solution found so far is written even when the algorithm failed (its results
+    // line then says stop_reason "error" with the message).
     ctx.finish();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);

@@ -117,6 +117,8 @@ public:
     const SourceLocation& location_of(const std::string& key) const;
     /// All keys, sorted.
     std::vector<std::string> keys() const;
+    /// Every key with its value (sorted by key; std::monostate: no value).
+    const std::map<std::string, ParamValue>& values() const { return values_; }
     /// Canonical YAML-like text of the whole tree (sorted keys); used for the config hash.
     std::string canonical() const;
 

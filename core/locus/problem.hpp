@@ -117,7 +117,7 @@ struct DescentStats {
     std::uint64_t steps = 0;       ///< applied moves (summed over the batch)
     std::uint64_t evaluations = 0; ///< evaluated moves (summed over the batch)
     bool stopped = false;          ///< ended by the stop callback, not at a local optimum
-    std::uint64_t explorations = 0; ///< neighborhood explorations (descend_independent only)
+    std::uint64_t explorations = 0; ///< neighborhood explorations made (not counting a halted one)
 };
 
 /// Options of a parallel descent (Neighborhood::descend_independent).
@@ -152,6 +152,7 @@ DescentStats run_descent(std::uint64_t max_steps, const std::function<bool()>& s
             stats.stopped = true;
             break;
         }
+        ++stats.explorations;
         stats.steps += done.applied;
         stats.evaluations += done.evaluations;
         if (done.applied == 0) break;

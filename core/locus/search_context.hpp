@@ -40,7 +40,9 @@ enum class StopReason {
     target,
     stagnation,
     interrupted,
-    converged
+    converged,
+    error ///< an internal check failed (check_moves, a move that did not improve); see
+          ///< RunSummary::error
 };
 std::string_view to_string(StopReason reason);
 
@@ -77,6 +79,8 @@ struct RunSummary {
     /// The largest working memory an engine of this run reported (note_engine_memory; 0: none)
     std::size_t engine_memory_bytes = 0;
     StopReason stop_reason = StopReason::none;
+    /// Why the run failed when stop_reason is error (SearchContext::fail); empty otherwise.
+    std::string error;
 };
 
 class SearchContext {
@@ -154,6 +158,10 @@ public:
     void next_run();
     /// Ends the current run (emits its summary). Idempotent.
     void finish();
+    /// Marks the current run as failed (stop reason error, with `message` in its summary) and
+    /// ends it: the best solution found so far is still reported. The caller then reports the
+    /// failure (the launcher exits nonzero).
+    void fail(const std::string& message);
 
 private:
     void reset_run();
@@ -179,6 +187,7 @@ private:
     std::vector<std::vector<std::int32_t>> trajectory_;
     double time_to_best_ = 0.0;
     StopReason reason_ = StopReason::none;
+    std::string error_;
     bool finished_ = false;
     int depth_ = 0;
 };

@@ -31,7 +31,11 @@ std::string join(const std::vector<std::string>& names) {
 /// "; did you mean 'x'? (valid: a, b)" or " (valid: a, b)".
 std::string alternatives(const std::string& word, std::vector<std::string> valid) {
     std::sort(valid.begin(), valid.end());
-    const std::string suggestion = closest_name(word, valid);
+    std::string suggestion = closest_name(word, valid);
+    // NOTE: users say "gpu" for the CUDA backend; the spelling is too far for closest_name.
+    if (suggestion.empty() && (word == "gpu" || word == "GPU") &&
+        std::find(valid.begin(), valid.end(), "cuda") != valid.end())
+        suggestion = "cuda";
     std::string out = suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?";
     return out + (valid.empty() ? " (none available)" : " (valid: " + join(valid) + ")");
 }
@@ -278,9 +282,13 @@ class Validator {
             const std::string where = scope.empty() || is_problem || !scoped
                                           ? std::string()
                                           : " for problem '" + scope + "'";
+            // A problem of a plugin installed elsewhere is found through the plugin path.
+            const std::string hint = is_problem ? "; a plugin in another folder is loaded with "
+                                                  "--plugin-path DIR or LOCUS_PLUGIN_PATH"
+                                                : "";
             fail(name_location, path,
                  "unknown " + kind + " '" + name + "'" + where +
-                     alternatives(name, candidates(kind, scope)));
+                     alternatives(name, candidates(kind, scope)) + hint);
         }
         return params_of(map, entry->schema, path, node.location, false, is_problem ? name : scope);
     }
@@ -386,7 +394,10 @@ void register_job_schema(Registry& registry) {
                   "(optional)",
                   0.0)
             .integer("stagnation", "0", "iterations without improvement before stopping (0 = none)",
-                     0.0);
+                     0.0)
+            .boolean("stop_at_optimum", "true",
+                     "stop when the best-known value is reached and the best-known table marks "
+                     "it optimal (a proven optimum cannot be improved)");
         registry.add(std::move(limits), schema_only);
     }
     if (registry.find("job", "job") == nullptr) {

@@ -1,5 +1,6 @@
 #include "locus/data_path.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -31,7 +32,17 @@ std::vector<fs::path> data_directories() {
             if (!dir.empty()) dirs.emplace_back(dir);
     }
     dirs.emplace_back("data");
-    dirs.emplace_back("../shared/data");
+    // The data that ships with locus: <prefix>/share/locus/data beside an installed launcher,
+    // else the data/ folder of the source tree this build came from.
+    std::error_code error;
+    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        const fs::path installed =
+            (executable.parent_path() / LOCUS_RELATIVE_DATA_DIR).lexically_normal();
+        if (fs::is_directory(installed, error)) dirs.push_back(installed);
+    }
+    const fs::path source_data(LOCUS_SOURCE_DATA_DIR);
+    if (fs::is_directory(source_data, error)) dirs.push_back(source_data);
     return dirs;
 }
 
@@ -92,10 +103,11 @@ BestKnownTable BestKnownTable::load(const fs::path& file) {
     if (!std::getline(in, line))
         throw InstanceError(fmt::format("{}: empty best-known table", file.string()));
     const auto header = split_csv_line(line);
-    int instance_col = -1, value_col = -1;
+    int instance_col = -1, value_col = -1, optimal_col = -1;
     for (std::size_t i = 0; i < header.size(); ++i) {
         if (header[i] == "instance") instance_col = static_cast<int>(i);
         if (header[i] == "best_known") value_col = static_cast<int>(i);
+        if (header[i] == "optimal") optimal_col = static_cast<int>(i);
     }
     if (instance_col < 0 || value_col < 0)
         throw InstanceError(fmt::format(
@@ -115,6 +127,11 @@ BestKnownTable BestKnownTable::load(const fs::path& file) {
             throw InstanceError(fmt::format("{}:{}: best_known '{}' is not a number",
                                             file.string(), line_no, text));
         table.values_.emplace_back(fields[static_cast<std::size_t>(instance_col)], value);
+        if (optimal_col >= 0 && static_cast<std::size_t>(optimal_col) < fields.size()) {
+            const std::string& flag = fields[static_cast<std::size_t>(optimal_col)];
+            if (flag == "yes" || flag == "optimal")
+                table.optimal_.push_back(fields[static_cast<std::size_t>(instance_col)]);
+        }
     }
     return table;
 }
@@ -126,6 +143,10 @@ BestKnownTable BestKnownTable::find(const std::string& file) {
         if (fs::is_regular_file(candidate)) return load(candidate);
     }
     return {};
+}
+
+bool BestKnownTable::optimal(const std::string& instance) const {
+    return std::find(optimal_.begin(), optimal_.end(), stem_of(instance)) != optimal_.end();
 }
 
 std::optional<Objective> BestKnownTable::lookup(const std::string& instance) const {

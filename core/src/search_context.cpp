@@ -30,6 +30,7 @@ std::string_view to_string(StopReason reason) {
     case StopReason::stagnation: return "stagnation";
     case StopReason::interrupted: return "interrupted";
     case StopReason::converged: return "converged";
+    case StopReason::error: return "error";
     }
     return "none";
 }
@@ -128,7 +129,15 @@ void SearchContext::finish() {
     summary.evaluations = evaluations_;
     summary.engine_memory_bytes = engine_memory_bytes_;
     summary.stop_reason = reason_ == StopReason::none ? StopReason::converged : reason_;
+    summary.error = error_;
     callbacks_.on_run_end(summary);
+}
+
+void SearchContext::fail(const std::string& message) {
+    if (finished_) return;
+    reason_ = StopReason::error;
+    error_ = message;
+    finish();
 }
 
 void SearchContext::next_run() {
@@ -151,6 +160,7 @@ void SearchContext::reset_run() {
     trajectory_.clear();
     time_to_best_ = 0.0;
     reason_ = StopReason::none;
+    error_.clear();
     finished_ = false;
 }
 

@@ -110,9 +110,10 @@ public:
             ctx.offer(solution, objective, problem.verify(solution).feasible);
         };
         offer(batch[first_best], batch.objective(first_best));
-        // The start may have used the whole limit: its solutions are the result, and the
-        // chains' setup (their memory, a copy of every solution) is not begun after the limit.
-        if (start_ && ctx.should_stop()) return;
+        // The construction or the start may have used the whole limit (1024 tours of 10^6
+        // cities take minutes to construct): their solutions are the result, and the chains'
+        // setup (their memory, a copy of every solution) is not begun after the limit.
+        if (ctx.should_stop()) return;
         const double scale = std::abs(static_cast<double>(starts[first_best]));
 
         ChainParams params;
@@ -133,8 +134,7 @@ public:
                                                        spec_->distance(build_));
 
         const std::function<bool()> stop = [&ctx] { return ctx.should_stop(); };
-        std::vector<std::int32_t> words(batch.data().begin(), batch.data().end());
-        runner->start(words, starts, stop, leaders);
+        runner->start(std::as_const(batch).data(), starts, stop, leaders);
         single_start_ = false;
         std::uint64_t counted = 0;
         std::vector<std::int64_t> values;
@@ -186,13 +186,16 @@ public:
             restart_->construct_until(batch, derive_key(seed_, restarts, 0x72657374u), stop);
             if (ctx.should_stop()) break;
             objectives();
-            words.assign(batch.data().begin(), batch.data().end());
-            runner->start(words, starts, stop, leaders);
+            runner->start(std::as_const(batch).data(), starts, stop, leaders);
             single_start_ = false;
             report();
             chains_best = *std::min_element(values.begin(), values.end());
             quiet = 0;
         }
+        // At depth 0 nothing reads the batch after the run (its best was offered): the chains'
+        // solutions are copied back only for an enclosing algorithm (1024 chains of 10^6
+        // cities are 4 GB to download after the limit).
+        if (ctx.depth() == 0) return;
         // The chains' objectives are known unless chain units differ from the problem's: on
         // 10^5 cities a full evaluation per chain took a noticeable time after the limit.
         const std::vector<std::int64_t> bests = runner->best_objectives();

@@ -13,6 +13,7 @@ EngineSettings engine_settings(const BuildContext& build) {
     settings.device = build.device;
     settings.check_moves = build.check_moves;
     settings.memory = MemoryBudget{build.memory_budget, build.memory_fraction};
+    if (build.problem != nullptr) settings.sense = build.problem->objective_sense();
     return settings;
 }
 
@@ -26,10 +27,10 @@ std::size_t mib_down(std::size_t bytes) { return bytes >> 20; }
 } // namespace
 
 std::string check_moves_message(std::size_t solution, std::string_view move, Objective by_delta,
-                                Objective full) {
+                                Objective full, ObjectiveSense sense) {
     return fmt::format("check_moves: solution {} after {} has objective {} by delta but {} by full "
                        "evaluation",
-                       solution, move, by_delta, full);
+                       solution, move, user_objective(sense, by_delta), user_objective(sense, full));
 }
 
 std::string memory_budget_message(std::string_view label, std::uint32_t batch, std::size_t width,

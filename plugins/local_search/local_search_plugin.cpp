@@ -4,12 +4,16 @@
 // they are) and the `mixed` construction (contiguous blocks of the batch built by different
 // constructions).
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "locus/algorithm.hpp"
 #include "locus/mixed_construction.hpp"
@@ -25,14 +29,85 @@ namespace {
 
 Pivot parse_pivot(const std::string& text) { return text == "first" ? Pivot::first : Pivot::best; }
 
-/// Runs `neighborhood` to a local optimum (or the stop condition) and books the work.
+/// Watches a long descent for moves that do not improve. A descent to a local optimum runs in
+/// rounds of 64, 128, 256, ... explorations (the same moves as one descent: the batch is the
+/// whole state of a descent); after each full round every solution is evaluated in full. When
+/// the objectives tracked by the moves' deltas fell since the last look but a full evaluation
+/// did not, the neighborhood's deltas are wrong and the descent would cycle for ever (its deltas
+/// keep finding "improving" moves): the check throws instead. Descents shorter than one round
+/// (the common case inside an ILS) are not looked at and cost nothing extra.
+class ProgressCheck {
+public:
+    ProgressCheck(const Problem& problem, const Neighborhood& neighborhood)
+        : problem_(problem), neighborhood_(neighborhood) {}
+
+    /// Explorations of the next round.
+    std::uint64_t round() const { return round_; }
+
+    /// Looks at the batch after a full round and doubles the next one.
+    void look(const SolutionBatch& batch) {
+        round_ *= 2;
+        std::vector<Objective> full(batch.count());
+        for (std::size_t s = 0; s < batch.count(); ++s) full[s] = problem_.evaluate(batch[s]);
+        if (tracked_.size() == batch.count()) {
+            for (std::size_t s = 0; s < batch.count(); ++s) {
+                const Objective before = tracked_[s];
+                const Objective after = batch.objective(s);
+                const double tolerance = 1e-9 * std::max({1.0, std::abs(before), std::abs(after)});
+                if (after < before - tolerance && !(full[s] < full_[s])) {
+                    const ObjectiveSense sense = problem_.objective_sense();
+                    throw Error(fmt::format(
+                        "descent of neighborhood '{}': the moves applied to solution {} improve "
+                        "it by their deltas (objective {} -> {}) but not by full evaluation "
+                        "({} -> {}); the neighborhood's delta evaluation is wrong (check_moves: "
+                        "true names the first wrong move)",
+                        neighborhood_.name(), s, user_objective(sense, before),
+                        user_objective(sense, after), user_objective(sense, full_[s]),
+                        user_objective(sense, full[s])));
+                }
+            }
+        }
+        tracked_.resize(batch.count());
+        for (std::size_t s = 0; s < batch.count(); ++s) tracked_[s] = batch.objective(s);
+        full_ = std::move(full);
+    }
+
+private:
+    const Problem& problem_;
+    const Neighborhood& neighborhood_;
+    std::uint64_t round_ = 64;
+    std::vector<Objective> tracked_;
+    std::vector<Objective> full_;
+};
+
+/// Runs `neighborhood` to a local optimum (or the stop condition, or `max_steps` explorations
+/// when not 0) and books the work; a descent to a local optimum is watched by a ProgressCheck.
+/// `run(steps)` is one call of the neighborhood's descent of at most `steps` explorations.
+template <class Run>
+DescentStats watched_descent(Neighborhood& neighborhood, SolutionBatch& batch,
+                             std::uint64_t max_steps, SearchContext& ctx, Run&& run) {
+    ProgressCheck check(ctx.problem(), neighborhood);
+    DescentStats total;
+    for (;;) {
+        const std::uint64_t steps = max_steps != 0 ? max_steps : check.round();
+        const DescentStats stats = run(steps);
+        ctx.add_evaluations(stats.evaluations);
+        if (ctx.depth() == 0) ctx.add_iterations(stats.steps);
+        total.steps += stats.steps;
+        total.evaluations += stats.evaluations;
+        total.explorations += stats.explorations;
+        total.stopped = stats.stopped;
+        if (max_steps != 0 || stats.stopped || stats.explorations < steps) return total;
+        check.look(batch);
+    }
+}
+
 DescentStats descend(Neighborhood& neighborhood, SolutionBatch& batch, Pivot pivot,
                      std::uint64_t max_steps, SearchContext& ctx) {
-    const DescentStats stats =
-        neighborhood.descend(batch, pivot, max_steps, [&ctx] { return ctx.should_stop(); });
-    ctx.add_evaluations(stats.evaluations);
-    if (ctx.depth() == 0) ctx.add_iterations(stats.steps);
-    return stats;
+    const std::function<bool()> stop = [&ctx] { return ctx.should_stop(); };
+    return watched_descent(neighborhood, batch, max_steps, ctx, [&](std::uint64_t steps) {
+        return neighborhood.descend(batch, pivot, steps, stop);
+    });
 }
 
 /// Options of the parallel descent from the parameters max_moves and capacity.
@@ -51,16 +126,18 @@ DescentStats descend_independent(Neighborhood& neighborhood, SolutionBatch& batc
                                  const IndependentDescentOptions& options, SearchContext& ctx) {
     using Clock = std::chrono::steady_clock;
     auto last = Clock::now();
-    const DescentStats stats = neighborhood.descend_independent(batch, options, [&] {
+    const std::function<bool()> stop = [&] {
         if (Clock::now() - last >= std::chrono::seconds(1)) {
             ctx.offer(batch);
             last = Clock::now();
         }
         return ctx.should_stop();
+    };
+    return watched_descent(neighborhood, batch, options.max_steps, ctx, [&](std::uint64_t steps) {
+        IndependentDescentOptions round = options;
+        round.max_steps = steps;
+        return neighborhood.descend_independent(batch, round, stop);
     });
-    ctx.add_evaluations(stats.evaluations);
-    if (ctx.depth() == 0) ctx.add_iterations(stats.steps);
-    return stats;
 }
 
 /// Throws ConfigError unless `neighborhood` has an independence rule (checked when the

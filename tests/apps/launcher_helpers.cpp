@@ -70,7 +70,11 @@ nlohmann::json run_time_limited(const std::string &tag, const std::string &confi
     const auto lines = read_jsonl(out / "results.jsonl");
     REQUIRE(lines.size() == 1);
     CHECK(lines[0]["stop_reason"] == "time_limit");
-    if (!instrumented_run()) CHECK(lines[0]["total_time_s"].get<double>() <= seconds + 0.5);
+    // The run's own clock: the limit holds to within a slack that a machine whose cores are
+    // all busy still keeps (scripts/test-under-load). Overruns of defects were whole seconds
+    // to minutes.
+    if (!instrumented_run())
+        CHECK(lines[0]["total_time_s"].get<double>() <= seconds + time_limit_slack(seconds));
     CHECK(lines[0]["feasible"] == true);
     return lines[0];
 }
@@ -111,11 +115,6 @@ std::string write_tour_with_duplicate(const fs::path &tour, const fs::path &copy
     write_file(copy, text);
     return copy.string() + ":" + std::to_string(second + 1) + ": city " + lines[first] +
            " appears twice (first on line " + std::to_string(first + 1) + ")";
-}
-
-fs::path data_root() {
-    const auto file = data_file("tsplib/kroA100.tsp");
-    return file ? file->parent_path().parent_path() : fs::path();
 }
 
 } // namespace locus::test

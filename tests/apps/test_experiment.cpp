@@ -70,6 +70,14 @@ TEST_CASE("locus experiment: killed with SIGKILL, the same command resumes to th
     REQUIRE(resumed.exit_code == 0);
     const auto after = read_jsonl(out / "results.jsonl");
     REQUIRE(after.size() == 8);
+    // Not a terminal: no progress line refreshed in place, one line per finished run.
+    CHECK(resumed.output.find('\r') == std::string::npos);
+    std::size_t progress_lines = 0;
+    for (std::size_t at = resumed.output.find(" runs, ETA "); at != std::string::npos;
+         at = resumed.output.find(" runs, ETA ", at + 1))
+        ++progress_lines;
+    CHECK(progress_lines == 8 - before.size());
+    CHECK(resumed.output.find("\nlocus: experiment smoke complete: ") != std::string::npos);
     std::set<std::string> keys;
     for (const auto& line : after) {
         keys.insert(line["experiment_key"].get<std::string>());
@@ -411,7 +419,7 @@ TEST_CASE("locus experiment: unknown peers, generated instances, other problems 
     // An environment without the peer's package (a bare python): the check names it.
     const auto python = run_command("command -v python3");
     if (python.exit_code != 0) {
-        MESSAGE("no python3 on the PATH: the check of a bare environment is skipped");
+        skip_test("no python3 on the PATH: the check of a bare environment is skipped");
         return;
     }
     const fs::path bare = dir / "bare-venv";
@@ -425,11 +433,11 @@ TEST_CASE("locus experiment: unknown peers, generated instances, other problems 
 }
 
 TEST_CASE("locus experiment: a real run of every peer; the results line holds what locus verify "
-          "says of the written solution") {
+          "says of the written solution" *
+          doctest::test_suite("peers")) {
     if (!fs::exists(peers_venv() / "bin" / "python")) {
-        MESSAGE("no peers' environment at " << peers_venv().string()
-                                            << ": real peer runs skipped (scripts/peers/install "
-                                               "creates it)");
+        skip_test("no peers' environment at " + peers_venv().string() +
+                  ": real peer runs skipped (scripts/peers/install creates it)");
         return;
     }
     const fs::path dir = temp_dir("experiment-peers-run");

@@ -1,4 +1,5 @@
-// `locus plugins`, `locus validate`, `locus verify` and the plugin search path.
+// `locus plugins`, `locus validate`, `locus verify`, the plugin search path and the names
+// `locus new-problem` refuses.
 
 #include <doctest/doctest.h>
 
@@ -148,6 +149,19 @@ TEST_CASE("locus validate prints the config hash or the first error") {
     CHECK(failed.output ==
           error_line(bad.string() + ":4:27: termination.iterations: expected an integer >= 0, "
                                     "got '-1'"));
+
+    // The instance must resolve as a run would find it: next to the config, then the data path.
+    const fs::path missing = dir / "missing.yaml";
+    write_file(missing, "problem: {name: tsp, instance: nowhere/none.tsp}\n"
+                        "algorithm: {name: descent, neighborhood: two_opt}\n");
+    const CommandResult unresolved = run_locus_stderr("validate " + quoted(missing.string()));
+    CHECK(unresolved.exit_code != 0);
+    CHECK(unresolved.output.rfind("locus: error: instance file 'nowhere/none.tsp' not found "
+                                  "(looked in: nowhere/none.tsp, " +
+                                      (dir / "nowhere/none.tsp").string() + ", ",
+                                  0) == 0);
+    write_file(dir / "nowhere" / "none.tsp", "NAME: none\n");
+    CHECK(run_locus("validate " + quoted(missing.string())).exit_code == 0);
 }
 
 TEST_CASE("a job whose problem has no plugin lists the problems there are") {
@@ -167,7 +181,9 @@ TEST_CASE("a job whose problem has no plugin lists the problems there are") {
     CHECK(r.output == error_line(config.string() +
                                  ":1:17: problem: unknown problem 'knapsack' "
                                  "(valid: " +
-                                 valid + ")"));
+                                 valid +
+                                 "); a plugin in another folder is loaded with --plugin-path DIR "
+                                 "or LOCUS_PLUGIN_PATH"));
 }
 
 TEST_CASE("a file that is not a plugin is skipped with a warning naming it; the others serve") {
@@ -211,14 +227,29 @@ TEST_CASE("the plugin search path: --plugin-path, then LOCUS_PLUGIN_PATH, then t
         return "locus: warning: cannot load plugin '" + name + "': " + name +
                ": file too short; its components are unavailable\n";
     };
+    // Each file it shadows is named in a warning line, before the plugins are loaded.
+    auto shadows = [](const fs::path& file, const fs::path& later) {
+        return "locus: warning: plugin '" + fs::canonical(file).string() + "' shadows '" +
+               fs::canonical(later).string() +
+               "' (same file name, later in the plugin search path), which is not loaded\n";
+    };
+    const fs::path built = bin_dir() / "locus_tsp.so";
     const std::string env = "LOCUS_PLUGIN_PATH=" + quoted(second.string());
     const CommandResult both =
         run_locus_stderr("plugins --plugin-path " + quoted(first.string()), env);
     CHECK(both.exit_code == 1);
-    CHECK(both.output == message(first / "locus_tsp.so"));
+    CHECK(both.output == shadows(first / "locus_tsp.so", second / "locus_tsp.so") +
+                             shadows(first / "locus_tsp.so", built) +
+                             message(first / "locus_tsp.so"));
     const CommandResult env_only = run_locus_stderr("plugins", env);
     CHECK(env_only.exit_code == 1);
-    CHECK(env_only.output == message(second / "locus_tsp.so"));
+    CHECK(env_only.output ==
+          shadows(second / "locus_tsp.so", built) + message(second / "locus_tsp.so"));
+    // The launcher's own folder given again is the same file: no warning.
+    const CommandResult again =
+        run_locus_stderr("plugins --plugin-path " + quoted(bin_dir().string()));
+    CHECK(again.exit_code == 0);
+    CHECK(again.output == "");
 }
 
 TEST_CASE("a launcher without plugins next to it finds them through the search path") {
@@ -290,4 +321,49 @@ TEST_CASE("locus verify accepts a run's tour and rejects a tour with a repeated 
     const CommandResult named = run_locus("verify --problem tsp --instance " +
                                           quoted(other.string()) + " --solution " + quoted(tour));
     CHECK(named.exit_code == 0);
+}
+
+TEST_CASE("new-problem refuses the names of plugins, shipped or in the search path") {
+    const fs::path dir = temp_dir("apps-new-problem-plugins");
+    for (const std::string name : {"tsp", "qap", "dcvrp", "gridpath", "ils", "local_search"}) {
+        INFO(name);
+        const CommandResult r =
+            run_locus_stderr("new-problem " + name + " --out " + quoted((dir / name).string()));
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("new-problem: '" + name +
+                                     "' is the name of a plugin that ships with locus; choose "
+                                     "another name"));
+        CHECK_FALSE(fs::exists(dir / name));
+    }
+    // Any locus_NAME.so of the plugin search path takes NAME.
+    write_file(dir / "plugins" / "locus_knapsack.so", "not loaded, only found\n");
+    const std::string env = "LOCUS_PLUGIN_PATH=" + quoted((dir / "plugins").string());
+    const CommandResult found =
+        run_locus_stderr("new-problem knapsack --out " + quoted((dir / "k").string()), env);
+    CHECK(found.exit_code == 2);
+    CHECK(found.output ==
+          error_line("new-problem: 'knapsack' is the name of a plugin in the plugin search path (" +
+                     fs::canonical(dir / "plugins" / "locus_knapsack.so").string() +
+                     "); choose another name"));
+    CHECK_FALSE(fs::exists(dir / "k"));
+    CHECK(run_locus("new-problem knapsack --out " + quoted((dir / "k").string())).exit_code == 0);
+}
+
+TEST_CASE("new-problem from a build tree names this launcher and asks for an installed locus") {
+    const fs::path dir = temp_dir("apps-new-problem-print");
+    const fs::path project = dir / "vc";
+    const CommandResult made =
+        run_locus("new-problem vertex_cover --out " + quoted(project.string()));
+    INFO(made.output);
+    REQUIRE(made.exit_code == 0);
+    const std::string launcher = fs::canonical(bin_dir() / "locus").string();
+    CHECK(made.output.find("this locus runs from its build tree: install it first") !=
+          std::string::npos);
+    CHECK(made.output.find("  cmake -S " + project.string() + " -B " + project.string() +
+                           "/build -DCMAKE_PREFIX_PATH=<locus install prefix>\n") !=
+          std::string::npos);
+    CHECK(made.output.find("  " + launcher + " run " + project.string() +
+                           "/vertex_cover.yaml --plugin-path " + project.string() + "/build\n") !=
+          std::string::npos);
+    CHECK(fs::is_regular_file(project / "vertex_cover_test.cpp"));
 }

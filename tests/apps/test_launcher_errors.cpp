@@ -202,7 +202,7 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
         CHECK(r.output == error_line("<command line>: termination.time_limt: unknown key "
                                      "'time_limt' for termination 'limits'; did you mean "
                                      "'time_limit'? (valid: evaluations, iterations, stagnation, "
-                                     "target, target_gap, time_limit)"));
+                                     "stop_at_optimum, target, target_gap, time_limit)"));
     }
     SUBCASE("negative --time-limit and --seed are checked like config values") {
         const fs::path config = dir / "ok.yaml";
@@ -215,6 +215,14 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
         CHECK(seed.exit_code == 2);
         CHECK(seed.output ==
               error_line("<command line>: seed: expected an integer >= 0, got '-1'"));
+    }
+    SUBCASE("--backend gpu: the CUDA backend is called cuda") {
+        const fs::path config = dir / "ok.yaml";
+        write_file(config, kValidJob);
+        const CommandResult r = run_job(dir, config, "--backend gpu");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("<command line>: backend: invalid value 'gpu'; did you mean "
+                                     "'cuda'? (valid: auto, cpu, cuda)"));
     }
     SUBCASE("missing config file") {
         const fs::path config = dir / "missing.yaml";

@@ -307,7 +307,8 @@ TEST_CASE("unknown components and keys list the alternatives") {
                          ConfigError);
     CHECK_THROWS_WITH_AS(compose("problem: {name: tot, instance: a}\nalgorithm: descent\n"),
                          "run.yaml:1:17: problem: unknown problem 'tot'; did you mean 'toy'? "
-                         "(valid: grid, toy)",
+                         "(valid: grid, toy); a plugin in another folder is loaded with "
+                         "--plugin-path DIR or LOCUS_PLUGIN_PATH",
                          ConfigError);
     CHECK_THROWS_WITH_AS(compose(head + "algorithm: annealing\n"),
                          "run.yaml:2:12: algorithm: unknown algorithm 'annealing' (valid: "

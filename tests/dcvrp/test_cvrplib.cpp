@@ -179,10 +179,6 @@ TEST_CASE("bad input: each problem gives one exact message naming the file") {
 
 TEST_CASE("every stored CVRPLIB instance parses with its dimension, capacity and limits") {
     const auto probe = locus::test::data_file("cvrplib/CMT1.vrp");
-    if (!probe) {
-        MESSAGE("skipped: benchmark data not found");
-        return;
-    }
     struct Expected {
         std::int32_t n;
         std::int64_t capacity;
@@ -214,7 +210,7 @@ TEST_CASE("every stored CVRPLIB instance parses with its dimension, capacity and
         {"X-n1001-k43", {1001, 131, 0, 0}},
     };
     std::size_t parsed = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(probe->parent_path())) {
+    for (const auto& entry : std::filesystem::directory_iterator(probe.parent_path())) {
         if (entry.path().extension() != ".vrp") continue;
         const std::string stem = entry.path().stem().string();
         INFO(stem);

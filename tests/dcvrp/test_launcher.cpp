@@ -53,32 +53,28 @@ void write_job(const fs::path& file, const std::string& instance,
 TEST_CASE("locus verify reads .vrp and .sol files by extension") {
     const auto vrp = locus::test::data_file("cvrplib/X-n101-k25.vrp");
     const auto sol = locus::test::data_file("cvrplib/solutions/X-n101-k25.sol");
-    if (!vrp || !sol) {
-        MESSAGE("skipped: benchmark data not found");
-        return;
-    }
-    const auto ok = locus::test::run_command(locus_bin() + " verify --instance " + vrp->string() +
-                                             " --solution " + sol->string());
+    const auto ok = locus::test::run_command(locus_bin() + " verify --instance " + vrp.string() +
+                                             " --solution " + sol.string());
     CHECK(ok.exit_code == 0);
-    CHECK(ok.output == "feasible: objective 27591 (" + sol->string() + " on X-n101-k25)\n");
+    CHECK(ok.output == "feasible: objective 27591 (" + sol.string() + " on X-n101-k25)\n");
 
     const auto dir = locus::test::temp_dir("dcvrp-verify");
-    std::string text = read_all(*sol);
+    std::string text = read_all(sol);
     text.replace(text.find("Route #1: 31 46 35"), 18, "Route #1: 31 46 31");
     locus::test::write_file(dir / "twice.sol", text);
     const auto twice =
-        locus::test::run_command(locus_bin() + " verify --instance " + vrp->string() +
+        locus::test::run_command(locus_bin() + " verify --instance " + vrp.string() +
                                  " --solution " + (dir / "twice.sol").string());
     CHECK(twice.exit_code == 3);
     CHECK(twice.output == "infeasible: " + (dir / "twice.sol").string() +
                               ":1: customer 31 appears twice (first on line 1)\n");
 
     // Two routes of the file joined into one exceed the capacity.
-    text = read_all(*sol);
+    text = read_all(sol);
     text.replace(text.find("\nRoute #2: "), 11, " ");
     locus::test::write_file(dir / "joined.sol", text);
     const auto joined =
-        locus::test::run_command(locus_bin() + " verify --instance " + vrp->string() +
+        locus::test::run_command(locus_bin() + " verify --instance " + vrp.string() +
                                  " --solution " + (dir / "joined.sol").string());
     CHECK(joined.exit_code == 3);
     CHECK(joined.output.starts_with("infeasible: route 1 carries "));
@@ -141,12 +137,8 @@ TEST_CASE("locus verify --param sets problem parameters: rounding, vehicles; bad
           "values are refused") {
     const auto vrp = locus::test::data_file("cvrplib/X-n101-k25.vrp");
     const auto sol = locus::test::data_file("cvrplib/solutions/X-n101-k25.sol");
-    if (!vrp || !sol) {
-        MESSAGE("skipped: benchmark data not found");
-        return;
-    }
     const std::string base =
-        locus_bin() + " verify --instance " + vrp->string() + " --solution " + sol->string();
+        locus_bin() + " verify --instance " + vrp.string() + " --solution " + sol.string();
     // Exact distances give another (unrounded) cost for the same routes.
     const auto exact = locus::test::run_command(base + " --param rounding=exact");
     CHECK(exact.exit_code == 0);

@@ -9,13 +9,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <doctest/doctest.h>
+
 #include "locus/gpu/device.hpp"
 
 namespace locus::test {
 
 namespace fs = std::filesystem;
 
-std::optional<fs::path> data_file(const std::string& relative) {
+fs::path data_root() { return LOCUS_TEST_DATA_DIR; }
+
+fs::path data_file(const std::string& relative) {
     std::vector<fs::path> roots;
     if (const char* env = std::getenv("LOCUS_DATA")) {
         std::stringstream ss(env);
@@ -23,13 +27,32 @@ std::optional<fs::path> data_file(const std::string& relative) {
         while (std::getline(ss, dir, ':'))
             if (!dir.empty()) roots.emplace_back(dir);
     }
-    roots.emplace_back(LOCUS_TEST_DATA_DIR);
+    roots.push_back(data_root());
+    std::string looked;
     for (const auto& root : roots) {
         const fs::path candidate = root / relative;
         if (fs::is_regular_file(candidate)) return candidate;
+        looked += (looked.empty() ? "" : ", ") + candidate.string();
     }
-    return std::nullopt;
+    FAIL("benchmark data file '" << relative << "' is missing (looked in: " << looked
+                                 << "); the data/ folder of the source tree must hold it");
+    return {}; // not reached: FAIL throws
 }
+
+namespace {
+bool& skipped_flag() {
+    static bool skipped = false;
+    return skipped;
+}
+} // namespace
+
+void skip_test(const std::string& reason) {
+    std::printf("SKIP: %s\n", reason.c_str());
+    std::fflush(stdout);
+    skipped_flag() = true;
+}
+
+bool test_skipped() { return skipped_flag(); }
 
 fs::path bin_dir() { return LOCUS_TEST_BIN_DIR; }
 fs::path source_dir() { return LOCUS_TEST_SOURCE_DIR; }

@@ -5,13 +5,28 @@
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace locus::test {
 
-/// A file of the benchmark data (../shared/data or $LOCUS_DATA), or nullopt when absent:
-/// tests that need it then return early with a MESSAGE saying they were skipped.
-std::optional<std::filesystem::path> data_file(const std::string& relative);
+/// A file of the benchmark data that ships with locus (data/ of the source tree; each directory
+/// of $LOCUS_DATA first). A missing file is a defect of the product, not an optional part: the
+/// calling test case fails with a message naming the file and the folders searched.
+std::filesystem::path data_file(const std::string& relative);
+
+/// The data/ folder of the source tree (where data_file looks last).
+std::filesystem::path data_root();
+
+/// For tests whose optional environment is absent (the peers' virtual environment, a plotting
+/// environment, Slurm): prints "SKIP: <reason>" and marks the run as skipped, so that the suite
+/// exits with 77 (CTest: skipped) unless a check failed. The caller returns from its test case.
+/// Register such cases in a CTest entry of their own (a doctest test suite run by itself), so
+/// that a skip never hides the cases that did run.
+void skip_test(const std::string& reason);
+
+/// Whether skip_test was called in this run.
+bool test_skipped();
 
 /// Directory holding the launcher and plugins of this build.
 std::filesystem::path bin_dir();

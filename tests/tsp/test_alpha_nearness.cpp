@@ -154,12 +154,8 @@ TEST_CASE("alpha lists hold more optimal-tour edges than quadrant lists (TSPLIB)
         const auto file = locus::test::data_file(std::string("tsplib/") + name + ".tsp");
         const auto opt = locus::test::data_file(std::string("tsplib/opt-tours/") + name +
                                                 ".opt.tour");
-        if (!file || !opt) {
-            MESSAGE("skipped: ../shared/data/tsplib not found");
-            return;
-        }
-        const Instance inst = read_tsplib(*file);
-        const auto tour = read_tour(*opt, inst.n);
+        const Instance inst = read_tsplib(file);
+        const auto tour = read_tour(opt, inst.n);
         for (const std::int32_t k : {5, 8}) {
             const double alpha = coverage(alpha_candidate_lists(inst, k, {}), k, tour);
             const double quadrant = coverage(locus::tsp::candidate_lists(inst, k, true), k, tour);

@@ -126,7 +126,7 @@ TEST_CASE("generator specs") {
     CHECK(is_generator_spec("random-uniform:"));
     CHECK(is_generator_spec("gaussian:n=5"));
     CHECK_FALSE(is_generator_spec("kroA100.tsp"));
-    CHECK_FALSE(is_generator_spec("../shared/data/tsplib/kroA100.tsp"));
+    CHECK_FALSE(is_generator_spec("../data/tsplib/kroA100.tsp"));
     CHECK_FALSE(is_generator_spec("/tmp/a:b.tsp"));
     const Instance spec = generate_from_spec("random-uniform:seed=7,n=2000");
     const Instance direct = generate_random_uniform(2000, 7);

@@ -300,11 +300,7 @@ std::size_t size_from_name(const std::string& name) {
 TEST_CASE("every stored TSPLIB instance parses with its DIMENSION and metric") {
     const auto csv = locus::test::data_file("best-known.csv");
     const auto probe = locus::test::data_file("tsplib/kroA100.tsp");
-    if (!csv || !probe) {
-        MESSAGE("skipped: ../shared/data/tsplib not found");
-        return;
-    }
-    const auto best = tsplib_best_known(*csv);
+    const auto best = tsplib_best_known(csv);
     const std::map<std::string, MetricKind> expected_metric = {
         {"att48", MetricKind::att},          {"burma14", MetricKind::matrix},
         {"ulysses16", MetricKind::matrix},   {"ulysses22", MetricKind::matrix},
@@ -313,7 +309,7 @@ TEST_CASE("every stored TSPLIB instance parses with its DIMENSION and metric") {
         {"pr2392", MetricKind::euc_2d_int},  {"kroA100", MetricKind::euc_2d_int},
     };
     std::size_t files = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(probe->parent_path())) {
+    for (const auto& entry : std::filesystem::directory_iterator(probe.parent_path())) {
         if (entry.path().extension() != ".tsp") continue;
         const std::string stem = entry.path().stem().string();
         CAPTURE(stem);
@@ -331,19 +327,15 @@ TEST_CASE("every stored TSPLIB instance parses with its DIMENSION and metric") {
 TEST_CASE("every TSPLIB opt tour reproduces its best-known length") {
     const auto csv = locus::test::data_file("best-known.csv");
     const auto probe = locus::test::data_file("tsplib/opt-tours/kroA100.opt.tour");
-    if (!csv || !probe) {
-        MESSAGE("skipped: ../shared/data/tsplib/opt-tours not found");
-        return;
-    }
-    const auto best = tsplib_best_known(*csv);
+    const auto best = tsplib_best_known(csv);
     std::size_t tours = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(probe->parent_path())) {
+    for (const auto& entry : std::filesystem::directory_iterator(probe.parent_path())) {
         const std::string file = entry.path().filename().string();
         if (!file.ends_with(".opt.tour")) continue;
         const std::string name = file.substr(0, file.size() - 9);
         CAPTURE(name);
         const Instance inst =
-            locus::tsp::read_tsplib(probe->parent_path().parent_path() / (name + ".tsp"));
+            locus::tsp::read_tsplib(probe.parent_path().parent_path() / (name + ".tsp"));
         const auto tour = locus::tsp::read_tour(entry.path(), inst.n);
         REQUIRE(best.count(name) == 1);
         CHECK(inst.tour_length(tour) == best.at(name));

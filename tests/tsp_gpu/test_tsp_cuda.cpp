@@ -36,7 +36,7 @@ std::vector<Instance> instances() {
     if (instrumented_run()) return list; // under compute-sanitizer only the small instances
     list.push_back(generate_random_uniform(1200, 9, 1000000));
     for (const char* name : {"tsplib/att48.tsp", "tsplib/ulysses22.tsp", "tsplib/d198.tsp"})
-        if (auto file = locus::test::data_file(name)) list.push_back(read_tsplib(*file));
+        list.push_back(read_tsplib(locus::test::data_file(name)));
     return list;
 }
 

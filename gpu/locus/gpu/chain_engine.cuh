@@ -134,8 +134,11 @@ public:
     void start(std::span<const std::int32_t> starts, std::span<const std::int64_t> objectives,
                const std::function<bool()>& stop, std::uint32_t leaders) override {
         const std::size_t words = static_cast<std::size_t>(a_.width) * chains_;
-        for (std::int32_t* to : {a_.trial, a_.current, a_.best})
-            LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, starts.data(), words * 4, cudaMemcpyHostToDevice,
+        // One upload, two copies on the device (1024 chains of 10^6 cities: 4 GB each).
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(a_.current, starts.data(), words * 4,
+                                         cudaMemcpyHostToDevice, stream_.get()));
+        for (std::int32_t* to : {a_.trial, a_.best})
+            LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, a_.current, words * 4, cudaMemcpyDeviceToDevice,
                                              stream_.get()));
         for (std::int64_t* to : {a_.trial_objective, a_.current_objective, a_.best_objective})
             LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, objectives.data(), chains_ * 8,

@@ -137,11 +137,19 @@ __global__ void apply_moves_kernel(const A apply, const MoveResult<D>* results, 
 }
 
 /// Decodes the improving moves improving_moves() collected: out[s * capacity + k] =
-/// eval.decode(s, found[s * capacity + k].index) for k < min(counts[s], capacity).
+/// eval.decode(s, found[s * capacity + k].index) for k < min(counts[s], capacity). Nothing once
+/// `halt` is raised (improving_moves was cut short: its indices are not moves).
 template <class E, class M, class D>
 __global__ void decode_improving_kernel(const E eval, const MoveResult<D>* found,
                                         const std::uint32_t* counts, std::uint32_t capacity,
-                                        std::uint32_t batch, M* out) {
+                                        std::uint32_t batch, M* out,
+                                        const volatile std::uint8_t* halt) {
+    if (halt != nullptr) { // one read of the mapped flag per block
+        __shared__ bool halted;
+        if (threadIdx.x == 0) halted = *halt != 0;
+        __syncthreads();
+        if (halted) return;
+    }
     const std::uint64_t total = static_cast<std::uint64_t>(batch) * capacity;
     for (std::uint64_t idx = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
          idx < total; idx += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
@@ -262,6 +270,7 @@ public:
             if (settings_.check_moves) check_batch(batch);
             if (counted.converged) break;
         }
+        stats.explorations = explorations;
         download(batch);
         return stats;
     }
@@ -298,17 +307,25 @@ public:
             counts_.fill_bytes_async(0, stream_);
             const PreparedExploration<Evaluator> prepared =
                 policy_.prepare(batch_, counts_.data(), stream_.get());
+            // NOTE: one exploration of a full neighborhood of 10^6 cities takes seconds: the
+            // count pass reads a halt flag that this thread raises once `stop` says so, and a
+            // halted exploration is dropped (as on the CPU).
+            if (!halt_) halt_ = std::make_unique<MappedFlag>();
+            halt_->lower();
             LOCUS_CUDA_CHECK(improving_moves(prepared.evaluator, count, capacity, d_found.data(),
-                                             d_counts.data(), workspace_, stream_.get()));
+                                             d_counts.data(), workspace_, stream_.get(),
+                                             halt_->device()));
             const auto blocks = static_cast<unsigned>(
                 std::clamp<std::size_t>((slots + 255) / 256, 1, 4096));
             detail::decode_improving_kernel<<<blocks, 256, 0, stream_.get()>>>(
                 prepared.evaluator, d_found.data(), d_counts.data(), capacity, count,
-                d_moves.data());
+                d_moves.data(), halt_->device());
             LOCUS_CUDA_CHECK_LAUNCH();
             d_counts.download_async(counts.data(), count, stream_);
             counts_.download_async(counts_host_.data(), 1, stream_);
+            if (stop) halt_->watch(stream_.get(), stop);
             stream_.synchronize();
+            if (halt_->raised()) return DescentStep{0, 0, true};
             for (std::uint32_t s = 0; s < count; ++s) {
                 const std::size_t k = std::min(counts[s], capacity);
                 if (k == 0) continue;
@@ -332,8 +349,9 @@ public:
                 if (settings_.check_moves && !step.chosen().empty()) {
                     const Objective full = policy_.evaluate(std::as_const(batch)[s]);
                     if (!objectives_agree(batch.objective(s), full))
-                        throw Error(detail::check_moves_message(
-                            s, "its independent moves", batch.objective(s), full));
+                        throw Error(detail::check_moves_message(s, "its independent moves",
+                                                                batch.objective(s), full,
+                                                                settings_.sense));
                 }
             }
             return DescentStep{applied, prepared.evaluations + counts_host_[0]};
@@ -498,7 +516,8 @@ private:
             const MoveResult<Delta>& r = results_host_[s];
             const std::string move =
                 r.found() ? "move index " + std::to_string(r.index) : std::string("its last step");
-            throw Error(detail::check_moves_message(s, move, copy.objective(s), full));
+            throw Error(
+                detail::check_moves_message(s, move, copy.objective(s), full, settings_.sense));
         }
     }
 
@@ -523,6 +542,7 @@ private:
     std::vector<std::uint32_t> applied_host_;
     std::vector<unsigned long long> counts_host_;
     std::vector<std::uint64_t> evaluations_;
+    std::unique_ptr<MappedFlag> halt_; ///< the parallel descent's halt flag, made on first use
 };
 
 } // namespace locus::gpu

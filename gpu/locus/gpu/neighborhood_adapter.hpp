@@ -50,10 +50,12 @@ struct EngineSettings {
     bool check_moves = false;                     ///< re-evaluate every solution after each move
     std::uint32_t sync_every = kDefaultSyncEvery; ///< device descent: steps per synchronisation
     MemoryBudget memory{};                        ///< device memory the backend may allocate
+    /// How users read the problem's objective (check_moves messages show it so).
+    ObjectiveSense sense = ObjectiveSense::minimize;
 };
 
-/// The settings of `build`: threads, device, check_moves and the memory budget (memory_budget
-/// bytes, memory_fraction); sync_every = kDefaultSyncEvery.
+/// The settings of `build`: threads, device, check_moves, the memory budget (memory_budget
+/// bytes, memory_fraction) and the problem's objective sense; sync_every = kDefaultSyncEvery.
 EngineSettings engine_settings(const BuildContext& build);
 
 /// Steps the device descent issues between synchronisations: 1 with check_moves (every step is
@@ -90,8 +92,9 @@ namespace detail {
 // by .cu files, and fmt's compile-time format strings do not compile under nvcc.
 
 /// "check_moves: solution S after MOVE has objective X by delta but Y by full evaluation".
+/// The objectives are internal (as the engines minimise them) and shown as users read them.
 std::string check_moves_message(std::size_t solution, std::string_view move, Objective by_delta,
-                                Objective full);
+                                Objective full, ObjectiveSense sense);
 
 /// The CudaError text of a batch that does not fit the memory budget: names the MiB needed and
 /// allowed and asks to reduce `batch` (or raise memory_budget / memory_fraction).
@@ -355,7 +358,8 @@ private:
         const Objective full = policy_.evaluate(batch[s]);
         if (!objectives_agree(batch.objective(s), full))
             throw Error(
-                detail::check_moves_message(s, describe(move), batch.objective(s), full));
+                detail::check_moves_message(s, describe(move), batch.objective(s), full,
+                                            settings_.sense));
     }
 
     std::uint64_t evaluations_of(const Evaluator& eval, std::size_t count) const {

@@ -303,9 +303,12 @@ __global__ void __launch_bounds__(kEngineBlockThreads, select_min_blocks<E>())
 }
 
 /// improving_moves pass 1: unit_counts[solution * units + unit] = improving cells of the unit.
+/// With a halt flag (null: none), thread 0 reads it before every 16th round and the block ends
+/// early once it is raised (the exploration is then dropped by its caller).
 template <class E>
 __global__ void __launch_bounds__(kEngineBlockThreads)
-    count_improving_kernel(const E eval, const SweepPlan plan, std::uint32_t* unit_counts) {
+    count_improving_kernel(const E eval, const SweepPlan plan, std::uint32_t* unit_counts,
+                           const volatile std::uint8_t* halt) {
     using D = typename E::delta_type;
     const std::uint32_t solution = blockIdx.x / plan.blocks_per_solution;
     const std::uint32_t part = blockIdx.x - solution * plan.blocks_per_solution;
@@ -317,8 +320,20 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
 
     // NOTE: the round loop is uniform over the block (unit0 is), so every lane reaches the
     // shuffles with the full mask.
+    __shared__ bool halted;
+    std::uint32_t round = 0;
     for (std::uint64_t unit0 = static_cast<std::uint64_t>(part) * plan.groups; unit0 < plan.units;
-         unit0 += unit_step) {
+         unit0 += unit_step, ++round) {
+        // The flag lives in host memory: read every 16 rounds of the block.
+        if (halt != nullptr && round % 16 == 0) {
+            // NOTE: the second barrier keeps thread 0's next write from racing this round's
+            // reads: every thread takes the same decision.
+            if (threadIdx.x == 0) halted = *halt != 0;
+            __syncthreads();
+            const bool stop = halted;
+            __syncthreads();
+            if (stop) return;
+        }
         const std::uint64_t unit = unit0 + (threadIdx.x >> plan.group_shift);
         std::uint32_t count = 0;
         if (unit < plan.units) {
@@ -340,8 +355,17 @@ template <class E>
 __global__ void __launch_bounds__(kEngineBlockThreads)
     write_improving_kernel(const E eval, const SweepPlan plan, const std::uint32_t* unit_offsets,
                            const std::uint32_t* totals, std::uint32_t capacity,
-                           MoveResult<typename E::delta_type>* out) {
+                           MoveResult<typename E::delta_type>* out,
+                           const volatile std::uint8_t* halt) {
     using D = typename E::delta_type;
+    // A halted count pass left counts that are not the grid's: nothing is written. One read per
+    // block, so that the whole block (its warps' ballots) agrees.
+    if (halt != nullptr) {
+        __shared__ bool halted;
+        if (threadIdx.x == 0) halted = *halt != 0;
+        __syncthreads();
+        if (halted) return;
+    }
     const std::uint32_t solution = blockIdx.x / plan.blocks_per_solution;
     const std::uint32_t part = blockIdx.x - solution * plan.blocks_per_solution;
     const std::uint32_t width = 1u << plan.group_shift;
@@ -439,11 +463,14 @@ cudaError_t select_moves(const E& eval, std::uint32_t batch, Pivot pivot,
 /// the counts into offsets, and a write pass over the units whose offset is below capacity; so
 /// the grid is evaluated once in full, plus the units that hold the written moves.
 /// Asynchronous on `stream`; never synchronizes; may grow `ws` (4 bytes per unit). Preconditions:
-/// device pointers of batch * capacity and batch elements.
+/// device pointers of batch * capacity and batch elements. `halt` (device-readable, e.g. a
+/// MappedFlag; null: none) ends the count pass early once raised: the results are then
+/// meaningless and the caller drops them.
 template <class E>
 cudaError_t improving_moves(const E& eval, std::uint32_t batch, std::uint32_t capacity,
                             MoveResult<typename E::delta_type>* d_out, std::uint32_t* d_counts,
-                            EngineWorkspace& ws, cudaStream_t stream) {
+                            EngineWorkspace& ws, cudaStream_t stream,
+                            const volatile std::uint8_t* halt = nullptr) {
     static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
     if (batch == 0)
         return cudaSuccess;
@@ -468,8 +495,8 @@ cudaError_t improving_moves(const E& eval, std::uint32_t batch, std::uint32_t ca
         return status;
     auto* unit_counts = static_cast<std::uint32_t*>(ws.scratch());
     detail::count_improving_kernel<E>
-        <<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(eval, plan,
-                                                                                    unit_counts);
+        <<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(
+            eval, plan, unit_counts, halt);
     status = cudaGetLastError();
     if (status != cudaSuccess)
         return status;
@@ -480,7 +507,7 @@ cudaError_t improving_moves(const E& eval, std::uint32_t batch, std::uint32_t ca
         return status;
     detail::write_improving_kernel<E>
         <<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(
-            eval, plan, unit_counts, d_counts, capacity, d_out);
+            eval, plan, unit_counts, d_counts, capacity, d_out, halt);
     return cudaGetLastError();
 }
 

@@ -44,10 +44,13 @@ namespace {
 /// nearest_neighbor_tour with, for planar instances, a k-d tree (`tree`, with its `scale`)
 /// that finds the nearest unvisited city when the lists have none: the Euclidean-nearest
 /// unvisited city, then every unvisited city within scale (D + 1) of its distance D ranked
-/// exactly, so the tour is the one of the full scan, in O(log n) instead of O(n).
-void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
+/// exactly, so the tour is the one of the full scan, in O(log n) instead of O(n). With
+/// `abandon` (may be null), the tour is given up once it is raised (checked every 4096 cities):
+/// returns false then, and `tour` is not a tour.
+bool nearest_neighbor_tour(const Instance& instance, std::int32_t start,
                            std::span<std::int32_t> tour, const std::int32_t* nearest,
-                           std::int32_t k, const detail::KdTree* tree, double scale) {
+                           std::int32_t k, const detail::KdTree* tree, double scale,
+                           const std::atomic<bool>* abandon = nullptr) {
     const auto n = as_i32(instance.n);
     // Unvisited cities in a compact array with each city's slot, for O(1) removal.
     std::vector<std::int32_t> unvisited(static_cast<std::size_t>(n)),
@@ -78,6 +81,8 @@ void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
     tour[0] = start;
     visit(start);
     for (std::int32_t step = 1; step < n; ++step) {
+        if (abandon != nullptr && step % 4096 == 0 && abandon->load(std::memory_order_relaxed))
+            return false;
         std::int32_t next = -1;
         // NOTE: the lists are ordered by (distance, city), so their first unvisited entry is the
         // nearest unvisited city with ties to the lowest index, as the full scan below finds.
@@ -104,6 +109,7 @@ void nearest_neighbor_tour(const Instance& instance, std::int32_t start,
         tour[static_cast<std::size_t>(step)] = current;
         visit(current);
     }
+    return true;
 }
 
 } // namespace
@@ -149,17 +155,23 @@ void NearestNeighborTour::construct_until(SolutionBatch& batch, std::uint64_t se
             Rng rng(derive_key(seed, i), 0);
             start = static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(n)));
         }
-        nearest_neighbor_tour(instance, start % n, batch[i], lists, k, tree ? &*tree : nullptr,
-                              scale);
+        // A tour of 10^6 cities takes about a second: once halted, those in progress are
+        // given up (but solution 0's).
+        if (!nearest_neighbor_tour(instance, start % n, batch[i], lists, k,
+                                   tree ? &*tree : nullptr, scale, s > 0 ? &halted : nullptr))
+            continue;
         batch.objective(i) = problem_.evaluate(batch[i]);
         built[i] = 1;
     }
-    // Solutions left unbuilt by the limit copy solution 0.
-    for (std::size_t i = 1; i < built.size(); ++i)
-        if (built[i] == 0) {
-            std::copy(batch[0].begin(), batch[0].end(), batch[i].begin());
-            batch.objective(i) = batch.objective(0);
-        }
+    // Solutions left unbuilt by the limit copy solution 0 (on every core: 1023 copies of 10^6
+    // cities are 4 GB to write after the limit).
+#pragma omp parallel for schedule(static)
+    for (std::int64_t s = 1; s < count; ++s) {
+        const auto i = static_cast<std::size_t>(s);
+        if (built[i] != 0) continue;
+        std::copy(batch[0].begin(), batch[0].end(), batch[i].begin());
+        batch.objective(i) = batch.objective(0);
+    }
 }
 
 void greedy_edge_tour(const Instance& instance, const std::int32_t* nearest, std::int32_t k,
@@ -267,7 +279,10 @@ void GreedyEdgeTour::construct(SolutionBatch& batch, std::uint64_t) {
         greedy_edge_tour(problem_.instance(), problem_.nearest(k).data(), k, tour);
     }
     const Objective value = problem_.evaluate(tour);
-    for (std::size_t i = 0; i < batch.count(); ++i) {
+    const auto count = static_cast<std::int64_t>(batch.count());
+#pragma omp parallel for schedule(static) if (count > 16)
+    for (std::int64_t s = 0; s < count; ++s) {
+        const auto i = static_cast<std::size_t>(s);
         std::copy(tour.begin(), tour.end(), batch[i].begin());
         batch.objective(i) = value;
     }
