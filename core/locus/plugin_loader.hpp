@@ -46,7 +46,9 @@ public:
     PluginInfo load(const std::filesystem::path& file, Registry& registry);
 
     /// Loads every `locus_*.so` of the search path; for a file name present in several
-    /// directories the first one wins. Loads in order of file name and returns what was loaded
+    /// directories the first one wins, and each file it shadows is named in a warning line on
+    /// stderr ("locus: warning: plugin 'FIRST' shadows 'LATER' ..."; none for two paths of the
+    /// same file). Loads in order of file name and returns what was loaded
     /// (including files this loader had loaded before). A file that fails to load is skipped
     /// (nothing of it registered) and its PluginError message kept in failures(): one broken
     /// plugin does not stop the jobs of the others.
@@ -55,7 +57,8 @@ public:
     /// The messages of the plugin files load_all() skipped, in file-name order.
     const std::vector<std::string>& failures() const { return failures_; }
 
-    /// Loads `locus_<name>.so` from the first directory of the search path holding it. Throws
+    /// Loads `locus_<name>.so` from the first directory of the search path holding it (warning
+    /// on stderr, as load_all does, about the files of that name it shadows). Throws
     /// PluginError "plugin 'name' not found (searched: dir1, dir2, ...)" when there is none.
     PluginInfo load_named(const std::string& name, Registry& registry);
 

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -164,6 +166,23 @@ bool is_plugin_file_name(const std::string& name) {
            name.ends_with(suffix);
 }
 
+/// Warns on stderr that `first`, found first in the search path, shadows `later` (a file of the
+/// same name in a later directory, which is not loaded). Two paths of one file (a directory
+/// listed twice, a link) shadow nothing.
+void warn_shadowed(const fs::path& first, const fs::path& later) {
+    std::error_code error;
+    if (fs::equivalent(first, later, error)) return;
+    const auto shown = [](const fs::path& path) {
+        std::error_code canonical_error;
+        const fs::path canonical = fs::canonical(path, canonical_error);
+        return canonical_error ? path.lexically_normal().string() : canonical.string();
+    };
+    std::fprintf(stderr,
+                 "locus: warning: plugin '%s' shadows '%s' (same file name, later in the plugin "
+                 "search path), which is not loaded\n",
+                 shown(first).c_str(), shown(later).c_str());
+}
+
 } // namespace
 
 PluginLoader::PluginLoader(std::vector<fs::path> extra_dirs) : search_path_(std::move(extra_dirs)) {
@@ -228,8 +247,9 @@ std::vector<PluginInfo> PluginLoader::load_all(Registry& registry) {
         for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
             const std::string name = it->path().filename().string();
             std::error_code status_error;
-            if (is_plugin_file_name(name) && it->is_regular_file(status_error))
-                files.emplace(name, it->path());
+            if (!is_plugin_file_name(name) || !it->is_regular_file(status_error)) continue;
+            const auto [first, inserted] = files.emplace(name, it->path());
+            if (!inserted) warn_shadowed(first->second, it->path());
         }
     }
     std::vector<PluginInfo> result;
@@ -246,11 +266,14 @@ std::vector<PluginInfo> PluginLoader::load_all(Registry& registry) {
 
 PluginInfo PluginLoader::load_named(const std::string& name, Registry& registry) {
     const std::string file_name = "locus_" + name + ".so";
-    for (const fs::path& dir : search_path_) {
+    for (auto dir = search_path_.begin(); dir != search_path_.end(); ++dir) {
         std::error_code error;
-        const fs::path candidate = dir / file_name;
-        if (fs::is_regular_file(candidate, error))
-            return load(candidate, registry);
+        const fs::path candidate = *dir / file_name;
+        if (!fs::is_regular_file(candidate, error)) continue;
+        for (auto later = std::next(dir); later != search_path_.end(); ++later)
+            if (fs::is_regular_file(*later / file_name, error))
+                warn_shadowed(candidate, *later / file_name);
+        return load(candidate, registry);
     }
     std::string searched;
     for (const fs::path& dir : search_path_)

@@ -1,13 +1,18 @@
 // The plugin loader: entry point checks with their exact messages, the search path, load_all and
-// load_named, double loads, and the lifetime of objects made by plugins.
+// load_named, double loads, the warning about shadowed plugin files, and the lifetime of objects
+// made by plugins.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "fixture_component.hpp"
 #include "locus/build_info.hpp"
@@ -314,5 +319,95 @@ TEST_CASE("load_all loads only locus_*.so files, the first of each name winning"
                                             "/locus_broken.so': "));
     CHECK(survivors.size() == loaded.size());
     CHECK(make_echo(other, 12)->describe() == "echo 12");
+    fs::remove_all(root);
+}
+
+namespace {
+
+/// What `f()` writes to stderr (file descriptor 2, redirected to a file meanwhile).
+template <class Function> std::string stderr_of(Function&& f) {
+    const fs::path file = locus::test::temp_dir("plugins-stderr") / "stderr.txt";
+    std::fflush(stderr);
+    const int saved = ::dup(2);
+    REQUIRE(saved >= 0);
+    std::FILE* sink = std::fopen(file.c_str(), "w");
+    REQUIRE(sink != nullptr);
+    ::dup2(::fileno(sink), 2);
+    f();
+    std::fflush(stderr);
+    ::dup2(saved, 2);
+    ::close(saved);
+    std::fclose(sink);
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    fs::remove_all(file.parent_path());
+    return text.str();
+}
+
+std::string shadow_warning(const fs::path& first, const fs::path& later) {
+    return "locus: warning: plugin '" + fs::canonical(first).string() + "' shadows '" +
+           fs::canonical(later).string() +
+           "' (same file name, later in the plugin search path), which is not loaded\n";
+}
+
+} // namespace
+
+TEST_CASE("a plugin file shadowing one of the same name later in the search path is warned of") {
+    const EnvOverride env("LOCUS_PLUGIN_PATH", std::nullopt);
+    const fs::path root = locus::test::temp_dir("plugins-shadow");
+    const fs::path first = root / "first";
+    const fs::path second = root / "second";
+    const fs::path third = root / "third";
+    for (const fs::path& dir : {first, second, third})
+        fs::create_directories(dir);
+    fs::copy_file(fixture("locus_fixture_good.so"), first / "locus_fixture_good.so");
+    fs::copy_file(fixture("locus_fixture_wrong_build.so"), second / "locus_fixture_good.so");
+    fs::copy_file(fixture("locus_fixture_wrong_abi.so"), third / "locus_fixture_good.so");
+
+    SUBCASE("load_all: one line per shadowed file, naming both; the first one serves") {
+        locus::Registry registry;
+        locus::PluginLoader loader({first, second, third});
+        std::vector<locus::PluginInfo> loaded;
+        const std::string warnings = stderr_of([&] { loaded = loader.load_all(registry); });
+        CHECK(warnings == shadow_warning(first / "locus_fixture_good.so",
+                                         second / "locus_fixture_good.so") +
+                              shadow_warning(first / "locus_fixture_good.so",
+                                             third / "locus_fixture_good.so"));
+        CHECK(loader.failures().empty());
+        CHECK(make_echo(registry, 4)->describe() == "echo 4");
+    }
+    SUBCASE("load_named warns the same way") {
+        locus::Registry registry;
+        locus::PluginLoader loader({second, first});
+        std::string message;
+        const std::string warnings = stderr_of(
+            [&] { message = plugin_error([&] { loader.load_named("fixture_good", registry); }); });
+        CHECK(warnings == shadow_warning(second / "locus_fixture_good.so",
+                                         first / "locus_fixture_good.so"));
+        CHECK(message.find("comes from another build") != std::string::npos);
+    }
+    SUBCASE("the same file reached twice (a directory listed twice, a link) shadows nothing") {
+        fs::create_directory_symlink(first, root / "link");
+        locus::Registry registry;
+        locus::PluginLoader loader({first, root / "link", first});
+        std::vector<locus::PluginInfo> loaded;
+        CHECK(stderr_of([&] { loaded = loader.load_all(registry); }).empty());
+        CHECK(make_echo(registry, 6)->describe() == "echo 6");
+        locus::Registry named;
+        locus::PluginLoader by_name({first, root / "link"});
+        CHECK(stderr_of([&] { by_name.load_named("fixture_good", named); }).empty());
+    }
+    SUBCASE("files of different names shadow nothing") {
+        fs::remove(second / "locus_fixture_good.so");
+        fs::remove(third / "locus_fixture_good.so");
+        fs::copy_file(fixture("locus_fixture_good.so"), second / "locus_fixture_echo.so");
+        locus::Registry registry;
+        locus::PluginLoader loader({first, second});
+        std::vector<locus::PluginInfo> loaded;
+        // The second file registers the same component and fails: a load failure, no shadowing.
+        CHECK(stderr_of([&] { loaded = loader.load_all(registry); }).empty());
+        CHECK(loader.failures().size() == 1);
+    }
     fs::remove_all(root);
 }
