@@ -1,5 +1,6 @@
 # Install rules and the CMake package of locus: `cmake --install <build> --prefix <dir>` gives a
-# tree that an out-of-tree plugin builds against with find_package(locus) and locus_plugin().
+# tree that an out-of-tree plugin builds against with find_package(locus) and locus_plugin(),
+# and tests with locus_plugin_test() and the checks of include/locus/testing.
 include(CMakePackageConfigHelpers)
 
 install(TARGETS locus_core locus_gpu EXPORT locusTargets
@@ -12,7 +13,23 @@ install(FILES ${PROJECT_BINARY_DIR}/core/generated/locus/build_info.hpp
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/gpu/locus/gpu/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/locus/gpu
     FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/configs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/locus/configs)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/locus/examples)
+set(LOCUS_INSTALL_EXAMPLESDIR ${CMAKE_INSTALL_DATADIR}/locus/examples)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/examples/ DESTINATION ${LOCUS_INSTALL_EXAMPLESDIR})
+# What a plugin's tests need (include/locus/testing): the neighborhood checks (check_every_move,
+# check_descent under check_moves, same_descent) and the doctest harnesses of chain-engine
+# policies and of CPU-vs-CUDA engines that the suites of this tree use.
+install(FILES ${PROJECT_SOURCE_DIR}/tests/sdk/include/locus/testing/neighborhood_checks.hpp
+    ${PROJECT_SOURCE_DIR}/tests/support/chain_policy_harness.hpp
+    ${PROJECT_SOURCE_DIR}/tests/support/chain_policy_harness.cuh
+    ${PROJECT_SOURCE_DIR}/tests/support/engine_checks.hpp
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/locus/testing)
+# The documentation (share/doc/locus) and the plot script of `locus report`
+# (share/locus/plots/locus_plots.py, where the installed launcher looks for it).
+file(GLOB LOCUS_DOCS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${LOCUS_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/scripts/plots/locus_plots.py
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/locus/plots
+    PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 
 # A Debian package of the installed tree: `cpack -G DEB --config <build>/CPackConfig.cmake`.
 set(CPACK_PACKAGE_NAME locus)
@@ -31,7 +48,8 @@ include(CPack)
 install(EXPORT locusTargets NAMESPACE locus:: DESTINATION ${LOCUS_INSTALL_CMAKEDIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/locusConfig.cmake.in
     ${PROJECT_BINARY_DIR}/locusConfig.cmake INSTALL_DESTINATION ${LOCUS_INSTALL_CMAKEDIR}
-    PATH_VARS CMAKE_INSTALL_LIBDIR LOCUS_INSTALL_PLUGINDIR)
+    PATH_VARS CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_DOCDIR LOCUS_INSTALL_PLUGINDIR
+    LOCUS_INSTALL_EXAMPLESDIR)
 # NOTE: plugins must come from the same build as the launcher (the loader compares build ids),
 # so only this exact version is compatible.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/locusConfigVersion.cmake

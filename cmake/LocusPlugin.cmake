@@ -31,3 +31,26 @@ function(locus_plugin)
         install(TARGETS ${target} LIBRARY DESTINATION ${LOCUS_INSTALL_PLUGINDIR})
     endif()
 endfunction()
+
+# locus_plugin_test(NAME <name> SOURCES <file>...): a test executable of a plugin outside the
+# source tree, registered with CTest (call enable_testing() first). It compiles the given files
+# (the test and the plugin sources it exercises) like locus_plugin does, links locus::core and
+# locus::gpu, and doctest::doctest when the project found doctest (find_package(doctest)); the
+# checks of <locus/testing/...> (installed with locus) need only locus itself.
+function(locus_plugin_test)
+    cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME" "SOURCES")
+    if(NOT arg_NAME OR NOT arg_SOURCES OR arg_UNPARSED_ARGUMENTS)
+        message(FATAL_ERROR "usage: locus_plugin_test(NAME <name> SOURCES <file>...)")
+    endif()
+    add_executable(${arg_NAME} ${arg_SOURCES})
+    set_target_properties(${arg_NAME} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
+    target_link_libraries(${arg_NAME} PRIVATE locus::core locus::gpu)
+    if(TARGET doctest::doctest)
+        target_link_libraries(${arg_NAME} PRIVATE doctest::doctest)
+    endif()
+    if(DEFINED locus_CUDA_ARCHITECTURES)
+        set_target_properties(${arg_NAME} PROPERTIES
+            CUDA_ARCHITECTURES "${locus_CUDA_ARCHITECTURES}")
+    endif()
+    add_test(NAME ${arg_NAME} COMMAND ${arg_NAME})
+endfunction()

@@ -2,38 +2,100 @@
 // example (docs/examples/maxcut; installed under share/locus/examples/maxcut). Every file is
 // copied with the example's names replaced by NAME's, so the result builds and loads as it is
 // (against an installed locus: find_package(locus)) and is then edited into the new problem.
+// NAME may not be the name of a plugin that ships with locus or that the launcher finds: the
+// new plugin file would shadow it (or be shadowed) in the plugin search path.
 
 #include <fmt/format.h>
 
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "launcher.hpp"
 #include "locus/error.hpp"
+#include "locus/plugin_loader.hpp"
 
 namespace locus::app {
 namespace {
 
 namespace fs = std::filesystem;
 
-/// The example's folder: next to an installed launcher, else in the source tree it was built
-/// from.
-fs::path template_dir() {
+/// The plugins that ship with locus (problems/ and plugins/ of its source tree).
+constexpr const char* kShippedPlugins[] = {"tsp", "qap",    "dcvrp",        "gridpath",
+                                           "ils", "repeat", "local_search", "beam_search"};
+
+/// Where the example comes from, and the install prefix when it is an installed launcher's.
+struct TemplateSource {
+    fs::path dir;
+    std::optional<fs::path> prefix;
+};
+
+/// The launcher's own path ("" when /proc/self/exe cannot be read).
+fs::path launcher_path() {
     std::error_code error;
     const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+    return error ? fs::path() : exe;
+}
+
+/// The install prefix of a launcher in <prefix>/<bindir>: the leading ".." steps of the path
+/// from the launcher's folder to the examples (bindir and datadir both lie in the prefix).
+fs::path install_prefix(const fs::path& launcher_dir) {
+    fs::path prefix = launcher_dir;
+    for (const fs::path& step : fs::path(LOCUS_RELATIVE_EXAMPLES_DIR)) {
+        if (step != "..") break;
+        prefix /= step;
+    }
+    std::error_code error;
+    const fs::path canonical = fs::canonical(prefix, error);
+    return error ? prefix.lexically_normal() : canonical;
+}
+
+/// The example's folder: next to an installed launcher (whose install prefix is then known),
+/// else in the source tree it was built from.
+TemplateSource template_source() {
+    std::error_code error;
+    const fs::path exe = launcher_path();
     std::vector<fs::path> candidates;
-    if (!error) candidates.push_back(exe.parent_path() / LOCUS_RELATIVE_EXAMPLES_DIR / "maxcut");
-    candidates.emplace_back(fs::path(LOCUS_SOURCE_EXAMPLES_DIR) / "maxcut");
-    for (const fs::path& dir : candidates)
-        if (fs::is_regular_file(dir / "maxcut.cpp", error)) return dir.lexically_normal();
+    if (!exe.empty()) {
+        const fs::path installed = exe.parent_path() / LOCUS_RELATIVE_EXAMPLES_DIR / "maxcut";
+        if (fs::is_regular_file(installed / "maxcut.cpp", error))
+            return {installed.lexically_normal(), install_prefix(exe.parent_path())};
+        candidates.push_back(installed);
+    }
+    const fs::path source = fs::path(LOCUS_SOURCE_EXAMPLES_DIR) / "maxcut";
+    if (fs::is_regular_file(source / "maxcut.cpp", error))
+        return {source.lexically_normal(), std::nullopt};
+    candidates.push_back(source);
     std::string searched;
     for (const fs::path& dir : candidates)
-        searched += (searched.empty() ? "" : ", ") + dir.string();
+        searched += (searched.empty() ? "" : ", ") + dir.lexically_normal().string();
     throw Error("new-problem: the example plugin to copy is missing (looked in: " + searched + ")");
+}
+
+/// Refuses `name` when a plugin of that name ships with locus or lies in the plugin search path
+/// (LOCUS_PLUGIN_PATH, the launcher's folder, the installed plugin folder): locus_NAME.so would
+/// shadow it or be shadowed by it.
+void refuse_plugin_names(const std::string& name) {
+    for (const char* shipped : kShippedPlugins)
+        if (name == shipped)
+            throw ConfigError("new-problem: '" + name +
+                              "' is the name of a plugin that ships with locus; choose another "
+                              "name");
+    const std::string file = "locus_" + name + ".so";
+    for (const fs::path& dir : PluginLoader().search_path()) {
+        std::error_code error;
+        const fs::path found = dir / file;
+        if (!fs::is_regular_file(found, error)) continue;
+        const fs::path canonical = fs::canonical(found, error);
+        throw ConfigError("new-problem: '" + name + "' is the name of a plugin in the plugin " +
+                          "search path (" +
+                          (error ? found.lexically_normal() : canonical).string() +
+                          "); choose another name");
+    }
 }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
@@ -72,6 +134,7 @@ int new_problem(const std::string& name, const std::string& out) {
                               "' is a C++ keyword or a namespace of locus; choose another name");
     if (name == "maxcut")
         throw ConfigError("new-problem: 'maxcut' is the example's own name; choose another");
+    refuse_plugin_names(name);
     const fs::path dir = out.empty() ? fs::path(name) : fs::path(out);
     std::error_code error;
     if (fs::exists(dir, error))
@@ -87,7 +150,8 @@ int new_problem(const std::string& name, const std::string& out) {
     }
     for (char& c : dashed)
         c = c == '_' ? '-' : c;
-    const fs::path from = template_dir();
+    const TemplateSource source = template_source();
+    const fs::path& from = source.dir;
     fs::create_directories(dir);
     for (const auto& entry : fs::directory_iterator(from)) {
         if (!entry.is_regular_file()) continue;
@@ -102,15 +166,25 @@ int new_problem(const std::string& name, const std::string& out) {
         if (!fs::is_regular_file(target, error))
             throw Error("new-problem: cannot write '" + target.string() + "'");
     }
-    std::printf("%s: a %s plugin project copied from the Max-Cut example (%s)\n"
-                "  cmake -S %s -B %s/build -DCMAKE_PREFIX_PATH=<locus install prefix>\n"
+    // The commands name this launcher and, when it is installed, its prefix; a launcher of a
+    // build tree has no package to build against until that build is installed.
+    const fs::path exe = launcher_path();
+    const std::string launcher = exe.empty() ? std::string("locus") : exe.string();
+    const std::string prefix = source.prefix ? source.prefix->string() : "<locus install prefix>";
+    const std::string d = dir.string();
+    std::printf("%s: a %s plugin project copied from the Max-Cut example (%s)\n",
+                d.c_str(), name.c_str(), from.string().c_str());
+    if (!source.prefix)
+        std::printf("this locus runs from its build tree: install it first "
+                    "(cmake --install <build> --prefix <dir>) and build against that prefix\n");
+    std::printf("  cmake -S %s -B %s/build -DCMAKE_PREFIX_PATH=%s\n"
                 "  cmake --build %s/build\n"
-                "  locus run %s/%s.yaml --plugin-path %s/build\n"
+                "  ctest --test-dir %s/build\n"
+                "  %s run %s/%s.yaml --plugin-path %s/build\n"
                 "then replace the graph, the cut and the flip neighborhood by the new problem's "
                 "(docs/writing-a-plugin.md)\n",
-                dir.string().c_str(), name.c_str(), from.string().c_str(), dir.string().c_str(),
-                dir.string().c_str(), dir.string().c_str(), dir.string().c_str(), name.c_str(),
-                dir.string().c_str());
+                d.c_str(), d.c_str(), prefix.c_str(), d.c_str(), d.c_str(), launcher.c_str(),
+                d.c_str(), name.c_str(), d.c_str());
     return kOk;
 }
 

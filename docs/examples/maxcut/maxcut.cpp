@@ -98,28 +98,18 @@ struct RandomFlips final : Perturbation {
     std::uint32_t count;
 };
 
-/// The flip neighborhood over host solutions: the evaluator reads the batch in place.
-struct FlipPolicy {
-    using evaluator_type = FlipEvaluator;
-    using move_type = std::int32_t;
-    const MaxCutProblem* p;
-    FlipEvaluator prepare(const SolutionBatch& batch) const {
-        return p->evaluator(batch.data().data());
-    }
-    std::int32_t apply(const FlipEvaluator& e, SolutionBatch& batch, std::size_t s,
-                       std::uint64_t i) const {
-        if (i >= e.grid().size()) throw Error(fmt::format("flip: {} is not a move", i));
-        batch[s][i] ^= 1;
-        return static_cast<std::int32_t>(i);
-    }
-    Objective evaluate(std::span<const std::int32_t> sides) const { return p->evaluate(sides); }
-};
-
 const MaxCutProblem& maxcut_of(const BuildContext& build) {
     return problem_as<MaxCutProblem>(build, "maxcut", "this Max-Cut component");
 }
 
 } // namespace
+
+std::unique_ptr<Neighborhood> make_cpu_flip(const MaxCutProblem& problem,
+                                            const gpu::EngineSettings& settings) {
+    using Adapter = gpu::CpuNeighborhoodAdapter<FlipPolicy>;
+    return std::make_unique<gpu::AdaptedNeighborhood<Adapter>>(
+        "flip", Backend::cpu, problem.size(), FlipPolicy{&problem}, settings);
+}
 
 std::unique_ptr<MaxCutProblem> MaxCutProblem::load(const std::string& spec) {
     if (is_generator_spec(spec, "random-maxcut"))
@@ -192,10 +182,8 @@ void register_components(Registry& registry) {
     registry.add(flip, [](const Params&, BuildContext& b) -> Made {
         const MaxCutProblem& problem = maxcut_of(b);
         const gpu::EngineSettings settings = gpu::engine_settings(b);
-        if (b.backend == Backend::cuda) return make_cuda_flip(problem, settings);
-        using Adapter = gpu::CpuNeighborhoodAdapter<FlipPolicy>;
-        return std::make_unique<gpu::AdaptedNeighborhood<Adapter>>(
-            "flip", Backend::cpu, problem.size(), FlipPolicy{&problem}, settings);
+        return b.backend == Backend::cuda ? make_cuda_flip(problem, settings)
+                                          : make_cpu_flip(problem, settings);
     });
 }
 

@@ -80,7 +80,30 @@ private:
     Graph graph_;
 };
 
-/// The flip neighborhood on a CUDA device (maxcut_cuda.cu).
+/// The flip neighborhood over host solutions, a policy of the neighborhood adapter's CPU
+/// wrapper: the evaluator reads the batch in place; applying move i flips vertex i.
+struct FlipPolicy {
+    using evaluator_type = FlipEvaluator;
+    using move_type = std::int32_t;
+    const MaxCutProblem* p;
+    FlipEvaluator prepare(const locus::SolutionBatch& batch) const {
+        return p->evaluator(batch.data().data());
+    }
+    std::int32_t apply(const FlipEvaluator& e, locus::SolutionBatch& batch, std::size_t s,
+                       std::uint64_t i) const {
+        if (i >= e.grid().size())
+            throw locus::Error("flip: " + std::to_string(i) + " is not a move");
+        batch[s][i] ^= 1;
+        return static_cast<std::int32_t>(i);
+    }
+    locus::Objective evaluate(std::span<const std::int32_t> sides) const {
+        return p->evaluate(sides);
+    }
+};
+
+/// The flip neighborhood on the CPU (maxcut.cpp) and on a CUDA device (maxcut_cuda.cu).
+std::unique_ptr<locus::Neighborhood> make_cpu_flip(const MaxCutProblem& problem,
+                                                   const locus::gpu::EngineSettings& settings);
 std::unique_ptr<locus::Neighborhood> make_cuda_flip(const MaxCutProblem& problem,
                                                     const locus::gpu::EngineSettings& settings);
 
