@@ -13,6 +13,8 @@ install(FILES ${PROJECT_BINARY_DIR}/core/generated/locus/build_info.hpp
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/gpu/locus/gpu/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/locus/gpu
     FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/configs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/locus/configs)
+# The benchmark data the configs name: the data path of an installed launcher ends with it.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/ DESTINATION ${CMAKE_INSTALL_DATADIR}/locus/data)
 set(LOCUS_INSTALL_EXAMPLESDIR ${CMAKE_INSTALL_DATADIR}/locus/examples)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/examples/ DESTINATION ${LOCUS_INSTALL_EXAMPLESDIR})
 # What a plugin's tests need (include/locus/testing): the neighborhood checks (check_every_move,

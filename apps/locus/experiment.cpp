@@ -256,8 +256,9 @@ Spec load_spec(const fs::path& file) {
     if (backends.empty()) backends = {"cpu"};
     for (const auto& b : backends)
         if (b != "cpu" && b != "cuda" && b != "auto")
-            throw ConfigError(fmt::format("{}: backend '{}' (valid: cpu, cuda, auto)",
-                                          file.string(), b));
+            throw ConfigError(fmt::format("{}: backend '{}'{} (valid: cpu, cuda, auto)",
+                                          file.string(), b,
+                                          b == "gpu" ? "; did you mean 'cuda'?" : ""));
 
     for (const Variant& v : variants)
         for (const std::string& instance : v.instances.empty() ? instances : v.instances)

@@ -57,8 +57,9 @@ int main(int argc, char** argv) {
     // overrides termination.time_limit and seed), which gives the same message as in a file.
     run_cmd->add_option("--time-limit", run.time_limit, "Wall-clock limit per run in seconds");
     run_cmd->add_option("--seed", run.seed, "Job seed");
-    run_cmd->add_option("--backend", run.backend, "auto, cpu or cuda")
-        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    // NOTE: checked by the config validation (as the override backend), whose message suggests
+    // 'cuda' for 'gpu'.
+    run_cmd->add_option("--backend", run.backend, "auto, cpu or cuda");
     run_cmd->add_option("--initial", run.initial, "Start from this solution file");
     run_cmd->add_option("--out", run.out, "Output directory (results.jsonl, traces, solutions)");
     run_cmd->add_option("--plugin-path", run.plugin_paths, "Extra plugin directory (repeatable)");

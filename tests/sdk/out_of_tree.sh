@@ -31,6 +31,15 @@ for f in share/doc/locus/writing-a-plugin.md share/doc/locus/config-reference.md
          include/locus/testing/engine_checks.hpp share/locus/examples/maxcut/maxcut_test.cpp; do
     [ -f "$prefix/$f" ] || fail "the installed tree lacks $f"
 done
+# The data ships with the package: an installed launcher finds it from any directory.
+for f in share/locus/data/best-known.csv share/locus/data/README.md \
+         share/locus/data/tsplib/kroA100.tsp share/locus/data/tsplib/opt-tours/kroA100.opt.tour; do
+    [ -f "$prefix/$f" ] || fail "the installed tree lacks $f"
+done
+verdict=$(cd "$work" && "$prefix/bin/locus" verify --instance tsplib/kroA100.tsp \
+          --solution "$prefix/share/locus/data/tsplib/opt-tours/kroA100.opt.tour" 2>&1)
+[[ "$verdict" == "feasible: objective 21282 "* ]] ||
+    fail "the installed launcher did not find tsplib/kroA100.tsp in its data: $verdict"
 for f in "$src"/docs/*.md; do
     [ -f "$prefix/share/doc/locus/$(basename "$f")" ] || fail "docs/$(basename "$f") is not installed"
 done
