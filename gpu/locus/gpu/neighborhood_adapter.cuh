@@ -253,22 +253,13 @@ public:
                                      std::min<std::uint64_t>(group, max_steps - explorations));
             applied_.fill_bytes_async(0, stream_);
             counts_.fill_bytes_async(0, stream_);
-            // NOTE: one exploration of a large neighborhood (3-opt of a giant tour of 7,000
-            // customers) takes seconds: its selection reads a halt flag that this thread raises
-            // once `stop` says so; a halted selection finds no move.
-            if (stop && !halt_) halt_ = std::make_unique<MappedFlag>();
-            if (halt_) halt_->lower();
-            bool watching = false;
             for (std::uint32_t k = 0; k < issued; ++k) {
-                const PreparedExploration<Evaluator> prepared =
-                    select(pivot, counts_.data() + k, true);
-                watching = watching || watched(prepared.evaluator);
+                const PreparedExploration<Evaluator> prepared = select(pivot, counts_.data() + k);
                 evaluations_[k] = prepared.evaluations;
                 launch_apply(prepared.evaluator, true, applied_.data() + k);
             }
             applied_.download_async(applied_host_.data(), issued, stream_);
             counts_.download_async(counts_host_.data(), issued, stream_);
-            if (watching) halt_->watch(stream_.get(), stop);
             stream_.synchronize();
             check_error();
             for (std::uint32_t k = 0; k < issued; ++k)
@@ -277,10 +268,6 @@ public:
                 count_group({applied_host_.data(), issued}, {evaluations_.data(), issued}, stats);
             explorations += counted.explorations;
             if (settings_.check_moves) check_batch(batch);
-            if (watching && halt_->raised()) {
-                stats.stopped = true; // the halted exploration applied nothing
-                break;
-            }
             if (counted.converged) break;
         }
         stats.explorations = explorations;
@@ -459,19 +446,17 @@ private:
             batch.objective(s) = objectives_host_[s];
     }
 
-    /// `watch`: a large selection reads the halt flag (descend only; the caller lowers it).
-    PreparedExploration<Evaluator> select(Pivot pivot, unsigned long long* d_count,
-                                          bool watch = false) {
+    PreparedExploration<Evaluator> select(Pivot pivot, unsigned long long* d_count) {
         const PreparedExploration<Evaluator> prepared =
             policy_.prepare(batch_, d_count, stream_.get());
-        run_selection(prepared.evaluator, pivot, watch);
+        run_selection(prepared.evaluator, pivot);
         return prepared;
     }
 
     /// select_moves, or select_moves_parts when the policy asks for parts (the part size is
     /// the policy's, capped at the grid, as on the CPU twin; its lists are checked against the
     /// memory budget).
-    void run_selection(const Evaluator& eval, Pivot pivot, bool watch = false) {
+    void run_selection(const Evaluator& eval, Pivot pivot) {
         if constexpr (PartsPolicy<Policy>) {
             const auto plan = policy_.parts(eval);
             if (plan.enabled) {
@@ -486,12 +471,13 @@ private:
                 return;
             }
         }
-        LOCUS_CUDA_CHECK(select_moves(eval, batch_.count, pivot, results_, workspace_, stream_,
-                                      watch && watched(eval) ? halt_->device() : nullptr));
+        LOCUS_CUDA_CHECK(
+            select_moves(eval, batch_.count, pivot, results_, workspace_, stream_));
     }
 
-    /// Whether the explorations of `eval` are large enough (2^26 cells over the batch, as the
-    /// CPU twin's watchdog) to read the halt flag: a read costs a bus round trip per block.
+    /// Whether the parallel descent's explorations of `eval` are large enough (2^26 cells over
+    /// the batch, as the CPU twin's watchdog) to read the halt flag: a read costs a bus round
+    /// trip per block.
     bool watched(const Evaluator& eval) const {
         return halt_ && eval.grid().size() * std::max<std::uint32_t>(batch_.count, 1) >=
                             (std::uint64_t{1} << 26);

@@ -164,14 +164,12 @@ template <class E> constexpr unsigned select_min_blocks() {
 
 /// Selection kernel. Grid: batch * blocks_per_solution blocks of kEngineBlockThreads.
 /// `partials` holds one entry per block; `tickets` and `found` one word per solution, which the
-/// kernel leaves as it found them (0 and kNoMove). With a halt flag (null: none), each thread
-/// reads it before every 16th unit and stops scanning once it is raised; the result of a halted
-/// selection is "no move" (the reduction reads the flag after every block is done).
+/// kernel leaves as it found them (0 and kNoMove).
 template <class E, bool kFirst>
 __global__ void __launch_bounds__(kEngineBlockThreads, select_min_blocks<E>())
     select_kernel(const E eval, const SweepPlan plan, MoveResult<typename E::delta_type>* out,
                   MoveResult<typename E::delta_type>* partials, std::uint32_t* tickets,
-                  std::uint64_t* found, const volatile std::uint8_t* halt) {
+                  std::uint64_t* found) {
     using D = typename E::delta_type;
     __shared__ EngineTeam::Storage s_team;
     __shared__ bool s_last;
@@ -193,13 +191,9 @@ __global__ void __launch_bounds__(kEngineBlockThreads, select_min_blocks<E>())
 
     D best = invalid_delta<D>();
     std::uint64_t best_index = kNoMove;
-    std::uint32_t scanned = 0;
     for (std::uint64_t unit =
              static_cast<std::uint64_t>(part) * plan.groups + (threadIdx.x >> plan.group_shift);
          unit < plan.units; unit += unit_step) {
-        // NOTE: the lanes of a linked warp read the flag in one instruction and agree.
-        if (halt != nullptr && (scanned++ & 15u) == 0 && *halt != 0)
-            break;
         const auto [row, col_begin, col_end] = decode_unit(plan, unit);
         const std::uint64_t base = row * plan.cols;
         // Linked evaluators sweep whole-warp groups with shuffles: the warp's control flow
@@ -268,10 +262,6 @@ __global__ void __launch_bounds__(kEngineBlockThreads, select_min_blocks<E>())
     block_reduce<kFirst>(team, best, best_index);
     if (plan.blocks_per_solution == 1) {
         if (threadIdx.x == 0) {
-            if (halt != nullptr && *halt != 0) {
-                best = invalid_delta<D>();
-                best_index = kNoMove;
-            }
             store_move(out + solution, best, best_index);
             found[solution] = kNoMove;
         }
@@ -306,10 +296,6 @@ __global__ void __launch_bounds__(kEngineBlockThreads, select_min_blocks<E>())
     }
     block_reduce<kFirst>(team, best, best_index);
     if (threadIdx.x == 0) {
-        if (halt != nullptr && *halt != 0) {
-            best = invalid_delta<D>();
-            best_index = kNoMove;
-        }
         store_move(out + solution, best, best_index);
         tickets[solution] = 0;
         found[solution] = kNoMove;
@@ -437,12 +423,10 @@ __global__ void __launch_bounds__(kEngineBlockThreads)
 /// select_moves_cpu (identical results). Asynchronous on `stream`; never synchronizes; may grow
 /// `ws` (stream-ordered allocation). Preconditions: `d_out` is device memory of `batch`
 /// elements; the evaluator's pointers are device pointers; batch * blocks per solution < 2^31.
-/// `halt` (device-readable, e.g. a MappedFlag; null: none) cuts the selection short once raised:
-/// every solution's result is then "no move".
 template <class E>
 cudaError_t select_moves(const E& eval, std::uint32_t batch, Pivot pivot,
                          MoveResult<typename E::delta_type>* d_out, EngineWorkspace& ws,
-                         cudaStream_t stream, const volatile std::uint8_t* halt = nullptr) {
+                         cudaStream_t stream) {
     static_assert(MoveEvaluator<E>, "E does not model locus::gpu::MoveEvaluator");
     using D = typename E::delta_type;
     if (batch == 0)
@@ -468,8 +452,7 @@ cudaError_t select_moves(const E& eval, std::uint32_t batch, Pivot pivot,
     if (status != cudaSuccess)
         return status;
     kernel<<<static_cast<unsigned>(blocks), detail::kEngineBlockThreads, 0, stream>>>(
-        eval, plan, d_out, static_cast<MoveResult<D>*>(ws.scratch()), ws.tickets(), ws.found(),
-        halt);
+        eval, plan, d_out, static_cast<MoveResult<D>*>(ws.scratch()), ws.tickets(), ws.found());
     return cudaGetLastError();
 }
 
