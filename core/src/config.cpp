@@ -32,8 +32,8 @@ std::string join(const std::vector<std::string>& names) {
 std::string alternatives(const std::string& word, std::vector<std::string> valid) {
     std::sort(valid.begin(), valid.end());
     std::string suggestion = closest_name(word, valid);
-    // NOTE: users say "gpu" for the CUDA backend; the spelling is too far for closest_name.
-    if (suggestion.empty() && (word == "gpu" || word == "GPU") &&
+    // NOTE: users say "gpu" for the CUDA backend, which closest_name would take for "cpu".
+    if ((word == "gpu" || word == "GPU") &&
         std::find(valid.begin(), valid.end(), "cuda") != valid.end())
         suggestion = "cuda";
     std::string out = suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?";

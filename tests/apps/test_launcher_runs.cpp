@@ -479,9 +479,11 @@ TEST_CASE("the time limit holds on a 20,000-city TSP: resident ILS ends within t
     // construction stops at the limit and a watchdog ends the descent there.
     const auto line = run_time_limited("apps-time-limit-large", "tsp/resident-ils.yaml",
                                        "--backend cpu --instance random-uniform:n=20000,seed=1", 5);
-    // The chains' current, trial and best tours alone take 3 x 1024 x 20,000 words.
-    CHECK(line["engine_memory_bytes"].get<double>() >= 3.0 * 1024 * 20000 * 4);
-    CHECK(line["peak_host_memory_bytes"].get<double>() >= line["engine_memory_bytes"].get<double>());
+    // Once set up, the chains' current, trial and best tours alone take 3 x 1024 x 20,000 words;
+    // when the construction used the whole limit (a busy machine) they are not set up at all.
+    const double engine = line["engine_memory_bytes"].get<double>();
+    CHECK((engine == 0 || engine >= 3.0 * 1024 * 20000 * 4));
+    CHECK(line["peak_host_memory_bytes"].get<double>() >= engine);
     // How far the search got in 5 s depends on the machine: only that a tour was written.
     REQUIRE_FALSE(read_jsonl(line["trace_file"].get<std::string>()).empty());
 }
