@@ -270,8 +270,13 @@ TEST_CASE("value errors give file:line:col, key path and the bad value") {
 }
 
 TEST_CASE("invalid choices list the valid values and suggest a close one") {
+    // "gpu" is one letter from "cpu", but users who write it mean the CUDA backend.
     CHECK_THROWS_WITH_AS(compose("backend: gpu\n" + kMinimal),
-                         "run.yaml:1:10: backend: invalid value 'gpu'; did you mean 'cpu'? "
+                         "run.yaml:1:10: backend: invalid value 'gpu'; did you mean 'cuda'? "
+                         "(valid: auto, cpu, cuda)",
+                         ConfigError);
+    CHECK_THROWS_WITH_AS(compose("backend: cpp\n" + kMinimal),
+                         "run.yaml:1:10: backend: invalid value 'cpp'; did you mean 'cpu'? "
                          "(valid: auto, cpu, cuda)",
                          ConfigError);
     CHECK_THROWS_WITH_AS(compose("backend: opencl\n" + kMinimal),
