@@ -80,11 +80,22 @@ std::string utc_stamp(const char* format) {
     return buffer;
 }
 
+/// `text` as a part of a directory name: letters, digits, '-' and '_' (others become '_'), at
+/// most 64 characters: a longer text keeps its first 47 and appends '-' and 16 hex digits of a
+/// hash of the whole text (FNV-1a), so that names stay distinct and within the file system's
+/// 255 bytes (a 250-character instance NAME made runs impossible).
 std::string sanitize(const std::string& text) {
+    constexpr std::size_t kMax = 64;
     std::string out;
     for (char c : text)
         out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
-    return out;
+    if (out.size() <= kMax) return out;
+    std::uint64_t hash = 14695981039346656037ULL;
+    for (const char c : text) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 1099511628211ULL;
+    }
+    return fmt::format("{}-{:016x}", out.substr(0, kMax - 17), hash);
 }
 
 /// Objectives are exact integers for integer problems: write them as integers then.

@@ -904,3 +904,20 @@ TEST_CASE("a run stops at a proven optimum of the best-known table unless told n
     CHECK(going_on[0]["stop_reason"] == "iterations");
     CHECK(going_on[0]["iterations"] == 200);
 }
+
+TEST_CASE("an instance with a 250-character NAME runs: its run directory name is bounded") {
+    const fs::path dir = temp_dir("apps-long-name");
+    const std::string name(250, 'n');
+    const fs::path instance = write_tsplib(dir / "long.tsp", name, 30, 2);
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kIlsJob);
+    const auto lines = run_ok(config, dir / "out",
+                              "--instance " + quoted(instance.string()) +
+                                  " --set termination.iterations=5");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["instance"] == name);
+    const fs::path run = fs::path(lines[0]["solution_file"].get<std::string>()).parent_path();
+    CHECK(run.filename().string().size() < 120);
+    CHECK(run.filename().string().find(std::string(47, 'n') + "-") != std::string::npos);
+    CHECK(verify(instance, lines[0]["solution_file"], lines[0]["objective"]) == 0);
+}
