@@ -128,6 +128,19 @@ TEST_CASE("EXPLICIT weights in every format give the same matrix, diagonal ignor
           "x.vrp: EDGE_WEIGHT_SECTION has 5 weights, UPPER_ROW with DIMENSION 4 needs 6");
 }
 
+TEST_CASE("capacities and demands whose loads would not be exact are refused") {
+    // CAPACITY 2^63 - 1 and two such demands: their sum overflowed and one route was feasible.
+    std::string text = line5_with("CAPACITY : 8", "CAPACITY : 9223372036854775807");
+    CHECK(parse_error(text) == "x.vrp: CAPACITY 9223372036854775807 exceeds 2^53 = "
+                               "9007199254740992: loads must be exact whole numbers");
+    // At 2^53 the capacity is accepted, and demands summing past it are refused.
+    text = line5_with("CAPACITY : 8", "CAPACITY : 9007199254740992");
+    CHECK(parse_error(text) == "(no error)");
+    text.replace(text.find("2 3\n3 4\n"), 8, "2 4503599627370496\n3 4503599627370497\n");
+    CHECK(parse_error(text) == "x.vrp: the demands up to customer node 3 sum to more than 2^53 = "
+                               "9007199254740992: loads must be exact whole numbers");
+}
+
 TEST_CASE("bad input: each problem gives one exact message naming the file") {
     CHECK(parse_error(line5_with("CAPACITY : 8\n", "")) == "x.vrp: missing CAPACITY");
     CHECK(parse_error(line5_with("DEMAND_SECTION\n1 0\n2 3\n3 4\n4 2\n5 5\n6 1\n", "")) ==

@@ -57,6 +57,13 @@ void compute_distances(Instance& instance, Rounding rounding) {
 
 std::string format_number(double value) { return fmt::format("{:.10g}", value); }
 
+namespace {
+/// Largest capacity and total demand: every load (a sum of demands) is then an exact whole
+/// number in 64-bit integers and in doubles. A CAPACITY of 2^63 - 1 with two such demands used
+/// to overflow, and a one-route solution was called feasible.
+constexpr std::int64_t kMaxQuantity = std::int64_t{1} << 53;
+} // namespace
+
 void validate_instance(const Instance& instance, std::string_view source) {
     const auto fail = [&](const std::string& reason) {
         return InstanceError(fmt::format("{}: {}", source, reason));
@@ -73,6 +80,9 @@ void validate_instance(const Instance& instance, std::string_view source) {
                                instance.node_id.size(), instance.dist.size()));
     if (instance.capacity < 1)
         throw fail(fmt::format("CAPACITY {} must be positive", instance.capacity));
+    if (instance.capacity > kMaxQuantity)
+        throw fail(fmt::format("CAPACITY {} exceeds 2^53 = {}: loads must be exact whole numbers",
+                               instance.capacity, kMaxQuantity));
     if (!(instance.service_time >= 0.0) || !std::isfinite(instance.service_time))
         throw fail(fmt::format("SERVICE_TIME {} must be non-negative",
                                format_number(instance.service_time)));
@@ -87,6 +97,7 @@ void validate_instance(const Instance& instance, std::string_view source) {
                                    instance.node_id[k / nodes], instance.node_id[k % nodes],
                                    format_number(w)));
     }
+    std::int64_t total_demand = 0;
     for (std::int32_t v = 0; v < n; ++v) {
         const std::int64_t q = instance.demand[static_cast<std::size_t>(v)];
         const std::int32_t id = instance.node_id[static_cast<std::size_t>(v)];
@@ -100,6 +111,11 @@ void validate_instance(const Instance& instance, std::string_view source) {
         if (q > instance.capacity)
             throw fail(fmt::format("customer node {} has demand {}, more than CAPACITY {}", id, q,
                                    instance.capacity));
+        total_demand += q; // q <= CAPACITY <= 2^53: no overflow before the check
+        if (total_demand > kMaxQuantity)
+            throw fail(fmt::format("the demands up to customer node {} sum to more than 2^53 = "
+                                   "{}: loads must be exact whole numbers",
+                                   id, kMaxQuantity));
         const double travel = instance.distance(kDepot, v) + instance.distance(v, kDepot);
         if (instance.has_duration_limit() &&
             !within_duration(travel + instance.service_time, instance.max_duration))
