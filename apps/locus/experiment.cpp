@@ -363,6 +363,35 @@ void append_line(const fs::path& file, const std::string& line) {
         throw Error(fmt::format("short write to '{}'", file.string()));
 }
 
+/// Before a resume appends to `results`: a last line without its newline (a write cut short by
+/// a crash or a full disk, or an edit) would have the next line glued onto it. A complete line
+/// (JSON with its key) gets its newline; anything else is cut off, with a warning, so that its
+/// run (not counted as finished) runs again.
+void repair_torn_tail(const fs::path& results) {
+    std::error_code ec;
+    if (!fs::is_regular_file(results, ec) || fs::file_size(results, ec) == 0) return;
+    std::string text;
+    {
+        std::ifstream in(results, std::ios::binary);
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    if (text.empty() || text.back() == '\n') return;
+    const std::size_t begin = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+    const nlohmann::json tail = nlohmann::json::parse(text.substr(begin), nullptr, false);
+    if (!tail.is_discarded() && tail.is_object() && tail.contains("experiment_key")) {
+        append_line(results, "");
+        return;
+    }
+    fs::resize_file(results, begin, ec);
+    if (ec)
+        throw Error(fmt::format("{}: cannot cut its torn last line: {}", results.string(),
+                                ec.message()));
+    std::fprintf(stderr,
+                 "locus: warning: %s ended in a torn line (%zu bytes, not a results line): cut "
+                 "off; its run runs again\n",
+                 results.string().c_str(), text.size() - begin);
+}
+
 /// The CPU's model name, as `locus run` describes a CPU run's device.
 std::string cpu_model() {
     std::ifstream in("/proc/cpuinfo");
@@ -661,6 +690,7 @@ int run_experiment(const ExperimentOptions& options) {
     }
     const fs::path out = options.out;
     const fs::path results = out / "results.jsonl";
+    repair_torn_tail(results);
     const std::set<std::string> done = finished_keys(results);
     std::vector<Run> pending;
     for (const Run& r : runs)

@@ -476,3 +476,38 @@ TEST_CASE("locus experiment: a real run of every peer; the results line holds wh
     }
     CHECK(checked == 5);
 }
+
+TEST_CASE("locus experiment: a results file whose last line is torn is repaired before a resume "
+          "appends to it") {
+    const fs::path dir = temp_dir("experiment-torn");
+    const std::string config = (source_dir() / "configs" / "tsp" / "ils.yaml").string();
+    write_file(dir / "spec.yaml", "configs: [" + config +
+                                      "]\ninstances: ['random-uniform:n=30']\nseeds: 2\n"
+                                      "time_limit: 0.2\n");
+    const fs::path out = dir / "out";
+    const std::string run = "experiment " + quoted((dir / "spec.yaml").string()) + " --out " +
+                            quoted(out.string());
+    REQUIRE(run_locus(run).exit_code == 0);
+    const fs::path results = out / "results.jsonl";
+    const std::string whole = read_text(results);
+    REQUIRE(read_jsonl(results).size() == 2);
+
+    // The last line without its newline: it gets one, nothing runs again.
+    write_file(results, whole.substr(0, whole.size() - 1));
+    auto r = run_locus(run);
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+    CHECK(read_text(results) == whole);
+
+    // The last line cut in the middle: it is cut off with a warning and its run runs again.
+    const std::size_t last = whole.rfind('\n', whole.size() - 2) + 1;
+    write_file(results, whole.substr(0, last + 20));
+    r = run_locus(run);
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+    CHECK(r.output.find("ended in a torn line (20 bytes, not a results line): cut off; its run "
+                        "runs again") != std::string::npos);
+    const auto lines = read_jsonl(results);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0]["experiment_key"] != lines[1]["experiment_key"]);
+}
