@@ -64,14 +64,23 @@ struct Run {
     std::string key() const {
         return fmt::format("{}|{}|{}|{}", label, instance, seed, backend);
     }
-    /// A directory name: the key with path separators and odd characters replaced.
+    /// A directory name: the key's parts with odd characters replaced (at most 80 of them),
+    /// then 12 hex digits of a hash of the whole key, so that two keys never share a directory
+    /// (tsplib/kroA100.tsp and /tmp/x/kroA100.tsp, labels a/b and a_b used to, and the second run
+    /// deleted the first one's files).
     std::string dir_name() const {
         std::string name = fmt::format("{}-{}-s{}-{}", label, fs::path(instance).filename().string(),
                                        seed, backend);
         for (char& c : name)
             if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
                 c = '_';
-        return name;
+        if (name.size() > 80) name.resize(80);
+        std::uint64_t hash = 14695981039346656037ULL; // FNV-1a of the key
+        for (const char c : key()) {
+            hash ^= static_cast<unsigned char>(c);
+            hash *= 1099511628211ULL;
+        }
+        return fmt::format("{}-{:012x}", name, hash & 0xFFFFFFFFFFFFull);
     }
 };
 

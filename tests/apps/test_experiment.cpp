@@ -511,3 +511,31 @@ TEST_CASE("locus experiment: a results file whose last line is torn is repaired 
     REQUIRE(lines.size() == 2);
     CHECK(lines[0]["experiment_key"] != lines[1]["experiment_key"]);
 }
+
+TEST_CASE("locus experiment: runs whose instances share a file name keep their own directories") {
+    // tsplib-like files of the same name in two folders, and labels that differ only by '/'.
+    const fs::path dir = temp_dir("experiment-same-name");
+    const std::string a = write_tsplib(dir / "a" / "same.tsp", "samea", 20, 1).string();
+    const std::string b = write_tsplib(dir / "b" / "same.tsp", "sameb", 20, 2).string();
+    const std::string config = (source_dir() / "configs" / "tsp" / "ils.yaml").string();
+    write_file(dir / "spec.yaml", "configs:\n  - {file: " + config +
+                                      ", label: x/y}\n  - {file: " + config +
+                                      ", label: x_y}\ninstances: [" + a + ", " + b +
+                                      "]\nseeds: [1]\ntime_limit: 0.2\n");
+    const fs::path out = dir / "out";
+    const auto r = run_locus("experiment " + quoted((dir / "spec.yaml").string()) + " --out " +
+                             quoted(out.string()));
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 4);
+    std::set<std::string> dirs;
+    for (const auto& line : lines) {
+        dirs.insert(line["run_dir"].get<std::string>());
+        // Every run's files are still there and are its own.
+        const fs::path solution = line["solution_file"].get<std::string>();
+        CHECK(fs::is_regular_file(solution));
+        CHECK(read_text(solution).find(line["instance"].get<std::string>()) != std::string::npos);
+    }
+    CHECK(dirs.size() == 4);
+}
