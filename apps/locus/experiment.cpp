@@ -35,6 +35,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include "launcher.hpp"
@@ -175,6 +176,9 @@ Spec load_spec(const fs::path& file) {
     YAML::Node root;
     try {
         root = YAML::LoadFile(file.string());
+    } catch (const YAML::DeepRecursion& e) {
+        throw ConfigError(fmt::format("{}: the YAML document nests deeper than {} levels at line {}",
+                                      file.string(), kMaxYamlDepth, e.mark.line + 1));
     } catch (const YAML::Exception& e) {
         throw ConfigError(fmt::format("{}: {}", file.string(), e.what()));
     }

@@ -1,6 +1,7 @@
 #include "config_tree.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
@@ -44,12 +45,28 @@ std::string describe(const ConfigNode& node) {
 
 namespace {
 
-std::string size_message(const std::string& file, bool too_many) {
-    return too_many ? fmt::format("{}: the YAML document expands to more than {} nodes (aliases "
-                                  "nested in aliases?); a config is far smaller",
-                                  file, kMaxYamlNodes)
+/// `line`: 1-based line of the node that went too deep (0: unknown).
+std::string size_message(const std::string& file, bool too_many, int line) {
+    if (too_many)
+        return fmt::format("{}: the YAML document expands to more than {} nodes (aliases nested in "
+                           "aliases?); a config is far smaller",
+                           file, kMaxYamlNodes);
+    return line > 0 ? fmt::format("{}: the YAML document nests deeper than {} levels at line {}",
+                                  file, kMaxYamlDepth, line)
                     : fmt::format("{}: the YAML document nests deeper than {} levels", file,
                                   kMaxYamlDepth);
+}
+
+/// The message of a yaml-cpp exception; the parser's own recursion limit (a document nested
+/// thousands of levels deep, which yaml-cpp reports as "bad file") reads as the depth limit.
+std::string yaml_error(const YAML::Exception& e, const std::string& file) {
+    const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
+    if (dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr)
+        return size_message(file, false, line);
+    const SourceLocation where = e.mark.is_null()
+                                     ? SourceLocation{file, 0, 0}
+                                     : SourceLocation{file, e.mark.line + 1, e.mark.column + 1};
+    return where.str() + ": YAML syntax error: " + e.msg;
 }
 
 /// Converts yaml-cpp nodes. With `fixed` set, every node gets that location (values that do
@@ -62,7 +79,8 @@ class Converter {
     ConfigNode convert(const YAML::Node& node, const std::string& path,
                        std::size_t depth = 0) const {
         if (++nodes_ > kMaxYamlNodes || depth > kMaxYamlDepth)
-            throw ConfigError(size_message(file_, nodes_ > kMaxYamlNodes));
+            throw ConfigError(size_message(file_, nodes_ > kMaxYamlNodes,
+                                           node.Mark().is_null() ? 0 : node.Mark().line + 1));
         ConfigNode out;
         out.location = location(node.Mark());
         switch (node.Type()) {
@@ -127,7 +145,8 @@ class Converter {
 std::size_t walk_size(const YAML::Node& node, std::size_t depth, std::size_t& nodes,
                       const std::string& file) {
     if (++nodes > kMaxYamlNodes || depth > kMaxYamlDepth)
-        throw ConfigError(size_message(file, nodes > kMaxYamlNodes));
+        throw ConfigError(size_message(file, nodes > kMaxYamlNodes,
+                                       node.Mark().is_null() ? 0 : node.Mark().line + 1));
     if (node.IsSequence())
         for (const YAML::Node& item : node) walk_size(item, depth + 1, nodes, file);
     else if (node.IsMap())
@@ -143,10 +162,7 @@ ConfigNode parse_config_yaml(const std::string& text, const std::string& file) {
     try {
         root = YAML::Load(text);
     } catch (const YAML::Exception& e) {
-        const SourceLocation where = e.mark.is_null()
-                                         ? SourceLocation{file, 0, 0}
-                                         : SourceLocation{file, e.mark.line + 1, e.mark.column + 1};
-        throw ConfigError(where.str() + ": YAML syntax error: " + e.msg);
+        throw ConfigError(yaml_error(e, file));
     }
     return Converter(file, nullptr).convert(root, "");
 }
@@ -156,6 +172,8 @@ ConfigNode parse_yaml_value(const std::string& text, const SourceLocation& locat
     YAML::Node root;
     try {
         root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion&) {
+        throw ConfigError(size_message(what, false, 0));
     } catch (const YAML::Exception& e) {
         throw ConfigError(what + ": YAML syntax error: " + e.msg);
     }

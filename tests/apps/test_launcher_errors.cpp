@@ -162,8 +162,15 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
                              "\n");
         r = run_job(dir, deep);
         CHECK(r.exit_code == 2);
-        CHECK(r.output ==
-              error_line(deep.string() + ": the YAML document nests deeper than 64 levels"));
+        CHECK(r.output == error_line(deep.string() +
+                                     ": the YAML document nests deeper than 64 levels at line 3"));
+        // Thousands of levels: yaml-cpp's own recursion limit, the same message.
+        write_file(deep, kValidJob + "name: " + std::string(3000, '[') + std::string(3000, ']') +
+                             "\n");
+        r = run_job(dir, deep);
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line(deep.string() +
+                                     ": the YAML document nests deeper than 64 levels at line 3"));
     }
     SUBCASE("repeat nested in another algorithm") {
         const fs::path config = dir / "nested.yaml";
