@@ -95,6 +95,19 @@ TEST_CASE("ATT pseudo-Euclidean distance") {
     CHECK(inst.distance(1, 2) == 10); // sqrt(100) = 10 exactly
 }
 
+TEST_CASE("GEO coordinates beyond the sphere and coordinates that are not finite are refused") {
+    CHECK(parse_error(coordinate_file("GEO", "1 0 0\n2 1e300 1.0\n3 0 0.30\n", 3)) ==
+          "x.tsp:7: node 2: GEO latitude 1e300 is out of range [-90, 90] (DDD.MM degrees and "
+          "minutes)");
+    CHECK(parse_error(coordinate_file("GEO", "1 0 0\n2 0 1.0\n3 0 -180.5\n", 3)) ==
+          "x.tsp:8: node 3: GEO longitude -180.5 is out of range [-180, 180] (DDD.MM degrees and "
+          "minutes)");
+    CHECK(parse_error(coordinate_file("GEO", "1 0 0\n2 90.0 180.0\n3 -90 -180\n", 3)) ==
+          "(no error)");
+    CHECK(parse_error(coordinate_file("EUC_2D", "1 0 0\n2 1e400 1\n3 0 1\n", 3)).find(
+              "x.tsp:7: node 2: ") == 0);
+}
+
 TEST_CASE("GEO distances in DDD.MM format, computed into a matrix") {
     // One degree of longitude on the equator: 6378.388 * 3.141592 / 180 = 111.32 -> 112;
     // 0.30 is 30 minutes = half a degree: 55.66 -> 56.

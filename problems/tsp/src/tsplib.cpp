@@ -162,6 +162,18 @@ private:
             if (!x || !y)
                 fail(line.number, fmt::format("node {}: non-numeric coordinate '{}'", *id,
                                               x ? words[2] : words[1]));
+            if (!std::isfinite(*x) || !std::isfinite(*y))
+                fail(line.number, fmt::format("node {}: coordinates must be finite", *id));
+            // GEO: latitude and longitude in DDD.MM (degrees and minutes); beyond the sphere the
+            // distance formula returns numbers that are no distances (latitude 1e300).
+            const bool latitude = std::abs(*x) > 90.0;
+            if (instance.type == EdgeWeightType::geo && (latitude || std::abs(*y) > 180.0))
+                fail(line.number,
+                     fmt::format("node {}: GEO {} {} is out of range [{}, {}] (DDD.MM degrees and "
+                                 "minutes)",
+                                 *id, latitude ? "latitude" : "longitude",
+                                 latitude ? words[1] : words[2], latitude ? -90 : -180,
+                                 latitude ? 90 : 180));
             instance.x[city] = *x;
             instance.y[city] = *y;
             ++count;
