@@ -95,6 +95,12 @@ TEST_CASE("ATT pseudo-Euclidean distance") {
     CHECK(inst.distance(1, 2) == 10); // sqrt(100) = 10 exactly
 }
 
+TEST_CASE("negative EXPLICIT weights are refused") {
+    CHECK(parse_error(explicit_file("UPPER_ROW", "1 2 3\n4 -5\n6\n")) ==
+          "x.tsp:8: edge weight '-5' is negative (TSP weights are distances)");
+    CHECK(parse_error(explicit_file("UPPER_ROW", "1 2 3\n4 5\n6\n")) == "(no error)");
+}
+
 TEST_CASE("GEO coordinates beyond the sphere and coordinates that are not finite are refused") {
     CHECK(parse_error(coordinate_file("GEO", "1 0 0\n2 1e300 1.0\n3 0 0.30\n", 3)) ==
           "x.tsp:7: node 2: GEO latitude 1e300 is out of range [-90, 90] (DDD.MM degrees and "

@@ -216,6 +216,12 @@ private:
                     std::fabs(*w) > std::numeric_limits<std::int32_t>::max())
                     fail(line.number,
                          fmt::format("edge weight '{}' is not a 32-bit integer", word));
+                // Negative weights are no distances: the candidate lists, the 2-opt and Or-opt
+                // bounds and the lower bounds all assume d >= 0.
+                if (*w < 0)
+                    fail(line.number,
+                         fmt::format("edge weight '{}' is negative (TSP weights are distances)",
+                                     word));
                 weights.push_back(static_cast<std::int32_t>(*w));
             }
         }
