@@ -76,12 +76,7 @@ struct Run {
             if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
                 c = '_';
         if (name.size() > 80) name.resize(80);
-        std::uint64_t hash = 14695981039346656037ULL; // FNV-1a of the key
-        for (const char c : key()) {
-            hash ^= static_cast<unsigned char>(c);
-            hash *= 1099511628211ULL;
-        }
-        return fmt::format("{}-{:012x}", name, hash & 0xFFFFFFFFFFFFull);
+        return fmt::format("{}-{:012x}", name, fnv1a(key()) & 0xFFFFFFFFFFFFull);
     }
 };
 

@@ -4,7 +4,9 @@
 
 #include <filesystem>
 #include <optional>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "locus/plugin_loader.hpp"
@@ -14,6 +16,17 @@ class Registry;
 }
 
 namespace locus::app {
+
+/// 64-bit FNV-1a hash of `text`: the short digest that keeps directory names of long or
+/// colliding names distinct (run directories of `locus run` and of experiments).
+inline std::uint64_t fnv1a(std::string_view text) {
+    std::uint64_t hash = 14695981039346656037ULL;
+    for (const char c : text) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 1099511628211ULL;
+    }
+    return hash;
+}
 
 /// Options of `locus run` (and `locus validate`, which uses the first four).
 struct RunOptions {

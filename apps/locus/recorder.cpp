@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include "launcher.hpp"
 #include "locus/build_info.hpp"
 #include "locus/error.hpp"
 #include "locus/params.hpp"
@@ -90,12 +91,7 @@ std::string sanitize(const std::string& text) {
     for (char c : text)
         out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
     if (out.size() <= kMax) return out;
-    std::uint64_t hash = 14695981039346656037ULL;
-    for (const char c : text) {
-        hash ^= static_cast<unsigned char>(c);
-        hash *= 1099511628211ULL;
-    }
-    return fmt::format("{}-{:016x}", out.substr(0, kMax - 17), hash);
+    return fmt::format("{}-{:016x}", out.substr(0, kMax - 17), fnv1a(text));
 }
 
 /// Objectives are exact integers for integer problems: write them as integers then.

@@ -4,9 +4,7 @@
 // they are) and the `mixed` construction (contiguous blocks of the batch built by different
 // constructions).
 
-#include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -53,8 +51,8 @@ public:
             for (std::size_t s = 0; s < batch.count(); ++s) {
                 const Objective before = tracked_[s];
                 const Objective after = batch.objective(s);
-                const double tolerance = 1e-9 * std::max({1.0, std::abs(before), std::abs(after)});
-                if (after < before - tolerance && !(full[s] < full_[s])) {
+                if (after < before && !objectives_agree(before, after) &&
+                    !(full[s] < full_[s])) {
                     const ObjectiveSense sense = problem_.objective_sense();
                     throw Error(fmt::format(
                         "descent of neighborhood '{}': the moves applied to solution {} improve "
