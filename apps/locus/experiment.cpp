@@ -5,11 +5,14 @@
 // re-checks (a CPU run of one thread); a finished run's directory is renamed
 // into place, then its line appended to DIR/results.jsonl (a single write on an O_APPEND
 // descriptor), so that re-running the command skips what finished and runs
-// again what was interrupted, whatever stopped it.
+// again what was interrupted, whatever stopped it. While it writes, an experiment holds a lock
+// on DIR/.lock (see DirectoryLock): a second experiment that would run the same runs into DIR
+// is refused at once, while the shards i/N of one N (a job array) share DIR.
 
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +20,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <optional>
 #include <thread>
@@ -168,9 +172,15 @@ std::string problems_text(const std::vector<std::string>& problems) {
 Spec load_spec(const fs::path& file) {
     if (!fs::exists(file))
         throw ConfigError(fmt::format("experiment spec '{}' not found", file.string()));
+    std::string text;
+    try {
+        text = read_text_file(file, "experiment spec"); // 16 MiB at most, not a device
+    } catch (const InstanceError& e) {
+        throw ConfigError(e.what());
+    }
     YAML::Node root;
     try {
-        root = YAML::LoadFile(file.string());
+        root = YAML::Load(text);
     } catch (const YAML::DeepRecursion& e) {
         throw ConfigError(fmt::format("{}: the YAML document nests deeper than {} levels at line {}",
                                       file.string(), kMaxYamlDepth, e.mark.line + 1));
@@ -322,26 +332,68 @@ Spec load_spec(const fs::path& file) {
     return spec;
 }
 
-/// The runs of shard "i/N" (1 <= i <= N): those whose position in the expansion is i-1 mod N.
-std::vector<Run> shard_of(const std::vector<Run>& runs, const std::string& shard) {
-    if (shard.empty()) return runs;
+/// The most shards of an experiment (far more than runs a directory holds).
+constexpr std::size_t kMaxShards = 1000000;
+
+/// "i/N" as {i, N} (1 <= i <= N <= kMaxShards); {1, 1} for "" (the whole experiment).
+std::pair<std::size_t, std::size_t> parse_shard(const std::string& shard) {
+    if (shard.empty()) return {1, 1};
     std::size_t i = 0, n = 0;
     char slash = 0;
     std::istringstream in(shard);
     if (!(in >> i >> slash >> n) || slash != '/' || !in.eof() || n == 0 || i == 0 || i > n)
         throw ConfigError(fmt::format("--shard '{}': expected i/N with 1 <= i <= N", shard));
+    if (n > kMaxShards)
+        throw ConfigError(fmt::format("--shard '{}': at most {} shards", shard, kMaxShards));
+    return {i, n};
+}
+
+/// The runs of shard "i/N" (1 <= i <= N): those whose position in the expansion is i-1 mod N.
+std::vector<Run> shard_of(const std::vector<Run>& runs, const std::string& shard) {
+    if (shard.empty()) return runs;
+    const auto [i, n] = parse_shard(shard);
     std::vector<Run> out;
     for (std::size_t k = 0; k < runs.size(); ++k)
         if (k % n == i - 1) out.push_back(runs[k]);
     return out;
 }
 
+/// The longest results line read (a line holds a run's resolved config and figures: a few
+/// KB). Results files themselves may be large (a line per run), so they are read line by line.
+constexpr std::size_t kMaxResultsLineBytes = std::size_t{16} << 20;
+
+/// The next line of `in` (without its LF) into `line`; false at the end of the file. A line
+/// longer than kMaxResultsLineBytes is refused, naming `file` and the line's `number`.
+bool next_results_line(std::istream& in, std::string& line, const fs::path& file,
+                       std::size_t number) {
+    line.clear();
+    std::streambuf& buffer = *in.rdbuf();
+    for (;;) {
+        const int c = buffer.sbumpc();
+        if (c == std::char_traits<char>::eof()) return !line.empty();
+        if (c == '\n') return true;
+        if (line.size() == kMaxResultsLineBytes)
+            throw Error(fmt::format("{}:{}: the line exceeds {} bytes (the longest results line "
+                                    "read)",
+                                    file.string(), number, kMaxResultsLineBytes));
+        line.push_back(static_cast<char>(c));
+    }
+}
+
+/// DIR/results.jsonl, where it exists, must be a regular file: it is appended to and cut.
+void check_results_file(const fs::path& results) {
+    struct stat info {};
+    if (::stat(results.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
+        throw Error(fmt::format("results file '{}' is not a regular file", results.string()));
+}
+
 /// The keys of the runs recorded in `results` (throws naming a corrupt line).
 std::set<std::string> finished_keys(const fs::path& results) {
     std::set<std::string> keys;
-    std::ifstream in(results);
+    check_results_file(results);
+    std::ifstream in(results, std::ios::binary);
     std::string line;
-    for (std::size_t number = 1; std::getline(in, line); ++number) {
+    for (std::size_t number = 1; next_results_line(in, line, results, number); ++number) {
         if (line.empty()) continue;
         nlohmann::json j;
         try {
@@ -377,15 +429,29 @@ void append_line(const fs::path& file, const std::string& line) {
 /// run (not counted as finished) runs again.
 void repair_torn_tail(const fs::path& results) {
     std::error_code ec;
-    if (!fs::is_regular_file(results, ec) || fs::file_size(results, ec) == 0) return;
-    std::string text;
+    check_results_file(results);
+    if (!fs::is_regular_file(results, ec)) return;
+    const std::uintmax_t size = fs::file_size(results, ec);
+    if (ec || size == 0) return;
+    // NOTE: the last line only: at most kMaxResultsLineBytes and its LF before it.
+    const std::uintmax_t from =
+        size > kMaxResultsLineBytes + 1 ? size - kMaxResultsLineBytes - 1 : 0;
+    std::string text(static_cast<std::size_t>(size - from), '\0');
     {
         std::ifstream in(results, std::ios::binary);
-        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        in.seekg(static_cast<std::streamoff>(from));
+        in.read(text.data(), static_cast<std::streamsize>(text.size()));
+        text.resize(static_cast<std::size_t>(in.gcount()));
     }
     if (text.empty() || text.back() == '\n') return;
-    const std::size_t begin = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-    const nlohmann::json tail = nlohmann::json::parse(text.substr(begin), nullptr, false);
+    const std::size_t lf = text.rfind('\n');
+    if (lf == std::string::npos && from > 0)
+        throw Error(fmt::format("{}: its last line exceeds {} bytes (the longest results line "
+                                "read)",
+                                results.string(), kMaxResultsLineBytes));
+    const std::size_t at = lf == std::string::npos ? 0 : lf + 1;
+    const std::uintmax_t begin = from + at;
+    const nlohmann::json tail = nlohmann::json::parse(text.substr(at), nullptr, false);
     if (!tail.is_discarded() && tail.is_object() && tail.contains("experiment_key")) {
         append_line(results, "");
         return;
@@ -397,7 +463,7 @@ void repair_torn_tail(const fs::path& results) {
     std::fprintf(stderr,
                  "locus: warning: %s ended in a torn line (%zu bytes, not a results line): cut "
                  "off; its run runs again\n",
-                 results.string().c_str(), text.size() - begin);
+                 results.string().c_str(), text.size() - at);
 }
 
 /// The CPU's model name, as `locus run` describes a CPU run's device.
@@ -526,8 +592,13 @@ nlohmann::json as_number(double value) {
 /// of the verification, not the peer's own.
 void write_peer_line(const Run& r, const fs::path& dir, const std::string& instance_file,
                      const std::vector<fs::path>& plugin_paths, const BestKnownTable& best) {
-    std::ifstream in(dir / "peer.json");
-    const nlohmann::json summary = nlohmann::json::parse(in, nullptr, false);
+    nlohmann::json summary;
+    try {
+        summary = nlohmann::json::parse(read_text_file(dir / "peer.json", "peer summary"), nullptr,
+                                        false);
+    } catch (const InstanceError&) {
+        summary = nlohmann::json(nlohmann::json::value_t::discarded);
+    }
     if (summary.is_discarded() || !summary.is_object())
         throw Error(fmt::format("peer run '{}' left no summary in '{}' (see its peer.log)",
                                 r.key(), (dir / "peer.json").string()));
@@ -683,6 +754,121 @@ std::vector<int> device_slots(const ExperimentOptions& options, std::vector<int>
     return ordinals;
 }
 
+/// The lock of an experiment's directory, held while the experiment writes into it: POSIX
+/// record locks (fcntl) on bytes of DIR/.lock, which the kernel releases however the process
+/// ends and which NFS carries between the nodes of a cluster. Two experiments conflict when they
+/// may run the same runs (one would delete the other's .partial directories); the shards i/N of
+/// one N run disjoint runs and share the directory. So an experiment of shards of N (the whole
+/// experiment is shard 1/1):
+///  - holds a read lock on byte N, and finds no lock on another byte of [1, kShardByte): no
+///    experiment of shards of another N writes into DIR;
+///  - holds a write lock on byte kShardByte + i: no other experiment runs shard i/N.
+/// The holder's pid comes from the kernel (F_GETLK). Two experiments of different N starting
+/// together may both be refused (each sees the other's read lock), never both let in. Where
+/// the file system has no locks, a warning says so and the experiment runs unlocked.
+class DirectoryLock {
+public:
+    DirectoryLock(const fs::path& out, std::size_t shard, std::size_t shards) : out_(out) {
+        const fs::path file = out / ".lock";
+        fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        // NOTE: a directory this process cannot write into has no writer to keep out (a
+        // finished experiment kept read-only is still checked: nothing left to run).
+        if (fd_ < 0 && (errno == EACCES || errno == EROFS)) {
+            unlocked(std::strerror(errno));
+            return;
+        }
+        if (fd_ < 0)
+            throw Error(fmt::format("cannot create '{}': {}", file.string(), std::strerror(errno)));
+        const auto n = static_cast<off_t>(shards);
+        if (!set(F_RDLCK, n)) return;
+        // Another N: a read lock on another byte of the counts (this process's own are not
+        // reported).
+        for (const auto& [from, to] : {std::pair<off_t, off_t>{1, n}, {n + 1, kShardByte}}) {
+            if (from >= to) continue;
+            const std::optional<struct flock> other = holder(from, to - from);
+            if (other)
+                throw Error(fmt::format("{}, {}; only the shards i/N of one N write into one "
+                                        "directory together",
+                                        refusal(other->l_pid),
+                                        other->l_start == 1
+                                            ? std::string("without --shard")
+                                            : fmt::format("with --shard i/{}", other->l_start)));
+        }
+        // The same shard of the same N: the same runs.
+        const off_t mine = kShardByte + static_cast<off_t>(shard);
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            if (set(F_WRLCK, mine, true) || fd_ < 0) return;
+            if (const std::optional<struct flock> other = holder(mine, 1))
+                throw Error(refusal(other->l_pid));
+            // NOTE: the holder ended between the two calls: once more.
+        }
+        throw Error(fmt::format("cannot lock '{}': its holders keep changing",
+                                (out_ / ".lock").string()));
+    }
+    ~DirectoryLock() {
+        if (fd_ >= 0) ::close(fd_); // releases the locks
+    }
+    DirectoryLock(const DirectoryLock&) = delete;
+    DirectoryLock& operator=(const DirectoryLock&) = delete;
+
+private:
+    /// Where the bytes of the shard numbers begin; [1, kShardByte) are the shard counts.
+    static constexpr off_t kShardByte = off_t{1} << 40;
+
+    /// Takes a lock of `type` on byte `at`; false when another process holds a conflicting one
+    /// (`busy_ok`), or, after a warning, when the file system has no locks. Other failures throw.
+    bool set(short type, off_t at, bool busy_ok = false) {
+        struct flock lock {};
+        lock.l_type = type;
+        lock.l_whence = SEEK_SET;
+        lock.l_start = at;
+        lock.l_len = 1;
+        while (::fcntl(fd_, F_SETLK, &lock) != 0) {
+            if (errno == EINTR) continue;
+            if (busy_ok && (errno == EAGAIN || errno == EACCES)) return false;
+            if (errno == ENOLCK || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL) {
+                unlocked(std::strerror(errno));
+                ::close(fd_);
+                fd_ = -1;
+                return false;
+            }
+            throw Error(fmt::format("cannot lock '{}': {}", (out_ / ".lock").string(),
+                                    std::strerror(errno)));
+        }
+        return true;
+    }
+
+    /// The warning of an experiment that runs without the lock, `why` being the reason.
+    void unlocked(const char* why) const {
+        std::fprintf(stderr,
+                     "locus: warning: cannot lock '%s' (%s): another experiment writing into '%s' "
+                     "at the same time would not be noticed\n",
+                     (out_ / ".lock").string().c_str(), why, out_.string().c_str());
+    }
+
+    /// A lock another process holds on [at, at + length) that a write lock would conflict
+    /// with, if any.
+    std::optional<struct flock> holder(off_t at, off_t length) const {
+        struct flock lock {};
+        lock.l_type = F_WRLCK;
+        lock.l_whence = SEEK_SET;
+        lock.l_start = at;
+        lock.l_len = length;
+        if (::fcntl(fd_, F_GETLK, &lock) != 0 || lock.l_type == F_UNLCK) return std::nullopt;
+        return lock;
+    }
+
+    /// "another experiment is writing to 'DIR' (pid N)"; a lock held from another host (NFS)
+    /// has no pid of this one.
+    std::string refusal(pid_t pid) const {
+        return fmt::format("another experiment is writing to '{}' ({})", out_.string(),
+                           pid > 0 ? fmt::format("pid {}", pid) : std::string("on another host"));
+    }
+
+    fs::path out_;
+    int fd_ = -1;
+};
+
 } // namespace
 
 int run_experiment(const ExperimentOptions& options) {
@@ -698,8 +884,20 @@ int run_experiment(const ExperimentOptions& options) {
     }
     const fs::path out = options.out;
     const fs::path results = out / "results.jsonl";
-    repair_torn_tail(results);
-    const std::set<std::string> done = finished_keys(results);
+    // NOTE: the lock comes before DIR's results are read. A DIR that does not exist yet is
+    // created (and locked) only once the devices are checked, so that a refused experiment
+    // leaves nothing behind; then its results are read again under the lock.
+    const auto [shard, shards] = parse_shard(options.shard);
+    std::optional<DirectoryLock> lock;
+    std::set<std::string> done;
+    const auto read_done = [&] {
+        repair_torn_tail(results);
+        done = finished_keys(results);
+    };
+    if (fs::exists(out)) {
+        lock.emplace(out, shard, shards);
+        read_done();
+    }
     std::vector<Run> pending;
     for (const Run& r : runs)
         if (!done.count(r.key())) pending.push_back(r);
@@ -720,11 +918,20 @@ int run_experiment(const ExperimentOptions& options) {
                      cuda_runs, list.c_str());
     }
     fs::create_directories(out / "runs");
+    if (!lock) {
+        lock.emplace(out, shard, shards);
+        read_done();
+        std::erase_if(pending, [&](const Run& r) { return done.count(r.key()) > 0; });
+    }
     const fs::path stamp = out / "experiment.json";
     const std::string fingerprint = spec_fingerprint(spec);
     if (fs::exists(stamp) && !options.force) {
-        std::ifstream in(stamp);
-        const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(read_text_file(stamp, "experiment stamp"), nullptr, false);
+        } catch (const InstanceError&) {
+            j = nlohmann::json(nlohmann::json::value_t::discarded);
+        }
         if (j.is_discarded() || j.value("fingerprint", "") != fingerprint)
             throw ConfigError(fmt::format("'{}' holds results of another experiment spec; use "
                                           "another --out, or --force to add to it",
@@ -778,9 +985,9 @@ int run_experiment(const ExperimentOptions& options) {
             write_peer_line(r, partial,
                             fs::absolute(resolve_data_file(r.instance, "instance file")).string(),
                             options.plugin_paths, best_known);
-        std::ifstream in(partial / "results.jsonl");
+        std::ifstream in(partial / "results.jsonl", std::ios::binary);
         std::string line;
-        std::getline(in, line);
+        next_results_line(in, line, partial / "results.jsonl", 1);
         nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
         if (j.is_discarded())
             throw Error(fmt::format("run '{}' left no results line in '{}'", r.key(),

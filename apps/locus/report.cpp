@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +31,7 @@
 #include "locus/data_path.hpp"
 #include "locus/error.hpp"
 #include "locus/generator_spec.hpp"
+#include "locus/text.hpp"
 
 // The plot script relative to the launcher's directory once installed (CMake sets it from the
 // install directories).
@@ -97,13 +99,70 @@ std::string percent(double v) {
     return std::isnan(v) ? "-" : fmt::format("{:.3f}", v);
 }
 
-/// The results files of an input: the file itself, or <dir>/results.jsonl.
+/// The largest file the plot script is given to read whole (instances, solutions, traces):
+/// that of read_text_file (core/src/text.cpp) for instances and solutions.
+constexpr std::uintmax_t kLargestPlotFile = std::uintmax_t{1} << 30;
+
+/// The longest results line read (a line holds a run's resolved config and figures: a few KB).
+/// Results files themselves may be large (a line per run): they are read line by line.
+constexpr std::size_t kMaxResultsLineBytes = std::size_t{16} << 20;
+
+/// "a character device" and the like: what a file that is not a regular file or a pipe is.
+const char* file_kind(mode_t mode) {
+    return S_ISCHR(mode)    ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISDIR(mode)  ? "a directory"
+                            : "not a file";
+}
+
+/// Why the plot script cannot be given `file` to read ("" when it can): it must be a regular
+/// file of at most kLargestPlotFile bytes.
+std::string unreadable_plot_file(const fs::path& file, const char* what) {
+    struct stat info {};
+    if (::stat(file.c_str(), &info) != 0)
+        return fmt::format("{} file '{}' cannot be read: {}", what, file.string(),
+                           std::strerror(errno));
+    if (!S_ISREG(info.st_mode))
+        return fmt::format("{} file '{}' is not a regular file ({})", what, file.string(),
+                           file_kind(info.st_mode));
+    if (static_cast<std::uintmax_t>(info.st_size) > kLargestPlotFile)
+        return fmt::format("{} file '{}' exceeds {} bytes (the largest {} file read)", what,
+                           file.string(), kLargestPlotFile, what);
+    return "";
+}
+
+/// The next line of `in` (without its LF) into `line`; false at the end of the file. A line
+/// longer than kMaxResultsLineBytes is refused, naming `file` and the line's `number`.
+bool next_results_line(std::istream& in, std::string& line, const fs::path& file,
+                       std::size_t number) {
+    line.clear();
+    std::streambuf& buffer = *in.rdbuf();
+    for (;;) {
+        const int c = buffer.sbumpc();
+        if (c == std::char_traits<char>::eof()) return !line.empty();
+        if (c == '\n') return true;
+        if (line.size() == kMaxResultsLineBytes)
+            throw Error(fmt::format("{}:{}: the line exceeds {} bytes (the longest results line "
+                                    "read)",
+                                    file.string(), number, kMaxResultsLineBytes));
+        line.push_back(static_cast<char>(c));
+    }
+}
+
+/// The results files of an input: the file itself, or <dir>/results.jsonl. A regular file or
+/// a pipe (`<(cat a b)`), read line by line.
 fs::path results_file(const std::string& input) {
     const fs::path path(input);
     const fs::path file = fs::is_directory(path) ? path / "results.jsonl" : path;
     if (!fs::exists(file))
         throw ConfigError(fmt::format("report input '{}': no results file '{}'", input,
                                       file.string()));
+    struct stat info {};
+    if (::stat(file.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISFIFO(info.st_mode))
+        throw ConfigError(fmt::format("report input '{}': results file '{}' is not a regular "
+                                      "file or a pipe ({})",
+                                      input, file.string(), file_kind(info.st_mode)));
     return file;
 }
 
@@ -146,7 +205,7 @@ std::string locate_run_file(const nlohmann::json& j, const char* key, const fs::
     candidates.push_back(results_dir / in_job_dir);
     for (const fs::path& candidate : candidates) {
         std::error_code ec;
-        if (fs::is_regular_file(candidate, ec))
+        if (fs::is_regular_file(candidate, ec) && unreadable_plot_file(candidate, key).empty())
             return fs::absolute(candidate).lexically_normal().string();
     }
     return "";
@@ -160,8 +219,11 @@ std::pair<std::string, std::string> locate_instance(const std::string& name,
     if (!fs::is_regular_file(spec, ec) && is_generator_spec(spec, ""))
         return {"", fmt::format("'{}' is a generated instance, with no file of coordinates", spec)};
     try {
-        return {fs::absolute(resolve_data_file(spec, "instance file")).lexically_normal().string(),
-                ""};
+        const fs::path file = resolve_data_file(spec, "instance file");
+        // NOTE: the plot script reads it whole: a regular file of at most 1 GiB.
+        if (std::string why = unreadable_plot_file(file, "instance"); !why.empty())
+            return {"", why};
+        return {fs::absolute(file).lexically_normal().string(), ""};
     } catch (const InstanceError& e) {
         for (const fs::path& dir : instance.results_dirs)
             if (fs::is_regular_file(dir / spec, ec))
@@ -191,16 +253,20 @@ nlohmann::json run_time_limit(const nlohmann::json& j, const fs::path& results_d
     if (!j.contains("experiment_key")) return nullptr;
     const auto [it, added] = spec_limits.try_emplace(results_dir);
     if (added) {
-        std::ifstream in(results_dir / "experiment.json");
-        const nlohmann::json stamp = nlohmann::json::parse(in, nullptr, false);
-        if (stamp.is_object() && stamp.contains("spec") && stamp["spec"].is_string()) {
-            try {
-                const YAML::Node spec = YAML::LoadFile(stamp["spec"].get<std::string>());
+        try {
+            const nlohmann::json stamp = nlohmann::json::parse(
+                read_text_file(results_dir / "experiment.json", "experiment stamp"), nullptr,
+                false);
+            if (stamp.is_object() && stamp.contains("spec") && stamp["spec"].is_string()) {
+                const YAML::Node spec =
+                    YAML::Load(read_text_file(stamp["spec"].get<std::string>(), "experiment spec"));
                 if (spec.IsMap() && spec["time_limit"] && spec["time_limit"].as<double>() > 0)
                     it->second = spec["time_limit"].as<double>();
-            } catch (const YAML::Exception&) {
-                // a spec moved or changed since: the limit is not known
             }
+        } catch (const YAML::Exception&) {
+            // a spec moved or changed since: the limit is not known
+        } catch (const InstanceError&) {
+            // no stamp, or a spec that cannot be read (16 MiB at most, not a device): not known
         }
     }
     return it->second ? nlohmann::json(*it->second) : nlohmann::json();
@@ -394,8 +460,13 @@ draw_plots(const std::map<std::string, PlotInstance>& instances,
         return std::nullopt;
     }
     const fs::path manifest_file = dir / "plots.json";
-    std::ifstream in(manifest_file);
-    const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
+    nlohmann::json manifest;
+    try {
+        manifest = nlohmann::json::parse(read_text_file(manifest_file, "plot manifest"), nullptr,
+                                         false);
+    } catch (const InstanceError&) {
+        manifest = nlohmann::json(nlohmann::json::value_t::discarded);
+    }
     if (manifest.is_discarded() || !manifest.contains("instances") ||
         !manifest["instances"].is_array())
         throw Error(fmt::format("report: the plot script wrote no valid '{}'",
@@ -433,9 +504,9 @@ int run_report(const ReportOptions& options) {
         const fs::path file = results_file(input);
         const fs::path results_dir = file.parent_path().empty() ? fs::path(".")
                                                                 : file.parent_path();
-        std::ifstream in(file);
+        std::ifstream in(file, std::ios::binary);
         std::string line;
-        for (std::size_t number_ = 1; std::getline(in, line); ++number_) {
+        for (std::size_t number_ = 1; next_results_line(in, line, file, number_); ++number_) {
             if (line.empty()) continue;
             const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
             if (j.is_discarded() || !j.is_object() || !j.contains("instance") ||

@@ -9,6 +9,7 @@
 
 #include "config_tree.hpp"
 #include "locus/error.hpp"
+#include "locus/text.hpp"
 
 namespace locus {
 
@@ -356,19 +357,14 @@ Params load_config(const std::filesystem::path& file, const std::vector<std::str
     if (std::filesystem::is_directory(file, ec))
         throw ConfigError("cannot open config file '" + file.string() +
                           "': " + std::strerror(EISDIR));
-    std::FILE* handle = std::fopen(file.c_str(), "rb");
-    if (handle == nullptr)
-        throw ConfigError("cannot open config file '" + file.string() +
-                          "': " + std::strerror(errno));
+    // NOTE: read_text_file refuses devices (/dev/zero never ends) and files over 16 MiB, the
+    // largest config read; a pipe is read up to that bound.
     std::string text;
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, handle)) > 0)
-        text.append(buffer, n);
-    const bool failed = std::ferror(handle) != 0;
-    std::fclose(handle);
-    if (failed)
-        throw ConfigError("cannot read config file '" + file.string() + "'");
+    try {
+        text = read_text_file(file, "config");
+    } catch (const InstanceError& e) {
+        throw ConfigError(e.what());
+    }
     return compose_config(text, file.string(), overrides, registry);
 }
 

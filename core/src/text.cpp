@@ -9,6 +9,10 @@
 #include <cstring>
 #include <memory>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
@@ -36,20 +40,68 @@ std::string escaped(std::string_view text, std::size_t max_bytes) {
 }
 
 std::string read_text_file(const std::filesystem::path& path, std::string_view what) {
-    errno = 0;
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                         &std::fclose);
-    if (!file)
+    // NOTE: the largest file read, by what it is: configs and experiment specs (and the small
+    // JSON files an experiment keeps beside its runs) are written by hand and stay far below
+    // 16 MiB; instances and solutions stay below 1 GiB (a TSPLIB file of 10 million cities or
+    // an EXPLICIT matrix of a few thousand nodes is a few hundred MB). A larger file is refused
+    // before it is read; a pipe, or a file that grows while read, at the bound. Devices are
+    // refused unopened: /dev/zero and /dev/urandom never end, a disk is not a text file.
+    constexpr std::uint64_t kLargestDataFile = std::uint64_t{1} << 30;   // 1 GiB
+    constexpr std::uint64_t kLargestSmallFile = std::uint64_t{16} << 20; // 16 MiB
+    const bool small = what == "config" || what == "experiment spec" ||
+                       what == "experiment stamp" || what == "peer summary";
+    const std::uint64_t largest = small ? kLargestSmallFile : kLargestDataFile;
+    const auto refuse_size = [&] {
+        return InstanceError(fmt::format("{} file '{}' exceeds {} bytes (the largest {} file read)",
+                                         what, path.string(), largest, what));
+    };
+    const auto refuse_kind = [&](mode_t mode) {
+        const char* kind = S_ISCHR(mode)    ? "a character device"
+                           : S_ISBLK(mode)  ? "a block device"
+                           : S_ISSOCK(mode) ? "a socket"
+                                            : "not a file";
+        return InstanceError(fmt::format("{} file '{}' is not a regular file or a pipe ({})", what,
+                                         path.string(), kind));
+    };
+    const auto readable = [](mode_t mode) {
+        return S_ISREG(mode) || S_ISFIFO(mode) || S_ISDIR(mode); // a directory: EISDIR below
+    };
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && !readable(info.st_mode))
+        throw refuse_kind(info.st_mode);
+    // NOTE: a pipe is opened as before, waiting for its writer (an instance may come from one).
+    int fd = -1;
+    do {
+        errno = 0;
+        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0)
         throw InstanceError(
             fmt::format("cannot open {} file '{}': {}", what, path.string(), std::strerror(errno)));
-    std::string text;
-    char buffer[1 << 16];
-    std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
-        text.append(buffer, got);
-    if (std::ferror(file.get()) != 0)
+    const std::unique_ptr<int, void (*)(int*)> closer(&fd, [](int* f) { ::close(*f); });
+    if (::fstat(fd, &info) != 0)
         throw InstanceError(
             fmt::format("cannot read {} file '{}': {}", what, path.string(), std::strerror(errno)));
+    if (S_ISDIR(info.st_mode))
+        throw InstanceError(fmt::format("cannot read {} file '{}': {}", what, path.string(),
+                                        std::strerror(EISDIR)));
+    if (!readable(info.st_mode)) throw refuse_kind(info.st_mode);
+    if (S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) > largest)
+        throw refuse_size();
+    std::string text;
+    if (S_ISREG(info.st_mode)) text.reserve(static_cast<std::size_t>(info.st_size));
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t got = ::read(fd, buffer, sizeof buffer);
+        if (got == 0) break;
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw InstanceError(fmt::format("cannot read {} file '{}': {}", what, path.string(),
+                                            std::strerror(errno)));
+        }
+        if (text.size() + static_cast<std::size_t>(got) > largest) throw refuse_size();
+        text.append(buffer, static_cast<std::size_t>(got));
+    }
     return text;
 }
 

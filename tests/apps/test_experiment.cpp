@@ -1,15 +1,21 @@
 // `locus experiment`: expansion and --dry-run, shards that partition the runs, a smoke run that
-// resumes after SIGKILL with the same runs and no duplicates, the bad-input errors, and peer
-// solvers beside the configs.
+// resumes after SIGKILL with the same runs and no duplicates, the bad-input errors, peer
+// solvers beside the configs, and the lock that keeps two experiments off the same runs.
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "launcher_helpers.hpp"
 
@@ -539,4 +545,85 @@ TEST_CASE("locus experiment: runs whose instances share a file name keep their o
         CHECK(read_text(solution).find(line["instance"].get<std::string>()) != std::string::npos);
     }
     CHECK(dirs.size() == 4);
+}
+
+namespace {
+
+/// Starts the launcher with `args` from the source directory in the background, its output into
+/// `log`; returns its process id (the shell execs the launcher).
+pid_t start_locus(const std::string& args, const fs::path& log) {
+    const std::string line = "cd " + quoted(source_dir().string()) + " && exec " +
+                             locus_command(args) + " >" + quoted(log.string()) + " 2>&1";
+    std::vector<char*> argv{const_cast<char*>("sh"), const_cast<char*>("-c"),
+                            const_cast<char*>(line.c_str()), nullptr};
+    pid_t pid = -1;
+    REQUIRE(::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, argv.data(), environ) == 0);
+    return pid;
+}
+
+/// The exit status of process `pid` (a child of this process) once it ends.
+int wait_exit(pid_t pid) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+} // namespace
+
+TEST_CASE("locus experiment: a second experiment writing the same runs into one directory is "
+          "refused at once; the shards i/N of one N share it") {
+    const fs::path dir = temp_dir("experiment-lock");
+    const std::string config = (source_dir() / "configs" / "tsp" / "ils.yaml").string();
+    // 20 runs of 0.5 s: shard 1/2 alone lasts about 5 s.
+    write_file(dir / "spec.yaml", "name: lock\nconfigs: [" + config +
+                                      "]\ninstances: ['random-uniform:n=30']\nseeds: 20\n"
+                                      "time_limit: 0.5\n");
+    const fs::path out = dir / "out";
+    const std::string run =
+        "experiment " + quoted((dir / "spec.yaml").string()) + " --out " + quoted(out.string());
+    const pid_t first = start_locus(run + " --shard 1/2", dir / "first.log");
+    // Once its first run has a directory, the first experiment holds the directory's lock.
+    for (int k = 0; k < 1200 && !(fs::is_directory(out / "runs") && !fs::is_empty(out / "runs"));
+         ++k)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(fs::is_directory(out / "runs"));
+    const std::string holder =
+        "locus: error: another experiment is writing to '" + out.string() + "' (pid " +
+        std::to_string(first) + ")";
+
+    // The same shard again: the same runs.
+    auto r = run_locus_stderr(run + " --shard 1/2");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output == holder + "\n");
+    // The whole experiment, and shards of another N, overlap the first one's runs.
+    r = run_locus_stderr(run);
+    CHECK(r.exit_code == 1);
+    CHECK(r.output == holder + ", with --shard i/2; only the shards i/N of one N write into one "
+                               "directory together\n");
+    r = run_locus_stderr(run + " --shard 1/3");
+    CHECK(r.exit_code == 1);
+    CHECK(r.output == holder + ", with --shard i/2; only the shards i/N of one N write into one "
+                               "directory together\n");
+    // A dry run writes nothing and takes no lock.
+    r = run_locus(run + " --dry-run --shard 1/2");
+    CHECK(r.exit_code == 0);
+    CHECK(r.output.starts_with("10 runs (shard 1/2)\n"));
+    // The other shard runs beside the first one to its end.
+    r = run_locus_stderr(run + " --shard 2/2");
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+    CHECK(r.output.find("another experiment") == std::string::npos);
+    CHECK(wait_exit(first) == 0);
+    INFO(read_text(dir / "first.log"));
+    const auto lines = read_jsonl(out / "results.jsonl");
+    std::set<std::string> keys;
+    for (const auto& line : lines) keys.insert(line["experiment_key"].get<std::string>());
+    CHECK(lines.size() == 20);
+    CHECK(keys.size() == 20);
+
+    // Both ended: the lock went with them, and nothing is left to run.
+    r = run_locus_stderr(run);
+    CHECK(r.exit_code == 0);
+    CHECK(r.output.find("20 runs, 20 finished, 0 to run") != std::string::npos);
 }

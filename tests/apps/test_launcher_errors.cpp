@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <string>
 
+#include <sys/resource.h>
+
 #include "launcher_helpers.hpp"
 
 namespace fs = std::filesystem;
@@ -387,4 +389,130 @@ TEST_CASE("--backend cuda fails with one line without a device and runs with one
     CHECK(r.output.ends_with("); use --backend cpu\n"));
     CHECK(r.output.find('\n') == r.output.size() - 1);
     CHECK_FALSE(fs::exists(out));
+}
+
+namespace {
+
+/// The largest resident size (KiB) of the children this test process has waited for, their own
+/// children included (getrusage: the shell run_command starts waits for the launcher).
+long largest_child_rss_kib() {
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    return usage.ru_maxrss;
+}
+
+} // namespace
+
+TEST_CASE("files read whole: devices are refused unread, and each kind of file has a largest "
+          "size") {
+    const fs::path dir = temp_dir("apps-bounded-reads");
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kValidJob);
+    const fs::path tour = dir / "small.tour";
+    write_file(tour, "TOUR_SECTION\n1\n2\n3\n-1\nEOF\n");
+    const fs::path instance = dir / "small.tsp";
+    write_file(instance, "NAME: small\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\n"
+                         "NODE_COORD_SECTION\n1 0 0\n2 1 0\n3 0 1\nEOF\n");
+    // Sparse files one byte over a bound: nothing is stored, a reader would see zeros.
+    const auto sparse = [&](const std::string& name, std::uintmax_t size) {
+        const fs::path file = dir / name;
+        write_file(file, "");
+        fs::resize_file(file, size);
+        return file;
+    };
+    const fs::path big_instance = sparse("big.tsp", (std::uintmax_t{1} << 30) + 1);
+    const fs::path big_config = sparse("big.yaml", (std::uintmax_t{16} << 20) + 1);
+    // NOTE: `timeout` only keeps a launcher that would read without end from hanging the suite;
+    // the checks are on what it says and holds.
+    const auto stderr_of = [](const std::string& args, const std::string& env = "") {
+        return run_command("(timeout 120 " + locus_command(args, env) + " 2>&1 1>/dev/null)");
+    };
+    const long rss_before = largest_child_rss_kib();
+
+    const std::string device = "' is not a regular file or a pipe (a character device)";
+
+    SUBCASE("locus run: an instance that is a device or over 1 GiB") {
+        const auto run_on = [&](const fs::path& file) {
+            return stderr_of("run " + quoted(config.string()) + " -q --backend cpu --out " +
+                             quoted((dir / "out").string()) + " --instance " +
+                             quoted(file.string()));
+        };
+        CommandResult r = run_on("/dev/zero");
+        CHECK(r.exit_code == 1);
+        CHECK(r.output == error_line("instance file '/dev/zero" + device));
+        r = run_on(big_instance);
+        CHECK(r.exit_code == 1);
+        CHECK(r.output == error_line("instance file '" + big_instance.string() +
+                                     "' exceeds 1073741824 bytes (the largest instance file "
+                                     "read)"));
+        CHECK_FALSE(fs::exists(dir / "out" / "results.jsonl"));
+    }
+    SUBCASE("locus verify: an instance or a solution that is a device") {
+        CommandResult r = stderr_of("verify --problem tsp --instance /dev/zero --solution " +
+                                    quoted(tour.string()));
+        CHECK(r.exit_code == 1);
+        CHECK(r.output == error_line("instance file '/dev/zero" + device));
+        // A solution that cannot be read is an infeasible one for verify (stdout).
+        r = run_locus("verify --instance " + quoted(instance.string()) +
+                      " --solution /dev/zero");
+        CHECK(r.exit_code == 3);
+        CHECK(r.output == "infeasible: tour file '/dev/zero" + device + "\n");
+    }
+    SUBCASE("configs and experiment specs: 16 MiB at most") {
+        CommandResult r = stderr_of("run /dev/zero -q --backend cpu");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("config file '/dev/zero" + device));
+        r = stderr_of("run " + quoted(big_config.string()) + " -q --backend cpu");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("config file '" + big_config.string() +
+                                     "' exceeds 16777216 bytes (the largest config file read)"));
+        r = stderr_of("experiment /dev/zero --dry-run");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("experiment spec file '/dev/zero" + device));
+        r = stderr_of("experiment " + quoted(big_config.string()) + " --dry-run");
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("experiment spec file '" + big_config.string() +
+                                     "' exceeds 16777216 bytes (the largest experiment spec "
+                                     "file read)"));
+    }
+    SUBCASE("locus report: a results line naming /dev/zero, and /dev/zero as an input") {
+        const fs::path results = dir / "exp" / "results.jsonl";
+        write_file(results, nlohmann::json{{"instance", "/dev/zero"},
+                                           {"problem", "tsp"},
+                                           {"label", "a"},
+                                           {"experiment_key", "a|/dev/zero|1|cpu"},
+                                           {"objective", 5},
+                                           {"feasible", true},
+                                           {"solution_file", "/dev/zero"},
+                                           {"trace_file", "/dev/zero"}}
+                                    .dump() +
+                                "\n");
+        write_file(dir / "exp" / "experiment.json", "{\"spec\": \"/dev/zero\"}\n");
+        const fs::path out = dir / "exp" / "report";
+        // No plot script: runs.json (what the plots would read) is written all the same.
+        CommandResult r = stderr_of("report " + quoted(results.string()) + " --out " +
+                                        quoted(out.string()),
+                                    "LOCUS_PLOTS_SCRIPT=" + quoted((dir / "none.py").string()));
+        INFO(r.output);
+        CHECK(r.exit_code == 0);
+        CHECK(r.output.find("locus: report of 1 runs written to ") == 0);
+        const auto runs = nlohmann::json::parse(read_text(out / "plots" / "runs.json"));
+        REQUIRE(runs["instances"].size() == 1);
+        const auto& entry = runs["instances"][0];
+        CHECK(entry["instance_file"].is_null());
+        // The plot script reads the instance file whole: a regular file only.
+        CHECK(entry["instance_note"] ==
+              "instance file '/dev/zero' is not a regular file (a character device)");
+        REQUIRE(entry["runs"].size() == 1);
+        CHECK(entry["runs"][0]["solution_file"].is_null());
+        CHECK(entry["runs"][0]["trace_file"].is_null());
+        CHECK(entry["runs"][0]["time_limit_s"].is_null());
+
+        r = stderr_of("report /dev/zero --out " + quoted((dir / "report2").string()));
+        CHECK(r.exit_code == 2);
+        CHECK(r.output == error_line("report input '/dev/zero': results file '/dev/zero" + device));
+    }
+    // NOTE: a launcher that read the 1 GiB file or /dev/zero would have held a gigabyte; the
+    // check holds only when no earlier command of this suite grew that large.
+    if (rss_before < 512 * 1024) CHECK(largest_child_rss_kib() < 512 * 1024);
 }

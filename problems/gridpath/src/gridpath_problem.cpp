@@ -11,6 +11,7 @@
 #include "locus/error.hpp"
 #include "locus/gridpath/generator.hpp"
 #include "locus/gridpath/movingai.hpp"
+#include "locus/text.hpp"
 
 namespace locus::gridpath {
 
@@ -150,8 +151,8 @@ void GridpathProblem::write_solution(const std::filesystem::path& path,
 }
 
 std::vector<std::int32_t> GridpathProblem::read_solution(const std::filesystem::path& path) const {
-    std::ifstream in(path);
-    if (!in) throw InstanceError(fmt::format("cannot open solution file '{}'", path.string()));
+    // NOTE: read whole by read_text_file, which refuses devices and files over 1 GiB.
+    std::istringstream in(read_text_file(path, "solution"));
     const std::size_t agents = instance_.agents.size();
     std::vector<std::int32_t> s(2 * agents + 1, 0);
     std::string line;
