@@ -223,12 +223,13 @@ int verify_solution(const std::string& instance, const std::string& solution,
     }
     const Verdict verdict = problem->verify(encoded);
     if (!verdict.feasible) {
-        std::printf("infeasible: %s\n", verdict.message.c_str());
+        std::printf("infeasible: %s\n", message_line(verdict.message).c_str());
         return kInfeasible;
     }
     const Objective shown = user_objective(problem->objective_sense(), verdict.objective);
     std::printf("feasible: objective %s (%s on %s)\n", fmt::format("{}", shown).c_str(),
-                solution_file.string().c_str(), problem->instance_name().c_str());
+                message_line(solution_file.string()).c_str(),
+                message_line(problem->instance_name()).c_str());
     return kOk;
 }
 

@@ -690,7 +690,7 @@ void write_peer_line(const Run& r, const fs::path& dir, const std::string& insta
         line["timestamp"] = stamp;
     }
     std::ofstream out(dir / "results.jsonl", std::ios::app);
-    out << line.dump() << '\n';
+    out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     if (!out) throw Error(fmt::format("cannot write '{}'", (dir / "results.jsonl").string()));
 }
 
@@ -997,7 +997,7 @@ int run_experiment(const ExperimentOptions& options) {
         j["label"] = r.label;
         j["run_dir"] = (fs::path("runs") / r.dir_name()).string();
         // Paths the run recorded inside its directory point to where it ends up.
-        std::string text = j.dump();
+        std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         const std::string from = partial.string();
         const std::string to = final_dir.string();
         for (std::size_t at = text.find(from); at != std::string::npos;

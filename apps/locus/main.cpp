@@ -11,29 +11,6 @@
 #include "locus/build_info.hpp"
 #include "locus/error.hpp"
 
-namespace {
-
-/// An error message as one safe line: control bytes as \xHH (a file's content may be echoed),
-/// at most 2000 bytes followed by "...(N bytes)".
-std::string one_line(std::string_view text) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    constexpr std::size_t kMax = 2000;
-    std::string out;
-    for (std::size_t i = 0; i < text.size() && i < kMax; ++i) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c < 0x20 || c == 0x7f) {
-            out += "\\x";
-            out += kHex[c >> 4];
-            out += kHex[c & 15];
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    if (text.size() > kMax) out += "...(" + std::to_string(text.size()) + " bytes)";
-    return out;
-}
-
-} // namespace
 
 int main(int argc, char** argv) {
     using namespace locus::app;
@@ -145,7 +122,7 @@ int main(int argc, char** argv) {
         if (*verify_cmd)
             return verify_solution(instance, solution, problem, plugin_paths, verify_params);
     } catch (const locus::ConfigError& e) {
-        std::fprintf(stderr, "locus: error: %s\n", one_line(e.what()).c_str());
+        std::fprintf(stderr, "locus: error: %s\n", locus::message_line(e.what()).c_str());
         return kUsage;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "locus: error: out of host memory (the instance, the batch or the "
@@ -153,7 +130,7 @@ int main(int argc, char** argv) {
                              "batch)\n");
         return kFailure;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "locus: error: %s\n", one_line(e.what()).c_str());
+        std::fprintf(stderr, "locus: error: %s\n", locus::message_line(e.what()).c_str());
         return kFailure;
     }
     return kUsage;

@@ -1,6 +1,7 @@
 #include "recorder.hpp"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <fstream>
@@ -13,6 +14,8 @@
 #include "locus/error.hpp"
 #include "locus/params.hpp"
 #include "locus/problem.hpp"
+#include "locus/rng.hpp"
+#include "locus/text.hpp"
 
 namespace locus::app {
 
@@ -131,18 +134,19 @@ void Recorder::write_best(const fs::path& dir, std::span<const std::int32_t> sol
 }
 
 void Recorder::write_pending(std::unique_lock<std::mutex>& lock) {
-    if (!pending_) return;
+    if (!latest_ || latest_->written) return;
     // NOTE: written with the lock held, so that the run's final write never meets a
     // checkpoint of the same file half-way.
     (void)lock;
+    latest_->written = true;
     try {
-        write_best(pending_->dir, pending_->solution, pending_->objective);
+        write_best(latest_->dir, latest_->solution, latest_->objective);
     } catch (const std::exception& e) {
         // A checkpoint that cannot be written is not worth ending the search for; the final
         // write at the run's end reports its own failure.
-        std::fprintf(stderr, "locus: warning: checkpoint not written: %s\n", e.what());
+        std::fprintf(stderr, "locus: warning: checkpoint not written: %s\n",
+                     message_line(e.what()).c_str());
     }
-    pending_.reset();
 }
 
 void Recorder::checkpoint_loop() {
@@ -154,6 +158,8 @@ void Recorder::checkpoint_loop() {
 }
 
 fs::path Recorder::run_dir(std::uint32_t run) {
+    // NOTE: callers hold checkpoint_mutex_ (improvement, write_line and interrupted_end may run
+    // on different threads).
     if (const auto found = run_dirs_.find(run); found != run_dirs_.end()) return found->second;
     const std::string base = fmt::format("{}-{}-{}-r{}", stamp_, sanitize(problem_.instance_name()),
                                          sanitize(facts_.algorithm), run);
@@ -175,7 +181,11 @@ fs::path Recorder::run_dir(std::uint32_t run) {
 void Recorder::improvement(std::uint32_t run, const TracePoint& point) {
     if (trace_run_ != run) {
         if (trace_ != nullptr) std::fclose(trace_);
-        const fs::path dir = run_dir(run);
+        fs::path dir;
+        {
+            std::lock_guard lock(checkpoint_mutex_);
+            dir = run_dir(run);
+        }
         trace_ = std::fopen((dir / "trace.jsonl").c_str(), "w");
         if (trace_ == nullptr)
             throw Error(fmt::format("cannot write '{}'", (dir / "trace.jsonl").string()));
@@ -190,19 +200,63 @@ void Recorder::improvement(std::uint32_t run, const TracePoint& point) {
     std::fflush(trace_);
     if (!point.feasible || point.solution.empty()) return;
     std::lock_guard lock(checkpoint_mutex_);
-    if (!pending_) pending_.emplace();
-    pending_->dir = run_dir(run);
-    pending_->solution.assign(point.solution.begin(), point.solution.end());
-    pending_->objective = point.objective;
+    if (!latest_) latest_.emplace();
+    latest_->run = run;
+    latest_->dir = run_dir(run);
+    latest_->solution.assign(point.solution.begin(), point.solution.end());
+    latest_->objective = point.objective;
+    latest_->time_s = point.time_s;
+    latest_->iteration = point.iteration;
+    latest_->evaluations = point.evaluations;
+    latest_->written = false;
     if (!checkpointer_.joinable()) checkpointer_ = std::thread([this] { checkpoint_loop(); });
 }
 
+bool Recorder::interrupted_end(double total_time_s) {
+    RunSummary summary;
+    {
+        std::lock_guard lock(checkpoint_mutex_);
+        summary.run = latest_ ? latest_->run : current_run_;
+        if (latest_) {
+            summary.has_solution = true;
+            summary.best_solution = latest_->solution;
+            summary.best_objective = latest_->objective;
+            summary.time_to_best_s = latest_->time_s;
+            summary.iterations = latest_->iteration;
+            summary.evaluations = latest_->evaluations;
+        }
+    }
+    summary.seed = summary.run == 0 ? facts_.seed : derive_key(facts_.seed, summary.run);
+    summary.total_time_s = total_time_s;
+    summary.stop_reason = StopReason::interrupted;
+    std::lock_guard lock(line_mutex_);
+    if (std::find(ended_.begin(), ended_.end(), summary.run) != ended_.end()) return false;
+    forced_ = true;
+    write_line(summary);
+    ended_.push_back(summary.run);
+    return true;
+}
+
 nlohmann::json Recorder::run_end(const RunSummary& summary) {
-    const fs::path dir = run_dir(summary.run);
+    std::lock_guard lock(line_mutex_);
+    if (std::find(ended_.begin(), ended_.end(), summary.run) != ended_.end()) return {};
+    nlohmann::json line = write_line(summary);
+    ended_.push_back(summary.run);
+    current_run_ = summary.run + 1;
+    return line;
+}
+
+nlohmann::json Recorder::write_line(const RunSummary& summary) {
+    fs::path dir;
+    {
+        std::lock_guard lock(checkpoint_mutex_);
+        dir = run_dir(summary.run);
+    }
     nlohmann::json line;
     line["problem"] = std::string(problem_.problem_name());
-    line["instance"] = problem_.instance_name();
-    line["name"] = facts_.name;
+    // NOTE: printable: names come from files and configs; a results line is valid UTF-8.
+    line["instance"] = printable(problem_.instance_name());
+    line["name"] = printable(facts_.name);
     line["algorithm"] = facts_.algorithm;
     line["backend"] = facts_.backend;
     line["device"] = facts_.device;
@@ -216,7 +270,8 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
     line["batch"] = facts_.batch;
     line["threads"] = facts_.threads;
     line["stop_reason"] = std::string(to_string(summary.stop_reason));
-    if (summary.stop_reason == StopReason::error) line["error"] = summary.error;
+    if (forced_) line["forced"] = true;
+    if (summary.stop_reason == StopReason::error) line["error"] = message_line(summary.error);
     line["time_to_best_s"] = summary.time_to_best_s;
     line["total_time_s"] = summary.total_time_s;
     line["iterations"] = summary.iterations;
@@ -234,7 +289,7 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
         line["feasible"] = verdict.feasible;
         line["objective"] =
             verdict.feasible ? number(user_objective(sense, verdict.objective)) : nlohmann::json();
-        if (!verdict.feasible) line["infeasible_reason"] = verdict.message;
+        if (!verdict.feasible) line["infeasible_reason"] = message_line(verdict.message);
         if (verdict.feasible && !objectives_agree(summary.best_objective, verdict.objective)) {
             mismatch_ = true;
             const std::string mismatch =
@@ -253,7 +308,7 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
             // The final solution replaces any checkpoint, and no checkpoint of this run may
             // be written after it.
             std::unique_lock lock(checkpoint_mutex_);
-            if (pending_ && pending_->dir == dir) pending_.reset();
+            if (latest_ && latest_->dir == dir) latest_.reset();
             write_best(dir, summary.best_solution, verdict.objective);
         }
         line["solution_file"] = file.string();
@@ -264,7 +319,8 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
             line["trajectory_file"] = path_file.string();
             line["trajectory_steps"] = summary.trajectory.size() - 1;
             line["trajectory_feasible"] = steps.feasible;
-            if (!steps.feasible) line["trajectory_infeasible_reason"] = steps.message;
+            if (!steps.feasible)
+                line["trajectory_infeasible_reason"] = message_line(steps.message);
         }
     } else {
         line["feasible"] = false;
@@ -288,7 +344,10 @@ nlohmann::json Recorder::run_end(const RunSummary& summary) {
     line["ended_unix_s"] = std::round(unix_seconds() * 1000.0) / 1000.0;
     // NOTE: one write of the whole line to a file opened for appending, so that lines of
     // concurrent processes do not interleave.
-    const std::string text = line.dump() + "\n";
+    // NOTE: strings that still hold invalid UTF-8 (config values, paths) are written with
+    // U+FFFD instead of ending the run after its search.
+    const std::string text =
+        line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     std::FILE* out = std::fopen(results_file_.c_str(), "a");
     const bool written = out != nullptr && std::setvbuf(out, nullptr, _IONBF, 0) == 0 &&
                          std::fwrite(text.data(), 1, text.size(), out) == text.size();

@@ -46,6 +46,7 @@ struct JobFacts {
     int device_ordinal = -1;   ///< CUDA device ordinal (-1: CPU backend)
     std::string device_pci_bus_id; ///< the CUDA device's PCI bus id ("" on the CPU)
     double started_unix_s = 0; ///< wall-clock start of the job, seconds since the epoch
+    std::uint64_t seed = 0;    ///< the job seed (run r > 0 uses derive_key(seed, r))
     std::size_t batch = 1;
     int threads = 0;
     std::optional<double> best_known;
@@ -66,9 +67,16 @@ public:
     /// seconds.
     void improvement(std::uint32_t run, const TracePoint& point);
     static constexpr double kCheckpointSeconds = 1.0;
-    /// Writes the run's best solution and appends its results line. Returns the line.
+    /// Writes the run's best solution and appends its results line. Returns the line. A run
+    /// whose line was written already (by interrupted_end) is not written again.
     nlohmann::json run_end(const RunSummary& summary);
-
+    /// The results line of the current run from what the recorder knows, for a process about
+    /// to exit on a second signal while its search has not ended: the latest feasible
+    /// improvement (its solution written as the run's best), its iteration and evaluation
+    /// counts, `total_time_s` and stop_reason "interrupted", with `"forced": true` (counters as
+    /// of the last improvement). Without any improvement the line has no solution. Thread safe
+    /// with improvement and run_end; false when the run's line was written already.
+    bool interrupted_end(double total_time_s);
     /// True when a run's re-verified objective disagreed with the search's own value.
     bool mismatch() const { return mismatch_; }
     const std::filesystem::path& results_file() const { return results_file_; }
@@ -96,15 +104,30 @@ private:
     std::FILE* trace_ = nullptr;
     bool mismatch_ = false;
 
-    // The checkpoint: the latest feasible improvement not yet written.
-    struct Pending {
+    /// The results line of `summary` (writes its best solution).
+    nlohmann::json write_line(const RunSummary& summary);
+
+    // The latest feasible improvement of the current run; `written` is false while the
+    // checkpoint has not written it.
+    struct Latest {
+        std::uint32_t run = 0;
         std::filesystem::path dir;
         std::vector<std::int32_t> solution;
         Objective objective = 0;
+        double time_s = 0;
+        std::uint64_t iteration = 0;
+        std::uint64_t evaluations = 0;
+        bool written = false;
     };
+    // NOTE: checkpoint_mutex_ guards latest_, run_dirs_ and the solution files; line_mutex_
+    // (taken first) the results lines and ended_.
+    std::mutex line_mutex_;
+    bool forced_ = false; ///< interrupted_end wrote a line
+    std::vector<std::uint32_t> ended_; ///< runs whose line was written
+    std::uint32_t current_run_ = 0;    ///< the run after the last ended one
     std::mutex checkpoint_mutex_;
     std::condition_variable checkpoint_wake_;
-    std::optional<Pending> pending_;
+    std::optional<Latest> latest_;
     bool stopping_ = false;
     std::thread checkpointer_;
 };

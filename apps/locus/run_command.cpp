@@ -40,18 +40,67 @@ long long monotonic_ns() {
     return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
+/// Set by a second signal while a recorder watches (g_watching): the watcher writes the
+/// current run's results line and exits.
+std::atomic<bool> g_forced{false};
+std::atomic<bool> g_watching{false};
+
 extern "C" void on_signal(int) {
     // NOTE: the first SIGINT/SIGTERM asks the search to stop and write its results. Signals in
     // the next second are the same request (timeout(1) and process groups deliver duplicates);
-    // a later one means "stop now" and exits without waiting.
+    // a later one means "stop now": the results line of the run is written from the latest
+    // improvement by the watcher thread (Recorder::interrupted_end), and the process exits
+    // without waiting for the search. Before a recorder exists, or at a third signal, it exits
+    // at once.
     const long long now = monotonic_ns();
     long long expected = 0;
     if (g_first_signal_ns.compare_exchange_strong(expected, now)) {
         request_interrupt();
         return;
     }
-    if (now - expected > 1000000000LL) ::_exit(130);
+    if (now - expected <= 1000000000LL) return;
+    if (!g_watching.load() || g_forced.exchange(true)) ::_exit(130);
 }
+
+/// While it lives, a thread that waits for a forced stop (a second signal) and then writes the
+/// current run's results line and exits with status 130.
+class ForcedStopWatcher {
+public:
+    ForcedStopWatcher(Recorder& recorder, SearchContext::Clock::time_point start)
+        : thread_([this, &recorder, start] {
+              while (!done_.load()) {
+                  if (g_forced.load()) {
+                      const double elapsed =
+                          std::chrono::duration<double>(SearchContext::Clock::now() - start)
+                              .count();
+                      try {
+                          if (recorder.interrupted_end(elapsed))
+                              std::fprintf(stderr, "locus: stopped by a second signal; the run's "
+                                                   "best so far is in %s\n",
+                                           recorder.results_file().c_str());
+                      } catch (const std::exception& e) {
+                          std::fprintf(stderr, "locus: error: %s\n",
+                                       message_line(e.what()).c_str());
+                      }
+                      ::_exit(130);
+                  }
+                  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+              }
+          }) {
+        g_watching.store(true);
+    }
+    ~ForcedStopWatcher() {
+        g_watching.store(false);
+        done_.store(true);
+        thread_.join();
+    }
+    ForcedStopWatcher(const ForcedStopWatcher&) = delete;
+    ForcedStopWatcher& operator=(const ForcedStopWatcher&) = delete;
+
+private:
+    std::atomic<bool> done_{false};
+    std::thread thread_;
+};
 
 std::vector<std::string> all_overrides(const RunOptions& options) {
     std::vector<std::string> overrides = options.overrides;
@@ -213,6 +262,7 @@ int run_job(const RunOptions& options) {
     // constructed solutions written (a second signal ends the process at once).
     clear_interrupt();
     g_first_signal_ns.store(0);
+    g_forced.store(false);
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     Registry registry;
@@ -270,11 +320,13 @@ int run_job(const RunOptions& options) {
     facts.device_pci_bus_id = pci_bus_id;
     facts.started_unix_s = started_unix_s;
     facts.batch = static_cast<std::size_t>(job.get_int("batch"));
+    facts.seed = build.seed;
     facts.threads = resolved_threads(build.threads);
     facts.best_known = table.lookup(problem->instance_name());
     facts.best_known_source = facts.best_known ? table.source().string() : "";
 
     Recorder recorder(job.get_string("output"), *problem, facts);
+    ForcedStopWatcher watcher(recorder, start);
     // Best-known values and objective targets are given as users read them; the search compares
     // internal objectives.
     const ObjectiveSense sense = problem->objective_sense();

@@ -51,6 +51,17 @@ void request_interrupt() noexcept;
 bool interrupt_requested() noexcept;
 void clear_interrupt() noexcept;
 
+/// The process-wide stop flag that every long loop of every phase may read (reading, candidate
+/// lists, storage set-up, constructions, single large steps, from any thread): true once an
+/// interrupt was requested or the armed deadline has passed. One relaxed atomic load: a timer
+/// thread raises it at the deadline, so loops need not read the clock.
+bool stop_requested() noexcept;
+/// Arms the process-wide deadline at `at` (replacing any armed one) and returns its token.
+/// SearchContext arms the end of its current run's time limit.
+std::uint64_t arm_deadline(std::chrono::steady_clock::time_point at);
+/// Disarms the deadline armed with `token` (a later arm_deadline's is left alone).
+void disarm_deadline(std::uint64_t token) noexcept;
+
 /// One improvement of the best-so-far.
 struct TracePoint {
     double time_s = 0.0;
@@ -97,6 +108,10 @@ public:
     SearchContext(Problem& problem, Construction* construction, Termination termination,
                   std::uint64_t seed, Clock::time_point start, std::optional<Objective> best_known,
                   Callbacks callbacks);
+    /// Disarms its deadline.
+    ~SearchContext();
+    SearchContext(const SearchContext&) = delete;
+    SearchContext& operator=(const SearchContext&) = delete;
 
     Problem& problem() { return problem_; }
     /// Seed of the current run: derive_key(job seed, run) for run > 0, the job seed for run 0.
@@ -165,6 +180,8 @@ public:
 
 private:
     void reset_run();
+    /// Arms the process-wide deadline at the end of this run's time limit (if any).
+    void arm_run_deadline();
 
     Problem& problem_;
     Construction* construction_;
@@ -190,6 +207,7 @@ private:
     std::string error_;
     bool finished_ = false;
     int depth_ = 0;
+    std::uint64_t deadline_token_ = 0; ///< arm_deadline's token for this run (0: none)
 };
 
 /// Calls ctx.enter() now and ctx.leave() at scope exit.

@@ -18,6 +18,12 @@ namespace locus {
 /// backslash as \\, and at most `max_bytes` input bytes followed by "...(N bytes)" when longer.
 std::string escaped(std::string_view text, std::size_t max_bytes = 64);
 
+/// `text` as printable, valid UTF-8: control bytes (below 0x20 and 0x7f) and bytes that are not
+/// part of a valid UTF-8 sequence become \xHH; everything else, backslashes and multi-byte
+/// characters included, is kept. Names read from files and configs pass through it, so that a
+/// results line or a terminal never receives raw bytes. Idempotent.
+std::string printable(std::string_view text);
+
 /// Blank: space, tab, CR, vertical tab or form feed (not LF, which ends lines).
 inline bool is_blank(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';

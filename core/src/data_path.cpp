@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
+#include "locus/text.hpp"
 
 namespace locus {
 
@@ -95,8 +96,9 @@ std::string stem_of(const std::string& name) {
 } // namespace
 
 BestKnownTable BestKnownTable::load(const fs::path& file) {
-    std::ifstream in(file);
-    if (!in) throw InstanceError(fmt::format("cannot open best-known table '{}'", file.string()));
+    // NOTE: read whole through read_text_file: a device (/dev/zero) is refused unread and the
+    // size is bounded like any data file.
+    std::istringstream in(read_text_file(file, "best-known table"));
     BestKnownTable table;
     table.source_ = file;
     std::string line;

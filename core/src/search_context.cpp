@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 #include "locus/error.hpp"
 #include "locus/problem.hpp"
@@ -19,6 +22,72 @@ static_assert(std::atomic<bool>::is_always_lock_free);
 void request_interrupt() noexcept { g_interrupt.store(true, std::memory_order_relaxed); }
 bool interrupt_requested() noexcept { return g_interrupt.load(std::memory_order_relaxed); }
 void clear_interrupt() noexcept { g_interrupt.store(false, std::memory_order_relaxed); }
+
+namespace {
+
+std::atomic<bool> g_deadline_passed{false};
+
+/// The deadline timer: one thread (started by the first arm_deadline, detached, never
+/// destroyed, so that exit does not wait for it) that sleeps until the armed deadline and
+/// then raises g_deadline_passed.
+struct DeadlineTimer {
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::optional<std::chrono::steady_clock::time_point> at;
+    std::uint64_t token = 0;
+    bool started = false;
+
+    void loop() {
+        std::unique_lock lock(mutex);
+        for (;;) {
+            if (!at) {
+                wake.wait(lock);
+                continue;
+            }
+            const auto until = *at;
+            if (wake.wait_until(lock, until) == std::cv_status::timeout && at && *at == until) {
+                g_deadline_passed.store(true, std::memory_order_relaxed);
+                at.reset();
+            }
+        }
+    }
+};
+
+DeadlineTimer& deadline_timer() {
+    static auto* timer = new DeadlineTimer; // NOTE: leaked on purpose (a detached thread uses it)
+    return *timer;
+}
+
+} // namespace
+
+bool stop_requested() noexcept {
+    return g_interrupt.load(std::memory_order_relaxed) ||
+           g_deadline_passed.load(std::memory_order_relaxed);
+}
+
+std::uint64_t arm_deadline(std::chrono::steady_clock::time_point at) {
+    DeadlineTimer& timer = deadline_timer();
+    std::lock_guard lock(timer.mutex);
+    g_deadline_passed.store(at <= std::chrono::steady_clock::now(), std::memory_order_relaxed);
+    timer.at = at;
+    const std::uint64_t token = ++timer.token;
+    if (!timer.started) {
+        std::thread([&timer] { timer.loop(); }).detach();
+        timer.started = true;
+    }
+    timer.wake.notify_all();
+    return token;
+}
+
+void disarm_deadline(std::uint64_t token) noexcept {
+    if (token == 0) return;
+    DeadlineTimer& timer = deadline_timer();
+    std::lock_guard lock(timer.mutex);
+    if (timer.token != token) return;
+    timer.at.reset();
+    g_deadline_passed.store(false, std::memory_order_relaxed);
+    timer.wake.notify_all();
+}
 
 std::string_view to_string(StopReason reason) {
     switch (reason) {
@@ -45,7 +114,20 @@ SearchContext::SearchContext(Problem& problem, Construction* construction,
                              Callbacks callbacks)
     : problem_(problem), construction_(construction), termination_(termination),
       job_seed_(seed), best_known_(best_known), callbacks_(std::move(callbacks)),
-      run_seed_(seed), run_start_(start) {}
+      run_seed_(seed), run_start_(start) {
+    arm_run_deadline();
+}
+
+SearchContext::~SearchContext() { disarm_deadline(deadline_token_); }
+
+void SearchContext::arm_run_deadline() {
+    disarm_deadline(deadline_token_);
+    deadline_token_ = 0;
+    if (termination_.time_limit_s > 0.0)
+        deadline_token_ = arm_deadline(
+            run_start_ + std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(termination_.time_limit_s)));
+}
 
 double SearchContext::elapsed() const {
     return std::chrono::duration<double>(Clock::now() - run_start_).count();
@@ -149,6 +231,7 @@ void SearchContext::next_run() {
 
 void SearchContext::reset_run() {
     run_start_ = Clock::now();
+    arm_run_deadline();
     iterations_ = 0;
     evaluations_ = 0;
     engine_memory_bytes_ = 0;

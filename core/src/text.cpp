@@ -39,6 +39,74 @@ std::string escaped(std::string_view text, std::size_t max_bytes) {
     return out;
 }
 
+namespace {
+
+/// Length of the valid UTF-8 sequence at the start of `text` (1-4), or 0 when it is not one
+/// (overlong forms, surrogates and code points above U+10FFFF are not valid).
+std::size_t utf8_sequence(std::string_view text) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(0);
+    if (lead < 0x80) return 1;
+    std::size_t length = 0;
+    unsigned min_second = 0x80, max_second = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) {
+        length = 2;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+        length = 3;
+        if (lead == 0xe0) min_second = 0xa0; // overlong
+        if (lead == 0xed) max_second = 0x9f; // surrogates
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+        length = 4;
+        if (lead == 0xf0) min_second = 0x90; // overlong
+        if (lead == 0xf4) max_second = 0x8f; // above U+10FFFF
+    } else {
+        return 0;
+    }
+    if (text.size() < length) return 0;
+    if (byte(1) < min_second || byte(1) > max_second) return 0;
+    for (std::size_t i = 2; i < length; ++i)
+        if (byte(i) < 0x80 || byte(i) > 0xbf) return 0;
+    return length;
+}
+
+void append_hex(std::string& out, unsigned char c) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+}
+
+} // namespace
+
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    while (!text.empty()) {
+        const std::size_t length = utf8_sequence(text);
+        const auto c = static_cast<unsigned char>(text.front());
+        if (length == 0 || (length == 1 && (c < 0x20 || c == 0x7f))) {
+            append_hex(out, c);
+            text.remove_prefix(1);
+        } else {
+            out.append(text.substr(0, length));
+            text.remove_prefix(length);
+        }
+    }
+    return out;
+}
+
+std::string message_line(std::string_view text, std::size_t max_bytes) {
+    std::string line = printable(text);
+    if (line.size() <= max_bytes) return line;
+    const std::string tail = "...(" + std::to_string(text.size()) + " bytes)";
+    std::size_t keep = max_bytes > tail.size() ? max_bytes - tail.size() : 0;
+    // NOTE: cut before a UTF-8 continuation byte's sequence, never inside a character.
+    while (keep > 0 && (static_cast<unsigned char>(line[keep]) & 0xc0) == 0x80)
+        --keep;
+    line.resize(keep);
+    return line + tail;
+}
+
 std::string read_text_file(const std::filesystem::path& path, std::string_view what) {
     // NOTE: the largest file read, by what it is: configs and experiment specs (and the small
     // JSON files an experiment keeps beside its runs) are written by hand and stay far below

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -51,8 +52,10 @@ std::string ArrayList::largest() const {
 
 void HostStorage::allocate(const ArrayList& list) {
     bytes_ = list.bytes();
-    block_ = std::make_unique<std::byte[]>(std::max<std::size_t>(bytes_, 1));
-    std::memset(block_.get(), 0, bytes_);
+    // NOTE: calloc of a large block maps zero pages that become resident when written; a
+    // value-initialised array (and a memset) wrote every byte before the search could start.
+    block_.reset(static_cast<std::byte*>(std::calloc(std::max<std::size_t>(bytes_, 1), 1)));
+    if (!block_) throw std::bad_alloc();
     list.bind(block_.get());
 }
 

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <thread>
 #include <vector>
 
 #include "locus/problem.hpp"
@@ -56,4 +57,51 @@ TEST_CASE("a trajectory is reported with the run only while it ends at the run's
     CHECK(runs[1].best_solution == b);
     CHECK(runs[1].trajectory.empty());
     CHECK(runs[2].trajectory.empty()); // cleared between runs
+}
+
+TEST_CASE("the process-wide stop flag rises at the run's deadline, without reading the clock") {
+    OneValue problem;
+    clear_interrupt();
+    Termination termination;
+    termination.time_limit_s = 0.3;
+    const auto start = SearchContext::Clock::now();
+    {
+        SearchContext ctx(problem, nullptr, termination, 1, start, std::nullopt, {});
+        CHECK_FALSE(stop_requested());
+        // A loop that reads only the flag (as a construction or a table build does) ends at the
+        // deadline.
+        while (!stop_requested())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        const double seconds =
+            std::chrono::duration<double>(SearchContext::Clock::now() - start).count();
+        CHECK(seconds >= 0.3);
+        CHECK(ctx.should_stop());
+        CHECK(ctx.stop_reason() == StopReason::time_limit);
+        // The next run has a deadline of its own: the flag is down until it passes.
+        ctx.next_run();
+        CHECK_FALSE(stop_requested());
+    }
+    // A finished context leaves no deadline behind; a job without a limit has none.
+    CHECK_FALSE(stop_requested());
+    termination.time_limit_s = 0.0;
+    SearchContext unlimited(problem, nullptr, termination, 1, SearchContext::Clock::now(),
+                            std::nullopt, {});
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    CHECK_FALSE(stop_requested());
+    // An interrupt raises it at once.
+    request_interrupt();
+    CHECK(stop_requested());
+    clear_interrupt();
+    CHECK_FALSE(stop_requested());
+}
+
+TEST_CASE("a deadline armed by a later context is not disarmed by an earlier one") {
+    const auto now = std::chrono::steady_clock::now();
+    const std::uint64_t first = arm_deadline(now + std::chrono::hours(1));
+    const std::uint64_t second = arm_deadline(now - std::chrono::seconds(1));
+    CHECK(stop_requested()); // the second deadline has passed
+    disarm_deadline(first);
+    CHECK(stop_requested());
+    disarm_deadline(second);
+    CHECK_FALSE(stop_requested());
 }

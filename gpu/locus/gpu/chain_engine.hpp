@@ -15,7 +15,11 @@
 ///                                       bits and the focus (cities, positions, ...)
 ///   declare(list, chains)               host: adds its per-chain workspace arrays to `list`
 ///                                       (a storage list binding the policy's own pointers)
-///   refresh(team, chain, solution)      rebuilds the chain's workspace from its solution
+///   refresh(team, chain, solution)      rebuilds the chain's workspace from its solution; or
+///   refresh(team, chain, solution, halt)
+///                                       the same, ending early once the halt flag (may be
+///                                       null) is raised (a QAP table is n^3 steps): the
+///                                       chain's search then ends before reading it
 ///   evaluator<k>(chain, solution, active, count)
 ///                                       neighborhood k as a grid (grid(), row(0, r), cell
 ///                                       deltas, decode(0, index) -> move_type); focused
@@ -140,6 +144,17 @@ inline constexpr std::uint64_t kHaltCells = 1024;
 template <class Team>
 LOCUS_HD_INLINE bool halted(const Team& team, const ChainParams& params) {
     return raised(team, params.halt);
+}
+
+/// policy.refresh of the chain, with the halt flag for policies that read it.
+LOCUS_EXEC_CHECK_DISABLE
+template <class Team, class P>
+LOCUS_HD_INLINE void refresh_chain(const Team& team, const P& policy, const ChainParams& params,
+                                   std::uint32_t chain, std::int32_t* solution) {
+    if constexpr (requires { policy.refresh(team, chain, solution, params.halt); })
+        policy.refresh(team, chain, solution, params.halt);
+    else
+        policy.refresh(team, chain, solution);
 }
 
 /// Chain-major state of every chain (host or device pointers): chain c owns words
@@ -551,7 +566,7 @@ LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
                 chain::focus(a, chain, e);
         }
         team.sync();
-        policy.refresh(team, chain, trial);
+        refresh_chain(team, policy, params, chain, trial);
         chain::educate(team, policy, a, params, chain);
         chain::copy(team, current, trial, width);
         chain::copy(team, best, trial, width);
@@ -591,7 +606,7 @@ LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
                     chain::focus(a, chain, touched[t]);
             }
             team.sync();
-            policy.refresh(team, chain, trial);
+            refresh_chain(team, policy, params, chain, trial);
         }
         chain::educate(team, policy, a, params, chain);
         const std::int64_t value = a.trial_objective[chain];

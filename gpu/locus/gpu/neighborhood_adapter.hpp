@@ -181,6 +181,8 @@ private:
 ///                              at most one move since
 ///   evaluations(eval, count)   optional: moves one exploration of `count` solutions with
 ///                              `eval` evaluates (default: every cell of its grid)
+///   cell_work(eval)            optional: elementary steps of one cell's delta (default 1),
+///                              for the choice of watching an exploration for the stop test
 ///   apply(eval, batch, s, i)   decodes move index i of solution s with `eval` (prepared for the
 ///                              solution as it was) and applies it to batch[s] and its focus;
 ///                              leaves the objective alone; throws Error when i is not a move
@@ -323,11 +325,15 @@ private:
         return eval;
     }
 
-    /// Whether one exploration of `count` solutions is large enough (2^26 moves: tens of
+    /// Whether one exploration of `count` solutions is large enough (2^26 steps: tens of
     /// milliseconds on the CPU, seconds for full neighborhoods of 10^5 elements) to be watched
-    /// by a thread polling the stop test.
-    static bool watched(const Evaluator& eval, std::size_t count) {
-        return eval.grid().size() * count >= (std::uint64_t{1} << 26);
+    /// by a thread polling the stop test; a cell is one step unless the policy says how many
+    /// (cell_work: a QAP swap delta is n steps, so n = 2000 is watched at 2^26 / 2000 cells).
+    bool watched(const Evaluator& eval, std::size_t count) const {
+        std::uint64_t work = 1;
+        if constexpr (requires { policy_.cell_work(eval); })
+            work = std::max<std::uint64_t>(policy_.cell_work(eval), 1);
+        return eval.grid().size() * count * work >= (std::uint64_t{1} << 26);
     }
 
     /// select_moves_cpu, or select_moves_parts_cpu when the policy asks for parts; `halt`

@@ -341,15 +341,18 @@ inline void lower_threshold(std::atomic<std::uint64_t>& word, std::uint64_t key)
 /// Pivot::best over rows [row_begin, row_end) of `solution`. For an evaluator with lower
 /// bounds, `threshold` is the solution's least delta found so far by any chunk (order_key):
 /// a cell whose bound exceeds it cannot be selected (ties are evaluated: the lowest index
-/// wins), so it is skipped; each row's best lowers it.
+/// wins), so it is skipped; each row's best lowers it. A raised `halt` (optional) ends the scan
+/// before its next row (rows can be long: a QAP row is n cells of n steps each).
 template <class E>
 MoveResult<typename E::delta_type> scan_best(const E& eval, std::uint32_t solution,
                                              std::uint32_t row_begin, std::uint32_t row_end,
                                              std::uint32_t cols,
-                                             std::atomic<std::uint64_t>& threshold) {
+                                             std::atomic<std::uint64_t>& threshold,
+                                             const volatile std::uint8_t* halt = nullptr) {
     using D = typename E::delta_type;
     MoveResult<D> best{invalid_delta<D>(), kNoMove};
     for (std::uint32_t row = row_begin; row < row_end; ++row) {
+        if (halt != nullptr && *halt != 0) break;
         const auto context = eval.row(solution, row);
         const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
         const ColumnRange range = columns_to_scan(eval, context, 0, cols);
@@ -378,13 +381,16 @@ MoveResult<typename E::delta_type> scan_best(const E& eval, std::uint32_t soluti
 }
 
 /// Pivot::first over rows [row_begin, row_end) of `solution`; stops at rows beyond the lowest
-/// improving index already published in `found` and publishes its own hit there.
+/// improving index already published in `found` and publishes its own hit there. A raised
+/// `halt` (optional) ends the scan before its next row.
 template <class E>
 MoveResult<typename E::delta_type>
 scan_first(const E& eval, std::uint32_t solution, std::uint32_t row_begin, std::uint32_t row_end,
-           std::uint32_t cols, std::atomic<std::uint64_t>& found) {
+           std::uint32_t cols, std::atomic<std::uint64_t>& found,
+           const volatile std::uint8_t* halt = nullptr) {
     using D = typename E::delta_type;
     for (std::uint32_t row = row_begin; row < row_end; ++row) {
+        if (halt != nullptr && *halt != 0) break;
         const std::uint64_t base = static_cast<std::uint64_t>(row) * cols;
         if (found.load(std::memory_order_relaxed) < base) break;
         const auto context = eval.row(solution, row);
@@ -405,13 +411,16 @@ scan_first(const E& eval, std::uint32_t solution, std::uint32_t row_begin, std::
     return {invalid_delta<D>(), kNoMove};
 }
 
-/// Number of improving cells in rows [row_begin, row_end) (saturating).
+/// Number of improving cells in rows [row_begin, row_end) (saturating); a raised `halt`
+/// (optional) ends the count before its next row.
 template <class E>
 std::uint32_t count_improving(const E& eval, std::uint32_t solution, std::uint32_t row_begin,
-                              std::uint32_t row_end, std::uint32_t cols) {
+                              std::uint32_t row_end, std::uint32_t cols,
+                              const volatile std::uint8_t* halt = nullptr) {
     using D = typename E::delta_type;
     std::uint32_t count = 0;
     for (std::uint32_t row = row_begin; row < row_end; ++row) {
+        if (halt != nullptr && *halt != 0) break;
         const auto context = eval.row(solution, row);
         std::uint32_t in_row = 0;
         const ColumnRange range = columns_to_scan(eval, context, 0, cols);
@@ -463,9 +472,9 @@ void select_moves_cpu(const E& eval, std::uint32_t batch, Pivot pivot,
             std::min<std::uint64_t>(begin + split.rows_per_chunk, grid.rows));
         partial[static_cast<std::size_t>(item)] =
             pivot == Pivot::best ? detail::scan_best(eval, solution, row_begin, row_end, grid.cols,
-                                                     found[solution])
+                                                     found[solution], halt)
                                  : detail::scan_first(eval, solution, row_begin, row_end, grid.cols,
-                                                      found[solution]);
+                                                      found[solution], halt);
     }
 
     for (std::uint32_t solution = 0; solution < batch; ++solution) {
@@ -516,8 +525,9 @@ void improving_moves_cpu(const E& eval, std::uint32_t batch, std::uint32_t capac
         std::uint32_t row_begin = 0;
         std::uint32_t row_end = 0;
         rows_of(item, row_begin, row_end);
-        offset[static_cast<std::size_t>(item)] = detail::count_improving(
-            eval, static_cast<std::uint32_t>(item / split.chunks), row_begin, row_end, grid.cols);
+        offset[static_cast<std::size_t>(item)] =
+            detail::count_improving(eval, static_cast<std::uint32_t>(item / split.chunks),
+                                    row_begin, row_end, grid.cols, halt);
     }
     std::vector<std::uint32_t> chunk_count(offset);
     for (std::uint32_t solution = 0; solution < batch; ++solution) {

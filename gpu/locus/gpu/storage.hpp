@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,14 +48,20 @@ private:
 /// One zero-filled host block holding an ArrayList.
 class HostStorage {
 public:
-    /// Allocates, zero-fills and binds `list`.
+    /// Allocates zero-filled memory for `list` and binds it. The memory is zero pages until
+    /// first written (calloc): a chain that never starts within the time limit costs no
+    /// resident memory and no time (1024 chains of 50,000 cities, 256 QAP delta tables of
+    /// n = 2000 are gigabytes). Throws std::bad_alloc when it cannot be reserved.
     void allocate(const ArrayList& list);
     std::size_t bytes() const { return bytes_; }
     /// The block (bytes() bytes).
     const std::byte* data() const { return block_.get(); }
 
 private:
-    std::unique_ptr<std::byte[]> block_;
+    struct Free {
+        void operator()(std::byte* p) const noexcept { std::free(p); }
+    };
+    std::unique_ptr<std::byte, Free> block_;
     std::size_t bytes_ = 0;
 };
 

@@ -171,8 +171,9 @@ private:
     std::string instance_name() const {
         std::string_view name = name_.value;
         if (name.ends_with(".vrp")) name.remove_suffix(4);
-        if (!name.empty()) return std::string(name);
-        return std::filesystem::path(source_).stem().string();
+        // NOTE: printable: a NAME reaches results lines and terminals (raw bytes, invalid UTF-8).
+        if (!name.empty()) return printable(name);
+        return printable(std::filesystem::path(source_).stem().string());
     }
 
     /// The 0-based file index of the single depot of DEPOT_SECTION.

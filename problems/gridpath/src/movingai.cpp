@@ -12,6 +12,7 @@
 
 #include "locus/error.hpp"
 #include "locus/text.hpp"
+#include "locus/text.hpp"
 
 namespace locus::gridpath {
 
@@ -294,7 +295,7 @@ Instance load_instance(const std::filesystem::path& map_path,
     if (agents > 0 && instance.agents.size() < agents)
         throw InstanceError(fmt::format("{}: {} agents requested, the scenario has only {}",
                                         scen_path.string(), agents, instance.agents.size()));
-    instance.name = fmt::format("{}, {} agent{}", scen_path.filename().string(),
+    instance.name = fmt::format("{}, {} agent{}", locus::printable(scen_path.filename().string()),
                                 instance.agents.size(), instance.agents.size() == 1 ? "" : "s");
     return instance;
 }

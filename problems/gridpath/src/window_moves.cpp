@@ -1,4 +1,5 @@
 #include "locus/gridpath/window_moves.hpp"
+#include "locus/search_context.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -56,7 +57,7 @@ public:
           threads_(options.threads) {}
 
     const std::int32_t* expand(const std::int32_t* slots, std::uint32_t count, std::uint32_t k,
-                               std::uint64_t seed) override {
+                               std::uint64_t seed, std::uint64_t first) override {
         const std::uint32_t needed = count * k;
         if (!engine_ || capacity_ < needed) {
             capacity_ = std::max(needed, capacity_ * 2);
@@ -64,9 +65,12 @@ public:
                 policy_, capacity_, gpu::SuccessorConfig{}, threads_);
         }
         engine_->load(slots, count);
-        engine_->generate(k, seed);
+        engine_->generate(k, seed, first);
         return engine_->slots();
     }
+    // NOTE: 2^14 states take a few tenths of a second on a few cores (65,536 x 8 states of 32
+    // agents took 12 s).
+    std::uint32_t part_states() const override { return 1u << 14; }
 
 private:
     std::vector<std::int32_t> goals_;
@@ -110,12 +114,31 @@ void WindowMoves::expand(const SolutionBatch& sources, std::uint32_t per_source,
             layout_.set_active(slot, static_cast<std::uint32_t>(a), !home);
         }
     }
-    const std::int32_t* next = expander_->expand(slots.data(), count, per_source, seed);
-    const std::size_t total = static_cast<std::size_t>(count) * per_source;
-    out = SolutionBatch(total, sources.width());
-    for (std::size_t t = 0; t < total; ++t) {
-        std::copy_n(next + t * layout_.slot_words, sources.width(), out[t].begin());
-        out.objective(t) = problem_.evaluate(out[t]);
+    // NOTE: a generation of many states is expanded in parts, between which the process-wide
+    // stop flag is read: once the limit has passed, the states of the parts done are the
+    // generation (the search then ends with the best of them). Clones are numbered across
+    // parts, so the parts give the states of one whole expansion.
+    const std::uint32_t per_part = std::max<std::uint32_t>(expander_->part_states() / per_source, 1);
+    out = SolutionBatch(static_cast<std::size_t>(count) * per_source, sources.width());
+    std::size_t total = 0;
+    for (std::uint32_t begin = 0; begin < count; begin += per_part) {
+        if (begin > 0 && stop_requested()) break;
+        const std::uint32_t part = std::min(per_part, count - begin);
+        const std::int32_t* next =
+            expander_->expand(slots.data() + static_cast<std::size_t>(begin) * layout_.slot_words,
+                              part, per_source, seed, static_cast<std::uint64_t>(begin) * per_source);
+        const std::size_t made = static_cast<std::size_t>(part) * per_source;
+        for (std::size_t t = 0; t < made; ++t) {
+            std::copy_n(next + t * layout_.slot_words, sources.width(), out[total + t].begin());
+            out.objective(total + t) = problem_.evaluate(out[total + t]);
+        }
+        total += made;
+    }
+    if (total < out.count()) {
+        SolutionBatch done(total, sources.width());
+        for (std::size_t t = 0; t < total; ++t)
+            done.copy_from(t, out, t);
+        out = std::move(done);
     }
 }
 

@@ -32,7 +32,7 @@ public:
     }
 
     const std::int32_t* expand(const std::int32_t* slots, std::uint32_t count, std::uint32_t k,
-                               std::uint64_t seed) override {
+                               std::uint64_t seed, std::uint64_t first) override {
         const std::uint32_t needed = count * k;
         if (!engine_ || capacity_ < needed) {
             capacity_ = std::max(needed, capacity_ * 2);
@@ -40,11 +40,14 @@ public:
                 policy_, capacity_, gpu::SuccessorConfig{});
         }
         engine_->load(slots, count);
-        engine_->generate(k, seed);
+        engine_->generate(k, seed, nullptr, first);
         result_.resize(static_cast<std::size_t>(needed) * engine_->layout().slot_words);
         engine_->download(result_.data());
         return result_.data();
     }
+
+    // NOTE: a device part is large (a launch of 2^20 states takes milliseconds).
+    std::uint32_t part_states() const override { return 1u << 20; }
 
 private:
     int device_;

@@ -112,7 +112,9 @@ public:
             std::vector<char> used(static_cast<std::size_t>(n), 0);
             std::vector<std::int32_t> placed;
             for (const std::int32_t f : order) {
-                if (stop && placed.size() % 32 == 0 && stop()) {
+                // NOTE: a placement is O(n * placed) (n = 2000: milliseconds); the process-wide
+                // flag is read at each, the stop test every 32.
+                if (stop_requested() || (stop && placed.size() % 32 == 0 && stop())) {
                     stopped = true;
                     break;
                 }

@@ -13,7 +13,7 @@ namespace locus::qap {
 
 Instance read_qaplib(const std::filesystem::path& path) {
     Instance instance = parse_qaplib(read_text_file(path, "instance"), path.string());
-    instance.name = path.stem().string();
+    instance.name = printable(path.stem().string());
     return instance;
 }
 
@@ -25,7 +25,7 @@ Instance parse_qaplib(std::string_view text, const std::string& source) {
         throw tokens.error(fmt::format("n = {} is out of range 2..{}", *n, kMaxSize));
 
     Instance instance;
-    instance.name = std::filesystem::path(source).stem().string();
+    instance.name = printable(std::filesystem::path(source).stem().string());
     instance.n = static_cast<std::int32_t>(*n);
     const auto cells = static_cast<std::size_t>(*n) * static_cast<std::size_t>(*n);
     // NOTE: a file of B bytes holds at most B / 2 numbers: n is not trusted for the reservation.

@@ -28,6 +28,8 @@ public:
     std::uint64_t evaluations(const SwapEvaluator& eval, std::size_t count) const {
         return eval.grid().size() * count;
     }
+    /// A swap's delta reads two rows of each matrix: n steps.
+    std::uint64_t cell_work(const SwapEvaluator&) const { return problem_->instance().n; }
     QapSwap apply(const SwapEvaluator& eval, SolutionBatch& batch, std::size_t solution,
                   std::uint64_t index) const {
         if (index >= eval.grid().size())

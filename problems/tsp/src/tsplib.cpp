@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
+#include "locus/text.hpp"
 
 namespace locus::tsp {
 
@@ -121,8 +122,9 @@ private:
         std::string_view name = name_.value;
         // NOTE: some files (ulysses16/22) write the file name; the instance is "ulysses16".
         if (name.ends_with(".tsp")) name.remove_suffix(4);
-        if (!name.empty()) return std::string(name);
-        return std::filesystem::path(source_).stem().string();
+        // NOTE: printable: a NAME reaches results lines and terminals (raw bytes, invalid UTF-8).
+        if (!name.empty()) return printable(name);
+        return printable(std::filesystem::path(source_).stem().string());
     }
 
     void read_coordinates(Instance& instance) const {

@@ -23,12 +23,16 @@ struct WindowMovesOptions {
 };
 
 /// One backend of the successor engine for the grid-path policy: expands `count` state slots
-/// into count * k successor slots (host memory, valid until the next call).
+/// into count * k successor slots (host memory, valid until the next call); `first` numbers the
+/// first clone when a generation is expanded in parts (the successor engine's generate).
 class MoveExpander {
 public:
     virtual ~MoveExpander() = default;
     virtual const std::int32_t* expand(const std::int32_t* slots, std::uint32_t count,
-                                       std::uint32_t k, std::uint64_t seed) = 0;
+                                       std::uint32_t k, std::uint64_t seed,
+                                       std::uint64_t first) = 0;
+    /// Successor states per part of a generation (the stop flag is read between parts).
+    virtual std::uint32_t part_states() const = 0;
 };
 
 std::unique_ptr<MoveExpander> make_cpu_expander(const Instance& instance,
