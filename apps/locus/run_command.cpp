@@ -237,17 +237,31 @@ std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& e
     return loaded;
 }
 
-int validate_job(const RunOptions& options) {
-    Registry registry;
-    load_plugins(options.plugin_paths, registry);
-    const Params job = compose(options, registry);
-    // The instance must resolve as a run would find it (a generator spec is checked when the
-    // problem generates it).
-    if (!options.config.empty())
-        set_config_directory(std::filesystem::absolute(options.config).parent_path());
+namespace {
+
+/// The files a run of `job` opens before its search, found as the run finds them: the instance
+/// file resolved but not loaded (a generator spec is checked when the problem generates it) and
+/// the best-known table read (`best_known`, else best-known.csv of the data path).
+void check_job_files(const Params& job) {
     const Params& problem = job.get_component("problem");
     if (problem.has("instance") && !is_generator_spec(problem.get_string("instance"), ""))
         resolve_data_file(problem.get_string("instance"), "instance file");
+    (void)BestKnownTable::find(job.get_string("best_known"));
+}
+
+} // namespace
+
+int validate_job(const RunOptions& options) {
+    Registry registry;
+    load_plugins(options.plugin_paths, registry);
+    // NOTE: composing runs every check a run makes before it builds the problem: the schemas
+    // and the components' own checks of their params (params_check.hpp), so validate and run
+    // refuse the same configs with the same located messages. Checks that need the loaded
+    // instance or the device stay with the run.
+    const Params job = compose(options, registry);
+    if (!options.config.empty())
+        set_config_directory(std::filesystem::absolute(options.config).parent_path());
+    check_job_files(job);
     std::printf("%s: valid (config hash %s)\n", options.config.c_str(), config_hash(job).c_str());
     return kOk;
 }

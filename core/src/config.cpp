@@ -9,6 +9,7 @@
 
 #include "config_tree.hpp"
 #include "locus/error.hpp"
+#include "locus/params_check.hpp"
 #include "locus/text.hpp"
 
 namespace locus {
@@ -291,7 +292,13 @@ class Validator {
                  "unknown " + kind + " '" + name + "'" + where +
                      alternatives(name, candidates(kind, scope)) + hint);
         }
-        return params_of(map, entry->schema, path, node.location, false, is_problem ? name : scope);
+        auto params =
+            params_of(map, entry->schema, path, node.location, false, is_problem ? name : scope);
+        // NOTE: the component's own checks of its params (params_check.hpp) run here, so that
+        // every command reading a config refuses what a run would, located like the rest.
+        if (const ParamsCheck* check = params_check(entry->factory))
+            (*check)(*params);
+        return params;
     }
 
     std::vector<std::string> candidates(const std::string& kind, const std::string& scope) const {

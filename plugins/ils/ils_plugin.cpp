@@ -12,6 +12,7 @@
 #include "locus/algorithm.hpp"
 #include "locus/error.hpp"
 #include "locus/params.hpp"
+#include "locus/params_check.hpp"
 #include "locus/plugin.hpp"
 #include "locus/problem.hpp"
 #include "locus/registry.hpp"
@@ -20,6 +21,15 @@
 
 namespace locus {
 namespace {
+
+/// Refuses soft restarts without a construction of the new solutions (checked while the config
+/// is composed).
+void check_ils(const Params& params) {
+    if (params.get_int("soft_restart") != 0 && !params.has("restart_construction"))
+        throw params_error(params, "soft_restart",
+                           "soft restarts need a restart_construction (e.g. {name: random}) to "
+                           "build the new solutions");
+}
 
 /// Iterated local search with the additions of Riise & Burke (paper 002): Combine of each new
 /// local optimum with its chain's best (both improved), an adaptive number of perturbations
@@ -47,10 +57,6 @@ public:
         if (params.has("restart_construction"))
             restart_construction_ = build.registry->create<Construction>(
                 params.get_component("restart_construction"), build);
-        if (soft_restart_ != 0 && !restart_construction_)
-            throw ConfigError(params.path() +
-                              ".soft_restart: soft restarts need a restart_construction (e.g. "
-                              "{name: random}) to build the new solutions");
     }
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
@@ -253,9 +259,11 @@ void register_components(Registry& registry) {
                   "construction of the new solutions of soft restarts, e.g. {name: random}");
     ils.integer("pool", "50", "bests of earlier restarts kept for Combine (oldest dropped)", 0,
                 100000);
-    registry.add(ils, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
-        return std::make_unique<IteratedLocalSearch>(p, b);
-    });
+    registry.add(ils,
+                 CheckedFactory{check_ils,
+                                [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+                                    return std::make_unique<IteratedLocalSearch>(p, b);
+                                }});
     register_acceptance(registry);
 }
 

@@ -17,6 +17,7 @@
 #include "locus/mixed_construction.hpp"
 #include "locus/error.hpp"
 #include "locus/params.hpp"
+#include "locus/params_check.hpp"
 #include "locus/plugin.hpp"
 #include "locus/problem.hpp"
 #include "locus/registry.hpp"
@@ -138,12 +139,29 @@ DescentStats descend_independent(Neighborhood& neighborhood, SolutionBatch& batc
     });
 }
 
-/// Throws ConfigError unless `neighborhood` has an independence rule (checked when the
-/// algorithm is built, before any search).
-void require_independence(const Neighborhood& neighborhood, const Params& params) {
+/// Throws ConfigError, located at the neighborhood's params `where`, unless `neighborhood` has
+/// an independence rule (checked when the algorithm is built, before any search: the rule is
+/// the built neighborhood's).
+void require_independence(const Neighborhood& neighborhood, const Params& where) {
     if (!neighborhood.has_independence_rule())
-        throw ConfigError(params.path() + ": neighborhood '" + std::string(neighborhood.name()) +
-                          "' has no independence rule, so it cannot run a parallel descent");
+        throw params_error(where, "",
+                           "neighborhood '" + std::string(neighborhood.name()) +
+                               "' has no independence rule, so it cannot run a parallel descent");
+}
+
+/// Refuses a VND without neighborhoods (checked while the config is composed).
+void check_vnd(const Params& params) {
+    if (params.get_components("neighborhoods").empty())
+        throw params_error(params, "neighborhoods",
+                           "the list is empty; name at least one neighborhood (algorithm "
+                           "construction_only keeps the constructed solutions as they are)");
+}
+
+/// Refuses a mixed construction of no constructions (checked while the config is composed).
+void check_mixed(const Params& params) {
+    if (params.get_components("constructions").empty())
+        throw params_error(params, "constructions",
+                           "the list is empty; name at least one construction");
 }
 
 /// Repeatedly applies the best (or first) improving move of one neighborhood.
@@ -177,7 +195,7 @@ public:
               build.registry->create<Neighborhood>(params.get_component("neighborhood"), build)),
           options_(independent_options(params)) {
         options_.max_steps = static_cast<std::uint64_t>(params.get_int("max_steps"));
-        require_independence(*neighborhood_, params);
+        require_independence(*neighborhood_, params.get_component("neighborhood"));
     }
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
@@ -202,12 +220,8 @@ public:
           options_(independent_options(params)) {
         for (const auto& child : params.get_components("neighborhoods")) {
             neighborhoods_.push_back(build.registry->create<Neighborhood>(*child, build));
-            if (parallel_) require_independence(*neighborhoods_.back(), params);
+            if (parallel_) require_independence(*neighborhoods_.back(), *child);
         }
-        if (neighborhoods_.empty())
-            throw ConfigError(params.path() + ".neighborhoods: the list is empty; name at least "
-                                              "one neighborhood (algorithm construction_only "
-                                              "keeps the constructed solutions as they are)");
     }
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
@@ -244,6 +258,14 @@ public:
         if (ctx.depth() == 0) ctx.set_converged();
     }
 };
+
+/// The `mixed` construction of the constructions of `params` (check_mixed has refused none).
+std::unique_ptr<Component> build_mixed(const Params& params, BuildContext& build) {
+    std::vector<std::unique_ptr<Construction>> parts;
+    for (const auto& child : params.get_components("constructions"))
+        parts.push_back(build.registry->create<Construction>(*child, build));
+    return std::make_unique<MixedConstruction>(std::move(parts));
+}
 
 /// The parameters of the parallel descent's selection.
 void independent_parameters(ComponentSchema& schema) {
@@ -295,9 +317,11 @@ void register_components(Registry& registry) {
                 "descend with the parallel descent of independent moves (as parallel_descent) "
                 "instead of one move per exploration; pivot is then unused");
     independent_parameters(vnd);
-    registry.add(vnd, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
-        return std::make_unique<Vnd>(p, b);
-    });
+    registry.add(vnd,
+                 CheckedFactory{check_vnd,
+                                [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+                                    return std::make_unique<Vnd>(p, b);
+                                }});
 
     ComponentSchema mixed{"construction", "mixed", "",
                           "Contiguous blocks of the batch from different constructions: of N "
@@ -305,15 +329,7 @@ void register_components(Registry& registry) {
                           "come from the j-th (with islands: k islands, each from its own)."};
     mixed.component_list("constructions", "construction", "", "constructions in block order")
         .required();
-    registry.add(mixed, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
-        std::vector<std::unique_ptr<Construction>> parts;
-        for (const auto& child : p.get_components("constructions"))
-            parts.push_back(b.registry->create<Construction>(*child, b));
-        if (parts.empty())
-            throw ConfigError(p.path() +
-                              ".constructions: the list is empty; name at least one construction");
-        return std::make_unique<MixedConstruction>(std::move(parts));
-    });
+    registry.add(mixed, CheckedFactory{check_mixed, build_mixed});
 
     ComponentSchema only{"algorithm", "construction_only", "",
                          "The construction's solutions as they are, without search: the best "

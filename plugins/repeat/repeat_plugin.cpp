@@ -7,6 +7,7 @@
 #include "locus/algorithm.hpp"
 #include "locus/error.hpp"
 #include "locus/params.hpp"
+#include "locus/params_check.hpp"
 #include "locus/plugin.hpp"
 #include "locus/registry.hpp"
 #include "locus/search_context.hpp"
@@ -14,18 +15,21 @@
 namespace locus {
 namespace {
 
+/// Refuses a repeat nested in another algorithm (checked while the config is composed).
+void check_repeat(const Params& params) {
+    // NOTE: a run is the unit of the results (its seed, limits, line and files); an algorithm
+    // nested in another runs inside one run and cannot start new ones.
+    if (params.path() != "algorithm")
+        throw params_error(params, "",
+                           "repeat starts whole runs, so it must be the job's algorithm, not "
+                           "nested in another; put the other algorithm inside repeat instead");
+}
+
 class Repeat final : public Algorithm {
 public:
     Repeat(const Params& params, BuildContext& build)
         : algorithm_(build.registry->create<Algorithm>(params.get_component("algorithm"), build)),
-          runs_(static_cast<std::uint32_t>(params.get_int("runs"))) {
-        // NOTE: a run is the unit of the results (its seed, limits, line and files); an
-        // algorithm nested in another runs inside one run and cannot start new ones.
-        if (params.path() != "algorithm")
-            throw ConfigError(params.path() + ": repeat starts whole runs, so it must be the "
-                                              "job's algorithm, not nested in another; put the "
-                                              "other algorithm inside repeat instead");
-    }
+          runs_(static_cast<std::uint32_t>(params.get_int("runs"))) {}
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
         for (std::uint32_t r = 0; r < runs_; ++r) {
@@ -50,9 +54,11 @@ void register_components(Registry& registry) {
                            "line per run. Termination limits apply to each run."};
     repeat.component("algorithm", "algorithm", "", "algorithm of each run").required();
     repeat.integer("runs", "10", "number of runs", 1, 1000000);
-    registry.add(repeat, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
-        return std::make_unique<Repeat>(p, b);
-    });
+    registry.add(repeat,
+                 CheckedFactory{check_repeat,
+                                [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+                                    return std::make_unique<Repeat>(p, b);
+                                }});
 }
 
 } // namespace

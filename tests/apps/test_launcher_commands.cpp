@@ -164,6 +164,105 @@ TEST_CASE("locus validate prints the config hash or the first error") {
     CHECK(run_locus("validate " + quoted(missing.string())).exit_code == 0);
 }
 
+TEST_CASE("locus validate refuses what a run refuses before its search, at the file, line and "
+          "column") {
+    const fs::path dir = temp_dir("apps-validate-checks");
+    // `locus validate` and `locus run` on the same config print the same error line, with the
+    // same status, and the run writes nothing.
+    const auto refused = [&](const std::string& file, const std::string& yaml,
+                             const std::string& message, const std::string& extra = "") {
+        const fs::path config = dir / file;
+        write_file(config, yaml);
+        const CommandResult validated =
+            run_locus_stderr("validate " + quoted(config.string()) + " " + extra);
+        CHECK(validated.exit_code == 2);
+        CHECK(validated.output == error_line(message));
+        const fs::path out = dir / ("out-" + file);
+        const CommandResult ran = run_locus_stderr("run " + quoted(config.string()) +
+                                                   " -q --backend cpu --out " +
+                                                   quoted(out.string()) + " " + extra);
+        CHECK(ran.exit_code == 2);
+        CHECK(ran.output == validated.output);
+        CHECK_FALSE(fs::exists(out));
+    };
+    const std::string problem =
+        "problem: {name: tsp, instance: \"random-uniform:n=20,seed=1\"}\n";
+
+    SUBCASE("repeat nested in ils") {
+        const std::string file = (dir / "nested.yaml").string();
+        refused("nested.yaml",
+                problem + "algorithm:\n  name: ils\n  local_search:\n    name: repeat\n"
+                          "    algorithm: {name: descent, neighborhood: two_opt}\n"
+                          "  perturbation: double_bridge\n",
+                file + ":5:5: algorithm.local_search: repeat starts whole runs, so it must be "
+                       "the job's algorithm, not nested in another; put the other algorithm "
+                       "inside repeat instead");
+    }
+    SUBCASE("vnd without neighborhoods") {
+        const std::string file = (dir / "vnd.yaml").string();
+        refused("vnd.yaml", problem + "algorithm: {name: vnd, neighborhoods: []}\n",
+                file + ":2:39: algorithm.neighborhoods: the list is empty; name at least one "
+                       "neighborhood (algorithm construction_only keeps the constructed "
+                       "solutions as they are)");
+        // An override is located on the command line.
+        refused("vnd-set.yaml", problem + "algorithm: {name: vnd, neighborhoods: [two_opt]}\n",
+                "<command line>: algorithm.neighborhoods: the list is empty; name at least one "
+                "neighborhood (algorithm construction_only keeps the constructed solutions as "
+                "they are)",
+                "--set 'algorithm.neighborhoods=[]'");
+    }
+    SUBCASE("mixed construction without constructions") {
+        const std::string file = (dir / "mixed.yaml").string();
+        refused("mixed.yaml",
+                problem + "construction: {name: mixed, constructions: []}\n"
+                          "algorithm: {name: descent, neighborhood: two_opt}\n",
+                file + ":2:44: construction.constructions: the list is empty; name at least one "
+                       "construction");
+    }
+    SUBCASE("soft restarts without a restart construction") {
+        const std::string file = (dir / "restart.yaml").string();
+        refused("restart.yaml",
+                problem + "algorithm:\n  name: ils\n"
+                          "  local_search: {name: descent, neighborhood: two_opt}\n"
+                          "  perturbation: double_bridge\n  soft_restart: 10\n",
+                file + ":6:17: algorithm.soft_restart: soft restarts need a "
+                       "restart_construction (e.g. {name: random}) to build the new solutions");
+    }
+}
+
+TEST_CASE("locus validate accepts a valid config that uses the checked components") {
+    const fs::path dir = temp_dir("apps-validate-checked-ok");
+    const fs::path config = dir / "ok.yaml";
+    write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=30,seed=1\"}\n"
+                       "construction: {name: mixed, constructions: [random, nearest_neighbor]}\n"
+                       "algorithm:\n  name: repeat\n  runs: 2\n  algorithm:\n    name: ils\n"
+                       "    local_search: {name: vnd, neighborhoods: [two_opt, or_opt]}\n"
+                       "    perturbation: double_bridge\n"
+                       "    soft_restart: 5\n    restart_construction: random\n"
+                       "termination: {iterations: 3}\nbatch: 2\nbackend: cpu\n");
+    const CommandResult ok = run_locus("validate " + quoted(config.string()));
+    CHECK(ok.exit_code == 0);
+    CHECK(std::regex_match(ok.output,
+                           std::regex(".*/ok\\.yaml: valid \\(config hash [0-9a-f]{16}\\)\n")));
+    // ... and runs.
+    const fs::path out = dir / "out";
+    const CommandResult ran = run_locus("run " + quoted(config.string()) + " -q --out " +
+                                        quoted(out.string()));
+    CHECK(ran.exit_code == 0);
+    CHECK(read_jsonl(out / "results.jsonl").size() == 2);
+}
+
+TEST_CASE("locus validate reads the best-known table a run reads") {
+    const fs::path dir = temp_dir("apps-validate-best-known");
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kJob + "best_known: no-such-table.csv\n");
+    const CommandResult r = run_locus_stderr("validate " + quoted(config.string()));
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.rfind("locus: error: best-known table 'no-such-table.csv' not found", 0) == 0);
+    write_file(dir / "no-such-table.csv", "instance,best_known\nother,1\n");
+    CHECK(run_locus("validate " + quoted(config.string())).exit_code == 0);
+}
+
 TEST_CASE("a job whose problem has no plugin lists the problems there are") {
     const fs::path dir = temp_dir("apps-no-problem");
     const CommandResult plugins = run_locus("plugins");

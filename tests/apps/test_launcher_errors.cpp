@@ -62,7 +62,8 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
                            "two_opt}, perturbation: double_bridge, soft_restart: 10}\n");
         const CommandResult r = run_job(dir, config);
         CHECK(r.exit_code == 2);
-        CHECK(r.output == error_line("algorithm.soft_restart: soft restarts need a "
+        CHECK(r.output == error_line(config.string() +
+                                     ":2:121: algorithm.soft_restart: soft restarts need a "
                                      "restart_construction (e.g. {name: random}) to build the "
                                      "new solutions"));
     }
@@ -95,8 +96,9 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
                                      "got '4'"));
         r = job("{name: mixed, constructions: []}", "islands: 2");
         CHECK(r.exit_code == 2);
-        CHECK(r.output == error_line("construction.constructions: the list is empty; name at "
-                                     "least one construction"));
+        CHECK(r.output == error_line(config.string() +
+                                     ":2:44: construction.constructions: the list is empty; "
+                                     "name at least one construction"));
     }
     SUBCASE("a parallel descent over a neighborhood without an independence rule") {
         const fs::path config = dir / "parallel.yaml";
@@ -105,8 +107,10 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
                            "algorithm: {name: parallel_descent, neighborhood: two_opt}\n");
         const CommandResult r = run_job(dir, config);
         CHECK(r.exit_code == 2);
-        CHECK(r.output == error_line("algorithm: neighborhood 'two_opt' has no independence "
-                                     "rule, so it cannot run a parallel descent"));
+        CHECK(r.output == error_line(config.string() +
+                                     ":3:51: algorithm.neighborhood: neighborhood 'two_opt' has "
+                                     "no independence rule, so it cannot run a parallel "
+                                     "descent"));
     }
     SUBCASE("unknown component name, with the closest valid name suggested") {
         const fs::path config = dir / "component.yaml";
@@ -182,9 +186,10 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
                            "  perturbation: double_bridge\n");
         const CommandResult r = run_job(dir, config);
         CHECK(r.exit_code == 2);
-        CHECK(r.output == error_line("algorithm.local_search: repeat starts whole runs, so it "
-                                     "must be the job's algorithm, not nested in another; put "
-                                     "the other algorithm inside repeat instead"));
+        CHECK(r.output == error_line(config.string() +
+                                     ":5:5: algorithm.local_search: repeat starts whole runs, so "
+                                     "it must be the job's algorithm, not nested in another; "
+                                     "put the other algorithm inside repeat instead"));
     }
     SUBCASE("a VND without neighborhoods") {
         const fs::path config = dir / "vnd.yaml";
@@ -192,9 +197,10 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
                            "algorithm: {name: vnd, neighborhoods: []}\n");
         const CommandResult r = run_job(dir, config);
         CHECK(r.exit_code == 2);
-        CHECK(r.output == error_line("algorithm.neighborhoods: the list is empty; name at least "
-                                     "one neighborhood (algorithm construction_only keeps the "
-                                     "constructed solutions as they are)"));
+        CHECK(r.output == error_line(config.string() +
+                                     ":2:39: algorithm.neighborhoods: the list is empty; name at "
+                                     "least one neighborhood (algorithm construction_only keeps "
+                                     "the constructed solutions as they are)"));
     }
     SUBCASE("malformed --set") {
         const fs::path config = dir / "ok.yaml";
