@@ -53,9 +53,10 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
     std::vector<std::string> failures;
     const auto plugins = load_plugins(plugin_paths, registry, &failures);
     std::printf("plugins (%zu):\n", plugins.size());
-    for (const auto& p : plugins)
-        std::printf("  %-14s %s\n  %-14s %s\n", p.name.c_str(), p.description.c_str(), "",
-                    p.file.string().c_str());
+    for (const auto& p : plugins) {
+        put_line(stdout, fmt::format("  {:<14} {}", p.name, p.description));
+        put_line(stdout, fmt::format("  {:<14} {}", "", p.file.string()));
+    }
     std::string kind;
     for (const RegistryEntry* entry : registry.entries()) {
         const ComponentSchema& s = entry->schema;
@@ -64,18 +65,19 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
         }
         if (s.kind != kind) {
             kind = s.kind;
-            std::printf("\n%s:\n", kind.c_str());
+            std::printf("\n");
+            put_line(stdout, kind + ":");
         }
         const std::string scope = s.problem.empty() ? "" : " [" + s.problem + "]";
-        std::printf("  %s%s\n", s.name.c_str(), scope.c_str());
+        put_line(stdout, "  " + s.name + scope);
         if (!verbose) continue;
-        std::printf("      %s\n", s.doc.c_str());
+        put_line(stdout, "      " + s.doc);
         for (const ParamSpec& p : s.params) {
             const std::string def = p.required               ? "required"
                                     : p.default_yaml.empty() ? "optional"
                                                              : "default " + p.default_yaml;
-            std::printf("      - %s (%s%s, %s): %s\n", p.name.c_str(), type_name(p).c_str(),
-                        range_of(p).c_str(), def.c_str(), p.doc.c_str());
+            put_line(stdout, fmt::format("      - {} ({}{}, {}): {}", p.name, type_name(p),
+                                         range_of(p), def, p.doc));
         }
     }
     // A plugin that failed to load makes the listing incomplete: said on stderr (above) and
@@ -218,18 +220,17 @@ int verify_solution(const std::string& instance, const std::string& solution,
     try {
         encoded = problem->read_solution(solution_file);
     } catch (const InstanceError& e) {
-        std::printf("infeasible: %s\n", e.what());
+        put_line(stdout, std::string("infeasible: ") + e.what());
         return kInfeasible;
     }
     const Verdict verdict = problem->verify(encoded);
     if (!verdict.feasible) {
-        std::printf("infeasible: %s\n", message_line(verdict.message).c_str());
+        put_line(stdout, "infeasible: " + verdict.message);
         return kInfeasible;
     }
     const Objective shown = user_objective(problem->objective_sense(), verdict.objective);
-    std::printf("feasible: objective %s (%s on %s)\n", fmt::format("{}", shown).c_str(),
-                message_line(solution_file.string()).c_str(),
-                message_line(problem->instance_name()).c_str());
+    put_line(stdout, fmt::format("feasible: objective {} ({} on {})", shown, solution_file.string(),
+                                 problem->instance_name()));
     return kOk;
 }
 

@@ -460,10 +460,9 @@ void repair_torn_tail(const fs::path& results) {
     if (ec)
         throw Error(fmt::format("{}: cannot cut its torn last line: {}", results.string(),
                                 ec.message()));
-    std::fprintf(stderr,
-                 "locus: warning: %s ended in a torn line (%zu bytes, not a results line): cut "
-                 "off; its run runs again\n",
-                 results.string().c_str(), text.size() - at);
+    put_line(stderr, fmt::format("locus: warning: {} ended in a torn line ({} bytes, not a "
+                                 "results line): cut off; its run runs again",
+                                 results.string(), text.size() - at));
 }
 
 /// The CPU's model name, as `locus run` describes a CPU run's device.
@@ -840,10 +839,9 @@ private:
 
     /// The warning of an experiment that runs without the lock, `why` being the reason.
     void unlocked(const char* why) const {
-        std::fprintf(stderr,
-                     "locus: warning: cannot lock '%s' (%s): another experiment writing into '%s' "
-                     "at the same time would not be noticed\n",
-                     (out_ / ".lock").string().c_str(), why, out_.string().c_str());
+        put_line(stderr, fmt::format("locus: warning: cannot lock '{}' ({}): another experiment "
+                                     "writing into '{}' at the same time would not be noticed",
+                                     (out_ / ".lock").string(), why, out_.string()));
     }
 
     /// A lock another process holds on [at, at + length) that a write lock would conflict
@@ -876,10 +874,11 @@ int run_experiment(const ExperimentOptions& options) {
     const Spec spec = load_spec(options.spec);
     const std::vector<Run> runs = shard_of(spec.runs, options.shard);
     if (options.dry_run) {
-        std::printf("%zu runs%s\n", runs.size(),
-                    options.shard.empty() ? "" : (" (shard " + options.shard + ")").c_str());
+        put_line(stdout, fmt::format("{} runs{}", runs.size(),
+                                     options.shard.empty() ? "" : " (shard " + options.shard + ")"));
+        // NOTE: "KEY -> CONFIG", one safe line each (keys hold labels and instance names).
         for (const Run& r : runs)
-            std::printf("%s\t%s\n", r.key().c_str(), r.config.c_str());
+            put_line(stdout, r.key() + " -> " + r.config);
         return kOk;
     }
     const fs::path out = options.out;
@@ -950,8 +949,8 @@ int run_experiment(const ExperimentOptions& options) {
     }
     std::size_t todo = 0;
     for (const Run& r : runs) todo += done.count(r.key()) ? 0 : 1;
-    std::fprintf(stderr, "locus: experiment %s: %zu runs, %zu finished, %zu to run\n",
-                 spec.name.c_str(), runs.size(), runs.size() - todo, todo);
+    put_line(stderr, fmt::format("locus: experiment {}: {} runs, {} finished, {} to run", spec.name,
+                                 runs.size(), runs.size() - todo, todo));
     // Peer runs: their environment is checked before anything runs.
     std::set<std::string> peers;
     for (const Run& r : runs)
@@ -1022,7 +1021,7 @@ int run_experiment(const ExperimentOptions& options) {
         if (tty)
             std::fprintf(stderr, "\r\033[K%s", progress.c_str());
         else
-            std::fprintf(stderr, "%s (%s)\n", progress.c_str(), r.key().c_str());
+            put_line(stderr, progress + " (" + r.key() + ")");
         std::fflush(stderr);
     };
 
@@ -1136,16 +1135,18 @@ int run_experiment(const ExperimentOptions& options) {
                     : fmt::format(" (its output: {})",
                                   (out / "runs" / (a.run.dir_name() + ".partial") / "peer.log")
                                       .string());
-            std::fprintf(stderr, "%slocus: run '%s' %s (exit status %d)%s; %s\n", clear_line,
-                         a.run.key().c_str(), code == kInterrupted ? "was interrupted" : "failed",
-                         code, log.c_str(),
-                         code == kInterrupted ? "run the same command to resume"
-                                              : "the runs still going finish, nothing new starts");
+            std::fputs(clear_line, stderr);
+            put_line(stderr,
+                     fmt::format("locus: run '{}' {} (exit status {}){}; {}", a.run.key(),
+                                 code == kInterrupted ? "was interrupted" : "failed", code, log,
+                                 code == kInterrupted
+                                     ? "run the same command to resume"
+                                     : "the runs still going finish, nothing new starts"));
         }
     }
     if (failure != kOk) return failure == kInterrupted ? kInterrupted : kFailure;
-    std::fprintf(stderr, "%slocus: experiment %s complete: %s\n", clear_line, spec.name.c_str(),
-                 results.string().c_str());
+    std::fputs(clear_line, stderr);
+    put_line(stderr, fmt::format("locus: experiment {} complete: {}", spec.name, results.string()));
     return kOk;
 }
 

@@ -2,13 +2,15 @@
 /// \file
 /// The commands of the `locus` launcher.
 
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
-#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "locus/error.hpp"
 #include "locus/plugin_loader.hpp"
 
 namespace locus {
@@ -26,6 +28,18 @@ inline std::uint64_t fnv1a(std::string_view text) {
         hash *= 1099511628211ULL;
     }
     return hash;
+}
+
+/// The longest line the launcher writes, in bytes (without the line end).
+inline constexpr std::size_t kMaxLineBytes = 2000;
+
+/// Writes `text` and a line end to `out` as one safe line: control bytes and invalid UTF-8 as
+/// \xHH, at most kMaxLineBytes bytes (message_line). Every line that shows names, paths or text
+/// from files and plugins goes through it.
+inline void put_line(std::FILE* out, std::string_view text) {
+    const std::string line = message_line(text, kMaxLineBytes);
+    std::fputs(line.c_str(), out);
+    std::fputc('\n', out);
 }
 
 /// Options of `locus run` (and `locus validate`, which uses the first four).

@@ -423,9 +423,10 @@ draw_plots(const std::map<std::string, PlotInstance>& instances,
     const PlotTools tools = plot_tools();
     const std::string setup = fs::path(LOCUS_PLOTS_SETUP).string();
     const auto unavailable = [&](const std::string& why) {
-        std::fprintf(stderr, "locus: %sno plots: %s; run %s (a Python environment with matplotlib "
-                             "at %s, which locus report uses), or pass --no-plots\n",
-                     required ? "error: " : "", why.c_str(), setup.c_str(), LOCUS_PLOTS_VENV);
+        put_line(stderr, fmt::format("locus: {}no plots: {}; run {} (a Python environment with "
+                                     "matplotlib at {}, which locus report uses), or pass "
+                                     "--no-plots",
+                                     required ? "error: " : "", why, setup, LOCUS_PLOTS_VENV));
         status = required ? kFailure : kOk;
         return std::nullopt;
     };
@@ -452,10 +453,16 @@ draw_plots(const std::map<std::string, PlotInstance>& instances,
                                        why));
     }
     if (code != 0) {
-        std::fputs(output.c_str(), stderr);
-        std::fprintf(stderr, "locus: error: the plot script %s failed (exit status %d, Python "
-                             "'%s'); report.md and report.csv are written without plots\n",
-                     tools.script.c_str(), code, tools.python.c_str());
+        // NOTE: the script's own output (a traceback) line by line, each a safe line.
+        for (std::size_t at = 0; at < output.size();) {
+            const std::size_t end = std::min(output.find('\n', at), output.size());
+            put_line(stderr, std::string_view(output).substr(at, end - at));
+            at = end + 1;
+        }
+        put_line(stderr, fmt::format("locus: error: the plot script {} failed (exit status {}, "
+                                     "Python '{}'); report.md and report.csv are written without "
+                                     "plots",
+                                     tools.script, code, tools.python));
         status = kFailure;
         return std::nullopt;
     }
@@ -483,7 +490,7 @@ draw_plots(const std::map<std::string, PlotInstance>& instances,
         if (!md.empty()) markdown.summary = "\n## All instances\n" + md;
         images += summary.value("images", nlohmann::json::array()).size();
     }
-    std::fprintf(stderr, "locus: %zu plots drawn into %s\n", images, dir.string().c_str());
+    put_line(stderr, fmt::format("locus: {} plots drawn into {}", images, dir.string()));
     status = kOk;
     return markdown;
 }
@@ -645,8 +652,8 @@ int run_report(const ReportOptions& options) {
         fs::rename(partial, file);
     };
     write_markdown(nullptr);
-    std::fprintf(stderr, "locus: report of %zu runs written to %s and %s\n", lines,
-                 (out / "report.md").string().c_str(), (out / "report.csv").string().c_str());
+    put_line(stderr, fmt::format("locus: report of {} runs written to {} and {}", lines,
+                                 (out / "report.md").string(), (out / "report.csv").string()));
     if (options.no_plots) return kOk;
 
     int status = kOk;

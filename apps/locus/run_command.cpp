@@ -40,6 +40,12 @@ long long monotonic_ns() {
     return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
+/// A JSON value of a results line as shown in a message (strings quoted, invalid UTF-8
+/// replaced).
+std::string shown(const nlohmann::json& value) {
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 /// Set by a second signal while a recorder watches (g_watching): the watcher writes the
 /// current run's results line and exits.
 std::atomic<bool> g_forced{false};
@@ -75,9 +81,9 @@ public:
                               .count();
                       try {
                           if (recorder.interrupted_end(elapsed))
-                              std::fprintf(stderr, "locus: stopped by a second signal; the run's "
-                                                   "best so far is in %s\n",
-                                           recorder.results_file().c_str());
+                              put_line(stderr, "locus: stopped by a second signal; the run's best "
+                                               "so far is in " +
+                                                   recorder.results_file().string());
                       } catch (const std::exception& e) {
                           std::fprintf(stderr, "locus: error: %s\n",
                                        message_line(e.what()).c_str());
@@ -224,8 +230,7 @@ std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& e
     PluginLoader loader(extra_dirs);
     auto loaded = loader.load_all(registry);
     for (const std::string& failure : loader.failures())
-        std::fprintf(stderr, "locus: warning: %s; its components are unavailable\n",
-                     failure.c_str());
+        put_line(stderr, "locus: warning: " + failure + "; its components are unavailable");
     if (failures != nullptr) *failures = loader.failures();
     if (loaded.empty()) {
         std::string dirs;
@@ -262,7 +267,7 @@ int validate_job(const RunOptions& options) {
     if (!options.config.empty())
         set_config_directory(std::filesystem::absolute(options.config).parent_path());
     check_job_files(job);
-    std::printf("%s: valid (config hash %s)\n", options.config.c_str(), config_hash(job).c_str());
+    put_line(stdout, options.config + ": valid (config hash " + config_hash(job) + ")");
     return kOk;
 }
 
@@ -411,25 +416,25 @@ int run_job(const RunOptions& options) {
     if (!options.quiet) {
         for (const auto& line : lines) {
             if (!line["solution_file"].is_null() && !line["feasible"].get<bool>()) {
-                std::fprintf(stderr,
-                             "locus: run %s: no feasible solution found in %.2f s (%s); the best "
-                             "infeasible one (%s) is in %s\n",
-                             line["run"].dump().c_str(), line["total_time_s"].get<double>(),
-                             line["stop_reason"].get<std::string>().c_str(),
-                             line["infeasible_reason"].get<std::string>().c_str(),
-                             line["solution_file"].dump().c_str());
+                put_line(stderr,
+                         fmt::format("locus: run {}: no feasible solution found in {:.2f} s ({}); "
+                                     "the best infeasible one ({}) is in {}",
+                                     shown(line["run"]), line["total_time_s"].get<double>(),
+                                     line["stop_reason"].get<std::string>(),
+                                     line["infeasible_reason"].get<std::string>(),
+                                     shown(line["solution_file"])));
                 continue;
             }
             std::string gap = line["gap"].is_null()
                                   ? ""
                                   : fmt::format(" gap {:.3f} %", line["gap"].get<double>());
-            std::fprintf(stderr, "locus: run %s: objective %s%s in %.2f s (%s), solution %s\n",
-                         line["run"].dump().c_str(), line["objective"].dump().c_str(), gap.c_str(),
-                         line["total_time_s"].get<double>(),
-                         line["stop_reason"].get<std::string>().c_str(),
-                         line["solution_file"].dump().c_str());
+            put_line(stderr, fmt::format("locus: run {}: objective {}{} in {:.2f} s ({}), solution {}",
+                                         shown(line["run"]), shown(line["objective"]), gap,
+                                         line["total_time_s"].get<double>(),
+                                         line["stop_reason"].get<std::string>(),
+                                         shown(line["solution_file"])));
         }
-        std::fprintf(stderr, "locus: results appended to %s\n", recorder.results_file().c_str());
+        put_line(stderr, "locus: results appended to " + recorder.results_file().string());
     }
     if (recorder.mismatch()) {
         std::fprintf(

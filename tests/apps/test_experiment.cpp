@@ -38,7 +38,7 @@ std::vector<std::string> dry_run_keys(const std::string& extra) {
     while (at < r.output.size()) {
         const std::size_t end = r.output.find('\n', at);
         const std::string line = r.output.substr(at, end - at);
-        keys.push_back(line.substr(0, line.find('\t')));
+        keys.push_back(line.substr(0, line.find(" -> ")));
         at = end + 1;
     }
     return keys;
@@ -359,18 +359,18 @@ TEST_CASE("locus experiment: peers beside configs expand to label|instance|seed|
     REQUIRE(r.exit_code == 0);
     const std::string t = tsp.string();
     CHECK(r.output == "6 runs\n"
-                      "ils|" + t + "|1|cpu\t" + config + "\n"
-                      "ils|" + t + "|2|cpu\t" + config + "\n"
-                      "lkh3|" + t + "|1|cpu\tpeer:lkh3\n"
-                      "lkh3|" + t + "|2|cpu\tpeer:lkh3\n"
-                      "ortools-gls|" + t + "|1|cpu\tpeer:ortools\n"
-                      "ortools-gls|" + t + "|2|cpu\tpeer:ortools\n");
+                      "ils|" + t + "|1|cpu -> " + config + "\n"
+                      "ils|" + t + "|2|cpu -> " + config + "\n"
+                      "lkh3|" + t + "|1|cpu -> peer:lkh3\n"
+                      "lkh3|" + t + "|2|cpu -> peer:lkh3\n"
+                      "ortools-gls|" + t + "|1|cpu -> peer:ortools\n"
+                      "ortools-gls|" + t + "|2|cpu -> peer:ortools\n");
     // Peers alone, without configs.
     write_file(dir / "alone.yaml", "peers: [ortools]\ninstances: [" + t + "]\ntime_limit: 1\n");
     const auto alone =
         run_locus("experiment " + quoted((dir / "alone.yaml").string()) + " --dry-run");
     CHECK(alone.exit_code == 0);
-    CHECK(alone.output == "1 runs\nortools|" + t + "|1|cpu\tpeer:ortools\n");
+    CHECK(alone.output == "1 runs\nortools|" + t + "|1|cpu -> peer:ortools\n");
 }
 
 TEST_CASE("locus experiment: unknown peers, generated instances, other problems and a missing "

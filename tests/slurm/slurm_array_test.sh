@@ -205,9 +205,9 @@ done
 say "node $host idle"
 
 # ---------------------------------------------------------------------------------------------
-# The expected runs, all and per shard, from --dry-run (lines after "N runs": KEY<TAB>CONFIG).
+# The expected runs, all and per shard, from --dry-run (lines after "N runs": KEY -> CONFIG).
 cd "$src"
-keys_of() { "$locus" experiment "$spec" --dry-run "$@" | tail -n +2 | cut -f1 | sort; }
+keys_of() { "$locus" experiment "$spec" --dry-run "$@" | tail -n +2 | sed 's/ -> .*//' | sort; }
 keys_of >"$tmp/expected" || fail "$locus experiment $spec --dry-run failed"
 expected_runs=$(wc -l <"$tmp/expected")
 [ "$expected_runs" -ge "$shards" ] || fail "$spec lists $expected_runs runs"
