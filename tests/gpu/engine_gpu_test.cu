@@ -105,6 +105,51 @@ TEST_CASE("select_moves on large grids and large batches equals the CPU twin") {
     check_select(HashEvaluator<double>{{100, 100}, 4, 16, -1, 5000}, 1024, ws, stream);
 }
 
+TEST_CASE("select_moves in slices, combined in order, equals one launch and the CPU twin") {
+    // A large exploration is selected slice by slice (the adapter asks its stop test between
+    // them): the least delta over the slices (ties: the lowest index), or the first slice with
+    // an improving move, is the whole selection.
+    Stream stream;
+    EngineWorkspace ws;
+    std::mt19937_64 random(2026);
+    for (const Case c : {Case{{1000, 1000}, 1}, Case{{333, 777}, 7}, Case{{1, 4099}, 3},
+                         Case{{4096, 512}, 2}}) {
+        const auto eval = make_evaluator<int>(random, c.grid);
+        for (const Pivot pivot : {Pivot::best, Pivot::first}) {
+            const auto whole = select_cpu(eval, c.batch, pivot);
+            for (const std::uint64_t slices : {2ull, 3ull, 17ull}) {
+                using R = MoveResult<int>;
+                std::vector<R> combined(c.batch, R{locus::gpu::invalid_delta<int>(), kNoMove});
+                DeviceBuffer<R> d_out(c.batch, "test slices");
+                std::vector<R> part(c.batch);
+                for (std::uint64_t k = 0; k < slices; ++k) {
+                    LOCUS_CUDA_CHECK(locus::gpu::select_moves(eval, c.batch, pivot, d_out.data(),
+                                                              ws, stream, k, slices));
+                    d_out.download_async(part.data(), c.batch, stream);
+                    stream.synchronize();
+                    for (std::uint32_t s = 0; s < c.batch; ++s) {
+                        const bool take =
+                            pivot == Pivot::best
+                                ? locus::gpu::detail::precedes_best(part[s].delta, part[s].index,
+                                                                    combined[s].delta,
+                                                                    combined[s].index)
+                                : part[s].index < combined[s].index;
+                        if (take) combined[s] = part[s];
+                    }
+                }
+                int mismatches = 0;
+                for (std::uint32_t s = 0; s < c.batch; ++s)
+                    mismatches += locus::test::same_move(combined[s], whole[s]) ? 0 : 1;
+                CAPTURE(c.grid.rows);
+                CAPTURE(c.grid.cols);
+                CAPTURE(slices);
+                CAPTURE(pivot == Pivot::best);
+                CHECK(mismatches == 0);
+            }
+        }
+    }
+}
+
 TEST_CASE("select_moves gives the same result on repeated launches with one workspace") {
     // Many blocks per solution: the per-solution tickets and published indices must be
     // restored by each launch for the next one to be right.

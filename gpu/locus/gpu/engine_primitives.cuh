@@ -28,7 +28,10 @@ struct SweepPlan {
     std::uint32_t blocks_per_solution; ///< blocks sharing one solution's units
     std::uint32_t segments;            ///< units per row (1: whole rows)
     std::uint32_t segment_cols;        ///< columns per unit (a multiple of the group width)
-    std::uint64_t units;               ///< units per solution = rows * segments
+    std::uint64_t units;               ///< units per solution = rows * segments (the end of the
+                                       ///< selection's range)
+    std::uint64_t unit_begin;          ///< the selection's first unit (0; a slice of a large
+                                       ///< exploration starts later)
 };
 
 /// log2 of the group width: the widest power of two <= 32 that leaves at most 1/8 of the lanes

@@ -253,21 +253,37 @@ public:
                                      std::min<std::uint64_t>(group, max_steps - explorations));
             applied_.fill_bytes_async(0, stream_);
             counts_.fill_bytes_async(0, stream_);
+            // NOTE: a large exploration is selected in slices between which `stop` is asked
+            // (sliced_selection); a halted one is dropped, with the explorations after it.
+            stop_ = stop ? &stop : nullptr;
+            std::uint32_t done = issued;
             for (std::uint32_t k = 0; k < issued; ++k) {
                 const PreparedExploration<Evaluator> prepared = select(pivot, counts_.data() + k);
+                if (halted_) {
+                    done = k;
+                    break;
+                }
                 evaluations_[k] = prepared.evaluations;
                 launch_apply(prepared.evaluator, true, applied_.data() + k);
             }
-            applied_.download_async(applied_host_.data(), issued, stream_);
-            counts_.download_async(counts_host_.data(), issued, stream_);
-            stream_.synchronize();
-            check_error();
-            for (std::uint32_t k = 0; k < issued; ++k)
-                evaluations_[k] += counts_host_[k];
-            const GroupCount counted =
-                count_group({applied_host_.data(), issued}, {evaluations_.data(), issued}, stats);
-            explorations += counted.explorations;
-            if (settings_.check_moves) check_batch(batch);
+            stop_ = nullptr;
+            GroupCount counted;
+            if (done > 0) {
+                applied_.download_async(applied_host_.data(), done, stream_);
+                counts_.download_async(counts_host_.data(), done, stream_);
+                stream_.synchronize();
+                check_error();
+                for (std::uint32_t k = 0; k < done; ++k)
+                    evaluations_[k] += counts_host_[k];
+                counted = count_group({applied_host_.data(), done}, {evaluations_.data(), done},
+                                      stats);
+                explorations += counted.explorations;
+                if (settings_.check_moves) check_batch(batch);
+            }
+            if (halted_) {
+                stats.stopped = true;
+                break;
+            }
             if (counted.converged) break;
         }
         stats.explorations = explorations;
@@ -447,10 +463,54 @@ private:
     }
 
     PreparedExploration<Evaluator> select(Pivot pivot, unsigned long long* d_count) {
+        halted_ = false;
         const PreparedExploration<Evaluator> prepared =
             policy_.prepare(batch_, d_count, stream_.get());
         run_selection(prepared.evaluator, pivot);
         return prepared;
+    }
+
+    /// Cells of one slice of a sliced selection (about a tenth of a second of the slowest
+    /// evaluators: DCVRP 3-opt cells with route resources, 10^10 a second on an H200).
+    static constexpr std::uint64_t kSliceCells = std::uint64_t{1} << 31;
+
+    /// select_moves of an exploration of 2^32+ cells over the batch, in slices of about
+    /// kSliceCells: after each, the results are combined on the host (in slice order, as
+    /// select_moves_cpu would choose) and `*stop_` is asked; once it says so halted_ is set and
+    /// results_ is meaningless. Pivot::first ends at the slice where every solution has its
+    /// move. Same results as one launch.
+    void sliced_selection(const Evaluator& eval, Pivot pivot) {
+        const std::uint32_t count = batch_.count;
+        const std::uint64_t cells = eval.grid().size() * std::max<std::uint32_t>(count, 1);
+        const std::uint64_t slices = (cells + kSliceCells - 1) / kSliceCells;
+        std::vector<MoveResult<Delta>> best(count, MoveResult<Delta>{invalid_delta<Delta>(), kNoMove});
+        results_host_.resize(count);
+        for (std::uint64_t k = 0; k < slices; ++k) {
+            LOCUS_CUDA_CHECK(select_moves(eval, count, pivot, results_, workspace_, stream_, k,
+                                          slices));
+            LOCUS_CUDA_CHECK(cudaMemcpyAsync(results_host_.data(), results_,
+                                             count * sizeof(*results_), cudaMemcpyDeviceToHost,
+                                             stream_));
+            stream_.synchronize();
+            bool all = true;
+            for (std::uint32_t s = 0; s < count; ++s) {
+                const MoveResult<Delta>& r = results_host_[s];
+                const bool take = pivot == Pivot::best
+                                      ? detail::precedes_best(r.delta, r.index, best[s].delta,
+                                                              best[s].index)
+                                      : (r.index < best[s].index);
+                if (take) best[s] = r;
+                all = all && best[s].found();
+            }
+            if (pivot == Pivot::first && all) break;
+            if (k + 1 < slices && (*stop_)()) {
+                halted_ = true;
+                return;
+            }
+        }
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(results_, best.data(), count * sizeof(*results_),
+                                         cudaMemcpyHostToDevice, stream_));
+        stream_.synchronize();
     }
 
     /// select_moves, or select_moves_parts when the policy asks for parts (the part size is
@@ -470,6 +530,11 @@ private:
                                    results_, *parts_, stream_);
                 return;
             }
+        }
+        if (stop_ != nullptr &&
+            eval.grid().size() * std::max<std::uint32_t>(batch_.count, 1) >= 2 * kSliceCells) {
+            sliced_selection(eval, pivot);
+            return;
         }
         LOCUS_CUDA_CHECK(
             select_moves(eval, batch_.count, pivot, results_, workspace_, stream_));
@@ -552,6 +617,8 @@ private:
     std::vector<unsigned long long> counts_host_;
     std::vector<std::uint64_t> evaluations_;
     std::unique_ptr<MappedFlag> halt_; ///< the parallel descent's halt flag, made on first use
+    const std::function<bool()>* stop_ = nullptr; ///< descend's stop test while it selects
+    bool halted_ = false; ///< the last selection was stopped between its slices
 };
 
 } // namespace locus::gpu
