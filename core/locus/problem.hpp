@@ -101,7 +101,7 @@ public:
 };
 
 /// Improves a solution with interchangeable parts of another (kind "combination"): the Combine
-/// of Riise and Burke (paper 002, sec. 2.3). Where both solutions hold the same elements
+/// of Riise & Burke (2014, sec. 2.3). Where both solutions hold the same elements
 /// between the same two neighbours in a different order, `into` takes the cheaper order.
 class Combination : public Component {
 public:
@@ -186,7 +186,7 @@ public:
     /// Whether descend_independent is available: the neighborhood knows which of its moves are
     /// independent (their gains add up when applied together).
     virtual bool has_independence_rule() const { return false; }
-    /// Parallel descent of Riise and Burke (paper 002, Fig. 3): each exploration collects the
+    /// Parallel descent of Riise & Burke (2014, Fig. 3): each exploration collects the
     /// improving moves of every solution (the options.capacity of lowest index), selects greedily
     /// by gain a set of pairwise independent ones (at most options.max_moves) and applies them
     /// together, the objective changing by the sum of their deltas; repeated until an

@@ -470,7 +470,7 @@ void register_chain_search(Registry& registry, ChainSearchSpec spec) {
                 "delta) or first (lowest-index improving move)")
         .choice("mapping", "block", {"block", "thread"},
                 "CUDA: one block per chain (the block shares each exploration) or one thread per "
-                "chain (paper 004's FI-thread; TSP chains); the CPU twin runs a chain per core "
+                "chain (Delévacq et al.'s FI-thread; TSP chains); the CPU twin runs a chain per core "
                 "either way")
         .integer("restart", "0",
                  "epochs in which no chain improves on the chains' best since their start after "

@@ -31,7 +31,7 @@ void check_ils(const Params& params) {
                            "build the new solutions");
 }
 
-/// Iterated local search with the additions of Riise & Burke (paper 002): Combine of each new
+/// Iterated local search with the additions of Riise & Burke (2014): Combine of each new
 /// local optimum with its chain's best (both improved), an adaptive number of perturbations
 /// against cycling, and soft restarts from new solutions whose bests are kept in a pool (the
 /// pool's solutions improve each new best, never the reverse).
@@ -165,7 +165,7 @@ private:
         }
     }
 
-    /// Paper 002's adaptive diversification: a local optimum seen among the last
+    /// Riise & Burke's adaptive diversification: a local optimum seen among the last
     /// `strength_history` ones raises the strength by the iterations since it was seen; a new
     /// one lowers it by the list's length (at least 1). Optima are told apart by objective.
     void adapt(Chain& chain, Objective optimum, std::uint64_t iteration) const {

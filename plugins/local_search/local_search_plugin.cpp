@@ -1,5 +1,5 @@
 // Local search plugin: best/first-improvement descent over one neighborhood, the parallel descent
-// of independent moves (paper 002), variable neighborhood descent (VND) over an ordered list of
+// of independent moves (Riise & Burke 2014), variable neighborhood descent (VND) over an ordered list of
 // neighborhoods with either descent, `construction_only` (the construction's solutions as
 // they are) and the `mixed` construction (contiguous blocks of the batch built by different
 // constructions).
@@ -186,7 +186,7 @@ private:
     std::uint64_t max_steps_;
 };
 
-/// Parallel descent (Riise & Burke, paper 002): every exploration applies a greedy set of
+/// Parallel descent (Riise & Burke 2014): every exploration applies a greedy set of
 /// pairwise independent improving moves of one neighborhood.
 class ParallelDescent final : public Algorithm {
 public:

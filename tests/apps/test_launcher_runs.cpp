@@ -209,7 +209,7 @@ TEST_CASE("ILS on kroA100 reaches 1 % of the optimum in 200 iterations and its t
     CHECK(verify(instance, line["solution_file"], line["objective"]) == 0);
 }
 
-TEST_CASE("parallel ILS (paper 002) on lin318 reaches 2 % within its iteration budget on the "
+TEST_CASE("parallel ILS (Riise & Burke 2014) on lin318 reaches 2 % within its iteration budget on the "
           "CPU and its tour verifies") {
     const fs::path dir = temp_dir("apps-lin318");
     const fs::path instance = data_file("tsplib/lin318.tsp");
@@ -223,7 +223,7 @@ TEST_CASE("parallel ILS (paper 002) on lin318 reaches 2 % within its iteration b
     CHECK(verify(instance, lines[0]["solution_file"], lines[0]["objective"]) == 0);
 }
 
-TEST_CASE("random-k 3-opt ILS (paper 004) on lin318 reaches 2 % within its iteration budget on "
+TEST_CASE("random-k 3-opt ILS (Delévacq et al.) on lin318 reaches 2 % within its iteration budget on "
           "the CPU and its tour verifies") {
     const fs::path dir = temp_dir("apps-lin318-3opt");
     const fs::path instance = data_file("tsplib/lin318.tsp");

@@ -45,7 +45,7 @@ TEST_CASE("CUDA and CPU swap explorations and descents are identical") {
                 for (std::size_t s = 0; s < 6; ++s)
                     CHECK(x.objective(s) == y.objective(s));
             }
-            // The parallel descent of independent swaps (paper 002's rule, exact for the QAP).
+            // The parallel descent of independent swaps (Riise & Burke's rule, exact for the QAP).
             SolutionBatch x = batch, y = batch;
             const DescentStats px = cpu->descend_independent(x, {}, {});
             const DescentStats py = cuda->descend_independent(y, {}, {});

@@ -1,4 +1,4 @@
-// Paper 002's independence of 2-opt moves against brute force: every pair of moves the rule
+// Riise & Burke's independence of 2-opt moves against brute force: every pair of moves the rule
 // calls independent, applied together, changes the tour length by the sum of the two deltas;
 // greedy selection of independent improving moves keeps the best move and no conflicting pair,
 // and applying the selection changes the length by the sum of its deltas.
@@ -79,7 +79,7 @@ std::int64_t delta(const Points& p, const std::vector<std::int32_t>& t, const To
 
 } // namespace
 
-TEST_CASE("2-opt moves independent by paper 002's rule add up when applied together") {
+TEST_CASE("2-opt moves independent by Riise & Burke's rule add up when applied together") {
     std::uint64_t independent = 0;
     std::uint64_t nested = 0;
     for (const std::uint64_t seed : {1u, 2u, 3u}) {
@@ -187,7 +187,7 @@ TEST_CASE("parallel 2-opt descent reaches a 2-opt local optimum in fewer full ev
 }
 
 TEST_CASE("Or-opt moves independent by the segment rule add up when applied together; every "
-          "relocation pair paper 002's rule calls independent is independent") {
+          "relocation pair Riise & Burke's rule calls independent is independent") {
     std::uint64_t independent = 0;
     std::uint64_t paper_pairs = 0;
     for (const std::uint64_t seed : {9u, 10u}) {
@@ -233,7 +233,7 @@ TEST_CASE("Or-opt moves independent by the segment rule add up when applied toge
                 const TourMove& y = moves[b];
                 CHECK(or_opt_conflict(x, y, n) == or_opt_conflict(y, x, n));
                 if (x.length == 1 && y.length == 1) {
-                    // Paper 002: Rel(i, j), Rel(k, l) dependent iff |i-k| <= 1, |i-l| <= 1,
+                    // Riise & Burke 2014: Rel(i, j), Rel(k, l) dependent iff |i-k| <= 1, |i-l| <= 1,
                     // |k-j| <= 1 or j = l (cyclic distances).
                     const bool paper = near(x.i, y.i) || near(x.i, y.p) || near(y.i, x.p) ||
                                        x.p == y.p;

@@ -247,7 +247,7 @@ TEST_CASE("focused descents give identical tours, focus and evaluation counts on
 }
 
 namespace {
-/// The paper 004 strategies on the chain engine: pivot (best / first), mapping (block / thread)
+/// Delévacq et al. strategies on the chain engine: pivot (best / first), mapping (block / thread)
 /// and the sequential 3-opt neighborhood (K3, 0 = off).
 struct ChainVariant {
     bool first;

@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(kThreads)
               initialize);
 }
 
-/// Thread per chain (paper 004's FI-thread mapping): each thread runs its chain's routine alone
+/// Thread per chain (Delévacq et al.'s FI-thread mapping): each thread runs its chain's routine alone
 /// (SerialTeam), as one CPU thread does in the twin.
 template <class P>
 __global__ void chain_thread_kernel(const P policy, const ChainArrays a, const ChainParams params,

@@ -121,7 +121,7 @@ struct ChainParams {
     /// Pivoting rule of every exploration: the lowest-index improving move (first improvement)
     /// instead of the smallest delta (best improvement)
     bool first_improvement = false;
-    /// CUDA mapping: one thread per chain (paper 004's FI-thread) instead of one block
+    /// CUDA mapping: one thread per chain (Delévacq et al.'s FI-thread) instead of one block
     bool thread_per_chain = false;
     /// The halt flag (null: none): once set, descents end before their next exploration and
     /// epochs before their next iteration, so that a time limit or an interrupt is honoured

@@ -2,7 +2,7 @@
 /// \file
 /// Moves on a giant tour evaluated through segment resources (segment_resources.hpp): the delta
 /// of a move is the change of the total length of the route set, from the summaries of the
-/// segments the move reconnects (paper 001, §4.3), in O(1) per move. Moves whose result exceeds
+/// segments the move reconnects (Schulz 2011, §4.3), in O(1) per move. Moves whose result exceeds
 /// a capacity or a duration limit, or uses more routes than the fleet allows, are not moves
 /// (invalid_delta). Host-device evaluators of the neighborhood engine (MoveEvaluator), for the
 /// CPU twin and kernels alike.
@@ -193,7 +193,7 @@ struct GiantTwoOpt {
     }
 };
 
-/// A pure 3-opt move on a closed giant tour (paper 001, §5: the reconnections of three removed
+/// A pure 3-opt move on a closed giant tour (Schulz 2011, §5: the reconnections of three removed
 /// edges that no 2-opt move gives): remove the edges after positions x < y < z (z <= L - 2),
 /// which leaves A = [0, x], B = [x+1, y], C = [y+1, z], D = [z+1, L-1], and reconnect
 ///   p = 0: A B' C' D   p = 1: A C B D   p = 2: A C B' D   p = 3: A C' B D

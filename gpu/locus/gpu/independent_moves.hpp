@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Selection of pairwise independent improving moves, the step of the parallel descent of Riise
-/// and Burke (paper 002, sec. 5.2): after a whole neighborhood is evaluated, a set of improving
+/// and Burke (Riise & Burke 2014, sec. 5.2): after a whole neighborhood is evaluated, a set of improving
 /// moves of which no two conflict is chosen and all of them are applied at once; their gains
 /// add up when the neighborhood's conflict rule is exact (two moves that do not conflict change
 /// disjoint parts of the objective). The selection is greedy by gain — moves taken from the

@@ -294,7 +294,7 @@ public:
     /// The parallel descent (Neighborhood::descend_independent): each exploration uploads the
     /// batch, collects and decodes the improving moves on the device (improving_moves,
     /// decode_improving_kernel) and downloads them; selection and application run on the host
-    /// (detail::IndependentStep, as on the CPU twin), as paper 002 found fastest. Same results
+    /// (detail::IndependentStep, as on the CPU twin), as Riise & Burke 2014 found fastest. Same results
     /// as CpuNeighborhoodAdapter::descend_independent.
     DescentStats descend_independent(SolutionBatch& batch, const IndependentDescentOptions& options,
                                      const std::function<bool()>& stop)

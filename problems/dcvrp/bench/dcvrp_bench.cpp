@@ -1,4 +1,4 @@
-// Table 5 of paper 001 (Schulz, GPU local search for the DCVRP): seconds per local-search
+// Table 5 of Schulz 2011 (Schulz, GPU local search for the DCVRP): seconds per local-search
 // iteration (linear tours, segment hierarchies, evaluation of the whole neighborhood, reduction,
 // applying the best move) of giant-tour 2-opt and pure 3-opt on solutions of a given number of
 // positions, on the CUDA backend and on the CPU twin (all cores) of the same machine, with the

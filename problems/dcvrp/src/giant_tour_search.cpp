@@ -1,4 +1,4 @@
-// The DCVRP giant-tour neighborhoods on the CPU (paper 001): each solution's linear tour, its
+// The DCVRP giant-tour neighborhoods on the CPU (Schulz 2011): each solution's linear tour, its
 // hierarchy of segment summaries (gpu/segment_resources.hpp) and the evaluators of
 // gpu/giant_tour_moves.hpp through the neighborhood engine's CPU twin; the CUDA backend is in
 // giant_tour_cuda.cu and makes the same choices.

@@ -202,7 +202,7 @@ void register_dcvrp_components(Registry& registry) {
                      1024, 1099511627776.0);
     };
     ComponentSchema two_opt{"neighborhood", "two_opt", "dcvrp",
-                            "Giant-tour 2-opt (paper 001): remove two edges and reverse the part "
+                            "Giant-tour 2-opt (Schulz 2011): remove two edges and reverse the part "
                             "between them, which may span routes; results over the capacity, "
                             "the duration limit or the fleet are not moves; O(1) per move "
                             "through segment resources; (L-3)(L-2)/2 moves for a giant tour of "
@@ -211,7 +211,7 @@ void register_dcvrp_components(Registry& registry) {
     registry.add(two_opt, giant(GiantMove::two_opt, "two_opt"));
 
     ComponentSchema three_opt{"neighborhood", "three_opt", "dcvrp",
-                              "Giant-tour pure 3-opt (paper 001): remove three edges, leaving A B "
+                              "Giant-tour pure 3-opt (Schulz 2011): remove three edges, leaving A B "
                               "C D, and reconnect as A B' C' D, A C B D, A C B' D or A C' B D "
                               "(' = reversed); parts may span routes; constraints as two_opt; "
                               "4 C(L-1, 3) moves."};

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The giant-tour neighborhoods of the DCVRP (paper 001): 2-opt and pure 3-opt on the linear
+/// The giant-tour neighborhoods of the DCVRP (Schulz 2011): 2-opt and pure 3-opt on the linear
 /// tour of each solution (linear_tour.hpp), segments spanning routes, every move checked
 /// against capacity, duration and fleet in O(1) through segment resources
 /// (gpu/segment_resources.hpp, gpu/giant_tour_moves.hpp). Best- or first-improving over the

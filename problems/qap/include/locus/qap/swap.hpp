@@ -100,7 +100,7 @@ LOCUS_HD_INLINE std::int64_t swap_interaction(const M& a, const M& b, std::int32
            cols * (B(pu, ps) - B(pv, ps) + B(pv, pr) - B(pu, pr));
 }
 
-/// The exact independence rule of two swaps for the parallel descent (paper 002's definition:
+/// The exact independence rule of two swaps for the parallel descent (Riise & Burke's definition:
 /// applied together they change the objective by the sum of their deltas): they are dependent
 /// when they share a facility or when either changes the other's delta (swap_interaction).
 template <class M>

@@ -55,7 +55,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
     /// 0: 2-opt, 1: Or-opt, 2: sequential 3-opt (candidate lists; 3-opt empty when K3 = 0)
     static constexpr int kNeighborhoods = 3;
     static constexpr int kMaxTouched = 6;
-    static constexpr bool kThreadMapping = true; ///< mapping: thread (paper 004's FI-thread)
+    static constexpr bool kThreadMapping = true; ///< mapping: thread (Delévacq et al.'s FI-thread)
 
     Metric metric;
     const std::int32_t* candidates = nullptr; ///< n x K
@@ -206,7 +206,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
         return m;
     }
 
-    /// The variable-depth move (Lin-Kernighan style; issue 15, paper 004's "deeper moves"),
+    /// The variable-depth move (Lin-Kernighan style; Delévacq et al.'s "deeper moves"),
     /// tried when the VND's neighborhoods have no improving move left: from each city t1 of
     /// `from` and each of its tour neighbours t2, repeatedly close the chain's open edge
     /// (t1, t2) by a step, and go on from the step's new open edge. A 2-opt step removes
@@ -488,7 +488,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
     }
 
     /// Leader only: the child is `first` improved with every shorter interchangeable sub-path of
-    /// `second` (Combine, paper 002; exchange recombine / population), sub-paths of at most
+    /// `second` (Combine, Riise & Burke 2014; exchange recombine / population), sub-paths of at most
     /// 1000 cities. Deterministic: the random stream is not used.
     LOCUS_HD void recombine(std::uint32_t c, const std::int32_t* first, const std::int32_t* second,
                             std::int32_t* child, Rng&) const {

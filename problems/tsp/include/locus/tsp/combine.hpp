@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Combine of two TSP tours (Riise & Burke, paper 002, sec. 2.3): where tour `into` visits a
+/// Combine of two TSP tours (Riise & Burke 2014, sec. 2.3): where tour `into` visits a
 /// set of cities between two cities x and y, and tour `from` visits exactly the same set on
 /// its path from x to y (either direction), the two sub-paths are interchangeable; `into`
 /// takes `from`'s when it is shorter. Symmetric distances.

@@ -405,7 +405,7 @@ template <class Metric, class Delta = std::int64_t> struct OrOptCandidates {
     }
 };
 
-/// Random-k-best 3-opt of Delévacq et al. (paper 004, ILS-RKBI): k random triples of removed
+/// Random-k-best 3-opt of Delévacq et al. ( ILS-RKBI): k random triples of removed
 /// edges, each with its seven reconnections.
 template <class Metric, class Delta = std::int64_t> struct ThreeOptRandom {
     using delta_type = Delta;
@@ -494,7 +494,7 @@ LOCUS_HD_INLINE std::int32_t three_opt_type(const std::int32_t* tour, std::int32
     return -1;
 }
 
-/// Sequential 3-opt over candidate lists (paper 004's 3-opt with neighbor lists, as in
+/// Sequential 3-opt over candidate lists (Delévacq et al.'s 3-opt with neighbor lists, as in
 /// Lin-Kernighan's first three levels): remove (t1, t2), add (t2, t3) with t3 a candidate of
 /// t2, remove (t3, t4), add (t4, t5) with t5 a candidate of t4, remove (t5, t6), close with
 /// (t6, t1); t2, t4 and t6 are either tour neighbour. Rows: 2 per focused city (t1, and t2 its

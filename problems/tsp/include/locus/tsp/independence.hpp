@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Independence of TSP 2-opt moves for the parallel descent of Riise and Burke (paper 002,
+/// Independence of TSP 2-opt moves for the parallel descent of Riise & Burke (2014,
 /// sec. 5.3): two 2-opt moves (edges (i, i+1) and (j, j+1), i < j, positions of the tour before
 /// the moves) are dependent if and only if their edge pairs interleave (i < k < j < l or
 /// k < i < l < j) or share an edge; nested and disjoint moves are independent, so their gains
@@ -17,7 +17,7 @@
 
 namespace locus::tsp {
 
-/// Paper 002's dependency rule for two 2-opt moves.
+/// Riise & Burke's dependency rule for two 2-opt moves.
 LOCUS_HD_INLINE bool two_opt_conflict(const TourMove& a, const TourMove& b) {
     const std::int32_t i = a.i, j = a.j, k = b.i, l = b.j;
     return (i < k && k < j && j < l) || (k < i && i < l && l < j) || k == j || k == i ||
@@ -25,7 +25,7 @@ LOCUS_HD_INLINE bool two_opt_conflict(const TourMove& a, const TourMove& b) {
 }
 
 /// Dependency of two Or-opt moves (segment t[i..e], e = i+L-1, moved between t[p] and t[p+1],
-/// possibly reversed), generalising paper 002's relocation rule to segments: dependent when they
+/// possibly reversed), generalising Riise & Burke's relocation rule to segments: dependent when they
 /// remove a common edge ((i-1, i), (e, e+1), (p, p+1), by first position), their segments
 /// overlap, or one is inserted next to or inside the other's segment. Otherwise every removed
 /// edge of one survives the other, the cities each reconnects stay where the move expects them,
@@ -170,7 +170,7 @@ struct ParallelDescentStats {
     std::int64_t change = 0;      ///< sum of the applied moves' deltas
 };
 
-/// Paper 002's ParallelDescent over the full 2-opt neighborhood on the host (the reference of
+/// Riise & Burke's ParallelDescent over the full 2-opt neighborhood on the host (the reference of
 /// the parallel search): every iteration evaluates every move with `d(a, b)` (symmetric
 /// integer distances between cities), selects pairwise independent improving moves greedily by
 /// gain (at most `limit`, 0: all) and applies them together, until no move improves. With
