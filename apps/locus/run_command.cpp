@@ -21,6 +21,7 @@
 #include "locus/data_path.hpp"
 #include "locus/error.hpp"
 #include "locus/generator_spec.hpp"
+#include "locus/gpu/cpu_threads.hpp"
 #include "locus/gpu/device.hpp"
 #include "locus/plugin_loader.hpp"
 #include "locus/problem.hpp"
@@ -137,9 +138,9 @@ std::string cpu_description(int threads) {
     return fmt::format("{} ({} threads)", model, threads);
 }
 
-int resolved_threads(int threads) {
-    return threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
-}
+// NOTE: the engines' own resolution (OpenMP's thread count, which OMP_NUM_THREADS sets), so
+// that results lines report the threads the engines used.
+int resolved_threads(int threads) { return gpu::resolve_threads(threads); }
 
 /// The live progress line on a terminal (stderr), refreshed twice a second.
 class Progress {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "locus/defaults.hpp"
 #include "locus/types.hpp"
 
 namespace locus {
@@ -37,7 +38,8 @@ struct BuildContext {
     /// Device memory an engine may allocate, in bytes (0: memory_fraction of the free memory
     /// when the engine is built).
     std::size_t memory_budget = 0;
-    double memory_fraction = 0.8; ///< share of the free device memory used when no budget is set
+    double memory_fraction = kDefaultMemoryFraction; ///< share of the free device memory used when
+                                                     ///< no budget is set
 };
 
 } // namespace locus

@@ -7,7 +7,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "config_tree.hpp"
+#include "locus/defaults.hpp"
 #include "locus/error.hpp"
 #include "locus/params_check.hpp"
 #include "locus/text.hpp"
@@ -425,8 +428,8 @@ void register_job_schema(Registry& registry) {
             .integer("memory_budget", "0",
                      "device memory the engines may allocate, MiB (0 = memory_fraction of the "
                      "free memory)",
-                     0.0)
-            .real("memory_fraction", "0.8",
+                     0.0, kMaxMemoryBudgetMiB)
+            .real("memory_fraction", fmt::format("{}", kDefaultMemoryFraction),
                   "share of the free device memory the engines may use when memory_budget is 0",
                   0.01, 1.0)
             .string("output", "results", "directory of results.jsonl, trace.jsonl, solutions")

@@ -522,3 +522,17 @@ TEST_CASE("files read whole: devices are refused unread, and each kind of file h
     // check holds only when no earlier command of this suite grew that large.
     if (rss_before < 512 * 1024) CHECK(largest_child_rss_kib() < 512 * 1024);
 }
+
+TEST_CASE("memory_budget is bounded so that its bytes stay exact; the default fraction is one "
+          "value") {
+    const fs::path dir = temp_dir("apps-memory-budget");
+    write_file(dir / "job.yaml", kValidJob + "memory_budget: 1099511627776\n");
+    const CommandResult r = run_locus_stderr("validate " + quoted((dir / "job.yaml").string()));
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("memory_budget") != std::string::npos);
+    CHECK(r.output.find("1073741824") != std::string::npos);
+    // The default memory_fraction that the schema documents is the one the engines use.
+    const CommandResult plugins = run_locus("plugins --verbose");
+    CHECK(plugins.output.find("memory_fraction (real in [0.01, 1], default 0.8)") !=
+          std::string::npos);
+}

@@ -1000,3 +1000,25 @@ TEST_CASE("a second signal while the search does not stop still writes the resul
     REQUIRE(fs::exists(line["solution_file"].get<std::string>()));
     CHECK(read_lines(line["solution_file"].get<std::string>()).size() == 40);
 }
+
+TEST_CASE("threads: 0 reports the threads the engines use (OpenMP's count, set by "
+          "OMP_NUM_THREADS)") {
+    const fs::path dir = temp_dir("apps-threads");
+    write_file(dir / "job.yaml", "problem: {name: tsp, instance: \"random-uniform:n=60,seed=1\"}\n"
+                                 "algorithm: {name: descent, neighborhood: two_opt}\n"
+                                 "backend: cpu\n");
+    for (const int threads : {1, 3}) {
+        const fs::path out = dir / ("out" + std::to_string(threads));
+        const CommandResult r =
+            run_locus("run " + quoted((dir / "job.yaml").string()) + " -q --out " +
+                          quoted(out.string()),
+                      "OMP_NUM_THREADS=" + std::to_string(threads));
+        INFO(r.output);
+        REQUIRE(r.exit_code == 0);
+        const auto lines = read_jsonl(out / "results.jsonl");
+        REQUIRE(lines.size() == 1);
+        CHECK(lines[0]["threads"] == threads);
+        CHECK(lines[0]["device"].get<std::string>().ends_with(
+            "(" + std::to_string(threads) + " threads)"));
+    }
+}

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "locus/defaults.hpp"
+
 #if !defined(LOCUS_TUNING_ARCH)
 #define LOCUS_TUNING_ARCH 900
 #endif
@@ -61,7 +63,8 @@ struct SuccessorTuning {
 /// Memory budget defaults (the job key memory_fraction).
 template <int Arch>
 struct MemoryTuning {
-    static constexpr double kFreeFraction = 0.8; ///< share of the free memory an engine may use
+    static constexpr double kFreeFraction = kDefaultMemoryFraction; ///< share of the free memory
+                                                                    ///< an engine may use
 };
 
 } // namespace locus::gpu

@@ -1,0 +1,14 @@
+#pragma once
+/// \file
+/// Job defaults that the config schema, BuildContext and the engines share (one definition).
+
+namespace locus {
+
+/// Share of the free device memory an engine may use when the job sets no memory_budget.
+inline constexpr double kDefaultMemoryFraction = 0.8;
+
+/// The largest memory_budget in MiB (2^30 MiB = 1 PiB): the budget in bytes, MiB << 20, stays
+/// far within 64 bits.
+inline constexpr double kMaxMemoryBudgetMiB = 1073741824.0;
+
+} // namespace locus
