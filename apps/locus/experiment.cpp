@@ -358,28 +358,6 @@ std::vector<Run> shard_of(const std::vector<Run>& runs, const std::string& shard
     return out;
 }
 
-/// The longest results line read (a line holds a run's resolved config and figures: a few
-/// KB). Results files themselves may be large (a line per run), so they are read line by line.
-constexpr std::size_t kMaxResultsLineBytes = std::size_t{16} << 20;
-
-/// The next line of `in` (without its LF) into `line`; false at the end of the file. A line
-/// longer than kMaxResultsLineBytes is refused, naming `file` and the line's `number`.
-bool next_results_line(std::istream& in, std::string& line, const fs::path& file,
-                       std::size_t number) {
-    line.clear();
-    std::streambuf& buffer = *in.rdbuf();
-    for (;;) {
-        const int c = buffer.sbumpc();
-        if (c == std::char_traits<char>::eof()) return !line.empty();
-        if (c == '\n') return true;
-        if (line.size() == kMaxResultsLineBytes)
-            throw Error(fmt::format("{}:{}: the line exceeds {} bytes (the longest results line "
-                                    "read)",
-                                    file.string(), number, kMaxResultsLineBytes));
-        line.push_back(static_cast<char>(c));
-    }
-}
-
 /// DIR/results.jsonl, where it exists, must be a regular file: it is appended to and cut.
 void check_results_file(const fs::path& results) {
     struct stat info {};

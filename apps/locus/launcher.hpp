@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,15 @@ inline void put_line(std::FILE* out, std::string_view text) {
     std::fputs(line.c_str(), out);
     std::fputc('\n', out);
 }
+
+/// The longest results line read (a line holds a run's resolved config and figures: a few KB).
+/// Results files themselves may be large (a line per run), so they are read line by line.
+inline constexpr std::size_t kMaxResultsLineBytes = std::size_t{16} << 20;
+
+/// The next line of `in` (without its LF) into `line`; false at the end of the file. A line
+/// longer than kMaxResultsLineBytes is refused (Error), naming `file` and the line's `number`.
+bool next_results_line(std::istream& in, std::string& line, const std::filesystem::path& file,
+                       std::size_t number);
 
 /// Options of `locus run` (and `locus validate`, which uses the first four).
 struct RunOptions {

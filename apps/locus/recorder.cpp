@@ -105,6 +105,22 @@ nlohmann::json number(double value) {
 }
 } // namespace
 
+bool next_results_line(std::istream& in, std::string& line, const fs::path& file,
+                       std::size_t number) {
+    line.clear();
+    std::streambuf& buffer = *in.rdbuf();
+    for (;;) {
+        const int c = buffer.sbumpc();
+        if (c == std::char_traits<char>::eof()) return !line.empty();
+        if (c == '\n') return true;
+        if (line.size() == kMaxResultsLineBytes)
+            throw Error(fmt::format("{}:{}: the line exceeds {} bytes (the longest results line "
+                                    "read)",
+                                    file.string(), number, kMaxResultsLineBytes));
+        line.push_back(static_cast<char>(c));
+    }
+}
+
 Recorder::Recorder(const fs::path& out_dir, const Problem& problem, JobFacts facts)
     : out_dir_(out_dir), results_file_(out_dir / "results.jsonl"), problem_(problem),
       facts_(std::move(facts)), stamp_(utc_stamp_ms()) {

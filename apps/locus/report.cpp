@@ -103,10 +103,6 @@ std::string percent(double v) {
 /// that of read_text_file (core/src/text.cpp) for instances and solutions.
 constexpr std::uintmax_t kLargestPlotFile = std::uintmax_t{1} << 30;
 
-/// The longest results line read (a line holds a run's resolved config and figures: a few KB).
-/// Results files themselves may be large (a line per run): they are read line by line.
-constexpr std::size_t kMaxResultsLineBytes = std::size_t{16} << 20;
-
 /// "a character device" and the like: what a file that is not a regular file or a pipe is.
 const char* file_kind(mode_t mode) {
     return S_ISCHR(mode)    ? "a character device"
@@ -130,24 +126,6 @@ std::string unreadable_plot_file(const fs::path& file, const char* what) {
         return fmt::format("{} file '{}' exceeds {} bytes (the largest {} file read)", what,
                            file.string(), kLargestPlotFile, what);
     return "";
-}
-
-/// The next line of `in` (without its LF) into `line`; false at the end of the file. A line
-/// longer than kMaxResultsLineBytes is refused, naming `file` and the line's `number`.
-bool next_results_line(std::istream& in, std::string& line, const fs::path& file,
-                       std::size_t number) {
-    line.clear();
-    std::streambuf& buffer = *in.rdbuf();
-    for (;;) {
-        const int c = buffer.sbumpc();
-        if (c == std::char_traits<char>::eof()) return !line.empty();
-        if (c == '\n') return true;
-        if (line.size() == kMaxResultsLineBytes)
-            throw Error(fmt::format("{}:{}: the line exceeds {} bytes (the longest results line "
-                                    "read)",
-                                    file.string(), number, kMaxResultsLineBytes));
-        line.push_back(static_cast<char>(c));
-    }
 }
 
 /// The results files of an input: the file itself, or <dir>/results.jsonl. A regular file or
