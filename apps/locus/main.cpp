@@ -10,6 +10,7 @@
 #include "launcher.hpp"
 #include "locus/build_info.hpp"
 #include "locus/error.hpp"
+#include "locus/search_context.hpp"
 
 
 int main(int argc, char** argv) {
@@ -124,6 +125,18 @@ int main(int argc, char** argv) {
     } catch (const locus::ConfigError& e) {
         std::fprintf(stderr, "locus: error: %s\n", locus::message_line(e.what()).c_str());
         return kUsage;
+    } catch (const locus::Stopped&) {
+        // A set-up phase (candidate lists, a construction) ended by the limit or a signal
+        // before the run had any solution: nothing to write.
+        if (locus::interrupt_requested()) {
+            std::fprintf(stderr, "locus: interrupted before the first solution was built\n");
+            return kInterrupted;
+        }
+        std::fprintf(stderr,
+                     "locus: error: the time limit ended the run before its first solution was "
+                     "built (its candidate lists or construction were still running); raise "
+                     "--time-limit or use a faster construction\n");
+        return kFailure;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "locus: error: out of host memory (the instance, the batch or the "
                              "candidate lists are too large for this machine; try a smaller "

@@ -392,12 +392,19 @@ int run_job(const RunOptions& options) {
             batch.objective(i) = verdict.objective;
         }
     } else {
+        // Stopped (the limit or a signal ended the construction or its candidate lists
+        // before any solution existed) is answered in main: there is nothing to write.
         ctx.construct(batch);
     }
 
     std::exception_ptr failure;
     try {
         algorithm->run(batch, ctx);
+    } catch (const Stopped&) {
+        // A set-up phase of the algorithm (e.g. its candidate lists) ended by the limit or a
+        // signal: the run ends as its stop reason says, with the constructed solutions.
+        ctx.offer(batch);
+        ctx.should_stop();
     } catch (const std::exception& e) {
         failure = std::current_exception();
         ctx.fail(e.what());

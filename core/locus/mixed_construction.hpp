@@ -17,7 +17,8 @@ namespace locus {
 /// construction j, which draws from derive_key(seed, j) as its seed (so solution i of block j
 /// from derive_key(derive_key(seed, j), i - j N / k)). Blocks are built in order; once `stop`
 /// returns true after the first non-empty block, the solutions of the blocks not built become
-/// copies of solution 0.
+/// copies of solution 0; so do those of a later block whose construction throws Stopped (the
+/// first block's Stopped propagates: there is no solution to copy).
 class MixedConstruction final : public Construction {
 public:
     explicit MixedConstruction(std::vector<std::unique_ptr<Construction>> parts);

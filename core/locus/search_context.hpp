@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <optional>
 #include <span>
@@ -56,6 +57,22 @@ void clear_interrupt() noexcept;
 /// interrupt was requested or the armed deadline has passed. One relaxed atomic load: a timer
 /// thread raises it at the deadline, so loops need not read the clock.
 bool stop_requested() noexcept;
+/// Thrown by a setup phase (candidate lists, a construction's long step) that the stop flag
+/// ended before it produced anything usable. The launcher ends the run normally when solutions
+/// exist (stop_reason time_limit or interrupted) and with a clear error when none does; a
+/// mixed construction treats a block it ends as not built.
+class __attribute__((visibility("default"))) Stopped : public std::exception {
+public:
+    const char* what() const noexcept override {
+        return "stopped by the time limit or a signal before the phase finished";
+    }
+};
+
+/// Throws Stopped when stop_requested().
+inline void throw_if_stopped() {
+    if (stop_requested()) throw Stopped();
+}
+
 /// Arms the process-wide deadline at `at` (replacing any armed one) and returns its token.
 /// SearchContext arms the end of its current run's time limit.
 std::uint64_t arm_deadline(std::chrono::steady_clock::time_point at);

@@ -6,6 +6,7 @@
 
 #include "locus/error.hpp"
 #include "locus/rng.hpp"
+#include "locus/search_context.hpp"
 
 namespace locus {
 
@@ -51,7 +52,12 @@ void MixedConstruction::construct_until(SolutionBatch& batch, std::uint64_t seed
         if (begin == end) continue;
         if (built > 0 && stop && stop()) break;
         SolutionBatch block(end - begin, batch.width());
-        parts_[j]->construct_until(block, derive_key(seed, j), stop);
+        try {
+            parts_[j]->construct_until(block, derive_key(seed, j), stop);
+        } catch (const Stopped&) {
+            if (built == 0) throw;
+            break;
+        }
         copy_rows(begin, end, batch.width(),
                   [&](std::size_t i) { batch.copy_from(i, block, i - begin); });
         built = end;

@@ -33,13 +33,24 @@ public:
 
     void run(SolutionBatch& batch, SearchContext& ctx) override {
         for (std::uint32_t r = 0; r < runs_; ++r) {
+            // A set-up phase ended by the run's limit (Stopped) ends that run only: without a
+            // solution when it was the construction, with the constructed ones otherwise.
             if (r > 0) {
                 if (interrupt_requested()) return;
                 ctx.next_run();
-                ctx.construct(batch);
+                try {
+                    ctx.construct(batch);
+                } catch (const Stopped&) {
+                    ctx.should_stop();
+                    continue;
+                }
             }
             ctx.offer(batch);
-            algorithm_->run(batch, ctx);
+            try {
+                algorithm_->run(batch, ctx);
+            } catch (const Stopped&) {
+                ctx.should_stop();
+            }
         }
     }
 

@@ -489,6 +489,21 @@ TEST_CASE("the time limit holds on a 20,000-city TSP: resident ILS ends within t
     REQUIRE_FALSE(read_jsonl(line["trace_file"].get<std::string>()).empty());
 }
 
+TEST_CASE("a limit that ends the candidate lists before any tour: a clear error, no results") {
+    // 300,000 cities: their candidate lists take seconds on two cores, the limit 0.2 s. The
+    // lists read the stop flag per city and the run ends without a solution to write.
+    const fs::path out = temp_dir("apps-limit-before-solution") / "out";
+    const CommandResult r = run_locus(
+        "run " + quoted((source_dir() / "configs/tsp/resident-ils.yaml").string()) +
+        " -q --backend cpu --set batch=1 --time-limit 0.2 --instance "
+        "random-uniform:n=300000,seed=1 --out " + quoted(out.string()));
+    INFO(r.output);
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("ended the run before its first solution was built") != std::string::npos);
+    CHECK(r.output.find("raise --time-limit") != std::string::npos);
+    CHECK_FALSE(fs::exists(out / "results.jsonl"));
+}
+
 TEST_CASE("resident ILS from a start algorithm: the chains improve on the parallel VND's optimum") {
     // configs/tsp/resident-ils-large.yaml: a parallel VND takes the best nearest-neighbor tour
     // to a local optimum, then the chains search from it within the same limit.

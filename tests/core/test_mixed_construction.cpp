@@ -9,6 +9,7 @@
 #include "locus/error.hpp"
 #include "locus/mixed_construction.hpp"
 #include "locus/rng.hpp"
+#include "locus/search_context.hpp"
 
 using namespace locus;
 
@@ -81,6 +82,33 @@ TEST_CASE("mixed construction: a stop after the first block leaves copies of sol
         CHECK(batch.objective(i) == batch.objective(0));
     }
     CHECK(batch[1][2] == 1);
+}
+
+TEST_CASE("mixed construction: a later block ended by Stopped is not built; the first rethrows") {
+    /// Throws Stopped on its call, as a construction ended by the stop flag does.
+    class Stopping final : public Construction {
+    public:
+        void construct(SolutionBatch&, std::uint64_t) override { throw Stopped(); }
+    };
+    std::vector<int> calls(1, 0);
+    std::vector<std::unique_ptr<Construction>> later;
+    later.push_back(std::make_unique<Tagging>(7, &calls[0]));
+    later.push_back(std::make_unique<Stopping>());
+    MixedConstruction second(std::move(later));
+    SolutionBatch batch(6, 3);
+    second.construct(batch, 3);
+    CHECK(calls[0] == 1);
+    for (std::size_t i = 0; i < 6; ++i) {
+        CHECK(batch[i][0] == 7);
+        CHECK(batch[i][2] == (i < 3 ? static_cast<std::int32_t>(i) : 0));
+        CHECK(batch.objective(i) == batch.objective(i < 3 ? i : 0));
+    }
+    std::vector<std::unique_ptr<Construction>> first;
+    first.push_back(std::make_unique<Stopping>());
+    first.push_back(std::make_unique<Tagging>(1, &calls[0]));
+    MixedConstruction none(std::move(first));
+    CHECK_THROWS_AS(none.construct(batch, 3), Stopped);
+    CHECK(calls[0] == 1);
 }
 
 TEST_CASE("mixed construction: an empty list is refused") {

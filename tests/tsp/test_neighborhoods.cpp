@@ -4,10 +4,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <set>
 
 #include "locus/rng.hpp"
+#include "locus/search_context.hpp"
+#include "locus/tsp/candidate_lists.hpp"
 #include "tsp_test_instances.hpp"
 #include "locus/tsp/evaluators.hpp"
 #include "locus/tsp/generator.hpp"
@@ -590,5 +593,48 @@ TEST_CASE("greedy-edge tours: the unit steps of a line and a closing edge; valid
         std::vector<std::int32_t> nn(2000);
         nearest_neighbor_tour(uniform.instance(), start, nn);
         CHECK(greedy.objective(0) < uniform.evaluate(nn));
+    }
+}
+
+TEST_CASE("a raised stop flag ends candidate lists and the greedy tour, and completes tour 0") {
+    constexpr std::int32_t n = 10000; // more than one stop check (every 4096 cities) per walk
+    const auto un = static_cast<std::size_t>(n);
+    TspProblem problem(generate_random_uniform(un, 4, 100000));
+    // A deadline in the past raises the process-wide stop flag, as a run's limit does.
+    const auto past = [] {
+        return locus::arm_deadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    };
+    std::uint64_t token = past();
+    REQUIRE(locus::stop_requested());
+    CHECK_THROWS_AS(problem.candidates(8), locus::Stopped);
+    CHECK_THROWS_AS(problem.nearest(10), locus::Stopped);
+    locus::disarm_deadline(token);
+    // Lists ended by the flag are not kept: they are built in full once it is down.
+    const auto& lists = problem.nearest(10);
+    REQUIRE(lists.size() == un * 10);
+    CHECK(lists == candidate_lists(problem.instance(), 10, false));
+    NearestNeighborTour nn(problem, -1);
+    SolutionBatch full(1, un);
+    nn.construct(full, 7);
+
+    token = past();
+    std::vector<std::int32_t> tour(un);
+    CHECK_THROWS_AS(greedy_edge_tour(problem.instance(), lists.data(), 10, tour), locus::Stopped);
+    // The nearest-neighbor construction completes solution 0 at its first check (its first
+    // 4096 cities walked, the others in ascending order) and copies it to the others.
+    SolutionBatch batch(4, un);
+    nn.construct(batch, 7);
+    locus::disarm_deadline(token);
+    CHECK(std::equal(batch[0].begin(), batch[0].begin() + 4096, full[0].begin()));
+    CHECK(std::is_sorted(batch[0].begin() + 4096, batch[0].end()));
+    CHECK_FALSE(std::equal(batch[0].begin(), batch[0].end(), full[0].begin()));
+    for (std::size_t i = 0; i < batch.count(); ++i) {
+        std::vector<std::int32_t> sorted(batch[i].begin(), batch[i].end());
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<std::int32_t> identity(un);
+        std::iota(identity.begin(), identity.end(), 0);
+        CHECK(sorted == identity);
+        CHECK(batch.objective(i) == problem.evaluate(batch[i]));
+        CHECK(std::equal(batch[i].begin(), batch[i].end(), batch[0].begin()));
     }
 }

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
+#include "locus/search_context.hpp"
 #include "locus/tsp/candidate_lists.hpp"
 #include "locus/tsp/heuristics.hpp"
 #include "kd_tree.hpp"
@@ -243,6 +244,8 @@ void ascend(const Instance& instance, const AlphaOptions& options, AlphaNearness
     for (std::size_t v = 0; v < n; ++v) last[v] = degree[v] - 2;
     double w = out.bound;
     while (out.iterations < options.ascent && lambda > 1e-6) {
+        // An iteration is one 1-tree, O(n log n): read the stop flag where that is long.
+        if (n > 4096) throw_if_stopped();
         const double step = lambda * std::max(upper - w, 0.0) / norm2();
         if (!(step > 0.0)) break;
         for (std::size_t v = 0; v < n; ++v) {

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <atomic>
 #include <utility>
+
+#include "locus/search_context.hpp"
 
 namespace locus::tsp {
 
@@ -65,11 +68,18 @@ void first_by_distance(const Instance& instance, const KdTree& tree, double scal
 
 } // namespace
 
+/// Rows built even after a stop: instances this small take milliseconds, so a run stopped
+/// while loading still gets its lists and its first solution.
+constexpr std::int32_t kUnchecked = 4096;
+
 std::vector<std::int32_t> candidate_lists_all_pairs(const Instance& instance, std::int32_t k,
                                                     bool quadrant) {
     const auto n = static_cast<std::int32_t>(instance.n);
     std::vector<std::int32_t> lists(static_cast<std::size_t>(n) * static_cast<std::size_t>(k));
     const bool geometric = quadrant && !instance.x.empty();
+    // Rows are skipped once the stop flag is raised (a run's limit or a signal), and the lists
+    // then throw Stopped instead of returning.
+    std::atomic<bool> skipped{false};
 #pragma omp parallel
     {
         std::vector<Entry> row;
@@ -77,6 +87,10 @@ std::vector<std::int32_t> candidate_lists_all_pairs(const Instance& instance, st
         row.reserve(static_cast<std::size_t>(n));
 #pragma omp for schedule(dynamic, 64)
         for (std::int32_t a = 0; a < n; ++a) {
+            if (a >= kUnchecked && stop_requested()) {
+                skipped.store(true, std::memory_order_relaxed);
+                continue;
+            }
             row.clear();
             for (auto& q : quadrants) q.clear();
             for (std::int32_t b = 0; b < n; ++b) {
@@ -103,6 +117,7 @@ std::vector<std::int32_t> candidate_lists_all_pairs(const Instance& instance, st
                      lists.data() + static_cast<std::size_t>(a) * static_cast<std::size_t>(k));
         }
     }
+    if (skipped.load()) throw Stopped();
     return lists;
 }
 
@@ -115,6 +130,7 @@ std::vector<std::int32_t> candidate_lists(const Instance& instance, std::int32_t
     const KdTree tree(instance.x, instance.y);
     const auto per = static_cast<std::size_t>(k) / 4;
     const bool geometric = quadrant && per > 0;
+    std::atomic<bool> skipped{false}; // as in candidate_lists_all_pairs
 #pragma omp parallel
     {
         std::vector<std::pair<double, std::int32_t>> heap;
@@ -123,6 +139,10 @@ std::vector<std::int32_t> candidate_lists(const Instance& instance, std::int32_t
         std::vector<Entry> quadrants[4];
 #pragma omp for schedule(dynamic, 256)
         for (std::int32_t a = 0; a < n; ++a) {
+            if (a >= kUnchecked && stop_requested()) {
+                skipped.store(true, std::memory_order_relaxed);
+                continue;
+            }
             first_by_distance(instance, tree, scale, a, -1, static_cast<std::size_t>(k), heap,
                               disk, nearest);
             if (geometric)
@@ -133,6 +153,7 @@ std::vector<std::int32_t> candidate_lists(const Instance& instance, std::int32_t
                      lists.data() + static_cast<std::size_t>(a) * static_cast<std::size_t>(k));
         }
     }
+    if (skipped.load()) throw Stopped();
     return lists;
 }
 

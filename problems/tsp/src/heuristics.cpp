@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "locus/rng.hpp"
+#include "locus/search_context.hpp"
 #include "locus/tsp/double_bridge.hpp"
 
 namespace locus::tsp {
@@ -44,12 +45,16 @@ namespace {
 /// nearest_neighbor_tour with, for planar instances, a k-d tree (`tree`, with its `scale`)
 /// that finds the nearest unvisited city when the lists have none: the Euclidean-nearest
 /// unvisited city, then every unvisited city within scale (D + 1) of its distance D ranked
-/// exactly, so the tour is the one of the full scan, in O(log n) instead of O(n). With
-/// `abandon` (may be null), the tour is given up once it is raised (checked every 4096 cities):
-/// returns false then, and `tour` is not a tour.
+/// exactly, so the tour is the one of the full scan, in O(log n) instead of O(n). Every 4096
+/// cities, `on_stop` says what the stop flag (stop_requested(), or `abandon` when not null)
+/// does: nothing (ignore), give the tour up (abandon: returns false, and `tour` is not a tour),
+/// or complete it at once with the unvisited cities in ascending order (complete: a tour whose
+/// first part is the nearest-neighbor walk).
+enum class OnStop : std::uint8_t { ignore, abandon, complete };
 bool nearest_neighbor_tour(const Instance& instance, std::int32_t start,
                            std::span<std::int32_t> tour, const std::int32_t* nearest,
                            std::int32_t k, const detail::KdTree* tree, double scale,
+                           OnStop on_stop = OnStop::ignore,
                            const std::atomic<bool>* abandon = nullptr) {
     const auto n = as_i32(instance.n);
     // Unvisited cities in a compact array with each city's slot, for O(1) removal.
@@ -81,8 +86,15 @@ bool nearest_neighbor_tour(const Instance& instance, std::int32_t start,
     tour[0] = start;
     visit(start);
     for (std::int32_t step = 1; step < n; ++step) {
-        if (abandon != nullptr && step % 4096 == 0 && abandon->load(std::memory_order_relaxed))
-            return false;
+        if (on_stop != OnStop::ignore && step % 4096 == 0 &&
+            (stop_requested() ||
+             (abandon != nullptr && abandon->load(std::memory_order_relaxed)))) {
+            if (on_stop == OnStop::abandon) return false;
+            for (std::int32_t city = 0; city < n; ++city)
+                if (visited[static_cast<std::size_t>(city)] == 0)
+                    tour[static_cast<std::size_t>(step++)] = city;
+            return true;
+        }
         std::int32_t next = -1;
         // NOTE: the lists are ordered by (distance, city), so their first unvisited entry is the
         // nearest unvisited city with ties to the lowest index, as the full scan below finds.
@@ -140,7 +152,7 @@ void NearestNeighborTour::construct_until(SolutionBatch& batch, std::uint64_t se
     for (std::int64_t s = 0; s < count; ++s) {
         // NOTE: `stop` (SearchContext) is not thread safe: only thread 0 polls it; solution 0
         // is always built, so the batch has a tour to copy.
-        if (s > 0 && halted.load(std::memory_order_relaxed)) continue;
+        if (s > 0 && (halted.load(std::memory_order_relaxed) || stop_requested())) continue;
 #if defined(_OPENMP)
         if (s > 0 && stop && omp_get_thread_num() == 0 && stop()) {
 #else
@@ -155,10 +167,12 @@ void NearestNeighborTour::construct_until(SolutionBatch& batch, std::uint64_t se
             Rng rng(derive_key(seed, i), 0);
             start = static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(n)));
         }
-        // A tour of 10^6 cities takes about a second: once halted, those in progress are
-        // given up (but solution 0's).
+        // A tour of 10^6 cities takes a second (several on two cores): once halted, those in
+        // progress are given up, but solution 0, which is completed in ascending order.
         if (!nearest_neighbor_tour(instance, start % n, batch[i], lists, k,
-                                   tree ? &*tree : nullptr, scale, s > 0 ? &halted : nullptr))
+                                   tree ? &*tree : nullptr, scale,
+                                   s > 0 ? OnStop::abandon : OnStop::complete,
+                                   s > 0 ? &halted : nullptr))
             continue;
         batch.objective(i) = problem_.evaluate(batch[i]);
         built[i] = 1;
@@ -182,14 +196,43 @@ void greedy_edge_tour(const Instance& instance, const std::int32_t* nearest, std
         std::int32_t d, a, b;
         auto operator<=>(const Edge&) const = default;
     };
-    std::vector<Edge> edges;
-    edges.reserve(at(n) * at(k));
+    // The n k list edges in (length, city, city) order: sorted in blocks on every core, then
+    // merged pairwise, the stop flag read between blocks and merge rounds (10^7 edges take a
+    // second on one core). Edges are distinct after unique(), so the order is the same as one
+    // sort's.
+    std::vector<Edge> edges(at(n) * at(k));
+#pragma omp parallel for schedule(static)
     for (std::int32_t a = 0; a < n; ++a)
         for (std::int32_t c = 0; c < k; ++c) {
             const std::int32_t b = nearest[at(a) * at(k) + at(c)];
-            edges.push_back({instance.distance(a, b), std::min(a, b), std::max(a, b)});
+            edges[at(a) * at(k) + at(c)] = {instance.distance(a, b), std::min(a, b),
+                                            std::max(a, b)};
         }
-    std::sort(edges.begin(), edges.end());
+    constexpr std::size_t kBlock = std::size_t{1} << 16;
+    // One block or less takes milliseconds: never stopped (a run stopped while loading still
+    // gets its tour).
+    const bool checked = edges.size() > kBlock;
+    if (checked) throw_if_stopped();
+    const std::size_t blocks = (edges.size() + kBlock - 1) / kBlock;
+    const auto edge_at = [&](std::size_t i) {
+        return edges.begin() + static_cast<std::ptrdiff_t>(std::min(i, edges.size()));
+    };
+#pragma omp parallel for schedule(dynamic)
+    for (std::int64_t b = 0; b < static_cast<std::int64_t>(blocks); ++b) {
+        if (checked && stop_requested()) continue;
+        std::sort(edge_at(static_cast<std::size_t>(b) * kBlock),
+                  edge_at((static_cast<std::size_t>(b) + 1) * kBlock));
+    }
+    if (checked) throw_if_stopped();
+    for (std::size_t width = kBlock; width < edges.size(); width *= 2) {
+        const std::size_t pairs = (edges.size() + 2 * width - 1) / (2 * width);
+#pragma omp parallel for schedule(dynamic)
+        for (std::int64_t p = 0; p < static_cast<std::int64_t>(pairs); ++p) {
+            const std::size_t first = static_cast<std::size_t>(p) * 2 * width;
+            std::inplace_merge(edge_at(first), edge_at(first + width), edge_at(first + 2 * width));
+        }
+        throw_if_stopped();
+    }
     edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
     // Fragments as paths: two neighbour slots per city (-1: free), a union-find over cities.
     std::vector<std::int32_t> link(2 * at(n), -1), root(at(n));

@@ -53,7 +53,8 @@ private:
 };
 
 /// The greedy-edge tour of `instance` from its k-nearest lists (`nearest`, n x k, ordered by
-/// (distance, city)), written to `tour` (n entries).
+/// (distance, city)), written to `tour` (n entries). Throws Stopped when the stop flag is raised
+/// before the edges are sorted (the greedy matching and the walk take a fraction of that).
 void greedy_edge_tour(const Instance& instance, const std::int32_t* nearest, std::int32_t k,
                       std::span<std::int32_t> tour);
 
