@@ -2,9 +2,11 @@
 
 #include <cstdio>
 
+#include "out_of_memory.hpp"
+
 namespace locus::gpu {
 
-namespace {
+namespace detail {
 
 std::string mib(std::size_t bytes) {
     char text[32];
@@ -12,7 +14,17 @@ std::string mib(std::size_t bytes) {
     return text;
 }
 
-} // namespace
+std::string device_memory_note() {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return {};
+    }
+    return "the device has " + mib(free_bytes) + " MiB free of " + mib(total_bytes) + " MiB";
+}
+
+} // namespace detail
 
 std::string cuda_error_message(cudaError_t status, const char* what, const char* file, int line) {
     std::string message = "CUDA error in ";
@@ -26,16 +38,10 @@ std::string cuda_error_message(cudaError_t status, const char* what, const char*
     message += ": ";
     if (status == cudaErrorMemoryAllocation) {
         message += "out of memory (cudaErrorMemoryAllocation)";
-        std::size_t free_bytes = 0;
-        std::size_t total_bytes = 0;
-        if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
-            message +=
-                "; the device has " + mib(free_bytes) + " MiB free of " + mib(total_bytes) + " MiB";
-        } else {
-            (void)cudaGetLastError();
-        }
-        message += "; reduce the batch size or the instance size, set a smaller GPU memory "
-                   "budget, or use --backend cpu";
+        if (const std::string note = detail::device_memory_note(); !note.empty())
+            message += "; " + note;
+        message += "; ";
+        message += detail::kOutOfMemoryAdvice;
         return message;
     }
     message += cudaGetErrorName(status);

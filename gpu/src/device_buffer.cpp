@@ -1,19 +1,12 @@
 #include "locus/gpu/device_buffer.hpp"
 
 #include <fmt/format.h>
-#include <cstdio>
+
+#include "out_of_memory.hpp"
 
 namespace locus::gpu {
 
-namespace {
-
-std::string mib(std::size_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / (1024.0 * 1024.0));
-    return text;
-}
-
-} // namespace
+using detail::mib;
 
 void throw_allocation_error(cudaError_t status, std::size_t bytes, const std::string& what) {
     (void)cudaGetLastError();
@@ -23,16 +16,10 @@ void throw_allocation_error(cudaError_t status, std::size_t bytes, const std::st
     }
     std::string message =
         "GPU out of memory allocating " + what + ": requested " + mib(bytes) + " MiB";
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
-        message +=
-            ", the device has " + mib(free_bytes) + " MiB free of " + mib(total_bytes) + " MiB";
-    } else {
-        (void)cudaGetLastError();
-    }
-    message += "; reduce the batch size or the instance size, set a smaller GPU memory budget, "
-               "or use --backend cpu";
+    if (const std::string note = detail::device_memory_note(); !note.empty())
+        message += ", " + note;
+    message += "; ";
+    message += detail::kOutOfMemoryAdvice;
     throw CudaError(message);
 }
 

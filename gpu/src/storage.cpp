@@ -10,6 +10,7 @@
 #include "locus/error.hpp"
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device_buffer.hpp"
+#include "out_of_memory.hpp"
 
 namespace locus::gpu {
 namespace {
@@ -18,9 +19,9 @@ std::size_t aligned(std::size_t bytes) {
     return (bytes + ArrayList::kAlignment - 1) / ArrayList::kAlignment * ArrayList::kAlignment;
 }
 
-double mib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
-
 } // namespace
+
+using detail::mib;
 
 std::size_t ArrayList::bytes() const {
     std::size_t total = 0;
@@ -45,7 +46,7 @@ std::string ArrayList::largest() const {
                      [](const Entry* a, const Entry* b) { return a->bytes > b->bytes; });
     std::string text;
     for (std::size_t k = 0; k < order.size() && k < 3; ++k)
-        text += fmt::format("{}{} ({:.1f} MiB)", k == 0 ? "" : ", ", order[k]->what,
+        text += fmt::format("{}{} ({} MiB)", k == 0 ? "" : ", ", order[k]->what,
                             mib(order[k]->bytes));
     return text;
 }
@@ -77,8 +78,8 @@ void DeviceStorage::allocate(const ArrayList& list, const MemoryBudget& budget,
                                  : fmt::format("memory_fraction {} of the free memory",
                                                budget.fraction);
     if (need > allowed)
-        throw CudaError(fmt::format("{}: needs {:.1f} MiB of GPU memory (largest arrays: {}), "
-                                    "the budget allows {:.1f} MiB ({}); {}",
+        throw CudaError(fmt::format("{}: needs {} MiB of GPU memory (largest arrays: {}), "
+                                    "the budget allows {} MiB ({}); {}",
                                     what, mib(need), list.largest(), mib(allowed), rule, advice));
     allocate(list, what);
 }
