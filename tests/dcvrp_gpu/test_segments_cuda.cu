@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "locus/gpu/device_buffer.hpp"
-#include "locus/gpu/giant_tour_moves.hpp"
-#include "locus/gpu/segment_resources.cuh"
+#include "locus/routing/giant_tour_moves.hpp"
+#include "locus/routing/segment_resources.cuh"
 #include "locus/rng.hpp"
 
-using locus::gpu::RouteSegment;
+using locus::routing::RouteSegment;
 
 namespace {
 
@@ -67,27 +67,27 @@ TEST_CASE("device-built segment hierarchies equal the host's") {
     d_demand.upload(demand.data(), demand.size());
     d_tours.allocate(tours.size());
     d_tours.upload(tours.data(), tours.size());
-    locus::gpu::RouteResources host{demand.data(), service.data(), 25, 900.0, 0};
-    locus::gpu::RouteResources device = host;
+    locus::routing::RouteResources host{demand.data(), service.data(), 25, 900.0, 0};
+    locus::routing::RouteResources device = host;
     device.demand = d_demand.data();
     device.service = d_service.data();
 
-    for (const std::int32_t part : {0, locus::gpu::SegmentTable::part_for(length), 4}) {
+    for (const std::int32_t part : {0, locus::routing::SegmentTable::part_for(length), 4}) {
         CAPTURE(part);
-        const auto shape = locus::gpu::HierarchyShape::of(length, part);
+        const auto shape = locus::routing::HierarchyShape::of(length, part);
         locus::gpu::DeviceBuffer<RouteSegment> inner, runs, wholes;
         locus::gpu::DeviceBuffer<double> edges;
-        locus::gpu::DeviceBuffer<locus::gpu::SegmentView> views;
+        locus::gpu::DeviceBuffer<locus::routing::SegmentView> views;
         inner.allocate(kTours * shape.inner_size());
         runs.allocate(kTours * shape.runs_size());
         wholes.allocate(kTours);
         edges.allocate(kTours * length);
         views.allocate(kTours);
-        locus::gpu::SegmentBatchArrays a{inner.data(), runs.data(), edges.data(), views.data(),
+        locus::routing::SegmentBatchArrays a{inner.data(), runs.data(), edges.data(), views.data(),
                                          wholes.data(), shape, kTours};
-        REQUIRE(locus::gpu::build_segment_hierarchies(
+        REQUIRE(locus::routing::build_segment_hierarchies(
                     device, d_tours.data(),
-                    locus::gpu::DistanceMatrix{d_matrix.data(), kNodes}, a, nullptr) ==
+                    locus::routing::DistanceMatrix{d_matrix.data(), kNodes}, a, nullptr) ==
                 cudaSuccess);
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
         std::vector<RouteSegment> got_inner(kTours * shape.inner_size()),
@@ -97,11 +97,11 @@ TEST_CASE("device-built segment hierarchies equal the host's") {
         wholes.download(got_wholes.data(), got_wholes.size());
         int compared = 0;
         for (std::uint32_t t = 0; t < kTours; ++t) {
-            locus::gpu::SegmentTable table;
+            locus::routing::SegmentTable table;
             table.build(host, tours.data() + t * length, length,
-                        locus::gpu::DistanceMatrix{matrix.data(), kNodes}, part);
+                        locus::routing::DistanceMatrix{matrix.data(), kNodes}, part);
             // Every stored summary, through the host view's lookups of the device arrays.
-            locus::gpu::SegmentView dv = table.view();
+            locus::routing::SegmentView dv = table.view();
             dv.inner = got_inner.data() + t * shape.inner_size();
             dv.runs = got_runs.data() + t * shape.runs_size();
             for (std::int32_t i = 0; i < length; ++i)

@@ -1,7 +1,7 @@
 // The DCVRP giant-tour neighborhoods on a CUDA device: a policy of the neighborhood adapter's
 // device wrapper. Per step: linear tours from the resident rows, their segment hierarchies
-// (gpu/segment_resources.cuh), the engine's selection over the evaluators of
-// gpu/giant_tour_moves.hpp, and the adapter's apply kernel writing each moved tour back into
+// (routing/segment_resources.cuh), the engine's selection over the evaluators of
+// routing/giant_tour_moves.hpp, and the adapter's apply kernel writing each moved tour back into
 // its row (block per solution). Choices equal the CPU twin's (giant_tour_search.cpp).
 
 #include <cstdint>
@@ -15,9 +15,9 @@
 #include "locus/dcvrp/linear_tour.hpp"
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device_buffer.hpp"
-#include "locus/gpu/giant_tour_moves.hpp"
+#include "locus/routing/giant_tour_moves.hpp"
 #include "locus/gpu/neighborhood_adapter.cuh"
-#include "locus/gpu/segment_resources.cuh"
+#include "locus/routing/segment_resources.cuh"
 #include "locus/gpu/storage.hpp"
 #include "locus/gpu/team.cuh"
 
@@ -76,7 +76,7 @@ __global__ void __launch_bounds__(kLinearizeThreads)
 /// Distances between the positions of each linear tour: entry (s, i, j) = d(t_s[i], t_s[j]).
 template <class T>
 __global__ void position_distances_kernel(const std::int32_t* tours, std::uint32_t count,
-                                          std::int32_t length, const gpu::DistanceMatrix d,
+                                          std::int32_t length, const routing::DistanceMatrix d,
                                           T* out) {
     const std::uint64_t id = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t per = static_cast<std::uint64_t>(length) * length;
@@ -101,7 +101,7 @@ __global__ void where_kernel(const std::int32_t* tours, std::uint32_t count, std
 }
 
 /// Length and routes of each whole tour, from its summary.
-__global__ void totals_kernel(const gpu::RouteSegment* wholes, std::uint32_t count,
+__global__ void totals_kernel(const routing::RouteSegment* wholes, std::uint32_t count,
                               double* objectives, std::int32_t* routes) {
     const std::uint32_t s = blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= count) return;
@@ -133,7 +133,7 @@ template <class Eval> struct GiantApplier {
 template <class Eval> class GiantTourDevicePolicy {
 public:
     using evaluator_type = Eval;
-    using filter_type = typename gpu::NearFilterOf<Eval>::type;
+    using filter_type = typename routing::NearFilterOf<Eval>::type;
 
     GiantTourDevicePolicy(const DcvrpProblem& problem, GiantMove move, GiantTourOptions options,
                           gpu::MemoryBudget budget)
@@ -162,10 +162,10 @@ public:
         return move_ == GiantMove::two_opt ? "DCVRP two_opt" : "DCVRP three_opt";
     }
     gpu::MoveGrid max_grid() const {
-        gpu::GiantTours t;
+        routing::GiantTours t;
         t.length = static_cast<std::int32_t>(problem_.solution_width()) + 1;
         t.candidates = options_.candidates;
-        return gpu::with_tours<Eval>(t).grid();
+        return routing::with_tours<Eval>(t).grid();
     }
     void declare(gpu::ArrayList&, std::uint32_t) {}
 
@@ -176,7 +176,7 @@ public:
         // it in its own block, checked against the same budget.
         storage_.release();
         const std::uint32_t count = d.count;
-        shape_ = gpu::HierarchyShape::of(length, hierarchy_part(options_, move_, length, count));
+        shape_ = routing::HierarchyShape::of(length, hierarchy_part(options_, move_, length, count));
         gpu::ArrayList list;
         const std::size_t c = count;
         list.add(tours_, c * static_cast<std::size_t>(length), "linear tours");
@@ -219,12 +219,12 @@ public:
                                            cudaStream_t stream) {
         const std::int32_t length = length_held_;
         const auto width = static_cast<std::int32_t>(d.width);
-        gpu::SegmentBatchArrays a = arrays_;
+        routing::SegmentBatchArrays a = arrays_;
         a.count = d.count;
         linearize_kernel<<<d.count, kLinearizeThreads, 0, stream>>>(d.solutions, width, length,
                                                                    tours_);
         LOCUS_CUDA_CHECK_LAUNCH();
-        const gpu::DistanceMatrix distance{distance_.data(), problem_.instance().n};
+        const routing::DistanceMatrix distance{distance_.data(), problem_.instance().n};
         const std::uint64_t entries =
             static_cast<std::uint64_t>(length) * static_cast<std::uint64_t>(length) * d.count;
         const unsigned blocks = static_cast<unsigned>((entries + 255) / 256);
@@ -239,11 +239,11 @@ public:
             LOCUS_CUDA_CHECK_LAUNCH();
         }
         LOCUS_CUDA_CHECK(
-            gpu::build_segment_hierarchies(resources_, tours_, distance, a, stream));
+            routing::build_segment_hierarchies(resources_, tours_, distance, a, stream));
         totals_kernel<<<(d.count + 127) / 128, 128, 0, stream>>>(a.wholes, d.count, objectives_,
                                                                  routes_);
         LOCUS_CUDA_CHECK_LAUNCH();
-        gpu::GiantTours t;
+        routing::GiantTours t;
         t.segments = a.views;
         t.tours = tours_;
         t.objectives = objectives_;
@@ -263,7 +263,7 @@ public:
             t.where = where_;
             t.nodes = problem_.instance().n;
         }
-        return {gpu::with_tours<Eval>(t), giant_moves(move_, length, options_.candidates) * d.count};
+        return {routing::with_tours<Eval>(t), giant_moves(move_, length, options_.candidates) * d.count};
     }
     gpu::PartPlan<filter_type> parts(const Eval& eval) const {
         return compact_plan<filter_type>(options_, eval);
@@ -282,10 +282,10 @@ private:
     gpu::DeviceBuffer<double> distance_;
     gpu::DeviceBuffer<std::int64_t> demand_;
     gpu::DeviceBuffer<double> service_;
-    gpu::RouteResources resources_;
+    routing::RouteResources resources_;
     gpu::DeviceStorage storage_;
-    gpu::HierarchyShape shape_;
-    gpu::SegmentBatchArrays arrays_;
+    routing::HierarchyShape shape_;
+    routing::SegmentBatchArrays arrays_;
     std::int32_t* tours_ = nullptr;
     double* objectives_ = nullptr;
     std::int32_t* routes_ = nullptr;
@@ -317,10 +317,10 @@ std::unique_ptr<Neighborhood> make_cuda_giant_neighborhood(const DcvrpProblem& p
                                                            const gpu::EngineSettings& settings) {
     const bool near = options.candidates > 0 && !options.compact;
     if (move == GiantMove::two_opt)
-        return near ? make<gpu::GiantTwoOptNear>(problem, move, options, settings, "two_opt")
-                    : make<gpu::GiantTwoOpt>(problem, move, options, settings, "two_opt");
-    return near ? make<gpu::GiantThreeOptNear>(problem, move, options, settings, "three_opt")
-                : make<gpu::GiantThreeOpt>(problem, move, options, settings, "three_opt");
+        return near ? make<routing::GiantTwoOptNear>(problem, move, options, settings, "two_opt")
+                    : make<routing::GiantTwoOpt>(problem, move, options, settings, "two_opt");
+    return near ? make<routing::GiantThreeOptNear>(problem, move, options, settings, "three_opt")
+                : make<routing::GiantThreeOpt>(problem, move, options, settings, "three_opt");
 }
 
 } // namespace locus::dcvrp

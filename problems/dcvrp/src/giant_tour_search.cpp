@@ -1,6 +1,6 @@
 // The DCVRP giant-tour neighborhoods on the CPU (Schulz 2011): each solution's linear tour, its
-// hierarchy of segment summaries (gpu/segment_resources.hpp) and the evaluators of
-// gpu/giant_tour_moves.hpp through the neighborhood engine's CPU twin; the CUDA backend is in
+// hierarchy of segment summaries (routing/segment_resources.hpp) and the evaluators of
+// routing/giant_tour_moves.hpp through the neighborhood engine's CPU twin; the CUDA backend is in
 // giant_tour_cuda.cu and makes the same choices.
 
 #include <fmt/format.h>
@@ -13,7 +13,7 @@
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/dcvrp/linear_tour.hpp"
 #include "locus/error.hpp"
-#include "locus/gpu/giant_tour_moves.hpp"
+#include "locus/routing/giant_tour_moves.hpp"
 #include "locus/gpu/neighborhood_adapter.hpp"
 
 namespace locus::dcvrp {
@@ -24,7 +24,7 @@ std::int32_t hierarchy_part(const GiantTourOptions& options, GiantMove move, std
     case HierarchyChoice::zero:
         return 0;
     case HierarchyChoice::one:
-        return gpu::SegmentTable::part_for(length);
+        return routing::SegmentTable::part_for(length);
     case HierarchyChoice::automatic:
         break;
     }
@@ -36,7 +36,7 @@ std::int32_t hierarchy_part(const GiantTourOptions& options, GiantMove move, std
     // not slower at any L from 57 up (docs/benchmarks.md).
     (void)move;
     (void)count;
-    return gpu::SegmentTable::part_for(length);
+    return routing::SegmentTable::part_for(length);
 }
 
 std::int32_t LinearLength::update(const SolutionBatch& batch) {
@@ -106,10 +106,10 @@ namespace {
 /// The most bytes of distances by position the CPU twin lays out per batch.
 constexpr std::size_t kPositionDistanceBytes = std::size_t{256} << 20;
 
-std::string describe_move(const gpu::GiantTwoOptMove& m) {
+std::string describe_move(const routing::GiantTwoOptMove& m) {
     return fmt::format("2-opt (positions {} and {})", m.i, m.j);
 }
-std::string describe_move(const gpu::GiantThreeOptMove& m) {
+std::string describe_move(const routing::GiantThreeOptMove& m) {
     return fmt::format("3-opt (positions {}, {}, {}; reconnection {})", m.x, m.y, m.z, m.p);
 }
 
@@ -118,7 +118,7 @@ template <class Eval> class GiantTourCpuPolicy {
 public:
     using evaluator_type = Eval;
     using move_type = typename Eval::move_type;
-    using filter_type = typename gpu::NearFilterOf<Eval>::type;
+    using filter_type = typename routing::NearFilterOf<Eval>::type;
 
     GiantTourCpuPolicy(const DcvrpProblem& problem, GiantMove move, GiantTourOptions options)
         : problem_(&problem), data_(std::make_unique<RouteData>(problem.instance())),
@@ -138,13 +138,13 @@ public:
         views_.resize(count);
         objectives_.resize(count);
         routes_.resize(count);
-        const gpu::DistanceMatrix distance{data_->distance.data(), inst.n};
+        const routing::DistanceMatrix distance{data_->distance.data(), inst.n};
         for (std::size_t s = 0; s < count; ++s) {
             std::int32_t* tour = tours_.data() + s * static_cast<std::size_t>(length);
             linearize(batch[s].data(), width, length, tour);
             tables_[s].build(data_->resources, tour, length, distance, part);
             views_[s] = tables_[s].view();
-            const gpu::RouteSegment whole = views_[s].segment(0, length - 1);
+            const routing::RouteSegment whole = views_[s].segment(0, length - 1);
             objectives_[s] = whole.cost;
             routes_[s] = whole.routes;
         }
@@ -166,7 +166,7 @@ public:
                     out[j] = distance(u, tour[j]);
             }
         }
-        gpu::GiantTours t;
+        routing::GiantTours t;
         t.by_position = positions ? positions_.data() : nullptr;
         t.segments = views_.data();
         t.tours = tours_.data();
@@ -191,7 +191,7 @@ public:
             t.nodes = inst.n;
         }
         length_value_ = length;
-        return gpu::with_tours<Eval>(t);
+        return routing::with_tours<Eval>(t);
     }
     gpu::PartPlan<filter_type> parts(const Eval& eval) const {
         return compact_plan<filter_type>(options_, eval);
@@ -227,8 +227,8 @@ private:
     GiantTourOptions options_;
     LinearLength length_;
     std::vector<std::int32_t> tours_;
-    std::vector<gpu::SegmentTable> tables_;
-    std::vector<gpu::SegmentView> views_;
+    std::vector<routing::SegmentTable> tables_;
+    std::vector<routing::SegmentView> views_;
     std::vector<double> objectives_;
     std::vector<std::int32_t> routes_;
     std::vector<std::int32_t> moved_;
@@ -259,10 +259,10 @@ std::unique_ptr<Neighborhood> make_giant_neighborhood(const DcvrpProblem& proble
         return make_cuda_giant_neighborhood(problem, move, options, settings);
     const bool near = options.candidates > 0 && !options.compact;
     if (move == GiantMove::two_opt)
-        return near ? make_cpu<gpu::GiantTwoOptNear>(problem, move, options, settings, "two_opt")
-                    : make_cpu<gpu::GiantTwoOpt>(problem, move, options, settings, "two_opt");
-    return near ? make_cpu<gpu::GiantThreeOptNear>(problem, move, options, settings, "three_opt")
-                : make_cpu<gpu::GiantThreeOpt>(problem, move, options, settings, "three_opt");
+        return near ? make_cpu<routing::GiantTwoOptNear>(problem, move, options, settings, "two_opt")
+                    : make_cpu<routing::GiantTwoOpt>(problem, move, options, settings, "two_opt");
+    return near ? make_cpu<routing::GiantThreeOptNear>(problem, move, options, settings, "three_opt")
+                : make_cpu<routing::GiantThreeOpt>(problem, move, options, settings, "three_opt");
 }
 
 } // namespace locus::dcvrp

@@ -8,13 +8,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "locus/gpu/giant_tour_moves.hpp"
-#include "locus/gpu/segment_resources.hpp"
+#include "locus/routing/giant_tour_moves.hpp"
+#include "locus/routing/segment_resources.hpp"
 #include "locus/rng.hpp"
 
-using locus::gpu::RouteResources;
-using locus::gpu::RouteSegment;
-using locus::gpu::SegmentTable;
+using locus::routing::RouteResources;
+using locus::routing::RouteSegment;
+using locus::routing::SegmentTable;
 
 namespace {
 
@@ -128,7 +128,7 @@ TEST_CASE("segment resources: two routes on a line, hand-computed") {
     CHECK(all.routes == 2);
     CHECK(all.excess_load == 2);
     CHECK(all.excess_duration == 1.0);
-    const auto verdict = locus::gpu::closed_tour(all, 1, 1000.0);
+    const auto verdict = locus::routing::closed_tour(all, 1, 1000.0);
     CHECK_FALSE(verdict.feasible);
     CHECK(verdict.objective == 1012.0);
     // The segment 2 0 3: head = customer 2 into the depot, tail = depot to customer 3.
@@ -145,7 +145,7 @@ TEST_CASE("segment resources: two routes on a line, hand-computed") {
     CHECK(back.tail.load == 5);
     // Feasible with capacity 9 and duration 10.
     RouteResources loose{demand.data(), service.data(), 9, 10.0, 0};
-    CHECK(locus::gpu::closed_tour(fold(loose, tour, 0, tour.size() - 1, line), 2, 1.0).feasible);
+    CHECK(locus::routing::closed_tour(fold(loose, tour, 0, tour.size() - 1, line), 2, 1.0).feasible);
 }
 
 TEST_CASE("segment resources: hierarchies give the summaries of a direct fold") {
@@ -190,8 +190,8 @@ TEST_CASE("segment resources: every 2-opt move from three summaries, one reverse
             s = r.join(s, table.segment(j + 1, n - 1),
                        c.plane(t[static_cast<std::size_t>(i + 1)], t[static_cast<std::size_t>(j + 1)]));
             check_same(s, expected);
-            const auto a = locus::gpu::closed_tour(s, 6, 100.0);
-            const auto b = locus::gpu::closed_tour(expected, 6, 100.0);
+            const auto a = locus::routing::closed_tour(s, 6, 100.0);
+            const auto b = locus::routing::closed_tour(expected, 6, 100.0);
             CHECK(a.feasible == b.feasible);
             CHECK(a.objective == b.objective);
             ++checked;
@@ -216,11 +216,11 @@ TEST_CASE("giant-tour 2-opt evaluator: deltas of feasible moves, infeasible ones
     REQUIRE(whole.excess_duration == 0.0);
     SegmentTable table;
     table.build(r, c.tour, c.plane, SegmentTable::part_for(n));
-    const locus::gpu::SegmentView view = table.view();
+    const locus::routing::SegmentView view = table.view();
     const double objective = whole.cost;
     const std::int32_t routes = whole.routes;
     // A fleet of 6: moves to more routes than max(6, routes now) are not moves.
-    locus::gpu::GiantTwoOpt eval;
+    locus::routing::GiantTwoOpt eval;
     eval.tours.segments = &view;
     eval.tours.tours = c.tour.data();
     eval.tours.objectives = &objective;
@@ -286,11 +286,11 @@ TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct ev
         CAPTURE(part);
         SegmentTable table;
         table.build(r, c.tour, c.plane, part);
-        const locus::gpu::SegmentView view = table.view();
+        const locus::routing::SegmentView view = table.view();
         const double objective = view.segment(0, n - 1).cost;
         const std::int32_t routes = view.segment(0, n - 1).routes;
         CHECK(objective == doctest::Approx(start.cost).epsilon(1e-12));
-        locus::gpu::GiantThreeOpt eval;
+        locus::routing::GiantThreeOpt eval;
         eval.tours.segments = &view;
         eval.tours.tours = c.tour.data();
         eval.tours.objectives = &objective;
@@ -389,7 +389,7 @@ TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct ev
             for (std::int32_t j = 0; j < n; ++j)
                 coarse[static_cast<std::size_t>(i) * n + j] = static_cast<float>(
                     c.plane(c.tour[static_cast<std::size_t>(i)], c.tour[static_cast<std::size_t>(j)]));
-        locus::gpu::GiantThreeOpt filtered = eval;
+        locus::routing::GiantThreeOpt filtered = eval;
         filtered.tours.coarse = coarse.data();
         std::uint64_t below = 0;
         for (std::uint32_t row = 0; row < grid.rows; ++row) {

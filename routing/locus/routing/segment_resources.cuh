@@ -13,9 +13,9 @@
 
 #include <cstdint>
 
-#include "locus/gpu/segment_resources.hpp"
+#include "locus/routing/segment_resources.hpp"
 
-namespace locus::gpu {
+namespace locus::routing {
 
 /// Device arrays of the hierarchies of `count` tours of shape.n positions each, tour-major.
 struct SegmentBatchArrays {
@@ -141,4 +141,4 @@ cudaError_t build_segment_hierarchies(const RouteResources& resources, const std
     return cudaGetLastError();
 }
 
-} // namespace locus::gpu
+} // namespace locus::routing

@@ -15,10 +15,10 @@
 
 #include "locus/gpu/neighborhood_engine.hpp"
 #include "locus/gpu/neighborhood_parts.hpp"
-#include "locus/gpu/segment_resources.hpp"
+#include "locus/routing/segment_resources.hpp"
 #include "locus/hd.hpp"
 
-namespace locus::gpu {
+namespace locus::routing {
 
 /// Relative size below which a decrease of a real-valued objective is rounding, not improvement.
 inline constexpr double kImprovementTolerance = 1e-12;
@@ -141,7 +141,7 @@ struct GiantTwoOpt {
 
     GiantTours tours;
 
-    LOCUS_HD_INLINE MoveGrid grid() const {
+    LOCUS_HD_INLINE gpu::MoveGrid grid() const {
         const auto side = static_cast<std::uint32_t>(tours.length > 1 ? tours.length - 1 : 0);
         return {side, side};
     }
@@ -152,7 +152,7 @@ struct GiantTwoOpt {
                 tours.objectives[solution], solution, i};
     }
     /// The columns that can be moves: j in [i + 2, L - 1).
-    LOCUS_HD_INLINE ColumnRange columns(const row_type& x) const {
+    LOCUS_HD_INLINE gpu::ColumnRange columns(const row_type& x) const {
         const auto end = static_cast<std::uint32_t>(tours.length > 1 ? tours.length - 1 : 0);
         const auto begin = static_cast<std::uint32_t>(x.i + 2);
         return {begin < end ? begin : end, end};
@@ -161,7 +161,7 @@ struct GiantTwoOpt {
     LOCUS_HD_INLINE delta_type bound(const row_type& x, std::uint32_t col) const {
         const auto j = static_cast<std::int32_t>(col);
         if (j < x.i + 2 || j > tours.length - 2)
-            return invalid_delta<delta_type>();
+            return gpu::invalid_delta<delta_type>();
         const double added =
             tours.between(x.pos, x.tour, x.i, j) + tours.between(x.pos, x.tour, x.i + 1, j + 1);
         const double removed = x.removed + x.edges[j + 1];
@@ -169,7 +169,7 @@ struct GiantTwoOpt {
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
         const double delta = bound(x, col);
-        if (delta == invalid_delta<delta_type>())
+        if (delta == gpu::invalid_delta<delta_type>())
             return delta;
         const auto j = static_cast<std::int32_t>(col);
         const std::int32_t last = tours.length - 1;
@@ -180,7 +180,8 @@ struct GiantTwoOpt {
                                 RouteResources::reversed(view.segment(x.i + 1, j)),
                                 d(x.tour[x.i], x.tour[j]));
         s = r.join(s, view.segment(j + 1, last), d(x.tour[x.i + 1], x.tour[j + 1]));
-        return tours.admissible(s, tours.routes[x.solution]) ? delta : invalid_delta<delta_type>();
+        return tours.admissible(s, tours.routes[x.solution]) ? delta
+                                                             : gpu::invalid_delta<delta_type>();
     }
     LOCUS_HD_INLINE move_type decode(std::uint32_t, std::uint64_t index) const {
         const std::uint64_t side = grid().cols;
@@ -275,7 +276,7 @@ struct GiantThreeOpt {
         x = static_cast<std::int32_t>(k % static_cast<std::uint32_t>(y));
     }
 
-    LOCUS_HD_INLINE MoveGrid grid() const {
+    LOCUS_HD_INLINE gpu::MoveGrid grid() const {
         const std::int64_t top = tours.length - 3; // largest y
         const std::int64_t pairs = top >= 1 ? top * (top + 1) / 2 : 0;
         const auto cols = static_cast<std::uint32_t>(tours.length > 1 ? tours.length - 1 : 0);
@@ -308,7 +309,7 @@ struct GiantThreeOpt {
         return c;
     }
     /// The columns that can be moves: z in (y, L - 2].
-    LOCUS_HD_INLINE ColumnRange columns(const row_type& r) const {
+    LOCUS_HD_INLINE gpu::ColumnRange columns(const row_type& r) const {
         return {static_cast<std::uint32_t>(r.y + 1), grid().cols};
     }
     /// A lower bound of the cell's delta: the exact length change (delta_of), or with coarse
@@ -319,7 +320,7 @@ struct GiantThreeOpt {
             return delta_of(r, col);
         const auto z = static_cast<std::int32_t>(col);
         if (z <= r.y || z > tours.length - 2)
-            return invalid_delta<delta_type>();
+            return gpu::invalid_delta<delta_type>();
         const float added = r.fixed_f + r.near_row[z] + r.far_row[z];
         const float removed = r.removed_f + static_cast<float>(r.edges[z + 1]);
         return static_cast<double>((added - removed) - kCoarseMargin * (added + removed));
@@ -328,7 +329,7 @@ struct GiantThreeOpt {
     LOCUS_HD_INLINE delta_type delta_of(const row_type& r, std::uint32_t col) const {
         const auto z = static_cast<std::int32_t>(col);
         if (z <= r.y || z > tours.length - 2)
-            return invalid_delta<delta_type>();
+            return gpu::invalid_delta<delta_type>();
         const double added = r.fixed + tours.between(r.pos, r.tour, r.near, z) +
                              tours.between(r.pos, r.tour, r.far, z + 1);
         const double removed = r.removed + r.edges[z + 1];
@@ -336,7 +337,7 @@ struct GiantThreeOpt {
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& r, std::uint32_t col) const {
         const double delta = delta_of(r, col);
-        if (delta == invalid_delta<delta_type>())
+        if (delta == gpu::invalid_delta<delta_type>())
             return delta;
         const auto z = static_cast<std::int32_t>(col);
         const SegmentView& view = tours.segments[r.solution];
@@ -371,7 +372,8 @@ struct GiantThreeOpt {
         s = res.join(s, second, d(first.last, second.first));
         const RouteSegment rest = view.segment(z + 1, tours.length - 1);
         s = res.join(s, rest, d(second.last, rest.first));
-        return tours.admissible(s, tours.routes[r.solution]) ? delta : invalid_delta<delta_type>();
+        return tours.admissible(s, tours.routes[r.solution]) ? delta
+                                                             : gpu::invalid_delta<delta_type>();
     }
     LOCUS_HD_INLINE move_type decode(std::uint32_t, std::uint64_t index) const {
         const std::uint64_t cols = grid().cols;
@@ -417,7 +419,7 @@ struct GiantTwoOptNear {
 
     GiantTours tours;
 
-    LOCUS_HD_INLINE MoveGrid grid() const {
+    LOCUS_HD_INLINE gpu::MoveGrid grid() const {
         const auto rows = static_cast<std::uint32_t>(tours.length > 1 ? tours.length - 1 : 0);
         return {rows, rows > 0 ? static_cast<std::uint32_t>(2 * tours.candidates) : 0u};
     }
@@ -447,7 +449,7 @@ struct GiantTwoOptNear {
         std::int32_t a = 0;
         std::int32_t b = 0;
         if (!pair(x.i, x.where, x.list, col, a, b))
-            return invalid_delta<delta_type>();
+            return gpu::invalid_delta<delta_type>();
         const double added =
             tours.between(x.pos, x.tour, a, b) + tours.between(x.pos, x.tour, a + 1, b + 1);
         const double removed = x.segments.edges[a + 1] + x.segments.edges[b + 1];
@@ -455,7 +457,7 @@ struct GiantTwoOptNear {
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
         const double delta = bound(x, col);
-        if (delta == invalid_delta<delta_type>())
+        if (delta == gpu::invalid_delta<delta_type>())
             return delta;
         std::int32_t a = 0;
         std::int32_t b = 0;
@@ -467,7 +469,7 @@ struct GiantTwoOptNear {
                                 RouteResources::reversed(x.segments.segment(a + 1, b)),
                                 d(x.tour[a], x.tour[b]));
         s = r.join(s, x.segments.segment(b + 1, last), d(x.tour[a + 1], x.tour[b + 1]));
-        return tours.admissible(s, x.routes) ? delta : invalid_delta<delta_type>();
+        return tours.admissible(s, x.routes) ? delta : gpu::invalid_delta<delta_type>();
     }
     LOCUS_HD_INLINE move_type decode(std::uint32_t solution, std::uint64_t index) const {
         const std::uint64_t cols = grid().cols;
@@ -508,8 +510,8 @@ struct GiantThreeOptNear {
 
     GiantThreeOpt base;
 
-    LOCUS_HD_INLINE MoveGrid grid() const {
-        const MoveGrid full = base.grid();
+    LOCUS_HD_INLINE gpu::MoveGrid grid() const {
+        const gpu::MoveGrid full = base.grid();
         return {full.rows, full.rows > 0 ? static_cast<std::uint32_t>(base.tours.candidates) : 0u};
     }
     LOCUS_HD_INLINE row_type row(std::uint32_t solution, std::uint32_t r) const {
@@ -594,7 +596,7 @@ struct GiantThreeOptNearFilter {
 
 /// The candidate filter of a whole-grid giant-tour evaluator (KeepEveryCell for the others).
 template <class E> struct NearFilterOf {
-    using type = KeepEveryCell;
+    using type = gpu::KeepEveryCell;
 };
 template <> struct NearFilterOf<GiantTwoOpt> {
     using type = GiantTwoOptNearFilter;
@@ -613,4 +615,4 @@ template <class E> LOCUS_HD_INLINE E with_tours(const GiantTours& t) {
     return eval;
 }
 
-} // namespace locus::gpu
+} // namespace locus::routing

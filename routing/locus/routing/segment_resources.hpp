@@ -26,7 +26,7 @@
 
 #include "locus/hd.hpp"
 
-namespace locus::gpu {
+namespace locus::routing {
 
 /// An open route piece at one end of a segment.
 struct RoutePiece {
@@ -333,4 +333,4 @@ private:
     SegmentArrays arrays_{};
 };
 
-} // namespace locus::gpu
+} // namespace locus::routing
