@@ -6,12 +6,12 @@
 #include <cstring>
 #include <vector>
 
+#include "locus/dcvrp/route_resources.hpp"
 #include "locus/gpu/device_buffer.hpp"
-#include "locus/routing/giant_tour_moves.hpp"
-#include "locus/routing/segment_resources.cuh"
 #include "locus/rng.hpp"
+#include "locus/routing/segment_table.cuh"
 
-using locus::routing::RouteSegment;
+using locus::dcvrp::RouteSegment;
 
 namespace {
 
@@ -67,24 +67,24 @@ TEST_CASE("device-built segment hierarchies equal the host's") {
     d_demand.upload(demand.data(), demand.size());
     d_tours.allocate(tours.size());
     d_tours.upload(tours.data(), tours.size());
-    locus::routing::RouteResources host{demand.data(), service.data(), 25, 900.0, 0};
-    locus::routing::RouteResources device = host;
+    locus::dcvrp::RouteResources host{{demand.data(), 25}, {service.data(), 900.0}, 0};
+    locus::dcvrp::RouteResources device = host;
     device.demand = d_demand.data();
     device.service = d_service.data();
 
-    for (const std::int32_t part : {0, locus::routing::SegmentTable::part_for(length), 4}) {
+    for (const std::int32_t part : {0, locus::dcvrp::SegmentTable::part_for(length), 4}) {
         CAPTURE(part);
         const auto shape = locus::routing::HierarchyShape::of(length, part);
         locus::gpu::DeviceBuffer<RouteSegment> inner, runs, wholes;
         locus::gpu::DeviceBuffer<double> edges;
-        locus::gpu::DeviceBuffer<locus::routing::SegmentView> views;
+        locus::gpu::DeviceBuffer<locus::dcvrp::SegmentView> views;
         inner.allocate(kTours * shape.inner_size());
         runs.allocate(kTours * shape.runs_size());
         wholes.allocate(kTours);
         edges.allocate(kTours * length);
         views.allocate(kTours);
-        locus::routing::SegmentBatchArrays a{inner.data(), runs.data(), edges.data(), views.data(),
-                                         wholes.data(), shape, kTours};
+        locus::routing::SegmentBatchArrays<locus::dcvrp::RouteResources> a{
+            inner.data(), runs.data(), edges.data(), views.data(), wholes.data(), shape, kTours};
         REQUIRE(locus::routing::build_segment_hierarchies(
                     device, d_tours.data(),
                     locus::routing::DistanceMatrix{d_matrix.data(), kNodes}, a, nullptr) ==
@@ -97,11 +97,11 @@ TEST_CASE("device-built segment hierarchies equal the host's") {
         wholes.download(got_wholes.data(), got_wholes.size());
         int compared = 0;
         for (std::uint32_t t = 0; t < kTours; ++t) {
-            locus::routing::SegmentTable table;
+            locus::dcvrp::SegmentTable table;
             table.build(host, tours.data() + t * length, length,
                         locus::routing::DistanceMatrix{matrix.data(), kNodes}, part);
             // Every stored summary, through the host view's lookups of the device arrays.
-            locus::routing::SegmentView dv = table.view();
+            locus::dcvrp::SegmentView dv = table.view();
             dv.inner = got_inner.data() + t * shape.inner_size();
             dv.runs = got_runs.data() + t * shape.runs_size();
             for (std::int32_t i = 0; i < length; ++i)

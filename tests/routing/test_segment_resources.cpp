@@ -8,13 +8,17 @@
 #include <cstdint>
 #include <vector>
 
-#include "locus/routing/giant_tour_moves.hpp"
-#include "locus/routing/segment_resources.hpp"
 #include "locus/rng.hpp"
+#include "locus/routing/duration_resource.hpp"
+#include "locus/routing/giant_tour_moves.hpp"
+#include "locus/routing/load_resource.hpp"
+#include "locus/routing/segment_table.hpp"
 
-using locus::routing::RouteResources;
-using locus::routing::RouteSegment;
-using locus::routing::SegmentTable;
+// The composition of a capacitated, duration-limited routing problem.
+using RouteResources = locus::routing::SegmentResources<locus::routing::LoadResource,
+                                                        locus::routing::DurationResource>;
+using RouteSegment = RouteResources::Segment;
+using SegmentTable = locus::routing::SegmentTable<RouteResources>;
 
 namespace {
 
@@ -119,7 +123,7 @@ TEST_CASE("segment resources: two routes on a line, hand-computed") {
     line.y = {0, 0, 0, 0, 0};
     const std::vector<std::int64_t> demand{0, 4, 5, 3, 6};
     const std::vector<double> service{0, 1, 1, 1, 1};
-    RouteResources r{demand.data(), service.data(), 8, 9.0, 0};
+    RouteResources r{{demand.data(), 8}, {service.data(), 9.0}, 0};
     const std::vector<std::int32_t> tour{0, 1, 2, 0, 3, 4, 0};
     const RouteSegment all = fold(r, tour, 0, tour.size() - 1, line);
     // Route 1: 0-1-2-0, length 4, load 9 (1 over 8), duration 4 + 2 = 6.
@@ -144,14 +148,14 @@ TEST_CASE("segment resources: two routes on a line, hand-computed") {
     CHECK(back.head.load == 3);
     CHECK(back.tail.load == 5);
     // Feasible with capacity 9 and duration 10.
-    RouteResources loose{demand.data(), service.data(), 9, 10.0, 0};
+    RouteResources loose{{demand.data(), 9}, {service.data(), 10.0}, 0};
     CHECK(locus::routing::closed_tour(fold(loose, tour, 0, tour.size() - 1, line), 2, 1.0).feasible);
 }
 
 TEST_CASE("segment resources: hierarchies give the summaries of a direct fold") {
     for (const bool integral : {true, false}) {
         const Case c = random_case(60, 9, integral ? 3 : 4, integral);
-        RouteResources r{c.demand.data(), c.service.data(), 25, 400.0, 0};
+        RouteResources r{{c.demand.data(), 25}, {c.service.data(), 400.0}, 0};
         const auto n = static_cast<std::int32_t>(c.tour.size());
         for (const std::int32_t part : {0, SegmentTable::part_for(n), 5}) {
             CAPTURE(part);
@@ -172,7 +176,7 @@ TEST_CASE("segment resources: hierarchies give the summaries of a direct fold") 
 
 TEST_CASE("segment resources: every 2-opt move from three summaries, one reversed") {
     const Case c = random_case(40, 7, 11, true);
-    RouteResources r{c.demand.data(), c.service.data(), 30, 500.0, 0};
+    RouteResources r{{c.demand.data(), 30}, {c.service.data(), 500.0}, 0};
     const auto n = static_cast<std::int32_t>(c.tour.size());
     SegmentTable table;
     table.build(r, c.tour, c.plane, SegmentTable::part_for(n));
@@ -209,18 +213,18 @@ TEST_CASE("giant-tour 2-opt evaluator: deltas of feasible moves, infeasible ones
     std::int64_t most_load = 0;
     double most_duration = 0.0;
     largest_route(c, most_load, most_duration);
-    RouteResources r{c.demand.data(), c.service.data(), most_load + 5, most_duration + 100.0, 0};
+    RouteResources r{{c.demand.data(), most_load + 5}, {c.service.data(), most_duration + 100.0}, 0};
     const auto n = static_cast<std::int32_t>(c.tour.size());
     const RouteSegment whole = fold(r, c.tour, 0, c.tour.size() - 1, c.plane);
     REQUIRE(whole.excess_load == 0);
     REQUIRE(whole.excess_duration == 0.0);
     SegmentTable table;
     table.build(r, c.tour, c.plane, SegmentTable::part_for(n));
-    const locus::routing::SegmentView view = table.view();
+    const locus::routing::SegmentView<RouteResources> view = table.view();
     const double objective = whole.cost;
     const std::int32_t routes = whole.routes;
     // A fleet of 6: moves to more routes than max(6, routes now) are not moves.
-    locus::routing::GiantTwoOpt eval;
+    locus::routing::GiantTwoOpt<RouteResources> eval;
     eval.tours.segments = &view;
     eval.tours.tours = c.tour.data();
     eval.tours.objectives = &objective;
@@ -275,22 +279,22 @@ TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct ev
     const auto nodes = static_cast<std::int32_t>(c.plane.x.size());
     const std::vector<double> matrix = matrix_of(c);
     const auto n = static_cast<std::int32_t>(c.tour.size());
-    const RouteSegment start = fold(RouteResources{c.demand.data(), c.service.data(), 1000, 1e9, 0},
+    const RouteSegment start = fold(RouteResources{{c.demand.data(), 1000}, {c.service.data(), 1e9}, 0},
                                     c.tour, 0, c.tour.size() - 1, c.plane);
     // Capacity and duration that the start just meets, so that many moves break them.
     std::int64_t most_load = 0;
     double most_duration = 0.0;
     largest_route(c, most_load, most_duration);
-    const RouteResources r{c.demand.data(), c.service.data(), most_load, most_duration + 1e-7, 0};
+    const RouteResources r{{c.demand.data(), most_load}, {c.service.data(), most_duration + 1e-7}, 0};
     for (const std::int32_t part : {0, SegmentTable::part_for(n)}) {
         CAPTURE(part);
         SegmentTable table;
         table.build(r, c.tour, c.plane, part);
-        const locus::routing::SegmentView view = table.view();
+        const locus::routing::SegmentView<RouteResources> view = table.view();
         const double objective = view.segment(0, n - 1).cost;
         const std::int32_t routes = view.segment(0, n - 1).routes;
         CHECK(objective == doctest::Approx(start.cost).epsilon(1e-12));
-        locus::routing::GiantThreeOpt eval;
+        locus::routing::GiantThreeOpt<RouteResources> eval;
         eval.tours.segments = &view;
         eval.tours.tours = c.tour.data();
         eval.tours.objectives = &objective;
@@ -389,7 +393,7 @@ TEST_CASE("giant-tour pure 3-opt evaluator: every reconnection against direct ev
             for (std::int32_t j = 0; j < n; ++j)
                 coarse[static_cast<std::size_t>(i) * n + j] = static_cast<float>(
                     c.plane(c.tour[static_cast<std::size_t>(i)], c.tour[static_cast<std::size_t>(j)]));
-        locus::routing::GiantThreeOpt filtered = eval;
+        locus::routing::GiantThreeOpt<RouteResources> filtered = eval;
         filtered.tours.coarse = coarse.data();
         std::uint64_t below = 0;
         for (std::uint32_t row = 0; row < grid.rows; ++row) {

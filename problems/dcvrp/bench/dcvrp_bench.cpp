@@ -36,8 +36,8 @@
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/gpu/cpu_threads.hpp"
-#include "locus/routing/giant_tour_moves.hpp"
 #include "locus/gpu/neighborhood_parts.hpp"
+#include "locus/routing/giant_tour_moves.hpp"
 #include "locus/text.hpp"
 
 using namespace locus;
@@ -209,7 +209,7 @@ int main(int argc, char** argv) {
                         // Each hierarchy on its own: every segment (zero level, while it takes
                         // at most 4 GiB) and parts of about L^(1/3) (one level).
                         const double zero_bytes = static_cast<double>(size.length) *
-                                                  size.length * sizeof(routing::RouteSegment);
+                                                  size.length * sizeof(RouteSegment);
                         for (const HierarchyChoice choice :
                              {HierarchyChoice::zero, HierarchyChoice::one}) {
                             if (choice == HierarchyChoice::zero && zero_bytes > 4.0 * 1073741824.0)
@@ -267,12 +267,12 @@ int main(int argc, char** argv) {
                     // part's list built on a second stream while the current part is
                     // evaluated); parts of the default size and of the size the memory budget
                     // allows; best of all parts, and the best of the first improving part.
-                    routing::GiantTours shape;
+                    GiantTours shape;
                     shape.length = size.length;
                     const gpu::MoveGrid grid =
                         move == GiantMove::two_opt
-                            ? routing::with_tours<routing::GiantTwoOpt>(shape).grid()
-                            : routing::with_tours<routing::GiantThreeOpt>(shape).grid();
+                            ? routing::with_tours<GiantTwoOpt>(shape).grid()
+                            : routing::with_tours<GiantThreeOpt>(shape).grid();
                     const auto grid_cells = static_cast<double>(grid.size());
                     row["grid_cells"] = grid_cells;
                     GiantTourOptions compact = filtered;

@@ -1,6 +1,6 @@
 // The DCVRP giant-tour neighborhoods on a CUDA device: a policy of the neighborhood adapter's
 // device wrapper. Per step: linear tours from the resident rows, their segment hierarchies
-// (routing/segment_resources.cuh), the engine's selection over the evaluators of
+// (routing/segment_table.cuh), the engine's selection over the evaluators of
 // routing/giant_tour_moves.hpp, and the adapter's apply kernel writing each moved tour back into
 // its row (block per solution). Choices equal the CPU twin's (giant_tour_search.cpp).
 
@@ -15,11 +15,11 @@
 #include "locus/dcvrp/linear_tour.hpp"
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device_buffer.hpp"
-#include "locus/routing/giant_tour_moves.hpp"
 #include "locus/gpu/neighborhood_adapter.cuh"
-#include "locus/routing/segment_resources.cuh"
 #include "locus/gpu/storage.hpp"
 #include "locus/gpu/team.cuh"
+#include "locus/routing/giant_tour_moves.hpp"
+#include "locus/routing/segment_table.cuh"
 
 namespace locus::dcvrp {
 namespace {
@@ -101,7 +101,7 @@ __global__ void where_kernel(const std::int32_t* tours, std::uint32_t count, std
 }
 
 /// Length and routes of each whole tour, from its summary.
-__global__ void totals_kernel(const routing::RouteSegment* wholes, std::uint32_t count,
+__global__ void totals_kernel(const RouteSegment* wholes, std::uint32_t count,
                               double* objectives, std::int32_t* routes) {
     const std::uint32_t s = blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= count) return;
@@ -162,7 +162,7 @@ public:
         return move_ == GiantMove::two_opt ? "DCVRP two_opt" : "DCVRP three_opt";
     }
     gpu::MoveGrid max_grid() const {
-        routing::GiantTours t;
+        GiantTours t;
         t.length = static_cast<std::int32_t>(problem_.solution_width()) + 1;
         t.candidates = options_.candidates;
         return routing::with_tours<Eval>(t).grid();
@@ -176,7 +176,8 @@ public:
         // it in its own block, checked against the same budget.
         storage_.release();
         const std::uint32_t count = d.count;
-        shape_ = routing::HierarchyShape::of(length, hierarchy_part(options_, move_, length, count));
+        shape_ =
+            routing::HierarchyShape::of(length, hierarchy_part(options_, move_, length, count));
         gpu::ArrayList list;
         const std::size_t c = count;
         list.add(tours_, c * static_cast<std::size_t>(length), "linear tours");
@@ -219,7 +220,7 @@ public:
                                            cudaStream_t stream) {
         const std::int32_t length = length_held_;
         const auto width = static_cast<std::int32_t>(d.width);
-        routing::SegmentBatchArrays a = arrays_;
+        routing::SegmentBatchArrays<RouteResources> a = arrays_;
         a.count = d.count;
         linearize_kernel<<<d.count, kLinearizeThreads, 0, stream>>>(d.solutions, width, length,
                                                                    tours_);
@@ -243,7 +244,7 @@ public:
         totals_kernel<<<(d.count + 127) / 128, 128, 0, stream>>>(a.wholes, d.count, objectives_,
                                                                  routes_);
         LOCUS_CUDA_CHECK_LAUNCH();
-        routing::GiantTours t;
+        GiantTours t;
         t.segments = a.views;
         t.tours = tours_;
         t.objectives = objectives_;
@@ -282,10 +283,10 @@ private:
     gpu::DeviceBuffer<double> distance_;
     gpu::DeviceBuffer<std::int64_t> demand_;
     gpu::DeviceBuffer<double> service_;
-    routing::RouteResources resources_;
+    RouteResources resources_;
     gpu::DeviceStorage storage_;
     routing::HierarchyShape shape_;
-    routing::SegmentBatchArrays arrays_;
+    routing::SegmentBatchArrays<RouteResources> arrays_;
     std::int32_t* tours_ = nullptr;
     double* objectives_ = nullptr;
     std::int32_t* routes_ = nullptr;
@@ -317,10 +318,10 @@ std::unique_ptr<Neighborhood> make_cuda_giant_neighborhood(const DcvrpProblem& p
                                                            const gpu::EngineSettings& settings) {
     const bool near = options.candidates > 0 && !options.compact;
     if (move == GiantMove::two_opt)
-        return near ? make<routing::GiantTwoOptNear>(problem, move, options, settings, "two_opt")
-                    : make<routing::GiantTwoOpt>(problem, move, options, settings, "two_opt");
-    return near ? make<routing::GiantThreeOptNear>(problem, move, options, settings, "three_opt")
-                : make<routing::GiantThreeOpt>(problem, move, options, settings, "three_opt");
+        return near ? make<GiantTwoOptNear>(problem, move, options, settings, "two_opt")
+                    : make<GiantTwoOpt>(problem, move, options, settings, "two_opt");
+    return near ? make<GiantThreeOptNear>(problem, move, options, settings, "three_opt")
+                : make<GiantThreeOpt>(problem, move, options, settings, "three_opt");
 }
 
 } // namespace locus::dcvrp

@@ -1,5 +1,5 @@
 // The DCVRP giant-tour neighborhoods on the CPU (Schulz 2011): each solution's linear tour, its
-// hierarchy of segment summaries (routing/segment_resources.hpp) and the evaluators of
+// hierarchy of segment summaries (routing/segment_table.hpp) and the evaluators of
 // routing/giant_tour_moves.hpp through the neighborhood engine's CPU twin; the CUDA backend is in
 // giant_tour_cuda.cu and makes the same choices.
 
@@ -13,8 +13,8 @@
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/dcvrp/linear_tour.hpp"
 #include "locus/error.hpp"
-#include "locus/routing/giant_tour_moves.hpp"
 #include "locus/gpu/neighborhood_adapter.hpp"
+#include "locus/routing/giant_tour_moves.hpp"
 
 namespace locus::dcvrp {
 
@@ -24,7 +24,7 @@ std::int32_t hierarchy_part(const GiantTourOptions& options, GiantMove move, std
     case HierarchyChoice::zero:
         return 0;
     case HierarchyChoice::one:
-        return routing::SegmentTable::part_for(length);
+        return SegmentTable::part_for(length);
     case HierarchyChoice::automatic:
         break;
     }
@@ -36,7 +36,7 @@ std::int32_t hierarchy_part(const GiantTourOptions& options, GiantMove move, std
     // not slower at any L from 57 up (docs/benchmarks.md).
     (void)move;
     (void)count;
-    return routing::SegmentTable::part_for(length);
+    return SegmentTable::part_for(length);
 }
 
 std::int32_t LinearLength::update(const SolutionBatch& batch) {
@@ -144,7 +144,7 @@ public:
             linearize(batch[s].data(), width, length, tour);
             tables_[s].build(data_->resources, tour, length, distance, part);
             views_[s] = tables_[s].view();
-            const routing::RouteSegment whole = views_[s].segment(0, length - 1);
+            const RouteSegment whole = views_[s].segment(0, length - 1);
             objectives_[s] = whole.cost;
             routes_[s] = whole.routes;
         }
@@ -166,7 +166,7 @@ public:
                     out[j] = distance(u, tour[j]);
             }
         }
-        routing::GiantTours t;
+        GiantTours t;
         t.by_position = positions ? positions_.data() : nullptr;
         t.segments = views_.data();
         t.tours = tours_.data();
@@ -227,8 +227,8 @@ private:
     GiantTourOptions options_;
     LinearLength length_;
     std::vector<std::int32_t> tours_;
-    std::vector<routing::SegmentTable> tables_;
-    std::vector<routing::SegmentView> views_;
+    std::vector<SegmentTable> tables_;
+    std::vector<SegmentView> views_;
     std::vector<double> objectives_;
     std::vector<std::int32_t> routes_;
     std::vector<std::int32_t> moved_;
@@ -259,10 +259,10 @@ std::unique_ptr<Neighborhood> make_giant_neighborhood(const DcvrpProblem& proble
         return make_cuda_giant_neighborhood(problem, move, options, settings);
     const bool near = options.candidates > 0 && !options.compact;
     if (move == GiantMove::two_opt)
-        return near ? make_cpu<routing::GiantTwoOptNear>(problem, move, options, settings, "two_opt")
-                    : make_cpu<routing::GiantTwoOpt>(problem, move, options, settings, "two_opt");
-    return near ? make_cpu<routing::GiantThreeOptNear>(problem, move, options, settings, "three_opt")
-                : make_cpu<routing::GiantThreeOpt>(problem, move, options, settings, "three_opt");
+        return near ? make_cpu<GiantTwoOptNear>(problem, move, options, settings, "two_opt")
+                    : make_cpu<GiantTwoOpt>(problem, move, options, settings, "two_opt");
+    return near ? make_cpu<GiantThreeOptNear>(problem, move, options, settings, "three_opt")
+                : make_cpu<GiantThreeOpt>(problem, move, options, settings, "three_opt");
 }
 
 } // namespace locus::dcvrp

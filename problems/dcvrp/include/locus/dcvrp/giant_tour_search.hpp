@@ -3,7 +3,7 @@
 /// The giant-tour neighborhoods of the DCVRP (Schulz 2011): 2-opt and pure 3-opt on the linear
 /// tour of each solution (linear_tour.hpp), segments spanning routes, every move checked
 /// against capacity, duration and fleet in O(1) through segment resources
-/// (routing/segment_resources.hpp, routing/giant_tour_moves.hpp). Best- or first-improving over the
+/// (routing/segment_table.hpp, routing/giant_tour_moves.hpp). Best- or first-improving over the
 /// whole neighborhood through the neighborhood engine: the CPU twin (all cores) or a CUDA
 /// device, with identical choices.
 
@@ -16,7 +16,7 @@
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/gpu/neighborhood_adapter.hpp"
 #include "locus/gpu/neighborhood_parts.hpp"
-#include "locus/routing/segment_resources.hpp"
+#include "locus/dcvrp/route_resources.hpp"
 #include "locus/problem.hpp"
 
 namespace locus::dcvrp {
@@ -82,7 +82,7 @@ private:
 struct RouteData {
     std::vector<double> service;
     std::vector<double> distance; ///< n x n
-    routing::RouteResources resources;
+    RouteResources resources;
     explicit RouteData(const Instance& instance);
     RouteData(const RouteData&) = delete;
     RouteData& operator=(const RouteData&) = delete;
