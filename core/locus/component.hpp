@@ -31,7 +31,9 @@ struct BuildContext {
     int device = 0;               ///< CUDA device ordinal (backend cuda)
     int threads = 0;              ///< CPU threads for CPU engines (0 = all cores)
     bool check_moves = false;     ///< verify every applied move by full re-evaluation
-    std::uint64_t seed = 0;       ///< job seed
+    /// The job seed, for components whose draws are fixed when they are built (the TSP
+    /// three_opt samples); draws made while a run goes derive from SearchContext::seed().
+    std::uint64_t seed = 0;
     /// Solutions in the job's batch, so a component can refuse a batch it cannot use while the
     /// job is validated (0: not known; components then check when they run).
     std::size_t batch = 0;

@@ -8,6 +8,8 @@
 #include <numeric>
 #include <set>
 
+#include "locus/params.hpp"
+#include "locus/registry.hpp"
 #include "locus/rng.hpp"
 #include "locus/search_context.hpp"
 #include "locus/tsp/candidate_lists.hpp"
@@ -435,6 +437,36 @@ TEST_CASE("random-k 3-opt descent: exact objectives, no sampled improving move a
     SolutionBatch again = start;
     make_cpu_engine(problem, spec, single)->descend(again, Pivot::best, 0, {});
     CHECK(std::ranges::equal(again.data(), batch.data()));
+}
+
+TEST_CASE("random-k 3-opt samples derive from the job seed: the same seed draws the same moves, "
+          "another seed others; the neighborhood has no seed of its own") {
+    Registry registry;
+    register_tsp_components(registry);
+    const RegistryEntry* entry = registry.find("neighborhood", "three_opt", "tsp");
+    REQUIRE(entry != nullptr);
+    CHECK(entry->schema.find("seed") == nullptr);
+    BuildContext build;
+    build.registry = &registry;
+    Params instance("problem", "tsp", "problem", {});
+    instance.set("instance", std::string("random-uniform:n=200,seed=3"));
+    const auto problem = registry.create<Problem>(instance, build);
+    build.problem = problem.get();
+    Params three_opt("neighborhood", "three_opt", "neighborhood", {});
+    three_opt.set("samples", std::int64_t{40});
+    SolutionBatch start(2, 200);
+    RandomTour(static_cast<const TspProblem&>(*problem)).construct(start, 1);
+    const auto descend = [&](std::uint64_t job_seed) {
+        build.seed = job_seed;
+        auto neighborhood = registry.create<Neighborhood>(three_opt, build);
+        SolutionBatch batch = start;
+        neighborhood->descend(batch, Pivot::best, 5, {});
+        return std::vector<std::int32_t>(batch.data().begin(), batch.data().end());
+    };
+    const auto first = descend(5);
+    CHECK(first != std::vector<std::int32_t>(start.data().begin(), start.data().end()));
+    CHECK(descend(5) == first);
+    CHECK(descend(6) != first);
 }
 
 TEST_CASE("full 2-opt on EUC_2D: the vectorised row scan finds the cell-by-cell best, ties to "

@@ -68,7 +68,8 @@ Factory neighborhood_factory(MoveKind kind) {
         }
         if (kind == MoveKind::three_opt) {
             spec.samples = static_cast<std::uint32_t>(params.get_int("samples"));
-            spec.seed = static_cast<std::uint64_t>(params.get_int("seed"));
+            // NOTE: the samples derive from the job seed, as every random decision of a job.
+            spec.seed = build.seed;
         }
         const gpu::EngineSettings settings = gpu::engine_settings(build);
         auto engine = build.backend == Backend::cuda ? make_cuda_engine(problem, spec, settings)
@@ -184,10 +185,9 @@ void register_tsp_components(Registry& registry) {
         "neighborhood", "three_opt", "tsp",
         "Random-k 3-opt (Delevacq et al., ILS-RKBI): each exploration draws k random triples of "
         "edges to remove and evaluates their seven reconnections (4 pure 3-opt, 3 2-opt); the "
-        "sample depends on the tour's length, so every exploration of a descent draws anew. A "
-        "descent ends when no sampled move improves."};
+        "sample depends on the job seed and the tour's length, so every exploration of a descent "
+        "draws anew. A descent ends when no sampled move improves."};
     three_opt.integer("samples", "1000", "edge triples per exploration (k)", 1, 1 << 24);
-    three_opt.integer("seed", "0", "seed of the samples", 0);
     registry.add(three_opt, neighborhood_factory(MoveKind::three_opt));
 
     ComponentSchema swap{"neighborhood", "swap", "tsp",

@@ -24,7 +24,7 @@ struct NeighborhoodSpec {
     MoveKind kind = MoveKind::two_opt;
     std::int32_t candidates = 0;
     std::uint32_t samples = 0; ///< three_opt: random edge triples per exploration (k)
-    std::uint64_t seed = 0;    ///< three_opt: seed of the samples
+    std::uint64_t seed = 0;    ///< three_opt: seed of the samples (the job seed)
 };
 
 /// The evaluator Eval over view `v` with the parameters of `spec`.
