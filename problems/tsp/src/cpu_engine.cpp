@@ -108,7 +108,7 @@ public:
         const TourMove move = eval.decode(static_cast<std::uint32_t>(s), index);
         if (!move.valid) throw Error(gpu::detail::undecodable_move_message(label_, index));
         if (batch.has_focus()) {
-            std::int32_t touched[6];
+            std::int32_t touched[kMaxTouchedCities];
             const int count = touched_cities(move, batch[s].data(), n_, touched);
             for (int k = 0; k < count; ++k)
                 batch.focus(s)[static_cast<std::size_t>(touched[k])] = 1;

@@ -81,7 +81,7 @@ template <class Eval> struct TourApplier {
         const TourMove m = eval.decode(s, index);
         std::int32_t* tour = tours + static_cast<std::int64_t>(s) * n;
         if (m.valid && focus != nullptr && threadIdx.x == 0) {
-            std::int32_t touched[6];
+            std::int32_t touched[kMaxTouchedCities];
             const int k = touched_cities(m, tour, n, touched);
             for (int q = 0; q < k; ++q)
                 focus[static_cast<std::int64_t>(s) * n + touched[q]] = 1;

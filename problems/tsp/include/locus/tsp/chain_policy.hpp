@@ -54,7 +54,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
     using Point = typename Metric::point_type;
     /// 0: 2-opt, 1: Or-opt, 2: sequential 3-opt (candidate lists; 3-opt empty when K3 = 0)
     static constexpr int kNeighborhoods = 3;
-    static constexpr int kMaxTouched = 6;
+    static constexpr int kMaxTouched = kMaxTouchedCities; ///< cities one move touches
     static constexpr bool kThreadMapping = true; ///< mapping: thread (Delévacq et al.'s FI-thread)
 
     Metric metric;

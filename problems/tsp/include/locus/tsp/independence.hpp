@@ -144,7 +144,7 @@ struct TourIndependence {
         if (moves.empty()) return;
         if (!focus.empty()) {
             for (const TourMove& m : moves) {
-                std::int32_t touched[6];
+                std::int32_t touched[kMaxTouchedCities];
                 const int count = touched_cities(m, tour.data(), n, touched);
                 for (int k = 0; k < count; ++k)
                     focus[static_cast<std::size_t>(touched[k])] = 1;

@@ -155,8 +155,12 @@ template <class T> LOCUS_HD_INLINE void apply_move(T* tour, std::int32_t n, cons
         reverse_range(tour, n, plan.first[r], plan.length[r]);
 }
 
-/// The cities at the ends of the edges a valid move removes (up to 6, duplicates possible);
-/// read from the tour before the move. Returns how many were written to `out`.
+/// Most cities touched_cities writes: the six ends of the three edges a move removes.
+inline constexpr int kMaxTouchedCities = 6;
+
+/// The cities at the ends of the edges a valid move removes (up to kMaxTouchedCities,
+/// duplicates possible); read from the tour before the move. Returns how many were written to
+/// `out`.
 LOCUS_HD_INLINE int touched_cities(const TourMove& m, const std::int32_t* tour, std::int32_t n,
                                    std::int32_t* out) {
     if (m.kind == MoveKind::two_opt) {
