@@ -120,11 +120,16 @@ struct DescentStats {
     std::uint64_t explorations = 0; ///< neighborhood explorations made (not counting a halted one)
 };
 
+/// Improving moves a parallel descent collects per solution and exploration unless configured
+/// (the default of the parallel descents' `capacity` parameter).
+inline constexpr std::uint32_t kDefaultIndependentCapacity = 8192;
+
 /// Options of a parallel descent (Neighborhood::descend_independent).
 struct IndependentDescentOptions {
-    std::uint64_t max_steps = 0;      ///< explorations (0 = to a local optimum)
-    std::uint32_t max_moves = 0;      ///< moves applied per solution and exploration (0 = all)
-    std::uint32_t capacity = 1u << 16; ///< improving moves collected per solution and exploration
+    std::uint64_t max_steps = 0; ///< explorations (0 = to a local optimum)
+    std::uint32_t max_moves = 0; ///< moves applied per solution and exploration (0 = all)
+    /// Improving moves collected per solution and exploration.
+    std::uint32_t capacity = kDefaultIndependentCapacity;
 };
 
 /// One exploration of a descent: moves applied and moves evaluated.

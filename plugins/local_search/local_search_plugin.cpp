@@ -273,7 +273,7 @@ void independent_parameters(ComponentSchema& schema) {
                    "most independent moves applied per exploration and solution (0 = all "
                    "selected; 1 = best improvement)",
                    0);
-    schema.integer("capacity", "8192",
+    schema.integer("capacity", std::to_string(kDefaultIndependentCapacity),
                    "improving moves collected per exploration and solution (those of lowest "
                    "index); the selection picks from them",
                    1, 1 << 24);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "launcher_helpers.hpp"
+#include "locus/problem.hpp"
 
 namespace fs = std::filesystem;
 using namespace locus::test;
@@ -104,6 +105,14 @@ TEST_CASE("locus plugins --verbose documents every parameter with its type and d
         CHECK(r.output.find(line) != std::string::npos);
     }
     CHECK(listed(r.output, "job") == std::vector<std::string>{"job"});
+}
+
+TEST_CASE("the parallel descents' capacity defaults to IndependentDescentOptions' capacity") {
+    const CommandResult r = run_locus("plugins --verbose");
+    REQUIRE(r.exit_code == 0);
+    const std::string line = "\n      - capacity (integer in [1, 16777216], default " +
+                             std::to_string(locus::IndependentDescentOptions{}.capacity) + "): ";
+    CHECK(r.output.find(line) != std::string::npos);
 }
 
 TEST_CASE("locus validate prints the config hash or the first error") {
