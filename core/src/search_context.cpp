@@ -10,6 +10,7 @@
 #include "locus/error.hpp"
 #include "locus/problem.hpp"
 #include "locus/rng.hpp"
+#include "locus/rng_salts.hpp"
 
 namespace locus {
 
@@ -189,7 +190,7 @@ bool SearchContext::offer(const SolutionBatch& batch) {
 void SearchContext::construct(SolutionBatch& batch) {
     if (construction_ == nullptr)
         throw ConfigError("no construction heuristic is configured for this job");
-    construction_->construct_until(batch, derive_key(run_seed_, 0x636F6E73ull /* "cons" */),
+    construction_->construct_until(batch, derive_key(run_seed_, salt::kConstruction),
                                    [this] { return should_stop(); });
 }
 

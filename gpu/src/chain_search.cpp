@@ -14,6 +14,7 @@
 #include "locus/mixed_construction.hpp"
 #include "locus/problem.hpp"
 #include "locus/registry.hpp"
+#include "locus/rng_salts.hpp"
 #include "locus/search_context.hpp"
 
 namespace locus::gpu {
@@ -183,7 +184,7 @@ public:
             chains_best = std::min(chains_best, now);
             if (options_.restart == 0 || quiet < options_.restart || ctx.should_stop()) continue;
             ++restarts;
-            restart_->construct_until(batch, derive_key(seed_, restarts, 0x72657374u), stop);
+            restart_->construct_until(batch, derive_key(seed_, restarts, salt::kChainRestart), stop);
             if (ctx.should_stop()) break;
             objectives();
             runner->start(std::as_const(batch).data(), starts, stop, leaders);
@@ -345,7 +346,7 @@ private:
             population_->update(rows, width, values);
             std::vector<std::int32_t> first(width * chains);
             std::vector<std::int32_t> second(width * chains);
-            Rng rng(derive_key(seed_, round, 0x9090u), 0);
+            Rng rng(derive_key(seed_, round, salt::kChainPopulation), 0);
             for (std::uint32_t c = 0; c < chains; ++c) {
                 const auto [a, b] = population_->parents(rng);
                 std::ranges::copy(population_->row(a), first.begin() + c * width);

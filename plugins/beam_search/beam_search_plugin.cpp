@@ -12,6 +12,7 @@
 #include "locus/plugin.hpp"
 #include "locus/registry.hpp"
 #include "locus/rng.hpp"
+#include "locus/rng_salts.hpp"
 #include "locus/search_context.hpp"
 #include "locus/successor.hpp"
 
@@ -61,7 +62,7 @@ public:
                 break;
             }
             if (ctx.should_stop()) break;
-            generator_->expand(beam, successors_, derive_key(ctx.seed(), step, 0x6265616Dull),
+            generator_->expand(beam, successors_, derive_key(ctx.seed(), step, salt::kBeamExpansion),
                                next);
             ctx.add_evaluations(next.count());
             order.resize(next.count());

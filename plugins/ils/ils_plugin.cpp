@@ -17,6 +17,7 @@
 #include "locus/problem.hpp"
 #include "locus/registry.hpp"
 #include "locus/rng.hpp"
+#include "locus/rng_salts.hpp"
 #include "locus/search_context.hpp"
 
 namespace locus {
@@ -102,7 +103,7 @@ public:
                 ctx.offer(best);
             }
             acceptance_->next_iteration();
-            Rng rng(derive_key(ctx.seed(), iteration, 0x61636370ull), 0);
+            Rng rng(derive_key(ctx.seed(), iteration, salt::kIlsAcceptance), 0);
             for (std::size_t i = 0; i < count; ++i) {
                 const double u = rng.uniform();
                 if (acceptance_->accept(batch.objective(i), trial.objective(i), u))
@@ -149,7 +150,7 @@ private:
         for (const Chain& c : chains)
             rounds = std::max(rounds, adaptive_ ? c.strength : 1u);
         for (std::uint32_t r = 0; r < rounds; ++r) {
-            const std::uint64_t key = derive_key(seed, iteration, 0x70657274ull + r);
+            const std::uint64_t key = derive_key(seed, iteration, salt::kIlsPerturbation + r);
             const bool all = std::all_of(chains.begin(), chains.end(), [&](const Chain& c) {
                 return !adaptive_ || c.strength > r;
             });
@@ -199,7 +200,7 @@ private:
         keep_better(overall, best);
         pool.push_back(best);
         if (pool.size() > pool_size_) pool.erase(pool.begin());
-        restart_construction_->construct(batch, derive_key(ctx.seed(), iteration, 0x72737472ull));
+        restart_construction_->construct(batch, derive_key(ctx.seed(), iteration, salt::kIlsRestart));
         improve(batch, ctx);
         ctx.offer(batch);
         best = batch;

@@ -4,10 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <set>
 #include <thread>
 #include <vector>
 
 #include "locus/problem.hpp"
+#include "locus/rng_salts.hpp"
 #include "locus/search_context.hpp"
 
 using namespace locus;
@@ -104,4 +106,20 @@ TEST_CASE("a deadline armed by a later context is not disarmed by an earlier one
     CHECK(stop_requested());
     disarm_deadline(second);
     CHECK_FALSE(stop_requested());
+}
+
+TEST_CASE("the RNG salts are pairwise distinct, so no two purposes share a stream") {
+    const std::uint64_t salts[] = {
+        salt::kConstruction,     salt::kIlsAcceptance,  salt::kIlsPerturbation,
+        salt::kIlsRestart,       salt::kBeamExpansion,  salt::kChainRestart,
+        salt::kChainPopulation,  salt::kChainAcceptance, salt::kChainRecombination,
+        salt::kTspFang,          salt::kTspGenerator,   salt::kQapGenerator,
+        salt::kGridpathGenerator, salt::kQapGreedy,     salt::kQapMultiStart,
+        salt::kQapKick};
+    const std::set<std::uint64_t> distinct(std::begin(salts), std::end(salts));
+    CHECK(distinct.size() == std::size(salts));
+    // NOTE: ILS perturbation round r uses kIlsPerturbation + r, r below max_strength (at most
+    // 100,000): no other salt lies in that range.
+    for (const std::uint64_t s : salts)
+        CHECK_FALSE((s > salt::kIlsPerturbation && s < salt::kIlsPerturbation + 100000));
 }

@@ -61,6 +61,7 @@
 #include "locus/gpu/watchdog.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
+#include "locus/rng_salts.hpp"
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -91,7 +92,7 @@ struct Acceptance {
         const double t = mul_rn(
             temperature, exp_nonpositive(mul_rn(static_cast<double>(iteration), log_cooling)));
         if (!(t > 0.0)) return false;
-        Rng rng(derive_key(seed, chain, iteration, 0xACCE97u), 0);
+        Rng rng(derive_key(seed, chain, iteration, salt::kChainAcceptance), 0);
         const double u = static_cast<double>(rng.next_u64() >> 11) * 0x1.0p-53;
         return u < exp_nonpositive(-static_cast<double>(trial - current) / t);
     }
@@ -647,7 +648,7 @@ LOCUS_HD std::int64_t recombine_child(const Team& team, const P& policy, std::ui
                                       const std::int32_t* first, const std::int32_t* second,
                                       std::int32_t* child) {
     if (team.rank() == 0) {
-        Rng rng(derive_key(seed, chain, round, 0x4EC0u), 0);
+        Rng rng(derive_key(seed, chain, round, salt::kChainRecombination), 0);
         policy.recombine(chain, first, second, child, rng);
     }
     team.sync();

@@ -12,16 +12,13 @@
 #include "locus/error.hpp"
 #include "locus/generator_spec.hpp"
 #include "locus/rng.hpp"
+#include "locus/rng_salts.hpp"
 
 namespace locus::gridpath {
 
 namespace {
 
 constexpr std::string_view kRandomGrid = "random-grid";
-
-// NOTE: the generator draws from its own stream key so that an instance and a
-// search run with the same seed do not share random numbers.
-constexpr std::uint64_t kGeneratorStream = 0x677269642D67656Eull; // "grid-gen"
 
 /// Why (size, agents, density) cannot be generated, or "" when they are in
 /// range.
@@ -71,7 +68,9 @@ Instance generate(std::int32_t size, std::int32_t agents, double obstacle_densit
     Grid& grid = instance.grid;
     grid.width = size;
     grid.height = size;
-    Rng rng(derive_key(seed, kGeneratorStream), 0);
+    // NOTE: a stream of its own, so that an instance and a search run with the same seed
+    // do not share random numbers.
+    Rng rng(derive_key(seed, salt::kGridpathGenerator), 0);
     std::size_t obstacles = 0;
     const std::vector<std::int32_t> order = place_obstacles(grid, obstacle_density, rng, obstacles);
 

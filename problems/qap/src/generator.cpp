@@ -10,6 +10,7 @@
 #include "locus/error.hpp"
 #include "locus/generator_spec.hpp"
 #include "locus/rng.hpp"
+#include "locus/rng_salts.hpp"
 
 namespace locus::qap {
 
@@ -17,10 +18,6 @@ namespace {
 
 constexpr std::string_view kRandomQap = "random-qap";
 constexpr std::int64_t kMaxGeneratedValue = 2147483647; // 2^31 - 1
-
-// NOTE: the generator draws from its own stream key so that an instance and a search run
-// with the same seed do not share random numbers.
-constexpr std::uint64_t kGeneratorStream = 0x7161702D67656E00ull; // "qap-gen"
 
 /// Fills an n*n matrix: independent draws, or symmetric with a zero diagonal (upper triangle
 /// drawn row by row, mirrored).
@@ -53,7 +50,9 @@ Instance generate_random(std::int32_t n, std::uint64_t seed, std::int64_t max_va
     instance.n = n;
     const auto size = static_cast<std::size_t>(n);
     const auto bound = static_cast<std::uint32_t>(max_value + 1);
-    Rng rng(derive_key(seed, kGeneratorStream), 0);
+    // NOTE: a stream of its own, so that an instance and a search run with the same seed
+    // do not share random numbers.
+    Rng rng(derive_key(seed, salt::kQapGenerator), 0);
     fill_matrix(instance.a, size, bound, asymmetric, rng);
     fill_matrix(instance.b, size, bound, asymmetric, rng);
     validate_instance(instance, instance.name);

@@ -20,6 +20,7 @@
 #include "locus/qap/qap_problem.hpp"
 #include "locus/registry.hpp"
 #include "locus/rng.hpp"
+#include "locus/rng_salts.hpp"
 #include "locus/search_context.hpp"
 
 namespace locus::qap {
@@ -107,7 +108,7 @@ public:
         std::size_t built = 0;
         bool stopped = false;
         for (std::size_t k = 0; k < batch.count() && !stopped; ++k) {
-            Rng rng(derive_key(seed, k, 0x67726565ull), 0);
+            Rng rng(derive_key(seed, k, salt::kQapGreedy), 0);
             auto p = batch[k];
             std::vector<char> used(static_cast<std::size_t>(n), 0);
             std::vector<std::int32_t> placed;
@@ -199,7 +200,7 @@ public:
         for (std::uint64_t round = 0; options_.rounds == 0 || round < options_.rounds; ++round) {
             if (ctx.should_stop()) break;
             gpu::MultiStartConfig config = options_.config;
-            config.seed = derive_key(ctx.seed(), round, 0x6D756C74ull);
+            config.seed = derive_key(ctx.seed(), round, salt::kQapMultiStart);
             // NOTE: SearchContext::should_stop is only called one thread at a time (by the CPU
             // twin's watchdog thread, or the thread waiting for the device).
             const std::uint32_t ran =
@@ -248,7 +249,7 @@ public:
                 const auto& from = elite[s % elite.size()].second;
                 std::int32_t* p = starts.data() + static_cast<std::size_t>(s) * n;
                 std::copy(from.begin(), from.end(), p);
-                Rng rng(derive_key(config.seed, s, 0x6B69636Bull), 0);
+                Rng rng(derive_key(config.seed, s, salt::kQapKick), 0);
                 for (std::uint32_t k = 0; k < kick; ++k) {
                     const std::uint32_t r = rng.below(static_cast<std::uint32_t>(n));
                     const std::uint32_t q = (r + 1 + rng.below(static_cast<std::uint32_t>(n - 1))) %

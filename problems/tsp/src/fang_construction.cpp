@@ -9,6 +9,7 @@
 #include "locus/error.hpp"
 #include "locus/gpu/cpu_threads.hpp"
 #include "locus/rng.hpp"
+#include "locus/rng_salts.hpp"
 #include "locus/tsp/tsp_problem.hpp"
 
 namespace locus::tsp {
@@ -50,7 +51,7 @@ void FangTour::construct_until(SolutionBatch& batch, std::uint64_t seed,
     std::vector<std::int32_t> starts(count);
     for (std::uint32_t s = 0; s < count; ++s)
         starts[s] = static_cast<std::int32_t>(Rng(derive_key(seed, s), 1).below(n));
-    const std::uint64_t key = derive_key(seed, 0x66616E67ull /* "fang" */);
+    const std::uint64_t key = derive_key(seed, salt::kTspFang);
     const std::uint32_t chunk = chunk_tours(n, backend_, threads_);
     std::uint32_t built = 0;
     for (std::uint32_t first = 0; first < count; first += chunk) {

@@ -9,16 +9,13 @@
 #include "locus/error.hpp"
 #include "locus/generator_spec.hpp"
 #include "locus/rng.hpp"
+#include "locus/rng_salts.hpp"
 
 namespace locus::tsp {
 
 namespace {
 
 constexpr std::string_view kRandomUniform = "random-uniform";
-
-// NOTE: the generator draws from its own stream key so that an instance and a search run with
-// the same seed do not share random numbers.
-constexpr std::uint64_t kGeneratorStream = 0x7473702D67656E00ull; // "tsp-gen"
 
 } // namespace
 
@@ -32,7 +29,9 @@ Instance generate_random_uniform(std::size_t n, std::uint64_t seed, std::int32_t
     instance.n = n;
     instance.type = EdgeWeightType::euc_2d;
     if (n >= 3 && n <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-        Rng rng(derive_key(seed, kGeneratorStream), 0);
+        // NOTE: a stream of its own, so that an instance and a search run with the same seed
+        // do not share random numbers.
+        Rng rng(derive_key(seed, salt::kTspGenerator), 0);
         instance.x.resize(n);
         instance.y.resize(n);
         const auto bound = static_cast<std::uint32_t>(size);
