@@ -168,9 +168,9 @@ public:
     void continue_from(std::span<const std::uint32_t> sources) override {
         sources_.upload_async(sources.data(), chains_, stream_.get());
         const std::uint64_t total = static_cast<std::uint64_t>(chains_) * a_.width;
-        const auto blocks =
-            static_cast<unsigned>(std::min<std::uint64_t>((total + 255) / 256, 65535));
-        detail::continue_kernel<<<blocks, 256, 0, stream_.get()>>>(a_, sources_.data(), chains_);
+        using Launch = ElementwiseTuning<kTuningArch>;
+        detail::continue_kernel<<<Launch::blocks(total), Launch::kBlockThreads, 0,
+                                  stream_.get()>>>(a_, sources_.data(), chains_);
         LOCUS_CUDA_CHECK(cudaGetLastError());
         stream_.synchronize();
     }
@@ -273,7 +273,7 @@ private:
         params.halt = watched ? halt_.device() : nullptr;
         if (params_.thread_per_chain) {
             if constexpr (ThreadMapped<P>) {
-                constexpr unsigned kPerBlock = 32;
+                constexpr unsigned kPerBlock = ChainTuning<kTuningArch>::kThreadMappedBlock;
                 detail::chain_thread_kernel<P>
                     <<<(chains_ + kPerBlock - 1) / kPerBlock, kPerBlock, 0, stream_.get()>>>(
                         policy_, a_, params, first, iterations, initialize,

@@ -109,7 +109,7 @@ concept DeviceNeighborhoodPolicy = MoveEvaluator<typename P::evaluator_type> &&
 namespace detail {
 
 /// Threads per block of the apply kernel when the applier takes one thread per solution.
-inline constexpr unsigned kApplyBlockThreads = 128;
+inline constexpr unsigned kApplyBlockThreads = Tuning::kApplyBlockThreads;
 
 /// Applies results[s] of every solution s < batch (only improving ones when `only_improving`):
 /// adds the delta to objectives[s] and 1 to *applied; a move the applier rejects lowers *error
@@ -332,9 +332,10 @@ public:
             const volatile std::uint8_t* halt = watching ? halt_->device() : nullptr;
             LOCUS_CUDA_CHECK(improving_moves(prepared.evaluator, count, capacity, d_found.data(),
                                              d_counts.data(), workspace_, stream_.get(), halt));
-            const auto blocks = static_cast<unsigned>(
-                std::clamp<std::size_t>((slots + 255) / 256, 1, 4096));
-            detail::decode_improving_kernel<<<blocks, 256, 0, stream_.get()>>>(
+            constexpr unsigned kThreads = detail::Tuning::kDecodeThreads;
+            const auto blocks = static_cast<unsigned>(std::clamp<std::size_t>(
+                (slots + kThreads - 1) / kThreads, 1, detail::Tuning::kDecodeMaxBlocks));
+            detail::decode_improving_kernel<<<blocks, kThreads, 0, stream_.get()>>>(
                 prepared.evaluator, d_found.data(), d_counts.data(), capacity, count,
                 d_moves.data(), halt);
             LOCUS_CUDA_CHECK_LAUNCH();

@@ -299,7 +299,9 @@ std::uint64_t select_moves_parts(const E& eval, const F& keep, std::uint32_t bat
     auto* results = static_cast<MoveResult<D>*>(ws.results());
     auto* deltas = static_cast<D*>(ws.deltas());
 
-    detail::parts_begin_kernel<D><<<(batch + 127) / 128, 128, 0, stream>>>(
+    constexpr unsigned kBeginThreads = detail::Tuning::kPartsBeginThreads;
+    detail::parts_begin_kernel<D><<<(batch + kBeginThreads - 1) / kBeginThreads, kBeginThreads, 0,
+                                    stream>>>(
         batch, results, ws.threshold(), ws.done(), ws.counters());
     LOCUS_CUDA_CHECK_LAUNCH();
     const cudaStream_t side = ws.compaction_stream();

@@ -121,8 +121,9 @@ inline cudaError_t clone_states(const SuccessorLayout& layout, const std::int32_
     const std::uint64_t targets = static_cast<std::uint64_t>(sources) * k;
     const std::uint64_t words = targets * layout.slot_words;
     if (words == 0) return cudaSuccess;
-    const std::uint64_t blocks = std::min<std::uint64_t>((words + 255) / 256, 65535);
-    detail::clone_states_kernel<256><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
+    using Launch = ElementwiseTuning<kTuningArch>;
+    detail::clone_states_kernel<Launch::kBlockThreads>
+        <<<Launch::blocks(words), Launch::kBlockThreads, 0, stream>>>(
         layout, source, targets, k, seed, target, first);
     return cudaGetLastError();
 }

@@ -29,6 +29,24 @@ struct NeighborhoodTuning {
     static constexpr unsigned kScanThreads = 1024;           ///< improving_moves scan block
     static constexpr unsigned kScanItems = 4;                ///< counts per scan thread and round
     static constexpr std::uint64_t kCpuCellsPerThread = 16384; ///< CPU twin: cells per thread
+    static constexpr unsigned kApplyBlockThreads = 128; ///< move application, thread per solution
+    static constexpr unsigned kPartsBeginThreads = 128; ///< parts_begin_kernel, thread per solution
+    static constexpr unsigned kDecodeThreads = 256;     ///< decode_improving_kernel block
+    static constexpr unsigned kDecodeMaxBlocks = 4096;  ///< decode_improving_kernel grid cap
+    static constexpr unsigned kFocusListThreads = 256;  ///< block listing one solution's focus
+};
+
+/// Element-wise helper kernels (solution copies, per-position preparation): one thread per
+/// element in a grid-stride loop, so the grid is capped and the threads stride beyond it.
+template <int Arch>
+struct ElementwiseTuning {
+    static constexpr unsigned kBlockThreads = 256;     ///< threads per block
+    static constexpr std::uint64_t kMaxBlocks = 65535; ///< grid cap
+    /// Blocks for `elements` elements: one per kBlockThreads, at most kMaxBlocks.
+    static constexpr unsigned blocks(std::uint64_t elements) {
+        const std::uint64_t wanted = (elements + kBlockThreads - 1) / kBlockThreads;
+        return static_cast<unsigned>(wanted < kMaxBlocks ? wanted : kMaxBlocks);
+    }
 };
 
 /// Batched descents of the neighborhood adapter (host loop).
@@ -48,6 +66,7 @@ struct MultiStartTuning {
 template <int Arch>
 struct ChainTuning {
     static constexpr unsigned kBlockThreads = 128; ///< threads of one chain's block
+    static constexpr unsigned kThreadMappedBlock = 32; ///< chains per block, mapping: thread
 };
 
 /// Successor engine (successor_engine.cuh); measured on an H200 (docs/benchmarks.md).

@@ -184,15 +184,16 @@ public:
         v.D = D_;
         v.pos = uses_pos_ ? pos_ : nullptr;
         const std::uint64_t total = static_cast<std::uint64_t>(d.count) * n_;
-        const auto blocks =
-            static_cast<unsigned>(std::min<std::uint64_t>((total + 255) / 256, 65535));
-        prepare_kernel<Metric><<<blocks, 256, 0, stream>>>(
+        using Launch = gpu::ElementwiseTuning<gpu::kTuningArch>;
+        prepare_kernel<Metric><<<Launch::blocks(total), Launch::kBlockThreads, 0, stream>>>(
             v, P_, D_, uses_pos_ ? pos_ : nullptr, d.count);
         LOCUS_CUDA_CHECK_LAUNCH();
         if (!(uses_pos_ && focus_on_)) return {make_evaluator<Eval>(v, spec_), make_evaluator<Eval>(v, spec_).grid().size() * d.count};
         const auto per_focus =
             static_cast<unsigned long long>(Eval::rows_per_focus) * make_evaluator<Eval>(v, spec_).grid().cols;
-        focus_list_kernel<256><<<d.count, 256, 0, stream>>>(
+        constexpr unsigned kListThreads =
+            gpu::NeighborhoodTuning<gpu::kTuningArch>::kFocusListThreads;
+        focus_list_kernel<kListThreads><<<d.count, kListThreads, 0, stream>>>(
             focus_, focus_list_, focus_count_, n_, per_focus, d_count);
         LOCUS_CUDA_CHECK_LAUNCH();
         v.focus_list = focus_list_;
