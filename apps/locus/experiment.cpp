@@ -48,6 +48,7 @@
 #include "locus/data_path.hpp"
 #include "locus/error.hpp"
 #include "locus/gpu/device.hpp"
+#include "locus/registry.hpp"
 #include "locus/search_context.hpp"
 #include "locus/text.hpp"
 
@@ -138,11 +139,11 @@ std::vector<std::string> expand_instance(const std::string& entry) {
     throw ConfigError(fmt::format("instances: '{}' matches no file", entry));
 }
 
-/// A peer solver: its name and the problems it solves (scripts/peers/locus_peer.py says what
-/// it models of them).
+/// A peer solver: its name and the locus problems whose instances it solves
+/// (scripts/peers/locus_peer.py says what it models of them).
 struct PeerInfo {
     const char* name;
-    std::vector<std::string> problems; ///< "tsp" (.tsp files), "dcvrp" (.vrp files)
+    std::vector<std::string> problems; ///< problem plugin names, e.g. "tsp"
 };
 
 const std::vector<PeerInfo>& peer_table() {
@@ -153,23 +154,37 @@ const std::vector<PeerInfo>& peer_table() {
     return table;
 }
 
-/// The problem of an instance file for the peers, from its extension ("" when neither).
-std::string peer_problem(const std::string& instance) {
+/// The problem whose plugin reads instance files of the extension of `instance` (its schema's
+/// file_extensions, as `locus verify` tells the problem of a file); "" when none does.
+std::string problem_of_file(const Registry& registry, const std::string& instance) {
     const std::string ext = fs::path(instance).extension().string();
-    if (ext == ".tsp") return "tsp";
-    if (ext == ".vrp") return "dcvrp";
+    for (const RegistryEntry* entry : registry.entries())
+        if (entry->schema.kind == "problem" &&
+            std::ranges::find(entry->schema.file_extensions, ext) !=
+                entry->schema.file_extensions.end())
+            return entry->schema.name;
     return "";
 }
 
-/// "TSP (.tsp files)" and the like, for messages.
-std::string problems_text(const std::vector<std::string>& problems) {
+/// "tsp (.tsp files)" and the like, the extensions as the problem plugins register them, for
+/// messages.
+std::string problems_text(const Registry& registry, const std::vector<std::string>& problems) {
     std::vector<std::string> words;
-    for (const std::string& p : problems)
-        words.push_back(p == "tsp" ? "TSP (.tsp files)" : "CVRP and DCVRP (.vrp files)");
+    for (const std::string& name : problems) {
+        const RegistryEntry* entry = registry.find("problem", name);
+        if (entry == nullptr || entry->schema.file_extensions.empty()) {
+            words.push_back(name + " (its plugin is not loaded)");
+            continue;
+        }
+        words.push_back(fmt::format("{} ({} files)", name,
+                                    fmt::join(entry->schema.file_extensions, ", ")));
+    }
     return fmt::format("{}", fmt::join(words, " and "));
 }
 
-Spec load_spec(const fs::path& file) {
+/// The spec in `file`; `plugin_paths` are searched for the problem plugins, which tell the
+/// problem of a peer's instance files.
+Spec load_spec(const fs::path& file, const std::vector<fs::path>& plugin_paths) {
     if (!fs::exists(file))
         throw ConfigError(fmt::format("experiment spec '{}' not found", file.string()));
     std::string text;
@@ -291,6 +306,8 @@ Spec load_spec(const fs::path& file) {
         throw ConfigError(fmt::format("{}: peers need the spec's 'time_limit' (seconds per run, "
                                       "the same for the configs)",
                                       file.string()));
+    Registry registry;
+    if (has_peers) load_plugins(plugin_paths, registry);
     for (const auto& item : has_peers ? root["peers"] : none) {
         const std::string name =
             item.IsScalar() ? item.as<std::string>() : item["name"].as<std::string>("");
@@ -310,14 +327,13 @@ Spec load_spec(const fs::path& file) {
             if (is_generator_spec(instance))
                 throw ConfigError(fmt::format(
                     "{}: peer '{}' cannot run on '{}': peers read instance files and a generated "
-                    "instance has none (write it to a .tsp or .vrp file and list the file)",
+                    "instance has none (write it to a file and list the file)",
                     file.string(), name, instance));
-            const std::string problem = peer_problem(instance);
-            if (std::find(info->problems.begin(), info->problems.end(), problem) ==
-                info->problems.end())
+            const std::string problem = problem_of_file(registry, instance);
+            if (std::ranges::find(info->problems, problem) == info->problems.end())
                 throw ConfigError(fmt::format("{}: peer '{}' solves {} only, not '{}'",
-                                              file.string(), name, problems_text(info->problems),
-                                              instance));
+                                              file.string(), name,
+                                              problems_text(registry, info->problems), instance));
             for (const long long seed : seeds)
                 spec.runs.push_back(
                     {label, "peer:" + name, options, instance, seed, "cpu", name});
@@ -849,7 +865,7 @@ private:
 
 int run_experiment(const ExperimentOptions& options) {
     std::vector<int> listed = device_list(options); // its syntax, before anything runs
-    const Spec spec = load_spec(options.spec);
+    const Spec spec = load_spec(options.spec, options.plugin_paths);
     const std::vector<Run> runs = shard_of(spec.runs, options.shard);
     if (options.dry_run) {
         put_line(stdout, fmt::format("{} runs{}", runs.size(),
