@@ -11,6 +11,8 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <spawn.h>
@@ -101,6 +103,43 @@ TEST_CASE("locus experiment: killed with SIGKILL, the same command resumes to th
     CHECK(again.exit_code == 0);
     CHECK(again.output.find("8 runs, 8 finished, 0 to run") != std::string::npos);
     CHECK(read_jsonl(out / "results.jsonl").size() == 8);
+}
+
+TEST_CASE("locus experiment: the spec's name, time_limit and seeds are checked as config keys, "
+          "at their file, line and column") {
+    const fs::path dir = temp_dir("experiment-spec-keys");
+    const std::string config = (source_dir() / "configs" / "tsp" / "ils.yaml").string();
+    const std::string head = "configs: [" + config + "]\ninstances: ['random-uniform:n=30']\n";
+    const auto run = [&](const std::string& name, const std::string& tail) {
+        const fs::path file = dir / name;
+        write_file(file, head + tail);
+        return std::pair{run_locus("experiment " + quoted(file.string()) + " --dry-run"),
+                         file.string()};
+    };
+    auto [r, file] = run("negative.yaml", "time_limit: -3\n");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find(file + ":3:13: time_limit: expected a number >= 0, got '-3'") !=
+          std::string::npos);
+    std::tie(r, file) = run("word.yaml", "seeds: many\n");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find(file + ":3:8: seeds: expected an integer, got 'many'") !=
+          std::string::npos);
+    std::tie(r, file) = run("zero.yaml", "seeds: 0\n");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find(file + ":3:8: seeds: expected an integer in [1, 1000000], got '0'") !=
+          std::string::npos);
+    std::tie(r, file) = run("list.yaml", "seeds:\n  - 4\n  - -1\ntime_limit: 2\n");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find(file + ":5:5: seeds: expected an integer >= 0, got '-1'") !=
+          std::string::npos);
+    std::tie(r, file) = run("flow.yaml", "seeds: [4, 'x']  # two\nname: flow\n");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find(file + ":3:12: seeds: expected an integer, got 'x'") !=
+          std::string::npos);
+    std::tie(r, file) = run("good.yaml", "name: keys # named\nseeds: [4, 7]\ntime_limit: 0.5\n");
+    CHECK(r.exit_code == 0);
+    CHECK(r.output == "2 runs\nils|random-uniform:n=30|4|cpu -> " + config +
+                          "\nils|random-uniform:n=30|7|cpu -> " + config + "\n");
 }
 
 TEST_CASE("locus experiment: bad specs, shards and output directories are refused") {
