@@ -272,11 +272,10 @@ int validate_job(const RunOptions& options) {
     return kOk;
 }
 
-int run_job(const RunOptions& options) {
-    const auto start = SearchContext::Clock::now();
-    const double started_unix_s =
-        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
+namespace {
+
+/// Installs the SIGINT/SIGTERM handlers of a run (on_signal) with no signal seen yet.
+void install_signal_handlers() {
     // NOTE: the handlers are installed before anything is loaded: a signal during loading,
     // candidate lists or construction is kept, and the run then ends at once with the
     // constructed solutions written (a second signal ends the process at once).
@@ -285,14 +284,18 @@ int run_job(const RunOptions& options) {
     g_forced.store(false);
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
-    Registry registry;
-    load_plugins(options.plugin_paths, registry);
-    const Params job = compose(options, registry);
-    // A relative instance path of the config is also looked up next to the config file.
-    if (!options.config.empty())
-        set_config_directory(std::filesystem::absolute(options.config).parent_path());
+}
 
-    // Backend: resolved and checked before anything is loaded or allocated.
+/// The device a run uses, as its results lines describe it.
+struct DeviceFacts {
+    std::string description;
+    std::string pci_bus_id; ///< CUDA only
+};
+
+/// The BuildContext of `job` with its backend resolved and checked before anything is loaded
+/// or allocated (`auto`: CUDA when a device is present, said on stderr unless `quiet`).
+BuildContext build_context(const Params& job, Registry& registry, bool quiet,
+                           DeviceFacts& device) {
     BuildContext build;
     build.registry = &registry;
     build.device = static_cast<int>(job.get_int("device"));
@@ -303,30 +306,29 @@ int run_job(const RunOptions& options) {
     build.seed = static_cast<std::uint64_t>(job.get_int("seed"));
     build.batch = static_cast<std::size_t>(job.get_int("batch"));
     const std::string& backend = job.get_string("backend");
-    std::string device, pci_bus_id;
     if (backend == "cuda" || (backend == "auto" && gpu::device_count() > 0)) {
         gpu::require_device(build.device);
         build.backend = Backend::cuda;
-        device = gpu::device_description(build.device);
-        pci_bus_id = gpu::device_pci_bus_id(build.device);
+        device.description = gpu::device_description(build.device);
+        device.pci_bus_id = gpu::device_pci_bus_id(build.device);
     } else {
         build.backend = Backend::cpu;
-        device = cpu_description(resolved_threads(build.threads));
+        device.description = cpu_description(resolved_threads(build.threads));
     }
-    if (backend == "auto" && !options.quiet) {
+    if (backend == "auto" && !quiet) {
         const std::string why = build.backend == Backend::cpu
                                     ? " (no CUDA device: " + gpu::device_unavailable_reason() + ")"
                                     : "";
         std::fprintf(stderr, "locus: backend auto -> %s%s\n",
                      std::string(to_string(build.backend)).c_str(), why.c_str());
     }
+    return build;
+}
 
-    auto problem = registry.create<Problem>(job.get_component("problem"), build);
-    build.problem = problem.get();
-    auto construction = registry.create<Construction>(job.get_component("construction"), build);
-    auto algorithm = registry.create<Algorithm>(job.get_component("algorithm"), build);
-
-    const BestKnownTable table = BestKnownTable::find(job.get_string("best_known"));
+/// What every results line of the job says of it.
+JobFacts job_facts(const RunOptions& options, const Params& job, const BuildContext& build,
+                   const Problem& problem, const DeviceFacts& device, double started_unix_s,
+                   const BestKnownTable& table) {
     JobFacts facts;
     facts.name = job.get_string("name");
     facts.config_file = options.config.empty() ? "<embedded demo>" : options.config;
@@ -335,16 +337,159 @@ int run_job(const RunOptions& options) {
     facts.instance_file = instance_file_of(job.get_component("problem"));
     facts.algorithm = job.get_component("algorithm").name();
     facts.backend = std::string(to_string(build.backend));
-    facts.device = device;
+    facts.device = device.description;
     facts.device_ordinal = build.backend == Backend::cuda ? build.device : -1;
-    facts.device_pci_bus_id = pci_bus_id;
+    facts.device_pci_bus_id = device.pci_bus_id;
     facts.started_unix_s = started_unix_s;
     facts.batch = static_cast<std::size_t>(job.get_int("batch"));
     facts.seed = build.seed;
     facts.threads = resolved_threads(build.threads);
-    facts.best_known = table.lookup(problem->instance_name());
+    facts.best_known = table.lookup(problem.instance_name());
     facts.best_known_source = facts.best_known ? table.source().string() : "";
+    return facts;
+}
 
+/// The job's limits in internal objectives (`internal_best_known` is one already). A proven
+/// optimum cannot be improved: the run stops there (stop_reason target), unless
+/// termination.stop_at_optimum is false.
+Termination job_termination(const Params& job, const Problem& problem,
+                            const BestKnownTable& table,
+                            std::optional<Objective> internal_best_known) {
+    const ObjectiveSense sense = problem.objective_sense();
+    Termination termination = termination_of(job.get_component("termination"));
+    if (termination.target) termination.target = user_objective(sense, *termination.target);
+    if (internal_best_known && table.optimal(problem.instance_name()) &&
+        job.get_component("termination").get_bool("stop_at_optimum"))
+        termination.target = termination.target
+                                 ? std::max(*termination.target, *internal_best_known)
+                                 : *internal_best_known;
+    return termination;
+}
+
+/// Fills `batch` with copies of the --initial solution, checked feasible, or else with the
+/// job's construction.
+void initial_solutions(const RunOptions& options, const Problem& problem, SearchContext& ctx,
+                       SolutionBatch& batch) {
+    if (!options.initial) {
+        // Stopped (the limit or a signal ended the construction or its candidate lists
+        // before any solution existed) is answered in main: there is nothing to write.
+        ctx.construct(batch);
+        return;
+    }
+    const auto file = resolve_data_file(*options.initial, "solution file");
+    std::vector<std::int32_t> solution;
+    try {
+        solution = problem.read_solution(file);
+    } catch (const InstanceError& e) {
+        throw InstanceError(std::string("--initial: ") + e.what());
+    }
+    const Verdict verdict = problem.verify(solution);
+    if (!verdict.feasible)
+        throw InstanceError(fmt::format("initial solution '{}' is not feasible: {}",
+                                        file.string(), verdict.message));
+    for (std::size_t i = 0; i < batch.count(); ++i) {
+        std::copy(solution.begin(), solution.end(), batch[i].begin());
+        batch.objective(i) = verdict.objective;
+    }
+}
+
+/// Runs the algorithm on `batch`, then finishes the context: the best solution found so far
+/// is written even when the algorithm failed (its results line then says stop_reason "error"
+/// with the message), and the failure is rethrown after that.
+void search(Algorithm& algorithm, SolutionBatch& batch, SearchContext& ctx) {
+    std::exception_ptr failure;
+    try {
+        algorithm.run(batch, ctx);
+    } catch (const Stopped&) {
+        // A set-up phase of the algorithm (e.g. its candidate lists) ended by the limit or a
+        // signal: the run ends as its stop reason says, with the constructed solutions.
+        ctx.offer(batch);
+        ctx.should_stop();
+    } catch (const std::exception& e) {
+        failure = std::current_exception();
+        ctx.fail(e.what());
+    } catch (...) {
+        failure = std::current_exception();
+        ctx.fail("unknown exception");
+    }
+    ctx.finish();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    if (failure) std::rethrow_exception(failure);
+}
+
+/// Whether a results line holds a solution that is not feasible.
+bool infeasible_line(const nlohmann::json& line) {
+    return !line["solution_file"].is_null() && !line["feasible"].get<bool>();
+}
+
+/// One stderr line per run of `lines` and where they were appended.
+void print_summaries(const std::vector<nlohmann::json>& lines, const Recorder& recorder) {
+    for (const auto& line : lines) {
+        if (infeasible_line(line)) {
+            put_line(stderr,
+                     fmt::format("locus: run {}: no feasible solution found in {:.2f} s ({}); "
+                                 "the best infeasible one ({}) is in {}",
+                                 shown(line["run"]), line["total_time_s"].get<double>(),
+                                 line["stop_reason"].get<std::string>(),
+                                 line["infeasible_reason"].get<std::string>(),
+                                 shown(line["solution_file"])));
+            continue;
+        }
+        std::string gap =
+            line["gap"].is_null() ? "" : fmt::format(" gap {:.3f} %", line["gap"].get<double>());
+        put_line(stderr, fmt::format("locus: run {}: objective {}{} in {:.2f} s ({}), solution {}",
+                                     shown(line["run"]), shown(line["objective"]), gap,
+                                     line["total_time_s"].get<double>(),
+                                     line["stop_reason"].get<std::string>(),
+                                     shown(line["solution_file"])));
+    }
+    put_line(stderr, "locus: results appended to " + recorder.results_file().string());
+}
+
+/// The exit status of a finished job: a failed re-evaluation, then an interruption, then a
+/// run without a feasible solution.
+int job_status(const std::vector<nlohmann::json>& lines, const Recorder& recorder) {
+    if (recorder.mismatch()) {
+        std::fprintf(
+            stderr,
+            "locus: error: a run's objective disagreed with its re-evaluation (see results)\n");
+        return kFailure;
+    }
+    if (interrupt_requested()) return kInterrupted;
+    if (std::any_of(lines.begin(), lines.end(), infeasible_line)) {
+        std::fprintf(stderr, "locus: error: a run ended without a feasible solution (see results: "
+                             "infeasible_reason)\n");
+        return kInfeasible;
+    }
+    return kOk;
+}
+
+} // namespace
+
+int run_job(const RunOptions& options) {
+    const auto start = SearchContext::Clock::now();
+    const double started_unix_s =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    install_signal_handlers();
+    Registry registry;
+    load_plugins(options.plugin_paths, registry);
+    const Params job = compose(options, registry);
+    // A relative instance path of the config is also looked up next to the config file.
+    if (!options.config.empty())
+        set_config_directory(std::filesystem::absolute(options.config).parent_path());
+
+    DeviceFacts device;
+    BuildContext build = build_context(job, registry, options.quiet, device);
+    auto problem = registry.create<Problem>(job.get_component("problem"), build);
+    build.problem = problem.get();
+    auto construction = registry.create<Construction>(job.get_component("construction"), build);
+    auto algorithm = registry.create<Algorithm>(job.get_component("algorithm"), build);
+
+    const BestKnownTable table = BestKnownTable::find(job.get_string("best_known"));
+    const JobFacts facts =
+        job_facts(options, job, build, *problem, device, started_unix_s, table);
     Recorder recorder(job.get_string("output"), *problem, facts);
     ForcedStopWatcher watcher(recorder, start);
     // Best-known values and objective targets are given as users read them; the search compares
@@ -362,101 +507,15 @@ int run_job(const RunOptions& options) {
     callbacks.on_run_end = [&](const RunSummary& summary) {
         lines.push_back(recorder.run_end(summary));
     };
-    Termination termination = termination_of(job.get_component("termination"));
-    if (termination.target) termination.target = user_objective(sense, *termination.target);
-    // A proven optimum cannot be improved: the run stops there (stop_reason target), unless
-    // termination.stop_at_optimum is false.
-    if (internal_best_known && table.optimal(problem->instance_name()) &&
-        job.get_component("termination").get_bool("stop_at_optimum"))
-        termination.target = termination.target
-                                 ? std::max(*termination.target, *internal_best_known)
-                                 : *internal_best_known;
-    SearchContext ctx(*problem, construction.get(), termination, build.seed, start,
-                      internal_best_known, callbacks);
+    SearchContext ctx(*problem, construction.get(),
+                      job_termination(job, *problem, table, internal_best_known), build.seed,
+                      start, internal_best_known, callbacks);
 
     SolutionBatch batch(facts.batch, problem->solution_width());
-    if (options.initial) {
-        const auto file = resolve_data_file(*options.initial, "solution file");
-        std::vector<std::int32_t> solution;
-        try {
-            solution = problem->read_solution(file);
-        } catch (const InstanceError& e) {
-            throw InstanceError(std::string("--initial: ") + e.what());
-        }
-        const Verdict verdict = problem->verify(solution);
-        if (!verdict.feasible)
-            throw InstanceError(fmt::format("initial solution '{}' is not feasible: {}",
-                                            file.string(), verdict.message));
-        for (std::size_t i = 0; i < batch.count(); ++i) {
-            std::copy(solution.begin(), solution.end(), batch[i].begin());
-            batch.objective(i) = verdict.objective;
-        }
-    } else {
-        // Stopped (the limit or a signal ended the construction or its candidate lists
-        // before any solution existed) is answered in main: there is nothing to write.
-        ctx.construct(batch);
-    }
-
-    std::exception_ptr failure;
-    try {
-        algorithm->run(batch, ctx);
-    } catch (const Stopped&) {
-        // A set-up phase of the algorithm (e.g. its candidate lists) ended by the limit or a
-        // signal: the run ends as its stop reason says, with the constructed solutions.
-        ctx.offer(batch);
-        ctx.should_stop();
-    } catch (const std::exception& e) {
-        failure = std::current_exception();
-        ctx.fail(e.what());
-    } catch (...) {
-        failure = std::current_exception();
-        ctx.fail("unknown exception");
-    }
-    // The best solution found so far is written even when the algorithm failed (its results
-    // line then says stop_reason "error" with the message).
-    ctx.finish();
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
-    if (failure) std::rethrow_exception(failure);
-    bool infeasible = false;
-    for (const auto& line : lines)
-        infeasible = infeasible || (!line["solution_file"].is_null() && !line["feasible"].get<bool>());
-    if (!options.quiet) {
-        for (const auto& line : lines) {
-            if (!line["solution_file"].is_null() && !line["feasible"].get<bool>()) {
-                put_line(stderr,
-                         fmt::format("locus: run {}: no feasible solution found in {:.2f} s ({}); "
-                                     "the best infeasible one ({}) is in {}",
-                                     shown(line["run"]), line["total_time_s"].get<double>(),
-                                     line["stop_reason"].get<std::string>(),
-                                     line["infeasible_reason"].get<std::string>(),
-                                     shown(line["solution_file"])));
-                continue;
-            }
-            std::string gap = line["gap"].is_null()
-                                  ? ""
-                                  : fmt::format(" gap {:.3f} %", line["gap"].get<double>());
-            put_line(stderr, fmt::format("locus: run {}: objective {}{} in {:.2f} s ({}), solution {}",
-                                         shown(line["run"]), shown(line["objective"]), gap,
-                                         line["total_time_s"].get<double>(),
-                                         line["stop_reason"].get<std::string>(),
-                                         shown(line["solution_file"])));
-        }
-        put_line(stderr, "locus: results appended to " + recorder.results_file().string());
-    }
-    if (recorder.mismatch()) {
-        std::fprintf(
-            stderr,
-            "locus: error: a run's objective disagreed with its re-evaluation (see results)\n");
-        return kFailure;
-    }
-    if (interrupt_requested()) return kInterrupted;
-    if (infeasible) {
-        std::fprintf(stderr, "locus: error: a run ended without a feasible solution (see results: "
-                             "infeasible_reason)\n");
-        return kInfeasible;
-    }
-    return kOk;
+    initial_solutions(options, *problem, ctx, batch);
+    search(*algorithm, batch, ctx);
+    if (!options.quiet) print_summaries(lines, recorder);
+    return job_status(lines, recorder);
 }
 
 } // namespace locus::app
