@@ -21,6 +21,7 @@
 #include "locus/error.hpp"
 #include "locus/generator_spec.hpp"
 #include "locus/text.hpp"
+#include "spec_keys.hpp"
 
 // The plot script relative to the launcher's directory once installed (CMake sets it from the
 // install directories).
@@ -250,13 +251,19 @@ nlohmann::json run_time_limit(const nlohmann::json& j, const fs::path& results_d
                 read_text_file(results_dir / "experiment.json", "experiment stamp"), nullptr,
                 false);
             if (stamp.is_object() && stamp.contains("spec") && stamp["spec"].is_string()) {
-                const YAML::Node spec =
-                    YAML::Load(read_text_file(stamp["spec"].get<std::string>(), "experiment spec"));
-                if (spec.IsMap() && spec["time_limit"] && spec["time_limit"].as<double>() > 0)
-                    it->second = spec["time_limit"].as<double>();
+                // NOTE: the spec's time_limit as the experiment read it (spec_keys).
+                const fs::path spec_file = stamp["spec"].get<std::string>();
+                const std::string text = read_text_file(spec_file, "experiment spec");
+                const YAML::Node spec = YAML::Load(text);
+                if (spec.IsMap()) {
+                    const double limit = spec_keys(text, spec, spec_file).time_limit;
+                    if (limit > 0) it->second = limit;
+                }
             }
         } catch (const YAML::Exception&) {
             // a spec moved or changed since: the limit is not known
+        } catch (const ConfigError&) {
+            // a spec whose keys no longer pass their checks: not known
         } catch (const InstanceError&) {
             // no stamp, or a spec that cannot be read (16 MiB at most, not a device): not known
         }
