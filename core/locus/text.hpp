@@ -53,50 +53,6 @@ inline std::vector<std::string_view> split_words(std::string_view line) {
     return words;
 }
 
-/// One non-blank line of a TSPLIB-style file (.tsp, .tour, .vrp, .sol).
-struct KeyedLine {
-    std::size_t number = 0; ///< 1-based line number in the file
-    std::string_view text;  ///< the line without terminator and surrounding blanks
-    bool keyword = false;   ///< starts with an upper-case letter (a key or a section name)
-    bool has_colon = false; ///< keyword line of the form `KEY : value`
-    std::string_view key;   ///< keyword lines: text before ':' (or the first word), trimmed
-    std::string_view value; ///< keyword lines: text after ':' (or after the first word), trimmed
-};
-
-/// The non-blank lines of `text` (LF, CRLF, or CR alone in a file without LF; tabs as blanks,
-/// a leading UTF-8 BOM ignored);
-/// the views point into `text`.
-std::vector<KeyedLine> split_keyed_lines(std::string_view text);
-
-/// A header value of a keyed file and the line it came from (0: absent).
-struct KeyedHeader {
-    std::string_view value;
-    std::size_t line = 0;
-};
-
-/// A data section of a keyed file: its keyword line (0: absent) and the range [begin, end) of
-/// its data lines in the line list.
-struct KeyedSection {
-    std::size_t line = 0;
-    std::size_t begin = 0;
-    std::size_t end = 0;
-};
-
-/// Reads the layout of a TSPLIB-style file from its keyed lines, up to EOF: data lines belong to
-/// the last section keyword; `section_of(key)` names the section a `*_SECTION` keyword fills
-/// (nullptr: its data is skipped); `on_header(line)` takes every other `KEY : value` line.
-/// Throws InstanceError "<source>:<line>: ..." for data outside a section ("unexpected data
-/// '...' outside a section"), text after a section keyword ("unexpected text '...' after
-/// KEY"), a repeated section ("duplicate KEY (first on line L)") and a keyword line without a
-/// colon ("expected 'KEY : value', found '...'").
-void scan_keyed_file(const std::vector<KeyedLine>& lines, const std::string& source,
-                     const std::function<KeyedSection*(std::string_view)>& section_of,
-                     const std::function<void(const KeyedLine&)>& on_header);
-
-/// Stores header `line` into `header`; throws InstanceError "<source>:<line>: duplicate KEY
-/// (first on line L)" when it was set before.
-void set_keyed_header(KeyedHeader& header, const KeyedLine& line, const std::string& source);
-
 /// The non-empty comma-separated items of `text` (command-line lists).
 inline std::vector<std::string> split_commas(std::string_view text) {
     std::vector<std::string> items;

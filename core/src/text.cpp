@@ -173,45 +173,6 @@ std::string read_text_file(const std::filesystem::path& path, std::string_view w
     return text;
 }
 
-std::vector<KeyedLine> split_keyed_lines(std::string_view text) {
-    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
-    std::vector<KeyedLine> lines;
-    std::size_t number = 0;
-    // NOTE: lines end at LF (CRLF: the CR is a blank); a file without any LF but with CRs
-    // (classic Mac OS line ends) ends its lines at CR.
-    const char terminator =
-        text.find('\n') == std::string_view::npos && text.find('\r') != std::string_view::npos
-            ? '\r'
-            : '\n';
-    while (!text.empty()) {
-        const std::size_t eol = text.find(terminator);
-        const std::string_view raw = text.substr(0, eol);
-        text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
-        ++number;
-        KeyedLine line;
-        line.number = number;
-        line.text = trim(raw);
-        if (line.text.empty()) continue;
-        line.keyword = line.text.front() >= 'A' && line.text.front() <= 'Z';
-        if (line.keyword) {
-            const std::size_t colon = line.text.find(':');
-            line.has_colon = colon != std::string_view::npos;
-            if (line.has_colon) {
-                line.key = trim(line.text.substr(0, colon));
-                line.value = trim(line.text.substr(colon + 1));
-            } else {
-                std::size_t end = 0;
-                while (end < line.text.size() && !is_blank(line.text[end]))
-                    ++end;
-                line.key = line.text.substr(0, end);
-                line.value = trim(line.text.substr(end));
-            }
-        }
-        lines.push_back(line);
-    }
-    return lines;
-}
-
 std::optional<double> parse_number(std::string_view word) {
     if (word.starts_with('+')) word.remove_prefix(1);
     double value = 0.0;
@@ -229,62 +190,6 @@ std::optional<std::int64_t> parse_integer(std::string_view word) {
     const auto [ptr, ec] = std::from_chars(word.data(), end, value);
     if (word.empty() || ec != std::errc() || ptr != end) return std::nullopt;
     return value;
-}
-
-namespace {
-
-[[noreturn]] void fail_at(const std::string& source, std::size_t line, const std::string& message) {
-    throw InstanceError(fmt::format("{}:{}: {}", source, line, message));
-}
-
-} // namespace
-
-void set_keyed_header(KeyedHeader& header, const KeyedLine& line, const std::string& source) {
-    if (header.line != 0)
-        fail_at(source, line.number,
-                fmt::format("duplicate {} (first on line {})", line.key, header.line));
-    header = {line.value, line.number};
-}
-
-void scan_keyed_file(const std::vector<KeyedLine>& lines, const std::string& source,
-                     const std::function<KeyedSection*(std::string_view)>& section_of,
-                     const std::function<void(const KeyedLine&)>& on_header) {
-    KeyedSection* current = nullptr;
-    bool skipping = false;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const KeyedLine& line = lines[i];
-        if (!line.keyword) {
-            if (current != nullptr)
-                current->end = i + 1;
-            else if (!skipping)
-                fail_at(source, line.number,
-                        fmt::format("unexpected data '{}' outside a section", line.text));
-            continue;
-        }
-        current = nullptr;
-        skipping = false;
-        if (line.key == "EOF") break;
-        if (line.key.ends_with("_SECTION")) {
-            if (!line.value.empty())
-                fail_at(source, line.number,
-                        fmt::format("unexpected text '{}' after {}", line.value, line.key));
-            KeyedSection* section = section_of(line.key);
-            if (section == nullptr) {
-                skipping = true; // DISPLAY_DATA_SECTION, FIXED_EDGES_SECTION, ...
-                continue;
-            }
-            if (section->line != 0)
-                fail_at(source, line.number,
-                        fmt::format("duplicate {} (first on line {})", line.key, section->line));
-            *section = {line.number, i + 1, i + 1};
-            current = section;
-            continue;
-        }
-        if (!line.has_colon)
-            fail_at(source, line.number,
-                    fmt::format("expected 'KEY : value', found '{}'", line.text));
-        on_header(line);
-    }
 }
 
 } // namespace locus

@@ -151,13 +151,13 @@ TEST_CASE("bad input: each problem gives one exact message naming the file") {
           "x.vrp: customer node 6 cannot be served within DISTANCE 12 even alone (depot -> 6 -> "
           "depot = 12 + SERVICE_TIME 1 = 13)");
     CHECK(parse_error(line5_with("6 5 0\n", "")) ==
-          "x.vrp: NODE_COORD_SECTION has 5 nodes, DIMENSION is 6");
+          "x.vrp: NODE_COORD_SECTION has 5 nodes, DIMENSION says 6");
     CHECK(parse_error(line5_with("6 5 0\n", "6 5 0\n7 6 0\n")) ==
-          "x.vrp: NODE_COORD_SECTION has 7 nodes, DIMENSION is 6");
+          "x.vrp: NODE_COORD_SECTION has 7 nodes, DIMENSION says 6");
     CHECK(parse_error(line5_with("6 1\n", "")) == "x.vrp: DEMAND_SECTION has 5 entries, "
-                                                  "DIMENSION is 6");
+                                                  "DIMENSION says 6");
     CHECK(parse_error(line5_with("6 1\n", "6 1\n7 1\n")) == "x.vrp: DEMAND_SECTION has 7 "
-                                                            "entries, DIMENSION is 6");
+                                                            "entries, DIMENSION says 6");
     CHECK(parse_error(line5_with("4 2\n", "4 -2\n")) == "x.vrp:19: node 4 has negative demand -2");
     CHECK(parse_error(line5_with("DEPOT_SECTION\n1\n-1\n", "")) ==
           "x.vrp: missing DEPOT_SECTION (no depot)");
@@ -169,8 +169,8 @@ TEST_CASE("bad input: each problem gives one exact message naming the file") {
           "x.vrp:7: unsupported EDGE_WEIGHT_TYPE 'GEO' (supported: EUC_2D, EXPLICIT)");
     CHECK(parse_error(explicit_file("FUNCTION", "")) ==
           "x.vrp:6: unsupported EDGE_WEIGHT_FORMAT 'FUNCTION' (supported: FULL_MATRIX, "
-          "LOWER_ROW, UPPER_ROW, LOWER_DIAG_ROW, UPPER_DIAG_ROW, LOWER_COL, UPPER_COL, "
-          "LOWER_DIAG_COL, UPPER_DIAG_COL)");
+          "UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW, UPPER_COL, LOWER_COL, "
+          "UPPER_DIAG_COL, LOWER_DIAG_COL)");
     CHECK(parse_error(line5_with("TYPE : DCVRP", "TYPE : VRPTW")) ==
           "x.vrp:2: unsupported TYPE 'VRPTW' (supported: CVRP, DCVRP)");
     CHECK(parse_error(line5_with("DIMENSION : 6\n", "")) == "x.vrp: missing DIMENSION");

@@ -1,6 +1,6 @@
 #pragma once
-// Internal: the lines of TSPLIB-style text (.vrp and .sol files) and whole-word numbers, from
-// core/locus/text.hpp under the names the DCVRP readers use.
+// Internal: the lines of TSPLIB-style text (.sol files) from locus::formats and whole-word
+// numbers from core/locus/text.hpp, under the names the DCVRP readers use.
 
 #include <charconv>
 #include <cmath>
@@ -10,15 +10,18 @@
 #include <string_view>
 #include <vector>
 
+#include "locus/formats/keyed_file.hpp"
 #include "locus/text.hpp"
 
 namespace locus::dcvrp::detail {
 
-/// One non-blank line (core's KeyedLine).
-using Line = KeyedLine;
+/// One non-blank line (formats::KeyedLine).
+using Line = formats::KeyedLine;
 
-/// The non-blank lines of `text` (core's split_keyed_lines).
-inline std::vector<Line> split_lines(std::string_view text) { return split_keyed_lines(text); }
+/// The non-blank lines of `text` (formats::split_keyed_lines).
+inline std::vector<Line> split_lines(std::string_view text) {
+    return formats::split_keyed_lines(text);
+}
 
 using locus::parse_integer;
 using locus::parse_number;

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
+#include "locus/formats/token_stream.hpp"
 #include "locus/text.hpp"
-#include "token_stream.hpp"
 
 namespace locus::qap {
 
@@ -18,7 +18,7 @@ Instance read_qaplib(const std::filesystem::path& path) {
 }
 
 Instance parse_qaplib(std::string_view text, const std::string& source) {
-    detail::TokenStream tokens(text, source);
+    formats::TokenStream tokens(text, source);
     const std::optional<std::int64_t> n = tokens.next();
     if (!n) throw InstanceError(fmt::format("{}: empty file, expected n", source));
     if (*n < 2 || *n > kMaxSize)

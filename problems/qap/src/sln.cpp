@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "locus/error.hpp"
+#include "locus/formats/token_stream.hpp"
 #include "locus/text.hpp"
 #include "locus/qap/qaplib.hpp"
-#include "token_stream.hpp"
 
 namespace locus::qap {
 
@@ -19,7 +19,7 @@ SlnSolution read_solution(const std::filesystem::path& path, const Instance& ins
 
 SlnSolution parse_solution(std::string_view text, const std::string& source,
                            const Instance& instance) {
-    detail::TokenStream tokens(text, source);
+    formats::TokenStream tokens(text, source);
     const std::optional<std::int64_t> n = tokens.next();
     const std::optional<std::int64_t> value = n ? tokens.next() : std::nullopt;
     if (!n || !value)

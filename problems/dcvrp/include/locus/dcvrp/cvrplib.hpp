@@ -1,12 +1,12 @@
 #pragma once
 /// \file
-/// CVRPLIB .vrp reader (TSPLIB-style text).
+/// CVRPLIB .vrp reader (TSPLIB-style text, read with the keyed-file reader of locus::formats).
 ///
 /// Supported: TYPE CVRP or DCVRP (or none); DIMENSION (nodes, depot included); CAPACITY;
 /// DISTANCE (maximum route duration); SERVICE_TIME (per customer, counted in the duration);
 /// VEHICLES (a fleet size, optional); EDGE_WEIGHT_TYPE EUC_2D (NODE_COORD_SECTION) or EXPLICIT
-/// (EDGE_WEIGHT_SECTION) with EDGE_WEIGHT_FORMAT FULL_MATRIX, LOWER_ROW, UPPER_ROW,
-/// LOWER_DIAG_ROW, UPPER_DIAG_ROW and their column twins (identical streams for symmetric
+/// (EDGE_WEIGHT_SECTION) with EDGE_WEIGHT_FORMAT FULL_MATRIX, UPPER_ROW, LOWER_ROW,
+/// UPPER_DIAG_ROW, LOWER_DIAG_ROW and their column twins (identical streams for symmetric
 /// matrices); DEMAND_SECTION (`id demand`); DEPOT_SECTION (one depot id, then -1); EOF
 /// (optional). Accepted quirks: CRLF, tabs around header values, `KEY:value` without blanks,
 /// scientific notation, weights wrapped over lines at will. DISPLAY_DATA_SECTION and other
@@ -36,12 +36,12 @@ Instance read_cvrplib(const std::filesystem::path& path,
 ///   "missing DEMAND_SECTION" / "missing NODE_COORD_SECTION"
 ///   "missing DEPOT_SECTION (no depot)" / "<line>: DEPOT_SECTION lists no depot"
 ///   "<line>: DEPOT_SECTION lists <k> depots (<ids>); only one depot is supported"
-///   "NODE_COORD_SECTION has <k> nodes, DIMENSION is <n>"
-///   "DEMAND_SECTION has <k> entries, DIMENSION is <n>"
+///   "NODE_COORD_SECTION has <k> nodes, DIMENSION says <n>"
+///   "DEMAND_SECTION has <k> entries, DIMENSION says <n>"
 ///   "<line>: node <id> has negative demand <d>"
 ///   "<line>: unsupported TYPE '<t>' (supported: CVRP, DCVRP)"
 ///   "<line>: unsupported EDGE_WEIGHT_TYPE '<t>' (supported: EUC_2D, EXPLICIT)"
-///   "<line>: unsupported EDGE_WEIGHT_FORMAT '<f>' (supported: FULL_MATRIX, LOWER_ROW, ...)"
+///   "<line>: unsupported EDGE_WEIGHT_FORMAT '<f>' (supported: FULL_MATRIX, UPPER_ROW, ...)"
 ///   and the errors of validate_instance (demand above CAPACITY, a customer out of reach
 ///   within DISTANCE, ...).
 Instance parse_cvrplib(std::string_view text, const std::string& source,

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// TSPLIB95 reader for symmetric TSP instances, plus the small lexical helpers it shares with
-/// the other TSPLIB-style readers (tours).
+/// TSPLIB95 reader for symmetric TSP instances (on the keyed-file reader of locus::formats),
+/// plus the line splitting the tour reader takes from there.
 ///
 /// Supported: TYPE TSP; EDGE_WEIGHT_TYPE EUC_2D, CEIL_2D, ATT, GEO (NODE_COORD_SECTION) and
 /// EXPLICIT (EDGE_WEIGHT_SECTION) with EDGE_WEIGHT_FORMAT FULL_MATRIX, UPPER_ROW, LOWER_ROW,
@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "locus/formats/keyed_file.hpp"
 #include "locus/text.hpp"
 
 #include "locus/tsp/instance.hpp"
@@ -35,12 +36,12 @@ Instance read_tsplib(const std::filesystem::path& path);
 /// the instance name when the text has no NAME.
 Instance parse_tsplib(std::string_view text, const std::string& source);
 
-/// One non-blank line of a TSPLIB-style file (core's KeyedLine).
-using TsplibLine = KeyedLine;
+/// One non-blank line of a TSPLIB-style file (formats::KeyedLine).
+using TsplibLine = formats::KeyedLine;
 
-/// Splits text into its non-blank lines (core's split_keyed_lines).
+/// Splits text into its non-blank lines (formats::split_keyed_lines).
 inline std::vector<TsplibLine> split_tsplib_lines(std::string_view text) {
-    return split_keyed_lines(text);
+    return formats::split_keyed_lines(text);
 }
 
 } // namespace locus::tsp
