@@ -22,32 +22,33 @@
 ///   3 2-opt      u, v in one route: the part between them reversed, (u, v) + (u+, v+) added
 ///   4 relocate2/3 the 2 or 3 consecutive customers from u (one route) moved after v, as they
 ///                were or reversed (columns: (length - 2) 2K + reversed K + candidate)
+///
+/// The moves' arithmetic and rewriting are the routing library's (routing/route_chain_moves.hpp)
+/// over this policy's View, which prices routes over a limit (hard limits or penalties);
+/// recombination is its route crossover and Split. The objective and the penalising hooks are
+/// RoutePenaltyHooks (route_penalty_hooks.hpp).
 
 #include <cstdint>
 
+#include "locus/dcvrp/route_penalty_hooks.hpp"
 #include "locus/gpu/neighborhood_engine.hpp"
 #include "locus/gpu/storage.hpp"
 #include "locus/gpu/team.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
+#include "locus/routing/route_chain_moves.hpp"
+#include "locus/routing/route_crossover.hpp"
+#include "locus/routing/split.hpp"
 
 namespace locus::dcvrp {
 
-/// A move of the route neighborhoods.
-struct RouteMove {
-    std::int32_t kind = 0;    ///< neighborhood: 0 relocate, 1 swap, 2 2-opt*, 3 2-opt
-    std::int32_t variant = 0; ///< relocate: 0 after v, 1 before v; 2-opt*: 0 tails, 1 reversed;
-                              ///< relocate2/3: 2 (length - 2) + reversed
-    std::int32_t u = 0;
-    std::int32_t v = 0;
-    std::int32_t pu = -1; ///< positions of u and v in the row when decoded (-1: not known)
-    std::int32_t pv = -1;
-};
+/// A move of the route neighborhoods (routing/route_chain_moves.hpp).
+using RouteMove = routing::RouteMove;
 
 /// "No duration limit" in fixed point.
 inline constexpr std::int64_t kNoDurationLimit = std::int64_t{1} << 60;
 
-struct RouteChainPolicy {
+struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     using delta_type = std::int64_t;
     using move_type = RouteMove;
     static constexpr int kNeighborhoods = 5;
@@ -166,6 +167,25 @@ struct RouteChainPolicy {
         /// Customers of route r.
         LOCUS_HD_INLINE std::int32_t length(std::int32_t r) const {
             return route_end[r] - route_begin[r] - 1;
+        }
+        LOCUS_HD_INLINE std::int64_t demand(std::int32_t u) const { return p->demand[u]; }
+        LOCUS_HD_INLINE std::int64_t service() const { return p->service; }
+        /// The move's verdict on its routes (route_chain_moves.hpp): ra gets load la and
+        /// duration ta, rb (when not ra) lb and tb. Hard limits: `change`, or invalid_delta
+        /// when a route goes over a limit (admissible); penalties: `change` plus the change of
+        /// the routes' penalty terms.
+        LOCUS_HD_INLINE std::int64_t limited(std::int64_t change, std::int32_t ra,
+                                             std::int64_t la, std::int64_t ta, std::int32_t rb,
+                                             std::int64_t lb, std::int64_t tb) const {
+            const bool same = ra == rb;
+            if (p->penalties == 0) {
+                if (!admissible(la, ta, ra)) return gpu::invalid_delta<std::int64_t>();
+                if (!same && !admissible(lb, tb, rb)) return gpu::invalid_delta<std::int64_t>();
+                return change;
+            }
+            change += term(la, ta) - term(load[ra], dur[ra]);
+            if (!same) change += term(lb, tb) - term(load[rb], dur[rb]);
+            return change;
         }
     };
 
@@ -290,117 +310,7 @@ struct RouteChainPolicy {
     /// penalties the delta includes the change of the routes' penalty terms. Shared by the
     /// evaluators, the perturbation and the tests.
     LOCUS_HD static std::int64_t delta(const View& v, const RouteMove& m) {
-        constexpr std::int64_t kInvalid = gpu::invalid_delta<std::int64_t>();
-        const std::int32_t u = m.u;
-        const std::int32_t x = m.v;
-        if (u <= 0 || x <= 0 || u == x) return kInvalid;
-        const std::int64_t svc = v.p->service;
-        const std::int32_t ra = v.route[u];
-        const std::int32_t rb = v.route[x];
-        const bool same = ra == rb;
-        // The changed routes' new load and duration: route ra, and rb when it differs.
-        const auto limited = [&](std::int64_t change, std::int64_t la, std::int64_t ta,
-                                std::int64_t lb, std::int64_t tb) -> std::int64_t {
-            if (v.p->penalties == 0) {
-                if (!v.admissible(la, ta, ra)) return kInvalid;
-                if (!same && !v.admissible(lb, tb, rb)) return kInvalid;
-                return change;
-            }
-            change += v.term(la, ta) - v.term(v.load[ra], v.dur[ra]);
-            if (!same) change += v.term(lb, tb) - v.term(v.load[rb], v.dur[rb]);
-            return change;
-        };
-        switch (m.kind) {
-        case 0: { // relocate u between a and b
-            const std::int32_t a = m.variant == 0 ? x : v.prev(x);
-            const std::int32_t b = m.variant == 0 ? v.next(x) : x;
-            if (a == u || b == u) return kInvalid;
-            const std::int32_t p = v.prev(u);
-            const std::int32_t s = v.next(u);
-            const std::int64_t removal = v.d(p, s) - v.d(p, u) - v.d(u, s);
-            const std::int64_t insertion = v.d(a, u) + v.d(u, b) - v.d(a, b);
-            const std::int64_t change = removal + insertion;
-            if (same) return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
-            const std::int64_t q = v.p->demand[u];
-            return limited(change, v.load[ra] - q, v.dur[ra] + removal - svc, v.load[rb] + q,
-                          v.dur[rb] + insertion + svc);
-        }
-        case 1: { // swap u and x
-            const std::int32_t pu = v.prev(u);
-            const std::int32_t su = v.next(u);
-            const std::int32_t px = v.prev(x);
-            const std::int32_t sx = v.next(x);
-            if (su == x) {
-                const std::int64_t change =
-                    v.d(pu, x) + v.d(u, sx) - v.d(pu, u) - v.d(x, sx);
-                return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
-            }
-            if (sx == u) {
-                const std::int64_t change =
-                    v.d(px, u) + v.d(x, su) - v.d(px, x) - v.d(u, su);
-                return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
-            }
-            const std::int64_t at_u = v.d(pu, x) + v.d(x, su) - v.d(pu, u) - v.d(u, su);
-            const std::int64_t at_x = v.d(px, u) + v.d(u, sx) - v.d(px, x) - v.d(x, sx);
-            if (same) return limited(at_u + at_x, v.load[ra], v.dur[ra] + at_u + at_x, 0, 0);
-            const std::int64_t qu = v.p->demand[u];
-            const std::int64_t qx = v.p->demand[x];
-            return limited(at_u + at_x, v.load[ra] - qu + qx, v.dur[ra] + at_u,
-                          v.load[rb] - qx + qu, v.dur[rb] + at_x);
-        }
-        case 2: { // 2-opt* between routes
-            if (same) return kInvalid;
-            const std::int32_t nu = v.next(u);
-            const std::int32_t nx = v.next(x);
-            const std::int64_t la = v.pre_load[u];
-            const std::int64_t lb = v.pre_load[x];
-            const std::int64_t ta = v.pre_dur[u];
-            const std::int64_t tb = v.pre_dur[x];
-            const std::int64_t tail_a = v.dur[ra] - ta - v.d(u, nu); // from nu to the depot
-            const std::int64_t tail_b = v.dur[rb] - tb - v.d(x, nx);
-            if (m.variant == 0) {
-                if (nu == 0 && nx == 0) return kInvalid; // two empty tails
-                return limited(v.d(u, nx) + v.d(x, nu) - v.d(u, nu) - v.d(x, nx),
-                              la + v.load[rb] - lb, ta + v.d(u, nx) + tail_b,
-                              lb + v.load[ra] - la, tb + v.d(x, nu) + tail_a);
-            }
-            return limited(v.d(u, x) + v.d(nu, nx) - v.d(u, nu) - v.d(x, nx), la + lb,
-                          ta + v.d(u, x) + tb, v.load[ra] - la + v.load[rb] - lb,
-                          tail_a + v.d(nu, nx) + tail_b);
-        }
-        case 4: { // relocate the segment [u .. last] after x
-            const std::int32_t length = 2 + m.variant / 2;
-            const bool reversed = (m.variant & 1) != 0;
-            const std::int32_t first_pos = v.pos[u];
-            const std::int32_t last_pos = first_pos + length - 1;
-            if (last_pos >= v.route_end[ra]) return kInvalid; // the segment leaves the route
-            const std::int32_t last = v.lin[last_pos];
-            const std::int32_t b = v.next(x);
-            const std::int32_t px = v.pos[x];
-            if (same && px >= first_pos - 1 && px <= last_pos) return kInvalid; // no-op or inside
-            const std::int32_t p = v.prev(u);
-            const std::int32_t s = last_pos + 1 < v.w ? v.lin[last_pos + 1] : 0;
-            const std::int64_t removal = v.d(p, s) - v.d(p, u) - v.d(last, s);
-            const std::int64_t insertion =
-                reversed ? v.d(x, last) + v.d(u, b) - v.d(x, b) : v.d(x, u) + v.d(last, b) - v.d(x, b);
-            const std::int64_t change = removal + insertion;
-            if (same) return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
-            const std::int64_t seg_load = v.pre_load[last] - v.pre_load[u] + v.p->demand[u];
-            const std::int64_t seg_time = v.pre_dur[last] - v.pre_dur[u] + svc;
-            return limited(change, v.load[ra] - seg_load, v.dur[ra] + removal - seg_time,
-                          v.load[rb] + seg_load, v.dur[rb] + insertion + seg_time);
-        }
-        default: { // 2-opt within a route
-            if (!same) return kInvalid;
-            const std::int32_t a = v.pos[u] < v.pos[x] ? u : x;
-            const std::int32_t b = a == u ? x : u;
-            const std::int32_t an = v.next(a);
-            const std::int32_t bn = v.next(b);
-            if (an == b) return kInvalid;
-            const std::int64_t change = v.d(a, b) + v.d(an, bn) - v.d(a, an) - v.d(b, bn);
-            return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
-        }
-        }
+        return routing::route_move_delta(v, m);
     }
 
     /// Neighborhood k of chain c as an engine evaluator: rows are the active customers.
@@ -479,109 +389,14 @@ struct RouteChainPolicy {
 
     /// Customers of route r (the move's first or second route) after the move.
     LOCUS_HD static std::int32_t moved_length(const View& v, const RouteMove& m, std::int32_t r) {
-        const std::int32_t ra = v.route[m.u];
-        const std::int32_t rb = v.route[m.v];
-        const std::int32_t length = v.length(r);
-        if (ra == rb) return length;
-        switch (m.kind) {
-        case 0: return r == ra ? length - 1 : length + 1;
-        case 2: {
-            const std::int32_t pu = v.pos[m.u];
-            const std::int32_t px = v.pos[m.v];
-            const std::int32_t head_a = pu - v.route_begin[ra];
-            const std::int32_t head_b = px - v.route_begin[rb];
-            const std::int32_t tail_a = v.route_end[ra] - pu - 1;
-            const std::int32_t tail_b = v.route_end[rb] - px - 1;
-            if (m.variant == 0) return r == ra ? head_a + tail_b : head_b + tail_a;
-            return r == ra ? head_a + head_b : tail_a + tail_b;
-        }
-        case 4: {
-            const std::int32_t moved = 2 + m.variant / 2;
-            return r == ra ? length - moved : length + moved;
-        }
-        default: return length; // swap
-        }
+        return routing::moved_route_length(v, m, r);
     }
 
     /// Leader: writes route r's customers after the move to `out` (r is one of the move's
     /// routes); returns their count.
     LOCUS_HD static std::int32_t compose(const View& v, const RouteMove& m, std::int32_t r,
                                          std::int32_t* out) {
-        const std::int32_t ra = v.route[m.u];
-        const std::int32_t rb = v.route[m.v];
-        const std::int32_t s = v.route_begin[r];
-        const std::int32_t e = v.route_end[r];
-        std::int32_t count = 0;
-        const auto put = [&](std::int32_t node) { out[count++] = node; };
-        const auto copy_range = [&](std::int32_t from, std::int32_t to) { // [from, to)
-            for (std::int32_t q = from; q < to; ++q)
-                put(v.lin[q]);
-        };
-        const auto copy_reversed = [&](std::int32_t from, std::int32_t to) { // (to - 1 .. from)
-            for (std::int32_t q = to - 1; q >= from; --q)
-                put(v.lin[q]);
-        };
-        const std::int32_t pu = v.pos[m.u];
-        const std::int32_t px = v.pos[m.v];
-        switch (m.kind) {
-        case 0: { // relocate: drop u, insert it after a (a = 0: at the front of route rb)
-            const std::int32_t a = m.variant == 0 ? m.v : v.prev(m.v);
-            if (r == rb && a == 0) put(m.u);
-            for (std::int32_t q = s + 1; q < e; ++q) {
-                const std::int32_t node = v.lin[q];
-                if (node == m.u) continue;
-                put(node);
-                if (node == a) put(m.u);
-            }
-            break;
-        }
-        case 1: // swap
-            for (std::int32_t q = s + 1; q < e; ++q) {
-                const std::int32_t node = v.lin[q];
-                put(node == m.u ? m.v : (node == m.v ? m.u : node));
-            }
-            break;
-        case 2: { // 2-opt*
-            const bool is_a = r == ra;
-            const std::int32_t cut = is_a ? pu : px;   // last kept of the head
-            const std::int32_t other = is_a ? px : pu; // the other route's cut
-            const std::int32_t other_end = v.route_end[is_a ? rb : ra];
-            const std::int32_t other_start = v.route_begin[is_a ? rb : ra];
-            if (m.variant == 0) {
-                copy_range(s + 1, cut + 1);       // own head
-                copy_range(other + 1, other_end); // the other tail
-            } else if (is_a) {
-                copy_range(s + 1, cut + 1);                // head of A
-                copy_reversed(other_start + 1, other + 1); // head of B reversed
-            } else {
-                copy_reversed(other + 1, other_end); // tail of A reversed
-                copy_range(cut + 1, e);              // tail of B
-            }
-            break;
-        }
-        case 4: { // relocate2/3: drop the segment, insert it after v
-            const std::int32_t length = 2 + m.variant / 2;
-            const bool reversed = (m.variant & 1) != 0;
-            for (std::int32_t q = s + 1; q < e; ++q) {
-                if (q >= pu && q < pu + length) continue;
-                put(v.lin[q]);
-                if (q == px) {
-                    for (std::int32_t t = 0; t < length; ++t)
-                        put(v.lin[reversed ? pu + length - 1 - t : pu + t]);
-                }
-            }
-            break;
-        }
-        default: { // 2-opt: reverse (first + 1 .. second)
-            const std::int32_t first = pu < px ? pu : px;
-            const std::int32_t second = pu < px ? px : pu;
-            copy_range(s + 1, first + 1);
-            copy_reversed(first + 1, second + 1);
-            copy_range(second + 1, e);
-            break;
-        }
-        }
-        return count;
+        return routing::compose_route(v, m, r, out);
     }
 
     /// Applies the move to the row and updates the workspace. The window of the row from the
@@ -689,69 +504,20 @@ struct RouteChainPolicy {
         return total;
     }
 
-    /// Whether heading (x1, y1) comes before (x2, y2) counter-clockwise from the positive x
-    /// axis (exact integer arithmetic, so both backends order alike; a zero vector is before
-    /// none and none is before it).
-    LOCUS_HD_INLINE static bool heading_before(std::int64_t x1, std::int64_t y1, std::int64_t x2,
-                                               std::int64_t y2) {
-        const bool lower1 = y1 < 0 || (y1 == 0 && x1 < 0);
-        const bool lower2 = y2 < 0 || (y2 == 0 && x2 < 0);
-        if (lower1 != lower2) return lower2;
-        return x1 * y2 - y1 * x2 > 0;
-    }
-
     /// Leader only: order crossover of the customer sequences of rows `a` and `b` (each read
-    /// from its first marker) — a random slice of a kept in place, the other positions filled
-    /// in b's order from after the slice — then an optimal Split of the child sequence into
-    /// routes that respect the capacity and the duration limit (Bellman over route ends; loads
-    /// only grow, so a route stops growing at the capacity), written as a normalised row. With
-    /// a fleet limit the Split may need more routes; the child is then a copy of `a`.
+    /// from its first marker, routes in the order of their headings) — a random slice of a kept
+    /// in place, the other positions filled in b's order from after the slice — then an optimal
+    /// Split of the child sequence into routes that respect the capacity and the duration
+    /// limit, written as a normalised row (routing/route_crossover.hpp, routing/split.hpp).
+    /// With a fleet limit the Split may need more routes; the child is then a copy of `a`.
     LOCUS_HD void recombine(std::uint32_t c, const std::int32_t* a, const std::int32_t* b,
                             std::int32_t* child, Rng& rng) const {
         const std::int32_t w = width();
         const std::int32_t count = n - 1;
         const std::int64_t nodes = n;
         std::int32_t* seq = sequence + c * nodes;
-        std::int64_t* label = potential + c * nodes;
-        std::int32_t* from = split_from + c * nodes;
-        std::uint8_t* used = taken + c * nodes;
         std::int64_t* keys = route_key + 2 * c * nodes;
         std::int32_t* order = route_order + c * nodes;
-        // The customers of `row`, route after route in the order of the routes' headings.
-        const auto customers = [&](const std::int32_t* row, std::int32_t* out) {
-            std::int32_t routes = 0;
-            for (std::int32_t q = 0; q < w; ++q) {
-                if (row[q] == 0 || (q > 0 && row[q - 1] != 0)) continue;
-                std::int64_t x = 0;
-                std::int64_t y = 0;
-                for (std::int32_t t = q; t < w && row[t] != 0; ++t) {
-                    x += heading[2 * row[t]];
-                    y += heading[2 * row[t] + 1];
-                }
-                // NOTE: a row that does not start with a marker (chains keep theirs
-                // normalised) has its wrapped route listed as two, no customer lost.
-                std::int32_t r = routes++;
-                keys[2 * r] = x;
-                keys[2 * r + 1] = y;
-                order[r] = q;
-                for (; r > 0 && heading_before(x, y, keys[2 * (r - 1)], keys[2 * (r - 1) + 1]);
-                     --r) {
-                    const std::int64_t kx = keys[2 * r - 2];
-                    const std::int64_t ky = keys[2 * r - 1];
-                    keys[2 * r - 2] = keys[2 * r];
-                    keys[2 * r - 1] = keys[2 * r + 1];
-                    keys[2 * r] = kx;
-                    keys[2 * r + 1] = ky;
-                    const std::int32_t o = order[r - 1];
-                    order[r - 1] = order[r];
-                    order[r] = o;
-                }
-            }
-            std::int32_t k = 0;
-            for (std::int32_t r = 0; r < routes; ++r)
-                for (std::int32_t t = order[r]; t < w && row[t] != 0; ++t)
-                    out[k++] = row[t];
-        };
         const auto copy_a = [&] {
             for (std::int32_t q = 0; q < w; ++q)
                 child[q] = a[q];
@@ -760,250 +526,23 @@ struct RouteChainPolicy {
             copy_a();
             return;
         }
-        // The child's slice [i, j] comes from a; scratch holds b's sequence meanwhile.
+        // The child's slice comes from a; scratch holds b's sequence meanwhile.
         std::int32_t* other = scratch + static_cast<std::int64_t>(c) * w;
-        customers(a, seq);
-        customers(b, other);
-        const auto i = static_cast<std::int32_t>(rng.next_u64() % static_cast<std::uint64_t>(count));
-        const auto j = static_cast<std::int32_t>(rng.next_u64() % static_cast<std::uint64_t>(count));
-        const std::int32_t lo = i < j ? i : j;
-        const std::int32_t hi = i < j ? j : i;
-        for (std::int32_t k = 0; k <= count; ++k)
-            used[k] = 0;
-        for (std::int32_t k = lo; k <= hi; ++k)
-            used[seq[k]] = 1;
-        std::int32_t put = hi + 1 == count ? 0 : hi + 1;
-        for (std::int32_t t = 0; t < count; ++t) {
-            std::int32_t k = hi + 1 + t;
-            k = k >= count ? k - count : k;
-            const std::int32_t node = other[k];
-            if (used[node] != 0) continue;
-            used[node] = 1;
-            seq[put] = node;
-            put = put + 1 == count ? 0 : put + 1;
-        }
-        // Split: label[k] = least cost of routing seq[0, k); from[k] = where its last route starts.
-        constexpr std::int64_t kUnreached = std::int64_t{1} << 62;
-        label[0] = 0;
-        for (std::int32_t k = 1; k <= count; ++k)
-            label[k] = kUnreached;
+        routing::customers_by_heading(a, w, heading, keys, order, seq);
+        routing::customers_by_heading(b, w, heading, keys, order, other);
+        routing::order_crossover(seq, other, count, taken + c * nodes, rng);
         const auto d = [&](std::int32_t x, std::int32_t y) {
             return dist[static_cast<std::int64_t>(x) * n + y];
         };
-        for (std::int32_t s = 0; s < count; ++s) {
-            if (label[s] >= kUnreached) continue;
-            std::int64_t l = 0;
-            std::int64_t t = 0;
-            std::int32_t last = 0;
-            for (std::int32_t k = s; k < count; ++k) {
-                const std::int32_t node = seq[k];
-                l += demand[node];
-                if (l > capacity) break;
-                t += d(last, node) + service;
-                last = node;
-                const std::int64_t route_duration = t + d(node, 0);
-                if (route_duration > max_duration) continue;
-                const std::int64_t cost = route_duration - service * (k - s + 1);
-                if (label[s] + cost < label[k + 1]) {
-                    label[k + 1] = label[s] + cost;
-                    from[k + 1] = s;
-                }
-            }
-        }
-        if (label[count] >= kUnreached) {
+        const routing::SplitLimits limits{demand, capacity, service, max_duration};
+        std::int32_t* from = split_from + c * nodes;
+        const std::int32_t routes =
+            routing::split_routes(seq, count, d, limits, potential + c * nodes, from);
+        if (routes < 0 || (vehicles > 0 && routes > vehicles)) {
             copy_a();
             return;
         }
-        std::int32_t routes = 0;
-        for (std::int32_t k = count; k > 0; k = from[k])
-            ++routes;
-        if (vehicles > 0 && routes > vehicles) {
-            copy_a();
-            return;
-        }
-        // Routes back to front: each [from[k], k) at the end of the row's used part.
-        std::int32_t end = count + routes; // positions used by markers and customers
-        for (std::int32_t q = end; q < w; ++q)
-            child[q] = 0;
-        for (std::int32_t k = count; k > 0; k = from[k]) {
-            for (std::int32_t q = k - 1; q >= from[k]; --q)
-                child[--end] = seq[q];
-            child[--end] = 0;
-        }
-    }
-
-    /// Routes of `row` in row order (serial): calls visit(load, duration) for every route
-    /// (the empty ones too) and returns the row's cost.
-    template <class F> LOCUS_HD std::int64_t scan_routes(const std::int32_t* row, F&& visit) const {
-        const std::int32_t w = width();
-        std::int32_t first = 0;
-        while (first < w && row[first] != 0)
-            ++first;
-        std::int64_t cost = 0;
-        std::int64_t l = 0;
-        std::int64_t t = 0;
-        std::int32_t last = 0;
-        for (std::int32_t q = 1; q <= w; ++q) { // q = w: the closing depot
-            const std::int32_t node = q < w ? row[first + q < w ? first + q : first + q - w] : 0;
-            const std::int64_t edge = dist[static_cast<std::int64_t>(last) * n + node];
-            cost += edge;
-            t += edge;
-            if (node == 0) {
-                visit(l, t);
-                l = 0;
-                t = 0;
-                last = 0;
-                continue;
-            }
-            l += demand[node];
-            t += service;
-            last = node;
-        }
-        return cost;
-    }
-
-    /// Chain objective of the row (chain_value: the cost when feasible). The team sums the
-    /// edges; the leader scans the routes for the limits.
-    LOCUS_EXEC_CHECK_DISABLE
-    template <class Team>
-    LOCUS_HD std::int64_t evaluate(const Team& team, std::uint32_t,
-                                   const std::int32_t* row) const {
-        const std::int32_t w = width();
-        std::int64_t sum = 0;
-        for (std::int32_t k = static_cast<std::int32_t>(team.rank()); k < w;
-             k += static_cast<std::int32_t>(team.size()))
-            sum += dist[static_cast<std::int64_t>(row[k]) * n + row[k + 1 == w ? 0 : k + 1]];
-        sum = team.sum(sum);
-        std::int64_t excess = 0; // the leader's: the routes' penalty under the initial weights
-        std::int64_t over = 0;   // the leader's: routes over a limit
-        if (team.rank() == 0) {
-            scan_routes(row, [&](std::int64_t l, std::int64_t t) {
-                excess += penalty(l, t, load_weight, duration_weight);
-                over += (l > capacity || t > max_duration) ? 1 : 0;
-            });
-        }
-        over = team.sum(over);
-        excess = team.sum(excess);
-        return chain_value(sum, over == 0, excess);
-    }
-
-    /// The descent objective of the row under chain c's current weights (cost + penalties):
-    /// what the deltas of a penalised descent add up to (check_moves). Leader's scan.
-    LOCUS_EXEC_CHECK_DISABLE
-    template <class Team>
-    LOCUS_HD std::int64_t descent_evaluate(const Team& team, std::uint32_t c,
-                                           const std::int32_t* row) const {
-        std::int64_t value = 0;
-        if (team.rank() == 0) {
-            const View v = view(c);
-            std::int64_t terms = 0;
-            const std::int64_t cost =
-                scan_routes(row, [&](std::int64_t l, std::int64_t t) { terms += v.term(l, t); });
-            value = cost + terms;
-        }
-        return team.sum(value);
-    }
-
-    /// Sums over chain c's routes from its workspace: cost, penalty under the current weights,
-    /// penalty under the initial weights, routes over the capacity, routes over the duration.
-    struct RouteSums {
-        std::int64_t cost = 0;
-        std::int64_t penalty = 0;
-        std::int64_t initial = 0;
-        std::int64_t over_load = 0;
-        std::int64_t over_duration = 0;
-    };
-    LOCUS_EXEC_CHECK_DISABLE
-    template <class Team> LOCUS_HD RouteSums route_sums(const Team& team, std::uint32_t c) const {
-        const View v = view(c);
-        RouteSums s;
-        for (std::int32_t r = static_cast<std::int32_t>(team.rank()); r < n - 1;
-             r += static_cast<std::int32_t>(team.size())) {
-            s.cost += v.dur[r] - service * v.length(r);
-            s.penalty += v.term(v.load[r], v.dur[r]);
-            s.initial += penalty(v.load[r], v.dur[r], load_weight, duration_weight);
-            s.over_load += v.load[r] > capacity ? 1 : 0;
-            s.over_duration += v.dur[r] > max_duration ? 1 : 0;
-        }
-        s.cost = team.sum(s.cost);
-        s.penalty = team.sum(s.penalty);
-        s.initial = team.sum(s.initial);
-        s.over_load = team.sum(s.over_load);
-        s.over_duration = team.sum(s.over_duration);
-        return s;
-    }
-
-    // Engine hooks of a penalising policy (chain_engine.hpp, Penalising).
-
-    /// The objective a descent of chain c starts from (its workspace refreshed): cost plus
-    /// the penalty terms under the chain's weights.
-    LOCUS_EXEC_CHECK_DISABLE
-    template <class Team>
-    LOCUS_HD std::int64_t descent_objective(const Team& team, std::uint32_t c) const {
-        const RouteSums s = route_sums(team, c);
-        return s.cost + s.penalty;
-    }
-
-    /// After a descent: the leader tallies whether the solution respects the capacity and the
-    /// duration limit and adapts the weights every adapt_every descents (x 1.2 below the target
-    /// share of feasible descents, x 0.85 above it, as Vidal's HGS does); with penalties and an
-    /// infeasible solution the weights are multiplied by repair_boost and true is returned: the
-    /// engine then runs a repair descent and calls end_repair. Ends synchronised.
-    LOCUS_EXEC_CHECK_DISABLE
-    template <class Team> LOCUS_HD bool needs_repair(const Team& team, std::uint32_t c) const {
-        if (penalties == 0) return false;
-        const RouteSums s = route_sums(team, c);
-        if (team.rank() == 0) {
-            std::int32_t* t = tally + 4 * c;
-            std::int64_t* wgt = weights + 2 * c;
-            ++t[0];
-            t[1] += s.over_load == 0 ? 1 : 0;
-            t[2] += s.over_duration == 0 ? 1 : 0;
-            if (t[0] >= adapt_every) {
-                const auto adapt = [&](std::int64_t& weight, std::int32_t feasible,
-                                       std::int64_t cap) {
-                    const std::int64_t share = 1000 * static_cast<std::int64_t>(feasible) / t[0];
-                    if (share < target_feasible - 50)
-                        weight = weight + weight / 5 + 1 < cap ? weight + weight / 5 + 1 : cap;
-                    else if (share > target_feasible + 50)
-                        weight = weight - (weight * 3) / 20 > 1 ? weight - (weight * 3) / 20 : 1;
-                };
-                adapt(wgt[0], t[1], kMaxLoadWeight);
-                adapt(wgt[1], t[2], kMaxDurationWeight);
-                t[0] = t[1] = t[2] = 0;
-            }
-        }
-        const bool repair = (s.over_load + s.over_duration) > 0 && repair_boost > 1;
-        if (team.rank() == 0 && repair) tally[4 * c + 3] = repair_boost;
-        team.sync();
-        return repair;
-    }
-
-    /// Leader: the customers of chain c's routes over a limit, where a repair starts.
-    LOCUS_HD std::int32_t repair_focus(std::uint32_t c, std::int32_t* out) const {
-        const View v = view(c);
-        std::int32_t count = 0;
-        for (std::int32_t r = 0; r < n - 1; ++r) {
-            if (v.load[r] <= capacity && v.dur[r] <= max_duration) continue;
-            for (std::int32_t q = v.route_begin[r] + 1; q < v.route_end[r]; ++q)
-                out[count++] = v.lin[q];
-        }
-        return count;
-    }
-
-    /// After the repair descent: the weights back to the chain's own. Ends synchronised.
-    LOCUS_EXEC_CHECK_DISABLE
-    template <class Team> LOCUS_HD void end_repair(const Team& team, std::uint32_t c) const {
-        if (team.rank() == 0) tally[4 * c + 3] = 1;
-        team.sync();
-    }
-
-    /// The chain objective of chain c's solution from its workspace (chain_value).
-    LOCUS_EXEC_CHECK_DISABLE
-    template <class Team>
-    LOCUS_HD std::int64_t settle(const Team& team, std::uint32_t c) const {
-        const RouteSums s = route_sums(team, c);
-        return chain_value(s.cost, s.over_load + s.over_duration == 0, s.initial);
+        routing::write_split(seq, count, from, routes, child, w);
     }
 };
 

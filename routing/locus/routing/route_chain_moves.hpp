@@ -1,0 +1,266 @@
+#pragma once
+/// \file
+/// Route-chain moves (relocate, swap, 2-opt*, 2-opt, relocate of 2 or 3 customers) over a
+/// routing solution kept as routes with per-customer prefix summaries of load and duration:
+/// each move's cost change and its routes' new load and duration in O(1), and the routes it
+/// writes. Host-device, written once for the CPU twin and kernels, over any chain view that
+/// offers the state below; the view decides what a route over a limit costs (hard limits or
+/// penalties), so a problem keeps its own limit policy.
+///
+/// A View offers (all O(1)):
+///   d(a, b)            fixed-point distance; next(u), prev(u): u's neighbours in its route
+///                      (0: the depot); length(r): customers of route r
+///   lin, w             the normalised row (routes from their depot markers) and its width
+///   pos, route         per customer: its position in lin and its route
+///   pre_load, pre_dur  per customer: load and duration from the depot up to it (its service
+///                      included)
+///   load, dur          per route; route_begin, route_end: its marker and the next one
+///   demand(u), service()
+///   limited(change, ra, la, ta, rb, lb, tb): `change` when routes ra (new load la, duration
+///                      ta) and rb (lb, tb; ignored when rb == ra) may take the move, plus
+///                      whatever the view charges for them; invalid_delta to refuse it.
+///
+/// Moves (kind): 0 relocate u after v (variant 0) or before v (1); 1 swap u and v; 2 2-opt*
+/// between u's and v's routes, tails exchanged (0) or both heads reversed (1); 3 2-opt inside a
+/// route; 4 the 2 or 3 consecutive customers from u moved after v (variant 2 (length - 2) +
+/// reversed).
+
+#include <cstdint>
+
+#include "locus/gpu/neighborhood_engine.hpp"
+#include "locus/hd.hpp"
+
+namespace locus::routing {
+
+/// A move of the route neighborhoods.
+struct RouteMove {
+    std::int32_t kind = 0;    ///< neighborhood: 0 relocate, 1 swap, 2 2-opt*, 3 2-opt,
+                              ///< 4 relocate2/3
+    std::int32_t variant = 0; ///< relocate: 0 after v, 1 before v; 2-opt*: 0 tails, 1 reversed;
+                              ///< relocate2/3: 2 (length - 2) + reversed
+    std::int32_t u = 0;
+    std::int32_t v = 0;
+    std::int32_t pu = -1; ///< positions of u and v in the row when decoded (-1: not known)
+    std::int32_t pv = -1;
+};
+
+/// Delta of move `m` on the chain of view `v`, or invalid_delta when it is not a move (a
+/// no-op, or refused by v.limited).
+template <class View> LOCUS_HD std::int64_t route_move_delta(const View& v, const RouteMove& m) {
+    constexpr std::int64_t kInvalid = gpu::invalid_delta<std::int64_t>();
+    const std::int32_t u = m.u;
+    const std::int32_t x = m.v;
+    if (u <= 0 || x <= 0 || u == x) return kInvalid;
+    const std::int64_t svc = v.service();
+    const std::int32_t ra = v.route[u];
+    const std::int32_t rb = v.route[x];
+    const bool same = ra == rb;
+    // The changed routes' new load and duration (route ra, and rb when it differs) go to the
+    // view, which refuses or prices them.
+    const auto limited = [&](std::int64_t change, std::int64_t la, std::int64_t ta, std::int64_t lb,
+                             std::int64_t tb) -> std::int64_t {
+        return v.limited(change, ra, la, ta, rb, lb, tb);
+    };
+    switch (m.kind) {
+    case 0: { // relocate u between a and b
+        const std::int32_t a = m.variant == 0 ? x : v.prev(x);
+        const std::int32_t b = m.variant == 0 ? v.next(x) : x;
+        if (a == u || b == u) return kInvalid;
+        const std::int32_t p = v.prev(u);
+        const std::int32_t s = v.next(u);
+        const std::int64_t removal = v.d(p, s) - v.d(p, u) - v.d(u, s);
+        const std::int64_t insertion = v.d(a, u) + v.d(u, b) - v.d(a, b);
+        const std::int64_t change = removal + insertion;
+        if (same) return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
+        const std::int64_t q = v.demand(u);
+        return limited(change, v.load[ra] - q, v.dur[ra] + removal - svc, v.load[rb] + q,
+                       v.dur[rb] + insertion + svc);
+    }
+    case 1: { // swap u and x
+        const std::int32_t pu = v.prev(u);
+        const std::int32_t su = v.next(u);
+        const std::int32_t px = v.prev(x);
+        const std::int32_t sx = v.next(x);
+        if (su == x) {
+            const std::int64_t change = v.d(pu, x) + v.d(u, sx) - v.d(pu, u) - v.d(x, sx);
+            return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
+        }
+        if (sx == u) {
+            const std::int64_t change = v.d(px, u) + v.d(x, su) - v.d(px, x) - v.d(u, su);
+            return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
+        }
+        const std::int64_t at_u = v.d(pu, x) + v.d(x, su) - v.d(pu, u) - v.d(u, su);
+        const std::int64_t at_x = v.d(px, u) + v.d(u, sx) - v.d(px, x) - v.d(x, sx);
+        if (same) return limited(at_u + at_x, v.load[ra], v.dur[ra] + at_u + at_x, 0, 0);
+        const std::int64_t qu = v.demand(u);
+        const std::int64_t qx = v.demand(x);
+        return limited(at_u + at_x, v.load[ra] - qu + qx, v.dur[ra] + at_u, v.load[rb] - qx + qu,
+                       v.dur[rb] + at_x);
+    }
+    case 2: { // 2-opt* between routes
+        if (same) return kInvalid;
+        const std::int32_t nu = v.next(u);
+        const std::int32_t nx = v.next(x);
+        const std::int64_t la = v.pre_load[u];
+        const std::int64_t lb = v.pre_load[x];
+        const std::int64_t ta = v.pre_dur[u];
+        const std::int64_t tb = v.pre_dur[x];
+        const std::int64_t tail_a = v.dur[ra] - ta - v.d(u, nu); // from nu to the depot
+        const std::int64_t tail_b = v.dur[rb] - tb - v.d(x, nx);
+        if (m.variant == 0) {
+            if (nu == 0 && nx == 0) return kInvalid; // two empty tails
+            return limited(v.d(u, nx) + v.d(x, nu) - v.d(u, nu) - v.d(x, nx), la + v.load[rb] - lb,
+                           ta + v.d(u, nx) + tail_b, lb + v.load[ra] - la,
+                           tb + v.d(x, nu) + tail_a);
+        }
+        return limited(v.d(u, x) + v.d(nu, nx) - v.d(u, nu) - v.d(x, nx), la + lb,
+                       ta + v.d(u, x) + tb, v.load[ra] - la + v.load[rb] - lb,
+                       tail_a + v.d(nu, nx) + tail_b);
+    }
+    case 4: { // relocate the segment [u .. last] after x
+        const std::int32_t length = 2 + m.variant / 2;
+        const bool reversed = (m.variant & 1) != 0;
+        const std::int32_t first_pos = v.pos[u];
+        const std::int32_t last_pos = first_pos + length - 1;
+        if (last_pos >= v.route_end[ra]) return kInvalid; // the segment leaves the route
+        const std::int32_t last = v.lin[last_pos];
+        const std::int32_t b = v.next(x);
+        const std::int32_t px = v.pos[x];
+        if (same && px >= first_pos - 1 && px <= last_pos) return kInvalid; // no-op or inside
+        const std::int32_t p = v.prev(u);
+        const std::int32_t s = last_pos + 1 < v.w ? v.lin[last_pos + 1] : 0;
+        const std::int64_t removal = v.d(p, s) - v.d(p, u) - v.d(last, s);
+        const std::int64_t insertion =
+            reversed ? v.d(x, last) + v.d(u, b) - v.d(x, b) : v.d(x, u) + v.d(last, b) - v.d(x, b);
+        const std::int64_t change = removal + insertion;
+        if (same) return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
+        const std::int64_t seg_load = v.pre_load[last] - v.pre_load[u] + v.demand(u);
+        const std::int64_t seg_time = v.pre_dur[last] - v.pre_dur[u] + svc;
+        return limited(change, v.load[ra] - seg_load, v.dur[ra] + removal - seg_time,
+                       v.load[rb] + seg_load, v.dur[rb] + insertion + seg_time);
+    }
+    default: { // 2-opt within a route
+        if (!same) return kInvalid;
+        const std::int32_t a = v.pos[u] < v.pos[x] ? u : x;
+        const std::int32_t b = a == u ? x : u;
+        const std::int32_t an = v.next(a);
+        const std::int32_t bn = v.next(b);
+        if (an == b) return kInvalid;
+        const std::int64_t change = v.d(a, b) + v.d(an, bn) - v.d(a, an) - v.d(b, bn);
+        return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
+    }
+    }
+}
+
+/// Customers of route r (the move's first or second route) after the move.
+template <class View>
+LOCUS_HD std::int32_t moved_route_length(const View& v, const RouteMove& m, std::int32_t r) {
+    const std::int32_t ra = v.route[m.u];
+    const std::int32_t rb = v.route[m.v];
+    const std::int32_t length = v.length(r);
+    if (ra == rb) return length;
+    switch (m.kind) {
+    case 0:
+        return r == ra ? length - 1 : length + 1;
+    case 2: {
+        const std::int32_t pu = v.pos[m.u];
+        const std::int32_t px = v.pos[m.v];
+        const std::int32_t head_a = pu - v.route_begin[ra];
+        const std::int32_t head_b = px - v.route_begin[rb];
+        const std::int32_t tail_a = v.route_end[ra] - pu - 1;
+        const std::int32_t tail_b = v.route_end[rb] - px - 1;
+        if (m.variant == 0) return r == ra ? head_a + tail_b : head_b + tail_a;
+        return r == ra ? head_a + head_b : tail_a + tail_b;
+    }
+    case 4: {
+        const std::int32_t moved = 2 + m.variant / 2;
+        return r == ra ? length - moved : length + moved;
+    }
+    default:
+        return length; // swap
+    }
+}
+
+/// Writes route r's customers after the move to `out` (r is one of the move's routes); returns
+/// their count. Serial (one thread).
+template <class View>
+LOCUS_HD std::int32_t compose_route(const View& v, const RouteMove& m, std::int32_t r,
+                                    std::int32_t* out) {
+    const std::int32_t ra = v.route[m.u];
+    const std::int32_t rb = v.route[m.v];
+    const std::int32_t s = v.route_begin[r];
+    const std::int32_t e = v.route_end[r];
+    std::int32_t count = 0;
+    const auto put = [&](std::int32_t node) { out[count++] = node; };
+    const auto copy_range = [&](std::int32_t from, std::int32_t to) { // [from, to)
+        for (std::int32_t q = from; q < to; ++q)
+            put(v.lin[q]);
+    };
+    const auto copy_reversed = [&](std::int32_t from, std::int32_t to) { // (to - 1 .. from)
+        for (std::int32_t q = to - 1; q >= from; --q)
+            put(v.lin[q]);
+    };
+    const std::int32_t pu = v.pos[m.u];
+    const std::int32_t px = v.pos[m.v];
+    switch (m.kind) {
+    case 0: { // relocate: drop u, insert it after a (a = 0: at the front of route rb)
+        const std::int32_t a = m.variant == 0 ? m.v : v.prev(m.v);
+        if (r == rb && a == 0) put(m.u);
+        for (std::int32_t q = s + 1; q < e; ++q) {
+            const std::int32_t node = v.lin[q];
+            if (node == m.u) continue;
+            put(node);
+            if (node == a) put(m.u);
+        }
+        break;
+    }
+    case 1: // swap
+        for (std::int32_t q = s + 1; q < e; ++q) {
+            const std::int32_t node = v.lin[q];
+            put(node == m.u ? m.v : (node == m.v ? m.u : node));
+        }
+        break;
+    case 2: { // 2-opt*
+        const bool is_a = r == ra;
+        const std::int32_t cut = is_a ? pu : px;   // last kept of the head
+        const std::int32_t other = is_a ? px : pu; // the other route's cut
+        const std::int32_t other_end = v.route_end[is_a ? rb : ra];
+        const std::int32_t other_start = v.route_begin[is_a ? rb : ra];
+        if (m.variant == 0) {
+            copy_range(s + 1, cut + 1);       // own head
+            copy_range(other + 1, other_end); // the other tail
+        } else if (is_a) {
+            copy_range(s + 1, cut + 1);                // head of A
+            copy_reversed(other_start + 1, other + 1); // head of B reversed
+        } else {
+            copy_reversed(other + 1, other_end); // tail of A reversed
+            copy_range(cut + 1, e);              // tail of B
+        }
+        break;
+    }
+    case 4: { // relocate2/3: drop the segment, insert it after v
+        const std::int32_t length = 2 + m.variant / 2;
+        const bool reversed = (m.variant & 1) != 0;
+        for (std::int32_t q = s + 1; q < e; ++q) {
+            if (q >= pu && q < pu + length) continue;
+            put(v.lin[q]);
+            if (q == px) {
+                for (std::int32_t t = 0; t < length; ++t)
+                    put(v.lin[reversed ? pu + length - 1 - t : pu + t]);
+            }
+        }
+        break;
+    }
+    default: { // 2-opt: reverse (first + 1 .. second)
+        const std::int32_t first = pu < px ? pu : px;
+        const std::int32_t second = pu < px ? px : pu;
+        copy_range(s + 1, first + 1);
+        copy_reversed(first + 1, second + 1);
+        copy_range(second + 1, e);
+        break;
+    }
+    }
+    return count;
+}
+
+} // namespace locus::routing

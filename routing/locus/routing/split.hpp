@@ -1,0 +1,79 @@
+#pragma once
+/// \file
+/// Split (Prins 2004; Bellman over route ends, as in Vidal et al.'s HGS): the optimal division
+/// of a customer sequence, kept in its order, into consecutive routes that respect the
+/// capacity and the duration limit, in fixed point. Serial host-device code (one thread per
+/// sequence), the same on the CPU twin and kernels.
+
+#include <cstdint>
+
+#include "locus/hd.hpp"
+
+namespace locus::routing {
+
+/// The limits a Split respects, in fixed point (host or device pointers).
+struct SplitLimits {
+    const std::int64_t* demand = nullptr; ///< per node (depot 0: the node routes start from)
+    std::int64_t capacity = 0;            ///< most load of a route
+    std::int64_t service = 0;             ///< service time of every customer
+    std::int64_t max_duration = 0;        ///< most duration of a route (edges + services)
+};
+
+/// Splits seq[0, count) into routes of least total length (`d(a, b)`: fixed-point distance of
+/// nodes a and b). `label` and `from` hold count + 1 entries: label[k] the least cost of routing
+/// seq[0, k), from[k] where the last of those routes starts. Returns the number of routes, or
+/// -1 when no split respects the limits. A route stops growing at the capacity (loads only
+/// grow); O(count x longest route).
+template <class Distance>
+LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, const Distance& d,
+                                   const SplitLimits& limits, std::int64_t* label,
+                                   std::int32_t* from) {
+    constexpr std::int64_t kUnreached = std::int64_t{1} << 62;
+    label[0] = 0;
+    for (std::int32_t k = 1; k <= count; ++k)
+        label[k] = kUnreached;
+    for (std::int32_t s = 0; s < count; ++s) {
+        if (label[s] >= kUnreached) continue;
+        std::int64_t l = 0;
+        std::int64_t t = 0;
+        std::int32_t last = 0;
+        for (std::int32_t k = s; k < count; ++k) {
+            const std::int32_t node = seq[k];
+            l += limits.demand[node];
+            if (l > limits.capacity) break;
+            t += d(last, node) + limits.service;
+            last = node;
+            const std::int64_t route_duration = t + d(node, 0);
+            if (route_duration > limits.max_duration) continue;
+            const std::int64_t cost = route_duration - limits.service * (k - s + 1);
+            if (label[s] + cost < label[k + 1]) {
+                label[k + 1] = label[s] + cost;
+                from[k + 1] = s;
+            }
+        }
+    }
+    if (label[count] >= kUnreached) return -1;
+    std::int32_t routes = 0;
+    for (std::int32_t k = count; k > 0; k = from[k])
+        ++routes;
+    return routes;
+}
+
+/// Writes the `routes` routes of a split (split_routes' `from`) of seq[0, count) as a row of
+/// `width` words that starts with a depot marker (0) before every route and ends with the
+/// unused markers.
+LOCUS_HD_INLINE void write_split(const std::int32_t* seq, std::int32_t count,
+                                 const std::int32_t* from, std::int32_t routes, std::int32_t* row,
+                                 std::int32_t width) {
+    // Routes back to front: each [from[k], k) at the end of the row's used part.
+    std::int32_t end = count + routes; // positions used by markers and customers
+    for (std::int32_t q = end; q < width; ++q)
+        row[q] = 0;
+    for (std::int32_t k = count; k > 0; k = from[k]) {
+        for (std::int32_t q = k - 1; q >= from[k]; --q)
+            row[--end] = seq[q];
+        row[--end] = 0;
+    }
+}
+
+} // namespace locus::routing
