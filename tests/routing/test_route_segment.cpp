@@ -1,0 +1,331 @@
+// Segment summaries composed per resource against direct evaluation on random giant tours:
+// every segment's summary from O(1) joins equals the one recomputed from its routes, joins are
+// associative, and each resource's part depends on that resource only. Split against every
+// division of small sequences; the route crossover keeps a permutation and its slice.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "locus/rng.hpp"
+#include "locus/routing/duration_resource.hpp"
+#include "locus/routing/load_resource.hpp"
+#include "locus/routing/route_crossover.hpp"
+#include "locus/routing/route_segment.hpp"
+#include "locus/routing/split.hpp"
+
+namespace {
+
+using Both = locus::routing::SegmentResources<locus::routing::LoadResource,
+                                              locus::routing::DurationResource>;
+using LoadOnly = locus::routing::SegmentResources<locus::routing::LoadResource>;
+using Segment = Both::Segment;
+
+/// A random instance with integral distances and service times, so that every sum of doubles
+/// here is exact and any order of joins gives the same bits.
+struct Instance {
+    std::vector<std::int32_t> x, y;
+    std::vector<std::int64_t> demand;
+    std::vector<double> service;
+    double d(std::int32_t u, std::int32_t v) const {
+        const auto dx =
+            static_cast<double>(x[static_cast<std::size_t>(u)] - x[static_cast<std::size_t>(v)]);
+        const auto dy =
+            static_cast<double>(y[static_cast<std::size_t>(u)] - y[static_cast<std::size_t>(v)]);
+        return dx < 0 ? -dx + (dy < 0 ? -dy : dy) : dx + (dy < 0 ? -dy : dy); // Manhattan
+    }
+};
+
+Instance random_instance(std::int32_t customers, locus::Rng& rng) {
+    Instance in;
+    for (std::int32_t v = 0; v <= customers; ++v) {
+        in.x.push_back(static_cast<std::int32_t>(rng.below(100)));
+        in.y.push_back(static_cast<std::int32_t>(rng.below(100)));
+        in.demand.push_back(v == 0 ? 0 : 1 + rng.below(9));
+        in.service.push_back(v == 0 ? 0.0 : static_cast<double>(rng.below(5)));
+    }
+    return in;
+}
+
+/// A random sequence of nodes (customers and depot copies, any order, both ends free).
+std::vector<std::int32_t> random_nodes(std::int32_t customers, std::int32_t length,
+                                       locus::Rng& rng) {
+    std::vector<std::int32_t> t;
+    for (std::int32_t k = 0; k < length; ++k)
+        t.push_back(rng.below(4) == 0 ? 0
+                                      : 1 + static_cast<std::int32_t>(
+                                                rng.below(static_cast<std::uint32_t>(customers))));
+    return t;
+}
+
+/// The summary of t[i..j] recomputed from its definition: the pieces before the first and
+/// after the last depot copy (with their edges to and from it), and the routes complete in
+/// between.
+Segment direct(const Instance& in, const Both& r, const std::vector<std::int32_t>& t, std::size_t i,
+               std::size_t j) {
+    Segment s;
+    s.first = t[i];
+    s.last = t[j];
+    std::vector<std::size_t> depots;
+    for (std::size_t k = i; k <= j; ++k) {
+        if (k > i) s.cost += in.d(t[k - 1], t[k]);
+        if (t[k] == 0) depots.push_back(k);
+    }
+    s.depot = !depots.empty();
+    const auto piece = [&](std::size_t a, std::size_t b) { // customers t[a..b) in one route
+        Both::Piece p;
+        for (std::size_t k = a; k < b; ++k) {
+            const auto v = static_cast<std::size_t>(t[k]);
+            p.load += in.demand[v];
+            p.duration += in.service[v] + (k > a ? in.d(t[k - 1], t[k]) : 0.0);
+            ++p.customers;
+        }
+        return p;
+    };
+    if (depots.empty()) {
+        s.head = piece(i, j + 1);
+        return s;
+    }
+    // An end piece next to a depot copy includes the edge to or from it.
+    s.head = piece(i, depots.front());
+    if (depots.front() > i) s.head.duration += in.d(t[depots.front() - 1], 0);
+    s.tail = piece(depots.back() + 1, j + 1);
+    if (depots.back() < j) s.tail.duration += in.d(0, t[depots.back() + 1]);
+    for (std::size_t k = 0; k + 1 < depots.size(); ++k) {
+        Both::Piece p = piece(depots[k] + 1, depots[k + 1]);
+        if (p.customers == 0) continue;
+        p.duration += in.d(0, t[depots[k] + 1]) + in.d(t[depots[k + 1] - 1], 0);
+        ++s.routes;
+        s.excess_load += std::max<std::int64_t>(0, p.load - r.capacity);
+        s.excess_duration += std::max(0.0, p.duration - r.max_duration);
+    }
+    return s;
+}
+
+void check_equal(const Segment& a, const Segment& b) {
+    CHECK(a.first == b.first);
+    CHECK(a.last == b.last);
+    CHECK(a.cost == b.cost);
+    CHECK(a.depot == b.depot);
+    CHECK(a.head.load == b.head.load);
+    CHECK(a.head.duration == b.head.duration);
+    CHECK(a.head.customers == b.head.customers);
+    CHECK(a.tail.load == b.tail.load);
+    CHECK(a.tail.duration == b.tail.duration);
+    CHECK(a.tail.customers == b.tail.customers);
+    CHECK(a.routes == b.routes);
+    CHECK(a.excess_load == b.excess_load);
+    CHECK(a.excess_duration == b.excess_duration);
+}
+
+/// The summary of t[i..j] joined from the summaries of t[i..k] and t[k+1..j].
+Segment joined(const Instance& in, const Both& r, const std::vector<std::int32_t>& t, std::size_t i,
+               std::size_t k, std::size_t j) {
+    return r.join(direct(in, r, t, i, k), direct(in, r, t, k + 1, j), in.d(t[k], t[k + 1]));
+}
+
+} // namespace
+
+TEST_CASE("route segments: O(1) joins equal the summary recomputed from the routes") {
+    locus::Rng rng(11, 0);
+    for (int round = 0; round < 40; ++round) {
+        const Instance in = random_instance(12, rng);
+        const Both r{{in.demand.data(), 15}, {in.service.data(), 120.0}, 0};
+        const std::vector<std::int32_t> t = random_nodes(12, 24, rng);
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            // Left to right from the leaves: every prefix of t[i..].
+            Segment s = r.leaf(t[i]);
+            check_equal(s, direct(in, r, t, i, i));
+            for (std::size_t j = i + 1; j < t.size(); ++j) {
+                s = r.join(s, r.leaf(t[j]), in.d(t[j - 1], t[j]));
+                check_equal(s, direct(in, r, t, i, j));
+                // Any split point of [i, j] gives the same summary.
+                const std::size_t k = i + rng.below(static_cast<std::uint32_t>(j - i));
+                check_equal(joined(in, r, t, i, k, j), s);
+            }
+        }
+    }
+}
+
+TEST_CASE("route segments: joins are associative") {
+    locus::Rng rng(12, 0);
+    for (int round = 0; round < 2000; ++round) {
+        const Instance in = random_instance(10, rng);
+        const Both r{{in.demand.data(), 12}, {in.service.data(), 90.0}, 0};
+        const std::vector<std::int32_t> t = random_nodes(10, 16, rng);
+        // Three consecutive segments [0, a], [a+1, b], [b+1, 15].
+        const auto a = static_cast<std::size_t>(rng.below(14));
+        const std::size_t b = a + 1 + rng.below(static_cast<std::uint32_t>(14 - a));
+        const Segment x = direct(in, r, t, 0, a);
+        const Segment y = direct(in, r, t, a + 1, b);
+        const Segment z = direct(in, r, t, b + 1, 15);
+        const double xy = in.d(t[a], t[a + 1]);
+        const double yz = in.d(t[b], t[b + 1]);
+        const Segment left = r.join(r.join(x, y, xy), z, yz);
+        const Segment right = r.join(x, r.join(y, z, yz), xy);
+        check_equal(left, right);
+        check_equal(left, direct(in, r, t, 0, 15));
+    }
+}
+
+TEST_CASE("route segments: reversal exchanges the ends, a closed tour's verdict") {
+    locus::Rng rng(13, 0);
+    const Instance in = random_instance(9, rng);
+    const Both r{{in.demand.data(), 14}, {in.service.data(), 100.0}, 0};
+    for (int round = 0; round < 500; ++round) {
+        const std::vector<std::int32_t> t = random_nodes(9, 14, rng);
+        std::vector<std::int32_t> back(t.rbegin(), t.rend());
+        check_equal(Both::reversed(direct(in, r, t, 0, t.size() - 1)),
+                    direct(in, r, back, 0, back.size() - 1));
+        // Closed: both ends at the depot, every route complete.
+        std::vector<std::int32_t> closed{0};
+        closed.insert(closed.end(), t.begin(), t.end());
+        closed.push_back(0);
+        const Segment s = direct(in, r, closed, 0, closed.size() - 1);
+        const auto v = locus::routing::closed_tour(s, 2, 50.0);
+        CHECK(v.feasible == (s.excess_load == 0 && s.excess_duration == 0.0));
+        CHECK(v.feasible == Both::feasible(s));
+        CHECK(v.routes == s.routes);
+        CHECK(v.objective == s.cost + 50.0 * std::max(0, s.routes - 2));
+    }
+}
+
+TEST_CASE("route segments: a resource's part does not depend on the other resources") {
+    locus::Rng rng(14, 0);
+    for (int round = 0; round < 500; ++round) {
+        const Instance in = random_instance(8, rng);
+        const Both both{{in.demand.data(), 10}, {in.service.data(), 60.0}, 0};
+        const LoadOnly load{{in.demand.data(), 10}, 0};
+        const std::vector<std::int32_t> t = random_nodes(8, 12, rng);
+        Segment s = both.leaf(t[0]);
+        LoadOnly::Segment l = load.leaf(t[0]);
+        for (std::size_t k = 1; k < t.size(); ++k) {
+            const double edge = in.d(t[k - 1], t[k]);
+            s = both.join(s, both.leaf(t[k]), edge);
+            l = load.join(l, load.leaf(t[k]), edge);
+        }
+        CHECK(l.head.load == s.head.load);
+        CHECK(l.tail.load == s.tail.load);
+        CHECK(l.excess_load == s.excess_load);
+        CHECK(l.routes == s.routes);
+        CHECK(l.cost == s.cost);
+        CHECK(LoadOnly::feasible(l) == (s.excess_load == 0));
+    }
+}
+
+TEST_CASE("Split: the least cost over every division of small sequences") {
+    locus::Rng rng(15, 0);
+    for (int round = 0; round < 300; ++round) {
+        const auto count = static_cast<std::int32_t>(1 + rng.below(9));
+        std::vector<std::int64_t> demand(static_cast<std::size_t>(count) + 1, 0);
+        std::vector<std::int64_t> matrix(static_cast<std::size_t>((count + 1) * (count + 1)));
+        std::vector<std::int32_t> px, py;
+        for (std::int32_t v = 0; v <= count; ++v) {
+            px.push_back(static_cast<std::int32_t>(rng.below(50)));
+            py.push_back(static_cast<std::int32_t>(rng.below(50)));
+            if (v > 0) demand[static_cast<std::size_t>(v)] = 1 + rng.below(6);
+        }
+        for (std::int32_t u = 0; u <= count; ++u)
+            for (std::int32_t v = 0; v <= count; ++v)
+                matrix[static_cast<std::size_t>(u * (count + 1) + v)] =
+                    std::abs(px[static_cast<std::size_t>(u)] - px[static_cast<std::size_t>(v)]) +
+                    std::abs(py[static_cast<std::size_t>(u)] - py[static_cast<std::size_t>(v)]);
+        const auto d = [&](std::int32_t u, std::int32_t v) {
+            return matrix[static_cast<std::size_t>(u * (count + 1) + v)];
+        };
+        const locus::routing::SplitLimits limits{demand.data(), 10, 2, 200};
+        std::vector<std::int32_t> seq(static_cast<std::size_t>(count));
+        for (std::int32_t k = 0; k < count; ++k)
+            seq[static_cast<std::size_t>(k)] = k + 1;
+        for (std::int32_t k = count - 1; k > 0; --k)
+            std::swap(seq[static_cast<std::size_t>(k)],
+                      seq[rng.below(static_cast<std::uint32_t>(k + 1))]);
+        // Every division: bit k set = a route ends after seq[k].
+        std::int64_t best = -1;
+        std::int32_t best_routes = 0;
+        for (std::uint32_t cuts = 0; cuts < (1u << (count - 1)); ++cuts) {
+            std::int64_t cost = 0;
+            std::int32_t routes = 0;
+            bool ok = true;
+            std::int32_t start = 0;
+            for (std::int32_t k = 0; k < count && ok; ++k) {
+                if (k + 1 < count && (cuts >> k & 1u) == 0) continue;
+                std::int64_t load = 0;
+                std::int64_t length = 0;
+                std::int32_t last = 0;
+                for (std::int32_t q = start; q <= k; ++q) {
+                    const std::int32_t v = seq[static_cast<std::size_t>(q)];
+                    load += demand[static_cast<std::size_t>(v)];
+                    length += d(last, v);
+                    last = v;
+                }
+                length += d(last, 0);
+                ok = load <= limits.capacity &&
+                     length + limits.service * (k - start + 1) <= limits.max_duration;
+                cost += length;
+                ++routes;
+                start = k + 1;
+            }
+            if (ok && (best < 0 || cost < best)) {
+                best = cost;
+                best_routes = routes;
+            }
+        }
+        std::vector<std::int64_t> label(static_cast<std::size_t>(count) + 1);
+        std::vector<std::int32_t> from(static_cast<std::size_t>(count) + 1);
+        const std::int32_t routes =
+            locus::routing::split_routes(seq.data(), count, d, limits, label.data(), from.data());
+        if (best < 0) {
+            CHECK(routes == -1);
+            continue;
+        }
+        REQUIRE(routes > 0);
+        CHECK(label[static_cast<std::size_t>(count)] == best);
+        // The written row: markers before routes, every customer once, the same cost.
+        const std::int32_t width = 2 * count;
+        std::vector<std::int32_t> row(static_cast<std::size_t>(width), -1);
+        locus::routing::write_split(seq.data(), count, from.data(), routes, row.data(), width);
+        CHECK(row[0] == 0);
+        CHECK(std::count(row.begin(), row.end(), 0) == width - count);
+        std::int64_t cost = 0;
+        for (std::int32_t q = 0; q < width; ++q)
+            cost +=
+                d(row[static_cast<std::size_t>(q)], row[static_cast<std::size_t>((q + 1) % width)]);
+        CHECK(cost == best);
+        CHECK(routes >= 1);
+        CHECK(best_routes >= 1);
+    }
+}
+
+TEST_CASE("route crossover: a permutation that keeps the first parent's slice") {
+    locus::Rng rng(16, 0);
+    for (int round = 0; round < 500; ++round) {
+        const auto count = static_cast<std::int32_t>(2 + rng.below(20));
+        std::vector<std::int32_t> a(static_cast<std::size_t>(count)), b(a.size());
+        for (std::int32_t k = 0; k < count; ++k)
+            a[static_cast<std::size_t>(k)] = b[static_cast<std::size_t>(k)] = k + 1;
+        for (std::int32_t k = count - 1; k > 0; --k) {
+            std::swap(a[static_cast<std::size_t>(k)],
+                      a[rng.below(static_cast<std::uint32_t>(k + 1))]);
+            std::swap(b[static_cast<std::size_t>(k)],
+                      b[rng.below(static_cast<std::uint32_t>(k + 1))]);
+        }
+        std::vector<std::int32_t> child = a;
+        std::vector<std::uint8_t> used(static_cast<std::size_t>(count) + 1);
+        locus::Rng draw(static_cast<std::uint64_t>(round), 1);
+        locus::Rng same = draw;
+        locus::routing::order_crossover(child.data(), b.data(), count, used.data(), draw);
+        std::vector<std::int32_t> sorted = child;
+        std::sort(sorted.begin(), sorted.end());
+        for (std::int32_t k = 0; k < count; ++k)
+            CHECK(sorted[static_cast<std::size_t>(k)] == k + 1);
+        // The slice [lo, hi] the crossover drew stays where it was in a.
+        const auto i =
+            static_cast<std::int32_t>(same.next_u64() % static_cast<std::uint64_t>(count));
+        const auto j =
+            static_cast<std::int32_t>(same.next_u64() % static_cast<std::uint64_t>(count));
+        for (std::int32_t k = std::min(i, j); k <= std::max(i, j); ++k)
+            CHECK(child[static_cast<std::size_t>(k)] == a[static_cast<std::size_t>(k)]);
+    }
+}
