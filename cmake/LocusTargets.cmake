@@ -23,6 +23,7 @@ if(NOT TARGET locus_plugins)
     add_custom_target(locus_plugins)
 endif()
 include(LocusPlugin)
+include(LocusProblem)
 
 # add_subdirectory for every child folder of the current source directory that has a
 # CMakeLists.txt (problems/, plugins/ and tests/ are extended by adding a folder).
