@@ -46,8 +46,7 @@ struct DurationResource {
 
     /// Adds the complete route `p` to `e`.
     LOCUS_HD_INLINE void close(Excess& e, const Piece& p) const {
-        if (p.duration > max_duration)
-            e.excess_duration += p.duration - max_duration;
+        if (p.duration > max_duration) e.excess_duration += p.duration - max_duration;
     }
 
     /// Whether no complete route of `e` exceeds the limit.

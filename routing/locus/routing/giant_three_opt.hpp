@@ -28,13 +28,10 @@ struct GiantThreeOptMove {
 
     /// The old position at new position k.
     LOCUS_HD_INLINE std::int32_t source(std::int32_t k) const {
-        if (k <= x || k > z)
-            return k;
-        if (p == 0)
-            return k <= y ? x + 1 + y - k : y + 1 + z - k;
+        if (k <= x || k > z) return k;
+        if (p == 0) return k <= y ? x + 1 + y - k : y + 1 + z - k;
         const std::int32_t split = x + (z - y); // the first part (C or C') ends here
-        if (k <= split)
-            return p == 3 ? z - (k - x - 1) : y + 1 + (k - x - 1);
+        if (k <= split) return p == 3 ? z - (k - x - 1) : y + 1 + (k - x - 1);
         return p == 2 ? y - (k - split - 1) : x + 1 + (k - split - 1);
     }
 };
@@ -52,22 +49,22 @@ template <class R> struct GiantThreeOpt {
     /// are looked up only for the cells evaluated in full (few, with a bound), which keeps the
     /// context small (registers) while a row is swept.
     struct row_type {
-        const std::int32_t* tour;  ///< the tour
-        const double* pos;         ///< its distances by position (or null)
-        const float* near_row;     ///< float distances from t[near] by position (or null)
-        const float* far_row;      ///< float distances from t[far] to t[k + 1] at k (or null)
-        const double* edges;       ///< edges[k] = d(t[k-1], t[k]) (the hierarchy's)
-        double removed;            ///< d(t[x], t[x+1]) + d(t[y], t[y+1])
-        double fixed;              ///< the added edge that does not depend on z
-        double objective;          ///< the tour's length
-        float removed_f;           ///< removed and fixed as floats
+        const std::int32_t* tour; ///< the tour
+        const double* pos;        ///< its distances by position (or null)
+        const float* near_row;    ///< float distances from t[near] by position (or null)
+        const float* far_row;     ///< float distances from t[far] to t[k + 1] at k (or null)
+        const double* edges;      ///< edges[k] = d(t[k-1], t[k]) (the hierarchy's)
+        double removed;           ///< d(t[x], t[x+1]) + d(t[y], t[y+1])
+        double fixed;             ///< the added edge that does not depend on z
+        double objective;         ///< the tour's length
+        float removed_f;          ///< removed and fixed as floats
         float fixed_f;
         std::uint32_t solution;
         std::int32_t x;
         std::int32_t y;
         std::int32_t p;
-        std::int32_t near;  ///< position joined to t[z] by an added edge
-        std::int32_t far;   ///< position joined to t[z+1] by an added edge
+        std::int32_t near; ///< position joined to t[z] by an added edge
+        std::int32_t far;  ///< position joined to t[z+1] by an added edge
     };
     static constexpr std::int32_t rows_per_focus = 0;
 
@@ -125,8 +122,11 @@ template <class R> struct GiantThreeOpt {
         c.near = near_of(c.x, c.y, c.p);
         c.far = c.p == 0 ? c.y + 1 : (c.p == 2 ? c.x + 1 : c.y);
         const float* coarse = tours.coarse_positions(solution);
-        c.near_row = coarse == nullptr ? nullptr : coarse + static_cast<std::int64_t>(c.near) * tours.length;
-        c.far_row = coarse == nullptr ? nullptr : coarse + static_cast<std::int64_t>(c.far) * tours.length + 1;
+        c.near_row =
+            coarse == nullptr ? nullptr : coarse + static_cast<std::int64_t>(c.near) * tours.length;
+        c.far_row = coarse == nullptr
+                        ? nullptr
+                        : coarse + static_cast<std::int64_t>(c.far) * tours.length + 1;
         return c;
     }
     /// The columns that can be moves: z in (y, L - 2].
@@ -137,11 +137,9 @@ template <class R> struct GiantThreeOpt {
     /// distances their float sum less kCoarseMargin of the summed lengths; invalid_delta when
     /// the cell is not a move.
     LOCUS_HD_INLINE delta_type bound(const row_type& r, std::uint32_t col) const {
-        if (r.near_row == nullptr)
-            return delta_of(r, col);
+        if (r.near_row == nullptr) return delta_of(r, col);
         const auto z = static_cast<std::int32_t>(col);
-        if (z <= r.y || z > tours.length - 2)
-            return gpu::invalid_delta<delta_type>();
+        if (z <= r.y || z > tours.length - 2) return gpu::invalid_delta<delta_type>();
         const float added = r.fixed_f + r.near_row[z] + r.far_row[z];
         const float removed = r.removed_f + static_cast<float>(r.edges[z + 1]);
         return static_cast<double>((added - removed) - kCoarseMargin * (added + removed));
@@ -149,8 +147,7 @@ template <class R> struct GiantThreeOpt {
     /// The length change of the move, or invalid_delta when the cell is not a move.
     LOCUS_HD_INLINE delta_type delta_of(const row_type& r, std::uint32_t col) const {
         const auto z = static_cast<std::int32_t>(col);
-        if (z <= r.y || z > tours.length - 2)
-            return gpu::invalid_delta<delta_type>();
+        if (z <= r.y || z > tours.length - 2) return gpu::invalid_delta<delta_type>();
         const double added = r.fixed + tours.between(r.pos, r.tour, r.near, z) +
                              tours.between(r.pos, r.tour, r.far, z + 1);
         const double removed = r.removed + r.edges[z + 1];
@@ -158,8 +155,7 @@ template <class R> struct GiantThreeOpt {
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& r, std::uint32_t col) const {
         const double delta = delta_of(r, col);
-        if (delta == gpu::invalid_delta<delta_type>())
-            return delta;
+        if (delta == gpu::invalid_delta<delta_type>()) return delta;
         const auto z = static_cast<std::int32_t>(col);
         const SegmentView<R>& view = tours.segments[r.solution];
         const R& res = view.resources;
@@ -206,8 +202,7 @@ template <class R> struct GiantThreeOpt {
     }
     /// Whether `index` is a cell of the grid that can be a move.
     LOCUS_HD_INLINE bool well_formed(std::uint32_t, std::uint64_t index) const {
-        if (index >= grid().size())
-            return false;
+        if (index >= grid().size()) return false;
         const move_type m = decode(0, index);
         return m.x < m.y && m.y < m.z && m.z <= tours.length - 2;
     }
@@ -253,7 +248,7 @@ template <class R> struct GiantThreeOptNear {
         const std::uint64_t cols = grid().cols;
         move_type m;
         GiantThreeOpt<R>::split_row(static_cast<std::uint32_t>(cols == 0 ? 0 : index / cols), m.x,
-                                 m.y, m.p);
+                                    m.y, m.p);
         const GiantTours<R>& t = base.tours;
         const std::int32_t node = t.tour(solution)[GiantThreeOpt<R>::near_of(m.x, m.y, m.p)];
         const std::int32_t candidate =
@@ -263,8 +258,7 @@ template <class R> struct GiantThreeOptNear {
         return m;
     }
     LOCUS_HD_INLINE bool well_formed(std::uint32_t solution, std::uint64_t index) const {
-        if (index >= grid().size())
-            return false;
+        if (index >= grid().size()) return false;
         const move_type m = decode(solution, index);
         return m.x < m.y && m.y < m.z && m.z <= base.tours.length - 2;
     }
@@ -282,8 +276,7 @@ template <class R> struct GiantThreeOptNearFilter {
         std::int32_t y = 0;
         std::int32_t p = 0;
         GiantThreeOpt<R>::split_row(row, x, y, p);
-        if (z <= y || z > tours.length - 2)
-            return false;
+        if (z <= y || z > tours.length - 2) return false;
         const std::int32_t* t = tours.tour(solution);
         return is_candidate(tours, t[GiantThreeOpt<R>::near_of(x, y, p)], t[z]);
     }

@@ -13,12 +13,8 @@
 namespace locus::routing {
 
 /// The candidate filter of a whole-grid giant-tour evaluator (KeepEveryCell for the others).
-template <class E> struct NearFilterOf {
-    using type = gpu::KeepEveryCell;
-};
-template <class R> struct NearFilterOf<GiantTwoOpt<R>> {
-    using type = GiantTwoOptNearFilter<R>;
-};
+template <class E> struct NearFilterOf { using type = gpu::KeepEveryCell; };
+template <class R> struct NearFilterOf<GiantTwoOpt<R>> { using type = GiantTwoOptNearFilter<R>; };
 template <class R> struct NearFilterOf<GiantThreeOpt<R>> {
     using type = GiantThreeOptNearFilter<R>;
 };

@@ -33,12 +33,12 @@ struct DistanceMatrix {
 /// the segment hierarchies of the composed resources R.
 template <class R> struct GiantTours {
     const SegmentView<R>* segments = nullptr; ///< per tour: its hierarchy
-    const std::int32_t* tours = nullptr;   ///< batch x length node ids
-    const double* objectives = nullptr;    ///< per tour: total length (from its summary)
-    const std::int32_t* routes = nullptr;  ///< per tour: non-empty routes
-    std::int32_t length = 0;               ///< L, positions of every tour
+    const std::int32_t* tours = nullptr;      ///< batch x length node ids
+    const double* objectives = nullptr;       ///< per tour: total length (from its summary)
+    const std::int32_t* routes = nullptr;     ///< per tour: non-empty routes
+    std::int32_t length = 0;                  ///< L, positions of every tour
     DistanceMatrix distance;
-    std::int32_t vehicles = 0;             ///< fleet size (0: unlimited)
+    std::int32_t vehicles = 0; ///< fleet size (0: unlimited)
     /// Optional: batch x L x L distances between tour positions (entry (i, j) = d(t[i], t[j])),
     /// so that a row's lookups along a column sweep are contiguous; null: the node matrix. The
     /// values are the same either way.
@@ -58,9 +58,8 @@ template <class R> struct GiantTours {
 
     /// The float distances between positions of `solution` (null without coarse).
     LOCUS_HD_INLINE const float* coarse_positions(std::uint32_t solution) const {
-        return coarse == nullptr
-                   ? nullptr
-                   : coarse + static_cast<std::int64_t>(solution) * length * length;
+        return coarse == nullptr ? nullptr
+                                 : coarse + static_cast<std::int64_t>(solution) * length * length;
     }
 
     /// The distances between positions of `solution` (null without by_position).
@@ -85,8 +84,7 @@ template <class R> struct GiantTours {
     /// max(vehicles, routes_before).
     LOCUS_HD_INLINE bool admissible(const typename R::Segment& after,
                                     std::int32_t routes_before) const {
-        if (!R::feasible(after))
-            return false;
+        if (!R::feasible(after)) return false;
         return !(vehicles > 0 && after.routes > vehicles && after.routes > routes_before);
     }
 
@@ -106,8 +104,7 @@ template <class R>
 LOCUS_HD_INLINE bool is_candidate(const GiantTours<R>& t, std::int32_t node, std::int32_t other) {
     const std::int32_t* list = t.neighbors + static_cast<std::int64_t>(node) * t.candidates;
     for (std::int32_t k = 0; k < t.candidates; ++k)
-        if (list[k] == other)
-            return true;
+        if (list[k] == other) return true;
     return false;
 }
 

@@ -37,11 +37,11 @@ template <class R> struct GiantTwoOpt {
     /// The row's context holds what bound() reads; the summaries of the feasibility check are
     /// looked up only for the cells evaluated in full.
     struct row_type {
-        const std::int32_t* tour;  ///< the tour
-        const double* pos;         ///< its distances by position (or null)
-        const double* edges;       ///< edges[k] = d(t[k-1], t[k]) (the hierarchy's)
-        double removed;            ///< d(t[i], t[i+1])
-        double objective;          ///< its length
+        const std::int32_t* tour; ///< the tour
+        const double* pos;        ///< its distances by position (or null)
+        const double* edges;      ///< edges[k] = d(t[k-1], t[k]) (the hierarchy's)
+        double removed;           ///< d(t[i], t[i+1])
+        double objective;         ///< its length
         std::uint32_t solution;
         std::int32_t i;
     };
@@ -56,8 +56,13 @@ template <class R> struct GiantTwoOpt {
     LOCUS_HD_INLINE row_type row(std::uint32_t solution, std::uint32_t r) const {
         const auto i = static_cast<std::int32_t>(r);
         const double* edges = tours.segments[solution].edges;
-        return {tours.tour(solution), tours.positions(solution), edges, edges[i + 1],
-                tours.objectives[solution], solution, i};
+        return {tours.tour(solution),
+                tours.positions(solution),
+                edges,
+                edges[i + 1],
+                tours.objectives[solution],
+                solution,
+                i};
     }
     /// The columns that can be moves: j in [i + 2, L - 1).
     LOCUS_HD_INLINE gpu::ColumnRange columns(const row_type& x) const {
@@ -68,8 +73,7 @@ template <class R> struct GiantTwoOpt {
     /// The length change of move (i, j), or invalid_delta when (i, j) is not a cell of a move.
     LOCUS_HD_INLINE delta_type bound(const row_type& x, std::uint32_t col) const {
         const auto j = static_cast<std::int32_t>(col);
-        if (j < x.i + 2 || j > tours.length - 2)
-            return gpu::invalid_delta<delta_type>();
+        if (j < x.i + 2 || j > tours.length - 2) return gpu::invalid_delta<delta_type>();
         const double added =
             tours.between(x.pos, x.tour, x.i, j) + tours.between(x.pos, x.tour, x.i + 1, j + 1);
         const double removed = x.removed + x.edges[j + 1];
@@ -77,16 +81,14 @@ template <class R> struct GiantTwoOpt {
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
         const double delta = bound(x, col);
-        if (delta == gpu::invalid_delta<delta_type>())
-            return delta;
+        if (delta == gpu::invalid_delta<delta_type>()) return delta;
         const auto j = static_cast<std::int32_t>(col);
         const std::int32_t last = tours.length - 1;
         const SegmentView<R>& view = tours.segments[x.solution];
         const R& r = view.resources;
         const DistanceMatrix& d = tours.distance;
-        typename R::Segment s = r.join(view.segment(0, x.i),
-                                R::reversed(view.segment(x.i + 1, j)),
-                                d(x.tour[x.i], x.tour[j]));
+        typename R::Segment s = r.join(view.segment(0, x.i), R::reversed(view.segment(x.i + 1, j)),
+                                       d(x.tour[x.i], x.tour[j]));
         s = r.join(s, view.segment(j + 1, last), d(x.tour[x.i + 1], x.tour[j + 1]));
         return tours.admissible(s, tours.routes[x.solution]) ? delta
                                                              : gpu::invalid_delta<delta_type>();
@@ -143,7 +145,8 @@ template <class R> struct GiantTwoOptNear {
     /// The move (a, b) of cell `col` of row `i`; false when it is not a move.
     LOCUS_HD_INLINE bool pair(std::int32_t i, const std::int32_t* where, const std::int32_t* list,
                               std::uint32_t col, std::int32_t& a, std::int32_t& b) const {
-        const auto k = static_cast<std::int32_t>(col % static_cast<std::uint32_t>(tours.candidates));
+        const auto k =
+            static_cast<std::int32_t>(col % static_cast<std::uint32_t>(tours.candidates));
         const std::int32_t j = where[list[k]];
         const std::int32_t shift = col < static_cast<std::uint32_t>(tours.candidates) ? 0 : 1;
         a = (i < j ? i : j) - shift;
@@ -153,8 +156,7 @@ template <class R> struct GiantTwoOptNear {
     LOCUS_HD_INLINE delta_type bound(const row_type& x, std::uint32_t col) const {
         std::int32_t a = 0;
         std::int32_t b = 0;
-        if (!pair(x.i, x.where, x.list, col, a, b))
-            return gpu::invalid_delta<delta_type>();
+        if (!pair(x.i, x.where, x.list, col, a, b)) return gpu::invalid_delta<delta_type>();
         const double added =
             tours.between(x.pos, x.tour, a, b) + tours.between(x.pos, x.tour, a + 1, b + 1);
         const double removed = x.segments.edges[a + 1] + x.segments.edges[b + 1];
@@ -162,17 +164,16 @@ template <class R> struct GiantTwoOptNear {
     }
     LOCUS_HD_INLINE delta_type operator()(const row_type& x, std::uint32_t col) const {
         const double delta = bound(x, col);
-        if (delta == gpu::invalid_delta<delta_type>())
-            return delta;
+        if (delta == gpu::invalid_delta<delta_type>()) return delta;
         std::int32_t a = 0;
         std::int32_t b = 0;
         pair(x.i, x.where, x.list, col, a, b);
         const std::int32_t last = tours.length - 1;
         const R& r = x.segments.resources;
         const DistanceMatrix& d = tours.distance;
-        typename R::Segment s = r.join(x.segments.segment(0, a),
-                                R::reversed(x.segments.segment(a + 1, b)),
-                                d(x.tour[a], x.tour[b]));
+        typename R::Segment s =
+            r.join(x.segments.segment(0, a), R::reversed(x.segments.segment(a + 1, b)),
+                   d(x.tour[a], x.tour[b]));
         s = r.join(s, x.segments.segment(b + 1, last), d(x.tour[a + 1], x.tour[b + 1]));
         return tours.admissible(s, x.routes) ? delta : gpu::invalid_delta<delta_type>();
     }
@@ -187,8 +188,7 @@ template <class R> struct GiantTwoOptNear {
         return m;
     }
     LOCUS_HD_INLINE bool well_formed(std::uint32_t solution, std::uint64_t index) const {
-        if (index >= grid().size())
-            return false;
+        if (index >= grid().size()) return false;
         const std::uint64_t cols = grid().cols;
         const auto i = static_cast<std::int32_t>(index / cols);
         const std::int32_t* tour = tours.tour(solution);
@@ -209,8 +209,7 @@ template <class R> struct GiantTwoOptNearFilter {
         const auto side = static_cast<std::uint64_t>(tours.length > 1 ? tours.length - 1 : 0);
         const auto i = static_cast<std::int32_t>(index / side);
         const auto j = static_cast<std::int32_t>(index - static_cast<std::uint64_t>(i) * side);
-        if (j < i + 2 || j > tours.length - 2)
-            return false;
+        if (j < i + 2 || j > tours.length - 2) return false;
         const std::int32_t* t = tours.tour(solution);
         const auto pair = [&](std::int32_t u, std::int32_t v) {
             return is_candidate(tours, u, v) || is_candidate(tours, v, u);

@@ -42,8 +42,7 @@ struct LoadResource {
 
     /// Adds the complete route `p` to `e`.
     LOCUS_HD_INLINE void close(Excess& e, const Piece& p) const {
-        if (p.load > capacity)
-            e.excess_load += p.load - capacity;
+        if (p.load > capacity) e.excess_load += p.load - capacity;
     }
 
     /// Whether no complete route of `e` exceeds the capacity.

@@ -76,8 +76,7 @@ template <class... Rs> struct SegmentResources : Rs... {
 
     /// Adds the complete route `piece` to the inner routes of `s`.
     LOCUS_HD_INLINE void close(Segment& s, const Piece& piece) const {
-        if (piece.customers == 0)
-            return;
+        if (piece.customers == 0) return;
         ++s.routes;
         (Rs::close(s, piece), ...);
     }

@@ -138,12 +138,12 @@ cudaError_t build_segment_hierarchies(const R& resources, const std::int32_t* to
         static_cast<unsigned>((positions + detail::kRunThreads - 1) / detail::kRunThreads);
     detail::segment_inner_kernel<R>
         <<<inner_blocks, detail::kRunThreads, 0, stream>>>(resources, tours, a);
-    const auto groups = static_cast<std::uint32_t>((a.shape.parts + detail::kRunRows - 1) /
-                                                   detail::kRunRows);
-    detail::segment_runs_kernel<R><<<groups * a.count, detail::kRunThreads, 0, stream>>>(
-        resources, a, groups);
-    detail::segment_views_kernel<R><<<detail::segment_blocks(a.count), threads, 0, stream>>>(
-        resources, a);
+    const auto groups =
+        static_cast<std::uint32_t>((a.shape.parts + detail::kRunRows - 1) / detail::kRunRows);
+    detail::segment_runs_kernel<R>
+        <<<groups * a.count, detail::kRunThreads, 0, stream>>>(resources, a, groups);
+    detail::segment_views_kernel<R>
+        <<<detail::segment_blocks(a.count), threads, 0, stream>>>(resources, a);
     return cudaGetLastError();
 }
 

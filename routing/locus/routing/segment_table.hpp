@@ -25,7 +25,7 @@ template <class R> struct SegmentView {
     using Segment = typename R::Segment;
     const Segment* inner = nullptr; ///< n x part: segment (i, j) of one part at i*part + j-i
     const Segment* runs = nullptr;  ///< parts x parts: runs of whole parts a..b
-    const double* edges = nullptr;       ///< n: length of the edge into position k (k >= 1)
+    const double* edges = nullptr;  ///< n: length of the edge into position k (k >= 1)
     std::int32_t n = 0;
     std::int32_t part = 1;
     std::int32_t parts = 0;
@@ -38,8 +38,7 @@ template <class R> struct SegmentView {
         const auto at = [this](std::int32_t a, std::int32_t b) {
             return inner[static_cast<std::int64_t>(a) * part + (b - a)];
         };
-        if (pi == pj)
-            return at(i, j);
+        if (pi == pj) return at(i, j);
         const std::int32_t end_i = (pi + 1) * part - 1;
         Segment s = at(i, end_i);
         if (pj > pi + 1)
@@ -66,9 +65,7 @@ struct HierarchyShape {
         s.parts = (n + s.part - 1) / s.part;
         return s;
     }
-    LOCUS_HD_INLINE std::int64_t inner_size() const {
-        return static_cast<std::int64_t>(n) * part;
-    }
+    LOCUS_HD_INLINE std::int64_t inner_size() const { return static_cast<std::int64_t>(n) * part; }
     LOCUS_HD_INLINE std::int64_t runs_size() const {
         return static_cast<std::int64_t>(parts) * parts;
     }
@@ -78,7 +75,7 @@ struct HierarchyShape {
 template <class R> struct SegmentArrays {
     typename R::Segment* inner = nullptr; ///< shape.inner_size()
     typename R::Segment* runs = nullptr;  ///< shape.runs_size()
-    double* edges = nullptr;       ///< shape.n (edges[0] = 0)
+    double* edges = nullptr;              ///< shape.n (edges[0] = 0)
     HierarchyShape shape;
 };
 
@@ -154,8 +151,8 @@ public:
     /// Builds the hierarchy of `tour` (node ids, n >= 1): `part` <= 0 builds every segment (zero
     /// level); part >= 1 builds a one-level hierarchy with parts of `part` positions.
     template <class Distance>
-    void build(const R& resources, const std::vector<std::int32_t>& tour,
-               const Distance& distance, std::int32_t part) {
+    void build(const R& resources, const std::vector<std::int32_t>& tour, const Distance& distance,
+               std::int32_t part) {
         build(resources, tour.data(), static_cast<std::int32_t>(tour.size()), distance, part);
     }
 
@@ -192,7 +189,8 @@ public:
         std::size_t count = 0;
         for (std::int32_t i = 0; i < h.n; ++i)
             count += static_cast<std::size_t>(std::min(h.n, (i / h.part + 1) * h.part) - i);
-        return count + static_cast<std::size_t>(h.parts) * static_cast<std::size_t>(h.parts + 1) / 2;
+        return count +
+               static_cast<std::size_t>(h.parts) * static_cast<std::size_t>(h.parts + 1) / 2;
     }
 
     /// The part size of a one-level hierarchy for n positions: about n^(1/3), at least 1.
