@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "locus/rng.hpp"
@@ -21,6 +22,13 @@ using Both = locus::routing::SegmentResources<locus::routing::LoadResource,
                                               locus::routing::DurationResource>;
 using LoadOnly = locus::routing::SegmentResources<locus::routing::LoadResource>;
 using Segment = Both::Segment;
+
+// The resources meet the contract of a composed resource; other types do not.
+static_assert(locus::routing::Resource<locus::routing::LoadResource>);
+static_assert(locus::routing::Resource<locus::routing::DurationResource>);
+static_assert(!locus::routing::Resource<int>);
+static_assert(std::is_trivially_copyable_v<Segment>);
+static_assert(std::is_trivially_copyable_v<Both>);
 
 /// A random instance with integral distances and service times, so that every sum of doubles
 /// here is exact and any order of joins gives the same bits.

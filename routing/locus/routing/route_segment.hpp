@@ -23,11 +23,28 @@
 /// and its instance data as members (load_resource.hpp, duration_resource.hpp). A problem
 /// composes the resources it needs: SegmentResources<LoadResource, DurationResource>.
 
+#include <concepts>
 #include <cstdint>
+#include <type_traits>
 
 #include "locus/hd.hpp"
 
 namespace locus::routing {
+
+/// What SegmentResources needs of a resource R (the list above), checked when a problem
+/// composes it.
+template <class R>
+concept Resource = std::is_trivially_copyable_v<R> &&
+    requires(const R r, typename R::Piece& piece, const typename R::Piece& in,
+             typename R::Excess& excess, const typename R::Excess& sum, std::int32_t node,
+             double edge) {
+    { R::symmetric } -> std::convertible_to<bool>;
+    r.leaf(piece, node);
+    R::concat(piece, in, in, edge);
+    R::add(excess, sum, sum);
+    r.close(excess, in);
+    { R::feasible(sum) } -> std::convertible_to<bool>;
+};
 
 /// An open route piece at one end of a segment: every resource's piece, plus its customers.
 template <class... Rs> struct RoutePiece : Rs::Piece... {
@@ -53,6 +70,9 @@ template <class... Rs> struct RouteSegment : Rs::Excess... {
 // names and a fold over Rs... calls each resource's operation once, in the order composed;
 // composing the same resource twice is not possible (one base per type).
 template <class... Rs> struct SegmentResources : Rs... {
+    static_assert((Resource<Rs> && ...),
+                  "a resource of SegmentResources lacks one of Piece, Excess, symmetric, leaf, "
+                  "concat, add, close, feasible (see routing/route_segment.hpp)");
     using Piece = RoutePiece<Rs...>;
     using Segment = RouteSegment<Rs...>;
     /// Whether every resource is symmetric, so that reversed() is defined.
