@@ -25,6 +25,7 @@
 /// route; 4 the 2 or 3 consecutive customers from u moved after v (variant 2 (length - 2) +
 /// reversed).
 
+#include <concepts>
 #include <cstdint>
 
 #include "locus/gpu/neighborhood_engine.hpp"
@@ -44,9 +45,35 @@ struct RouteMove {
     std::int32_t pv = -1;
 };
 
+/// What the moves read of a chain view (the list above).
+template <class V>
+concept RouteChainView = requires(const V v, std::int32_t node, std::int64_t value) {
+    { v.d(node, node) } -> std::convertible_to<std::int64_t>;
+    { v.next(node) } -> std::convertible_to<std::int32_t>;
+    { v.prev(node) } -> std::convertible_to<std::int32_t>;
+    { v.length(node) } -> std::convertible_to<std::int32_t>;
+    { v.demand(node) } -> std::convertible_to<std::int64_t>;
+    { v.service() } -> std::convertible_to<std::int64_t>;
+    { v.w } -> std::convertible_to<std::int32_t>;
+    { v.lin[node] } -> std::convertible_to<std::int32_t>;
+    { v.pos[node] } -> std::convertible_to<std::int32_t>;
+    { v.route[node] } -> std::convertible_to<std::int32_t>;
+    { v.route_begin[node] } -> std::convertible_to<std::int32_t>;
+    { v.route_end[node] } -> std::convertible_to<std::int32_t>;
+    { v.pre_load[node] } -> std::convertible_to<std::int64_t>;
+    { v.pre_dur[node] } -> std::convertible_to<std::int64_t>;
+    { v.load[node] } -> std::convertible_to<std::int64_t>;
+    { v.dur[node] } -> std::convertible_to<std::int64_t>;
+    {
+        v.limited(value, node, value, value, node, value, value)
+        } -> std::convertible_to<std::int64_t>;
+};
+
 /// Delta of move `m` on the chain of view `v`, or invalid_delta when it is not a move (a
 /// no-op, or refused by v.limited).
 template <class View> LOCUS_HD std::int64_t route_move_delta(const View& v, const RouteMove& m) {
+    static_assert(RouteChainView<View>, "the chain view lacks part of the state the route-chain "
+                                        "moves read (see routing/route_chain_moves.hpp)");
     constexpr std::int64_t kInvalid = gpu::invalid_delta<std::int64_t>();
     const std::int32_t u = m.u;
     const std::int32_t x = m.v;
@@ -155,6 +182,8 @@ template <class View> LOCUS_HD std::int64_t route_move_delta(const View& v, cons
 /// Customers of route r (the move's first or second route) after the move.
 template <class View>
 LOCUS_HD std::int32_t moved_route_length(const View& v, const RouteMove& m, std::int32_t r) {
+    static_assert(RouteChainView<View>, "the chain view lacks part of the state the route-chain "
+                                        "moves read (see routing/route_chain_moves.hpp)");
     const std::int32_t ra = v.route[m.u];
     const std::int32_t rb = v.route[m.v];
     const std::int32_t length = v.length(r);
@@ -186,6 +215,8 @@ LOCUS_HD std::int32_t moved_route_length(const View& v, const RouteMove& m, std:
 template <class View>
 LOCUS_HD std::int32_t compose_route(const View& v, const RouteMove& m, std::int32_t r,
                                     std::int32_t* out) {
+    static_assert(RouteChainView<View>, "the chain view lacks part of the state the route-chain "
+                                        "moves read (see routing/route_chain_moves.hpp)");
     const std::int32_t ra = v.route[m.u];
     const std::int32_t rb = v.route[m.v];
     const std::int32_t s = v.route_begin[r];
