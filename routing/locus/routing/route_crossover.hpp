@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Route-based order crossover: the customers of a parent listed route by route in the order of
-/// the routes' headings from the depot (as Vidal et al.'s HGS sorts routes by polar angle before
+/// the routes' headings from the depot (as HGS-CVRP (Vidal 2022) sorts routes by polar angle before
 /// crossover; otherwise order crossover mixes unrelated routes), and the order crossover (OX) of
 /// two such sequences. Exact integer arithmetic, serial host-device code, so the CPU twin and
 /// kernels make the same children; Split (split.hpp) turns a child into routes.

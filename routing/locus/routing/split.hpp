@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Split (Prins 2004; Bellman over route ends, as in Vidal et al.'s HGS): the optimal division
+/// Split (Prins 2004; Bellman over route ends, as in HGS-CVRP (Vidal 2022)): the optimal division
 /// of a customer sequence, kept in its order, into consecutive routes that respect the
 /// capacity and the duration limit, in fixed point. Serial host-device code (one thread per
 /// sequence), the same on the CPU twin and kernels.

@@ -62,7 +62,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     const std::int32_t* neighbors = nullptr; ///< n x K nearest customers
     /// n x 2: each node's direction from the depot as a fixed-point unit vector (x, y) (zero
     /// for the depot and without coordinates); recombination orders routes by the heading of
-    /// their sum, as Vidal's HGS orders routes by polar angle before crossover.
+    /// their sum, as HGS-CVRP (Vidal 2022) orders routes by polar angle before crossover.
     const std::int32_t* heading = nullptr;
     std::int64_t capacity = 0;
     std::int64_t service = 0;

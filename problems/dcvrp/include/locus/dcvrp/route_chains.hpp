@@ -38,7 +38,7 @@ struct RouteChainData {
     std::int64_t capacity = 0;
     std::int64_t service = 0;
     std::int64_t max_duration = kNoDurationLimit;
-    /// Initial penalty weight per unit of load excess (Vidal's HGS: the largest distance over
+    /// Initial penalty weight per unit of load excess (Vidal 2022: the largest distance over
     /// the largest demand, within [0.1, 1000], in fixed point).
     std::int64_t load_weight = 1;
     std::vector<std::int64_t> dist;

@@ -2,7 +2,7 @@
 /// \file
 /// The objective and the penalising hooks of the DCVRP route chains (chain_engine.hpp,
 /// Penalising), as a base of RouteChainPolicy (CRTP): chain objectives of rows and of chain
-/// workspaces, the adaptive penalty weights (Vidal's HGS rule) and the repair descent of an
+/// workspaces, the adaptive penalty weights (the rule of Vidal 2022) and the repair descent of an
 /// infeasible result. Policy provides the instance and workspace (view(c), width(), tally,
 /// weights, the limits and the initial weights), penalty(l, t, wl, wd) and chain_value.
 
@@ -133,7 +133,7 @@ template <class Policy> struct RoutePenaltyHooks {
 
     /// After a descent: the leader tallies whether the solution respects the capacity and the
     /// duration limit and adapts the weights every adapt_every descents (x 1.2 below the target
-    /// share of feasible descents, x 0.85 above it, as Vidal's HGS does); with penalties and an
+    /// share of feasible descents, x 0.85 above it, as Vidal 2022 does); with penalties and an
     /// infeasible solution the weights are multiplied by repair_boost and true is returned: the
     /// engine then runs a repair descent and calls end_repair. Ends synchronised.
     LOCUS_EXEC_CHECK_DISABLE
