@@ -300,44 +300,7 @@ nlohmann::json Recorder::write_line(const RunSummary& summary) {
     line["objective_sense"] = std::string(to_string(sense));
     line["best_known"] = facts_.best_known ? number(*facts_.best_known) : nlohmann::json();
     if (summary.has_solution) {
-        // NOTE: the reported objective is an independent re-evaluation of the written solution.
-        const Verdict verdict = problem_.verify(summary.best_solution);
-        line["feasible"] = verdict.feasible;
-        line["objective"] =
-            verdict.feasible ? number(user_objective(sense, verdict.objective)) : nlohmann::json();
-        if (!verdict.feasible) line["infeasible_reason"] = message_line(verdict.message);
-        if (verdict.feasible && !objectives_agree(summary.best_objective, verdict.objective)) {
-            mismatch_ = true;
-            const std::string mismatch =
-                fmt::format("search objective {} differs from re-evaluation {}",
-                            summary.best_objective, verdict.objective);
-            line["error"] = line.contains("error")
-                                ? line["error"].get<std::string>() + "; " + mismatch
-                                : mismatch;
-        }
-        line["gap"] = (verdict.feasible && facts_.best_known)
-                          ? nlohmann::json(gap_percent(verdict.objective,
-                                                       user_objective(sense, *facts_.best_known)))
-                          : nlohmann::json();
-        const fs::path file = dir / ("best" + problem_.solution_extension());
-        {
-            // The final solution replaces any checkpoint, and no checkpoint of this run may
-            // be written after it.
-            std::unique_lock lock(checkpoint_mutex_);
-            if (latest_ && latest_->dir == dir) latest_.reset();
-            write_best(dir, summary.best_solution, verdict.objective);
-        }
-        line["solution_file"] = file.string();
-        if (!summary.trajectory.empty() && !problem_.trajectory_extension().empty()) {
-            const Verdict steps = problem_.verify_trajectory(summary.trajectory);
-            const fs::path path_file = dir / ("best" + problem_.trajectory_extension());
-            problem_.write_trajectory(path_file, summary.trajectory);
-            line["trajectory_file"] = path_file.string();
-            line["trajectory_steps"] = summary.trajectory.size() - 1;
-            line["trajectory_feasible"] = steps.feasible;
-            if (!steps.feasible)
-                line["trajectory_infeasible_reason"] = message_line(steps.message);
-        }
+        add_solution(line, summary, dir);
     } else {
         line["feasible"] = false;
         line["objective"] = nullptr;
@@ -358,6 +321,53 @@ nlohmann::json Recorder::write_line(const RunSummary& summary) {
     // Wall-clock span of the process (to the millisecond): what shows which runs overlapped.
     line["started_unix_s"] = std::round(facts_.started_unix_s * 1000.0) / 1000.0;
     line["ended_unix_s"] = std::round(unix_seconds() * 1000.0) / 1000.0;
+    append(line);
+    return line;
+}
+
+void Recorder::add_solution(nlohmann::json& line, const RunSummary& summary, const fs::path& dir) {
+    const ObjectiveSense sense = problem_.objective_sense();
+    // NOTE: the reported objective is an independent re-evaluation of the written solution.
+    const Verdict verdict = problem_.verify(summary.best_solution);
+    line["feasible"] = verdict.feasible;
+    line["objective"] =
+        verdict.feasible ? number(user_objective(sense, verdict.objective)) : nlohmann::json();
+    if (!verdict.feasible) line["infeasible_reason"] = message_line(verdict.message);
+    if (verdict.feasible && !objectives_agree(summary.best_objective, verdict.objective)) {
+        mismatch_ = true;
+        const std::string mismatch =
+            fmt::format("search objective {} differs from re-evaluation {}",
+                        summary.best_objective, verdict.objective);
+        line["error"] = line.contains("error")
+                            ? line["error"].get<std::string>() + "; " + mismatch
+                            : mismatch;
+    }
+    line["gap"] = (verdict.feasible && facts_.best_known)
+                      ? nlohmann::json(gap_percent(verdict.objective,
+                                                   user_objective(sense, *facts_.best_known)))
+                      : nlohmann::json();
+    const fs::path file = dir / ("best" + problem_.solution_extension());
+    {
+        // The final solution replaces any checkpoint, and no checkpoint of this run may
+        // be written after it.
+        std::unique_lock lock(checkpoint_mutex_);
+        if (latest_ && latest_->dir == dir) latest_.reset();
+        write_best(dir, summary.best_solution, verdict.objective);
+    }
+    line["solution_file"] = file.string();
+    if (!summary.trajectory.empty() && !problem_.trajectory_extension().empty()) {
+        const Verdict steps = problem_.verify_trajectory(summary.trajectory);
+        const fs::path path_file = dir / ("best" + problem_.trajectory_extension());
+        problem_.write_trajectory(path_file, summary.trajectory);
+        line["trajectory_file"] = path_file.string();
+        line["trajectory_steps"] = summary.trajectory.size() - 1;
+        line["trajectory_feasible"] = steps.feasible;
+        if (!steps.feasible)
+            line["trajectory_infeasible_reason"] = message_line(steps.message);
+    }
+}
+
+void Recorder::append(const nlohmann::json& line) const {
     // NOTE: one write of the whole line to a file opened for appending, so that lines of
     // concurrent processes do not interleave.
     // NOTE: strings that still hold invalid UTF-8 (config values, paths) are written with
@@ -369,7 +379,6 @@ nlohmann::json Recorder::write_line(const RunSummary& summary) {
                          std::fwrite(text.data(), 1, text.size(), out) == text.size();
     if (out != nullptr) std::fclose(out);
     if (!written) throw Error(fmt::format("cannot append to '{}'", results_file_.string()));
-    return line;
 }
 
 } // namespace locus::app

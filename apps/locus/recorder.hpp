@@ -106,6 +106,12 @@ private:
 
     /// The results line of `summary` (writes its best solution).
     nlohmann::json write_line(const RunSummary& summary);
+    /// Writes the best solution of `summary` (and its trajectory) into `dir` and adds to `line`
+    /// its verdict, objective and gap as users read them, and the files written.
+    void add_solution(nlohmann::json& line, const RunSummary& summary,
+                      const std::filesystem::path& dir);
+    /// Appends `line` to the results file with one write (Error when it cannot).
+    void append(const nlohmann::json& line) const;
 
     // The latest feasible improvement of the current run; `written` is false while the
     // checkpoint has not written it.
