@@ -34,7 +34,7 @@ inline constexpr std::uint64_t kChainAcceptance = 0xACCE97ull;
 /// Recombination of a chain's child in a round, derive_key(seed, chain, round, salt).
 inline constexpr std::uint64_t kChainRecombination = 0x4EC0ull;
 
-// Problems (problems/; the DCVRP plugin keeps its generator stream in its own generator.cpp).
+// Problems (problems/).
 
 /// TSP FANG construction's successor values, derive_key(seed, salt). "fang".
 inline constexpr std::uint64_t kTspFang = 0x66616E67ull;
@@ -42,6 +42,8 @@ inline constexpr std::uint64_t kTspFang = 0x66616E67ull;
 inline constexpr std::uint64_t kTspGenerator = 0x7473702D67656E00ull;
 /// QAP instance generator, derive_key(instance seed, salt). "qap-gen\0".
 inline constexpr std::uint64_t kQapGenerator = 0x7161702D67656E00ull;
+/// DCVRP instance generator, derive_key(instance seed, salt). "cvrp-gen".
+inline constexpr std::uint64_t kDcvrpGenerator = 0x637672702D67656Eull;
 /// Gridpath instance generator, derive_key(instance seed, salt). "grid-gen".
 inline constexpr std::uint64_t kGridpathGenerator = 0x677269642D67656Eull;
 /// QAP greedy construction of solution k, derive_key(seed, k, salt). "gree".

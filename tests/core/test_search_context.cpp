@@ -115,7 +115,7 @@ TEST_CASE("the RNG salts are pairwise distinct, so no two purposes share a strea
         salt::kChainPopulation,  salt::kChainAcceptance, salt::kChainRecombination,
         salt::kTspFang,          salt::kTspGenerator,   salt::kQapGenerator,
         salt::kGridpathGenerator, salt::kQapGreedy,     salt::kQapMultiStart,
-        salt::kQapKick};
+        salt::kQapKick,          salt::kDcvrpGenerator};
     const std::set<std::uint64_t> distinct(std::begin(salts), std::end(salts));
     CHECK(distinct.size() == std::size(salts));
     // NOTE: ILS perturbation round r uses kIlsPerturbation + r, r below max_strength (at most

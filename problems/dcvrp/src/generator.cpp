@@ -9,6 +9,7 @@
 #include "locus/error.hpp"
 #include "locus/generator_spec.hpp"
 #include "locus/rng.hpp"
+#include "locus/rng_salts.hpp"
 
 namespace locus::dcvrp {
 
@@ -16,9 +17,6 @@ namespace {
 
 constexpr std::string_view kRandomCvrp = "random-cvrp";
 
-// NOTE: the generator draws from its own stream key so that an instance and a search run with
-// the same seed do not share random numbers.
-constexpr std::uint64_t kGeneratorStream = 0x637672702D67656Eull; // "cvrp-gen"
 
 } // namespace
 
@@ -46,7 +44,7 @@ Instance generate_random(std::int32_t n, std::uint64_t seed, std::int64_t capaci
     instance.x[0] = kGeneratorSize / 2;
     instance.y[0] = kGeneratorSize / 2;
     const auto max_demand = static_cast<std::uint32_t>(std::min(kGeneratorMaxDemand, capacity));
-    Rng rng(derive_key(seed, kGeneratorStream), 0);
+    Rng rng(derive_key(seed, salt::kDcvrpGenerator), 0);
     for (std::size_t v = 0; v < nodes; ++v) {
         instance.node_id[v] = static_cast<std::int32_t>(v + 1);
         if (v == 0) continue;

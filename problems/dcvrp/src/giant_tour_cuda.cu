@@ -15,6 +15,7 @@
 #include "locus/dcvrp/linear_tour.hpp"
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device_buffer.hpp"
+#include "locus/gpu/tuning.hpp"
 #include "locus/gpu/neighborhood_adapter.cuh"
 #include "locus/gpu/storage.hpp"
 #include "locus/gpu/team.cuh"
@@ -25,6 +26,12 @@ namespace locus::dcvrp {
 namespace {
 
 inline constexpr unsigned kLinearizeThreads = 256;
+/// One thread per element (position distances, where, totals): the elementwise block size.
+inline constexpr unsigned kElementThreads = gpu::ElementwiseTuning<gpu::kTuningArch>::kBlockThreads;
+/// Blocks of kElementThreads for one thread per element (kernels check their bounds).
+inline unsigned element_blocks(std::uint64_t elements) {
+    return static_cast<unsigned>((elements + kElementThreads - 1) / kElementThreads);
+}
 using LinearizeTeam = gpu::BlockTeam<kLinearizeThreads, 8>;
 
 /// Linear tours of the resident rows (linearize() of linear_tour.hpp, in parallel): a block per
@@ -228,21 +235,21 @@ public:
         const routing::DistanceMatrix distance{distance_.data(), problem_.instance().n};
         const std::uint64_t entries =
             static_cast<std::uint64_t>(length) * static_cast<std::uint64_t>(length) * d.count;
-        const unsigned blocks = static_cast<unsigned>((entries + 255) / 256);
+        const unsigned blocks = element_blocks(entries);
         if (by_position_ != nullptr) {
-            position_distances_kernel<<<blocks, 256, 0, stream>>>(tours_, d.count, length,
+            position_distances_kernel<<<blocks, kElementThreads, 0, stream>>>(tours_, d.count, length,
                                                                   distance, by_position_);
             LOCUS_CUDA_CHECK_LAUNCH();
         }
         if (coarse_ != nullptr) {
-            position_distances_kernel<<<blocks, 256, 0, stream>>>(tours_, d.count, length,
+            position_distances_kernel<<<blocks, kElementThreads, 0, stream>>>(tours_, d.count, length,
                                                                   distance, coarse_);
             LOCUS_CUDA_CHECK_LAUNCH();
         }
         LOCUS_CUDA_CHECK(
             routing::build_segment_hierarchies(resources_, tours_, distance, a, stream));
-        totals_kernel<<<(d.count + 127) / 128, 128, 0, stream>>>(a.wholes, d.count, objectives_,
-                                                                 routes_);
+        totals_kernel<<<element_blocks(d.count), kElementThreads, 0, stream>>>(a.wholes, d.count,
+                                                                          objectives_, routes_);
         LOCUS_CUDA_CHECK_LAUNCH();
         GiantTours t;
         t.segments = a.views;
@@ -256,7 +263,7 @@ public:
         t.coarse = coarse_;
         if (options_.candidates > 0) {
             const std::uint64_t cells = static_cast<std::uint64_t>(length) * d.count;
-            where_kernel<<<static_cast<unsigned>((cells + 255) / 256), 256, 0, stream>>>(
+            where_kernel<<<element_blocks(cells), kElementThreads, 0, stream>>>(
                 tours_, d.count, length, problem_.instance().n, where_);
             LOCUS_CUDA_CHECK_LAUNCH();
             t.neighbors = neighbors_.data();
