@@ -46,8 +46,8 @@ std::string ArrayList::largest() const {
                      [](const Entry* a, const Entry* b) { return a->bytes > b->bytes; });
     std::string text;
     for (std::size_t k = 0; k < order.size() && k < 3; ++k)
-        text += fmt::format("{}{} ({} MiB)", k == 0 ? "" : ", ", order[k]->what,
-                            mib(order[k]->bytes));
+        text +=
+            fmt::format("{}{} ({} MiB)", k == 0 ? "" : ", ", order[k]->what, mib(order[k]->bytes));
     return text;
 }
 

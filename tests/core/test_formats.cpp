@@ -30,8 +30,7 @@ KeyedLayout layout() {
 }
 
 /// The message of the InstanceError thrown by `f`, or "(no error)".
-template <class F>
-std::string error_of(F&& f) {
+template <class F> std::string error_of(F&& f) {
     return locus::test::error_message<InstanceError>(f);
 }
 
@@ -111,8 +110,9 @@ TEST_CASE("keyed file: required values, whole numbers and choices") {
           "k.txt: missing DEPOT_SECTION");
     CHECK(error_of([&] { file.whole_number("DIMENSION"); }) ==
           "k.txt:2: DIMENSION must be a whole number, got 'four'");
-    CHECK(error_of([&] { file.choice("TYPE", {"TSP", "CVRP"}, 0); }) ==
-          "k.txt:3: unsupported TYPE 'ATSP' (supported: TSP, CVRP)");
+    CHECK(error_of([&] {
+              file.choice("TYPE", {"TSP", "CVRP"}, 0);
+          }) == "k.txt:3: unsupported TYPE 'ATSP' (supported: TSP, CVRP)");
     CHECK(file.choice("TYPE", {"TSP", "ATSP"}, 0) == 1);
     CHECK(file.choice("EDGE_WEIGHT_FORMAT", {"FULL_MATRIX"}, 7) == 7);
 }
@@ -145,13 +145,12 @@ TEST_CASE("keyed file: node sections check count, ids and layout in order") {
           "k.txt:3: node 1: non-numeric coordinate '1e999'");
     // A check may refuse a node.
     CHECK(error_of([&] {
-              good.coordinates(good.section("NODE_COORD_SECTION"), 3,
-                               [&](std::size_t index, const KeyedLine& line, auto, double x,
-                                   double) {
-                                   if (x < 0)
-                                       good.fail(line.number, "node " + std::to_string(index + 1) +
-                                                                  " is west");
-                               });
+              good.coordinates(
+                  good.section("NODE_COORD_SECTION"), 3,
+                  [&](std::size_t index, const KeyedLine& line, auto, double x, double) {
+                      if (x < 0)
+                          good.fail(line.number, "node " + std::to_string(index + 1) + " is west");
+                  });
           }) == "k.txt:5: node 3 is west");
 }
 
@@ -189,10 +188,10 @@ TEST_CASE("explicit matrices: every EDGE_WEIGHT_FORMAT gives the same symmetric 
             "EDGE_WEIGHT_FORMAT : " + format + "\nEDGE_WEIGHT_SECTION\n" + weights + "EOF\n";
         const KeyedFile file(text, "m.txt", layout());
         const WeightFormat parsed = locus::formats::explicit_format(file);
-        CHECK(locus::formats::weight_count(parsed, 4) ==
-              (format == "FULL_MATRIX"          ? 16u
-               : format.find("DIAG") != format.npos ? 10u
-                                                    : 6u));
+        CHECK(locus::formats::weight_count(parsed, 4) == (format == "FULL_MATRIX" ? 16u
+                                                          : format.find("DIAG") != format.npos
+                                                              ? 10u
+                                                              : 6u));
         const auto matrix = locus::formats::read_weight_matrix<std::int64_t>(
             file, parsed, 4, [](double w, std::string_view, const KeyedLine&) {
                 return static_cast<std::int64_t>(w);
@@ -224,7 +223,8 @@ TEST_CASE("explicit matrices: malformed sections give exact messages") {
     CHECK(read(upper + "EDGE_WEIGHT_SECTION\n1 2\n3 4\n") ==
           "m.txt:4: EDGE_WEIGHT_SECTION has more than the 3 weights that UPPER_ROW with "
           "DIMENSION 3 needs");
-    CHECK(read(upper + "EDGE_WEIGHT_SECTION\n1 two 3\n") == "m.txt:3: non-numeric edge weight 'two'");
+    CHECK(read(upper + "EDGE_WEIGHT_SECTION\n1 two 3\n") ==
+          "m.txt:3: non-numeric edge weight 'two'");
     CHECK(read(upper + "EDGE_WEIGHT_SECTION\n1 2.5e0 3\n") == "(no error)");
     const std::string full = "EDGE_WEIGHT_FORMAT : FULL_MATRIX\nEDGE_WEIGHT_SECTION\n"
                              "0 1 2\n1 0 3\n2 3.5 0\n";

@@ -181,8 +181,8 @@ void KeyedFile::for_each_node(
     // NOTE: the count is checked before the ids, and before anything of size n is allocated:
     // a DIMENSION of 2^31 - 1 in a small file is the mismatch it is, not an allocation failure.
     if (section.size() != n)
-        fail(0, fmt::format("{} has {} {}, DIMENSION says {}", section.name, section.size(), noun,
-                            n));
+        fail(0,
+             fmt::format("{} has {} {}, DIMENSION says {}", section.name, section.size(), noun, n));
     std::vector<std::size_t> seen(n, 0);
     for (const KeyedLine& line : data(section)) {
         const auto words = split_words(line.text);
@@ -207,23 +207,23 @@ KeyedFile::Coordinates KeyedFile::coordinates(
     const std::function<void(std::size_t, const KeyedLine&, std::span<const std::string_view>,
                              double, double)>& check) const {
     Coordinates result;
-    for_each_node(section, n, 3, "id x y", "nodes",
-                  [&](std::size_t index, const KeyedLine& line,
-                      std::span<const std::string_view> words) {
-                      // NOTE: allocated at the first node, after the count was checked.
-                      if (result.x.empty()) {
-                          result.x.assign(n, 0.0);
-                          result.y.assign(n, 0.0);
-                      }
-                      const auto x = parse_number(words[1]);
-                      const auto y = parse_number(words[2]);
-                      if (!x || !y)
-                          fail(line.number, fmt::format("node {}: non-numeric coordinate '{}'",
-                                                        index + 1, x ? words[2] : words[1]));
-                      if (check) check(index, line, words, *x, *y);
-                      result.x[index] = *x;
-                      result.y[index] = *y;
-                  });
+    for_each_node(
+        section, n, 3, "id x y", "nodes",
+        [&](std::size_t index, const KeyedLine& line, std::span<const std::string_view> words) {
+            // NOTE: allocated at the first node, after the count was checked.
+            if (result.x.empty()) {
+                result.x.assign(n, 0.0);
+                result.y.assign(n, 0.0);
+            }
+            const auto x = parse_number(words[1]);
+            const auto y = parse_number(words[2]);
+            if (!x || !y)
+                fail(line.number, fmt::format("node {}: non-numeric coordinate '{}'", index + 1,
+                                              x ? words[2] : words[1]));
+            if (check) check(index, line, words, *x, *y);
+            result.x[index] = *x;
+            result.y[index] = *y;
+        });
     return result;
 }
 
@@ -234,8 +234,8 @@ std::vector<std::int64_t> KeyedFile::terminated_ids(const KeyedSection& section,
     for (const KeyedLine& line : data(section)) {
         for (const std::string_view word : split_words(line.text)) {
             if (ended)
-                fail(line.number, fmt::format("unexpected '{}' after the -1 that ends {}", word,
-                                              section.name));
+                fail(line.number,
+                     fmt::format("unexpected '{}' after the -1 that ends {}", word, section.name));
             const auto id = parse_integer(word);
             if (!id) fail(line.number, fmt::format("non-numeric {} id '{}'", noun, word));
             if (*id == -1) {

@@ -44,9 +44,8 @@ WeightFormat explicit_format(const KeyedFile& file) {
     return *format;
 }
 
-void for_each_weight(
-    const KeyedFile& file, WeightFormat format, std::size_t n,
-    const std::function<void(double, std::string_view, const KeyedLine&)>& take) {
+void for_each_weight(const KeyedFile& file, WeightFormat format, std::size_t n,
+                     const std::function<void(double, std::string_view, const KeyedLine&)>& take) {
     const KeyedSection& section = file.required_section("EDGE_WEIGHT_SECTION");
     const std::string_view format_name = file.value("EDGE_WEIGHT_FORMAT").value;
     const std::size_t needed = weight_count(format, n);
@@ -64,8 +63,9 @@ void for_each_weight(
         }
     }
     if (count != needed)
-        file.fail(0, fmt::format("EDGE_WEIGHT_SECTION has {} weights, {} with DIMENSION {} needs {}",
-                                 count, format_name, n, needed));
+        file.fail(0,
+                  fmt::format("EDGE_WEIGHT_SECTION has {} weights, {} with DIMENSION {} needs {}",
+                              count, format_name, n, needed));
 }
 
 } // namespace locus::formats

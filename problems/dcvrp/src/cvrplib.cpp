@@ -57,9 +57,9 @@ void read_limits(const KeyedFile& file, Instance& instance) {
     if (const KeyedValue& service = file.value("SERVICE_TIME"); service.present()) {
         const auto value = parse_number(service.value);
         if (!value || *value < 0.0)
-            file.fail(service.line,
-                      fmt::format("SERVICE_TIME must be a non-negative number, got '{}'",
-                                  service.value));
+            file.fail(
+                service.line,
+                fmt::format("SERVICE_TIME must be a non-negative number, got '{}'", service.value));
         instance.service_time = *value;
     }
     if (const KeyedValue& vehicles = file.value("VEHICLES"); vehicles.present()) {
@@ -88,20 +88,18 @@ std::size_t depot_index(const KeyedFile& file, std::size_t n) {
 void read_demands(const KeyedFile& file, Instance& instance) {
     const auto n = static_cast<std::size_t>(instance.n);
     std::vector<std::int64_t> demand;
-    file.for_each_node(file.required_section("DEMAND_SECTION"), n, 2, "id demand", "entries",
-                       [&](std::size_t v, const KeyedLine& line,
-                           std::span<const std::string_view> words) {
-                           const auto q = parse_integer(words[1]);
-                           if (!q)
-                               file.fail(line.number,
-                                         fmt::format("node {}: demand '{}' is not a whole number",
-                                                     v + 1, words[1]));
-                           if (*q < 0)
-                               file.fail(line.number, fmt::format("node {} has negative demand {}",
-                                                                  v + 1, *q));
-                           if (demand.empty()) demand.assign(n, 0);
-                           demand[v] = *q;
-                       });
+    file.for_each_node(
+        file.required_section("DEMAND_SECTION"), n, 2, "id demand", "entries",
+        [&](std::size_t v, const KeyedLine& line, std::span<const std::string_view> words) {
+            const auto q = parse_integer(words[1]);
+            if (!q)
+                file.fail(line.number, fmt::format("node {}: demand '{}' is not a whole number",
+                                                   v + 1, words[1]));
+            if (*q < 0)
+                file.fail(line.number, fmt::format("node {} has negative demand {}", v + 1, *q));
+            if (demand.empty()) demand.assign(n, 0);
+            demand[v] = *q;
+        });
     instance.demand = std::move(demand);
 }
 

@@ -21,10 +21,10 @@ using formats::KeyedLine;
 /// What a .tsp file is read for. NOTE: other keys (DISPLAY_DATA_TYPE, EDGE_DATA_FORMAT, ...)
 /// do not change the distances of a TSP and are ignored.
 formats::KeyedLayout tsplib_layout() {
-    return {{"NAME", "TYPE", "DIMENSION", "EDGE_WEIGHT_TYPE", "EDGE_WEIGHT_FORMAT",
-             "NODE_COORD_TYPE"},
-            {"COMMENT"},
-            {"NODE_COORD_SECTION", "EDGE_WEIGHT_SECTION"}};
+    return {
+        {"NAME", "TYPE", "DIMENSION", "EDGE_WEIGHT_TYPE", "EDGE_WEIGHT_FORMAT", "NODE_COORD_TYPE"},
+        {"COMMENT"},
+        {"NODE_COORD_SECTION", "EDGE_WEIGHT_SECTION"}};
 }
 
 void check_type(const KeyedFile& file) {
@@ -92,8 +92,9 @@ void read_weights(const KeyedFile& file, Instance& instance) {
         // Negative weights are no distances: the candidate lists, the 2-opt and Or-opt bounds
         // and the lower bounds all assume d >= 0.
         if (w < 0)
-            file.fail(line.number,
-                      fmt::format("edge weight '{}' is negative (TSP weights are distances)", word));
+            file.fail(
+                line.number,
+                fmt::format("edge weight '{}' is negative (TSP weights are distances)", word));
         return static_cast<std::int32_t>(w);
     };
     instance.matrix = formats::read_weight_matrix<std::int32_t>(

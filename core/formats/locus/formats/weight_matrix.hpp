@@ -79,9 +79,8 @@ WeightFormat explicit_format(const KeyedFile& file);
 /// that are not finite), "<line>: EDGE_WEIGHT_SECTION has more than the <k> weights that <f>
 /// with DIMENSION <n> needs" and "<source>: EDGE_WEIGHT_SECTION has <j> weights, <f> with
 /// DIMENSION <n> needs <k>".
-void for_each_weight(
-    const KeyedFile& file, WeightFormat format, std::size_t n,
-    const std::function<void(double, std::string_view, const KeyedLine&)>& take);
+void for_each_weight(const KeyedFile& file, WeightFormat format, std::size_t n,
+                     const std::function<void(double, std::string_view, const KeyedLine&)>& take);
 
 /// Throws "<source>: FULL_MATRIX is not symmetric: weight(i,j) = a but weight(j,i) = b" (1-based
 /// nodes, " (<reason>)" appended when `reason` is not empty) for the first pair (i < j, row by
