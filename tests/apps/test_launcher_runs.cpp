@@ -455,14 +455,15 @@ TEST_CASE("SIGINT while the instance is still loading: the run ends at once with
     write_file(config, kIlsJob);
     const fs::path out = dir / "out";
     // The launcher blocks reading the named pipe (an instance may come from a pipe) until the
-    // instance is written into it, one second after the signal.
+    // instance is written into it, one second after the signal (the writer gives up after 60 s
+    // if the launcher never opened the pipe, so that the case fails instead of hanging).
     const CommandResult r = run_command(
         "mkfifo " + quoted(fifo.string()) + " && { " +
         locus_command("run " + quoted(config.string()) + " -q --out " + quoted(out.string()) +
                       " --instance " + quoted(fifo.string()) +
                       " --time-limit 60 --set termination.iterations=0") +
-        " & pid=$!; sleep 1; kill -INT $pid; cat " + quoted(instance.string()) + " > " +
-        quoted(fifo.string()) + "; wait $pid; }");
+        " & pid=$!; sleep 1; kill -INT $pid; timeout 60 dd status=none if=" +
+        quoted(instance.string()) + " of=" + quoted(fifo.string()) + "; wait $pid; }");
     INFO(r.output);
     CHECK(r.exit_code == 130);
     const auto lines = read_jsonl(out / "results.jsonl");
