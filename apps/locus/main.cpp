@@ -134,8 +134,8 @@ int main(int argc, char** argv) {
         }
         std::fprintf(stderr,
                      "locus: error: the time limit ended the run before its first solution was "
-                     "built (its candidate lists or construction were still running); raise "
-                     "--time-limit or use a faster construction\n");
+                     "built (the instance was still being read, or its candidate lists or "
+                     "construction built); raise --time-limit or use a faster construction\n");
         return kFailure;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "locus: error: out of host memory (the instance, the batch or the "

@@ -223,6 +223,24 @@ Termination termination_of(const Params& limits) {
     return t;
 }
 
+/// The process-wide deadline of run 0 while the job is set up (before its search context
+/// exists), disarmed when it goes out of scope.
+class LoadingDeadline {
+public:
+    LoadingDeadline(SearchContext::Clock::time_point start, const Termination& termination) {
+        if (termination.time_limit_s > 0.0)
+            token_ = arm_deadline(start + std::chrono::duration_cast<SearchContext::Clock::duration>(
+                                              std::chrono::duration<double>(
+                                                  termination.time_limit_s)));
+    }
+    ~LoadingDeadline() { disarm_deadline(token_); }
+    LoadingDeadline(const LoadingDeadline&) = delete;
+    LoadingDeadline& operator=(const LoadingDeadline&) = delete;
+
+private:
+    std::uint64_t token_ = 0;
+};
+
 } // namespace
 
 std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& extra_dirs,
@@ -480,6 +498,10 @@ int run_job(const RunOptions& options) {
     if (!options.config.empty())
         set_config_directory(std::filesystem::absolute(options.config).parent_path());
 
+    // Run 0's clock starts here: its time limit also bounds reading the instance and building
+    // the components (readers read the stop flag; the search context arms the same deadline
+    // again once it exists).
+    const LoadingDeadline loading(start, termination_of(job.get_component("termination")));
     DeviceFacts device;
     BuildContext build = build_context(job, registry, options.quiet, device);
     auto problem = registry.create<Problem>(job.get_component("problem"), build);

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,7 @@
 #include "locus/formats/keyed_file.hpp"
 #include "locus/formats/token_stream.hpp"
 #include "locus/formats/weight_matrix.hpp"
+#include "locus/search_context.hpp"
 #include "test_support.hpp"
 
 using locus::InstanceError;
@@ -270,4 +272,36 @@ TEST_CASE("token streams: integers with their lines, exact errors") {
     CHECK(first_error("1\n\x1b[31m") == "t.dat:2: '\\x1b[31m' is not an integer");
     CHECK(first_error("99999999999999999999") ==
           "t.dat:1: '99999999999999999999' does not fit in 64 bits");
+}
+
+TEST_CASE("a raised stop flag ends the reading of large files; small ones are read whole") {
+    // A deadline in the past raises the process-wide stop flag, as a run's limit does.
+    const std::uint64_t token =
+        locus::arm_deadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    REQUIRE(locus::stop_requested());
+    const auto coordinates = [](std::size_t n) {
+        std::string text = "NAME : big\nDIMENSION : " + std::to_string(n) + "\nNODE_COORD_SECTION\n";
+        for (std::size_t i = 1; i <= n; ++i)
+            text += std::to_string(i) + " " + std::to_string(i % 977) + " 5\n";
+        return text + "EOF\n";
+    };
+    // 2^16 lines and more: the stop flag is read, the reading ends.
+    CHECK_THROWS_AS(KeyedFile(coordinates(70000), "big.tsp", layout()), locus::Stopped);
+    // Fewer: read whole, as an instance stopped while loading still gets its first solution.
+    const std::string small_text = coordinates(1000); // the file's views point into it
+    const KeyedFile small(small_text, "small.tsp", layout());
+    CHECK(small.value("DIMENSION").value == "1000");
+    std::string numbers;
+    for (int i = 0; i < (1 << 20) + 5; ++i) numbers += "7 ";
+    TokenStream stream(numbers, "many.dat");
+    std::int64_t read = 0;
+    CHECK_THROWS_AS(
+        [&] {
+            while (stream.next()) ++read;
+        }(),
+        locus::Stopped);
+    CHECK(read == (1 << 20) - 1);
+    locus::disarm_deadline(token);
+    REQUIRE_FALSE(locus::stop_requested());
+    CHECK(KeyedFile(coordinates(70000), "big.tsp", layout()).value("NAME").value == "big");
 }

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "locus/search_context.hpp"
+
 #include "locus/text.hpp"
 
 namespace locus::formats {
@@ -27,6 +29,9 @@ std::vector<KeyedLine> split_keyed_lines(std::string_view text) {
         const std::string_view raw = text.substr(0, eol);
         text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
         ++number;
+        // A file of millions of lines takes seconds: the stop flag (a run's limit or a signal)
+        // is read every 2^16 lines; smaller files are read whole.
+        if ((number & 0xFFFF) == 0) throw_if_stopped();
         KeyedLine line;
         line.number = number;
         line.text = trim(raw);
@@ -185,6 +190,7 @@ void KeyedFile::for_each_node(
              fmt::format("{} has {} {}, DIMENSION says {}", section.name, section.size(), noun, n));
     std::vector<std::size_t> seen(n, 0);
     for (const KeyedLine& line : data(section)) {
+        if ((line.number & 0xFFFF) == 0) throw_if_stopped(); // as in split_keyed_lines
         const auto words = split_words(line.text);
         const auto id = parse_integer(words[0]);
         if (!id) fail(line.number, fmt::format("non-numeric node id '{}'", words[0]));

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "locus/search_context.hpp"
+
 #include "locus/text.hpp"
 
 namespace locus::formats {
@@ -25,6 +27,8 @@ TokenStream::TokenStream(std::string_view text, std::string source)
 }
 
 std::optional<std::int64_t> TokenStream::next() {
+    // The stop flag every 2^20 tokens (two QAP matrices of n = 2,000 are 8·10^6).
+    if ((++tokens_ & 0xFFFFF) == 0) throw_if_stopped();
     while (pos_ < text_.size() && is_space(text_[pos_])) {
         if (text_[pos_] == '\n') ++line_;
         ++pos_;

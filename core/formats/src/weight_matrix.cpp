@@ -2,6 +2,7 @@
 
 #include "locus/formats/weight_matrix.hpp"
 
+#include "locus/search_context.hpp"
 #include "locus/text.hpp"
 
 namespace locus::formats {
@@ -59,7 +60,8 @@ void for_each_weight(const KeyedFile& file, WeightFormat format, std::size_t n,
             const auto weight = parse_number(word);
             if (!weight) file.fail(line.number, fmt::format("non-numeric edge weight '{}'", word));
             take(*weight, word, line);
-            ++count;
+            // The stop flag every 2^20 weights (a matrix of 10^4 cities has 10^8).
+            if ((++count & 0xFFFFF) == 0) throw_if_stopped();
         }
     }
     if (count != needed)

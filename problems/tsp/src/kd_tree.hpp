@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "locus/search_context.hpp"
 #include "locus/tsp/instance.hpp"
 
 namespace locus::tsp::detail {
@@ -29,7 +30,8 @@ inline bool planar(const Instance& instance, double& scale) {
 }
 
 /// A static 2-d tree over the cities' coordinates: m-nearest and fixed-radius searches
-/// restricted to a quadrant (or not), pruning boxes by distance and by quadrant.
+/// restricted to a quadrant (or not), pruning boxes by distance and by quadrant. Building it
+/// over 2^16 or more cities throws Stopped once the stop flag is raised.
 class KdTree {
 public:
     KdTree(const std::vector<double>& x, const std::vector<double>& y) : x_(x), y_(y) {
@@ -102,6 +104,9 @@ private:
     };
 
     std::int32_t build(std::int32_t begin, std::int32_t end) {
+        // A tree of millions of cities takes a second: subtrees of 2^16+ cities read the stop
+        // flag (a run's limit or a signal) and end the build with Stopped.
+        if (end - begin >= (1 << 16)) throw_if_stopped();
         Node node{x_[order_[begin]], x_[order_[begin]], y_[order_[begin]], y_[order_[begin]],
                   begin, end};
         for (std::int32_t i = begin; i < end; ++i) {

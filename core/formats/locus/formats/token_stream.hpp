@@ -21,7 +21,8 @@ public:
 
     /// The next token as an integer, or nullopt at the end of the text. Throws InstanceError
     /// "<source>:<line>: '<token>' is not an integer" or "... does not fit in 64 bits" (the
-    /// token escaped() and cut to 64 bytes).
+    /// token escaped() and cut to 64 bytes). Throws Stopped when the stop flag is raised (read
+    /// every 2^20 tokens).
     std::optional<std::int64_t> next();
 
     /// The last token read and its 1-based line.
@@ -38,6 +39,7 @@ private:
     std::size_t line_ = 1;
     std::string_view token_;
     std::size_t token_line_ = 1;
+    std::size_t tokens_ = 0; ///< tokens asked for, for the stop flag's reads
 };
 
 } // namespace locus::formats
