@@ -28,25 +28,22 @@ namespace detail {
 
 template <class P, unsigned kThreads>
 __global__ void __launch_bounds__(kThreads)
-    chain_kernel(const P policy, const ChainArrays a, const ChainParams params,
-                 std::uint64_t first, std::uint32_t iterations, bool initialize,
-                 std::uint32_t leaders) {
-    if (!descends_at_start(blockIdx.x, leaders, gridDim.x))
-        return;
+    chain_kernel(const P policy, const ChainArrays a, const ChainParams params, std::uint64_t first,
+                 std::uint32_t iterations, bool initialize, std::uint32_t leaders) {
+    if (!descends_at_start(blockIdx.x, leaders, gridDim.x)) return;
     __shared__ typename BlockTeam<kThreads>::Storage s_team;
     run_chain(BlockTeam<kThreads>{&s_team}, policy, a, params, blockIdx.x, first, iterations,
               initialize);
 }
 
-/// Thread per chain (Delévacq et al.'s FI-thread mapping): each thread runs its chain's routine alone
-/// (SerialTeam), as one CPU thread does in the twin.
+/// Thread per chain (Delévacq et al.'s FI-thread mapping): each thread runs its chain's routine
+/// alone (SerialTeam), as one CPU thread does in the twin.
 template <class P>
 __global__ void chain_thread_kernel(const P policy, const ChainArrays a, const ChainParams params,
                                     std::uint64_t first, std::uint32_t iterations, bool initialize,
                                     std::uint32_t leaders, std::uint32_t chains) {
     const std::uint32_t chain = blockIdx.x * blockDim.x + threadIdx.x;
-    if (chain >= chains || !descends_at_start(chain, leaders, chains))
-        return;
+    if (chain >= chains || !descends_at_start(chain, leaders, chains)) return;
     run_chain(SerialTeam{}, policy, a, params, chain, first, iterations, initialize);
 }
 
@@ -59,8 +56,7 @@ inline __global__ void continue_kernel(const ChainArrays a, const std::uint32_t*
         const auto c = static_cast<std::uint32_t>(i / a.width);
         const auto k = static_cast<std::int64_t>(i % a.width);
         a.current[a.solution(c) + k] = a.best[a.solution(sources[c]) + k];
-        if (k == 0)
-            a.current_objective[c] = a.best_objective[sources[c]];
+        if (k == 0) a.current_objective[c] = a.best_objective[sources[c]];
     }
 }
 
@@ -112,6 +108,7 @@ __global__ void __launch_bounds__(kThreads)
 /// The CUDA runner: `policy` holds device pointers to its instance data; its workspace and the
 /// chains' arrays are one device block sized by their storage lists, checked against `budget`.
 template <class P, unsigned kThreads = ChainTuning<kTuningArch>::kBlockThreads>
+requires ChainPolicy<P> && ChainPolicy<P, BlockTeam<kThreads>>
 class CudaChainRunner final : public ChainRunner {
 public:
     /// Throws CudaError when the chains do not fit in the budget (naming the largest arrays).
@@ -169,8 +166,8 @@ public:
         sources_.upload_async(sources.data(), chains_, stream_.get());
         const std::uint64_t total = static_cast<std::uint64_t>(chains_) * a_.width;
         using Launch = ElementwiseTuning<kTuningArch>;
-        detail::continue_kernel<<<Launch::blocks(total), Launch::kBlockThreads, 0,
-                                  stream_.get()>>>(a_, sources_.data(), chains_);
+        detail::continue_kernel<<<Launch::blocks(total), Launch::kBlockThreads, 0, stream_.get()>>>(
+            a_, sources_.data(), chains_);
         LOCUS_CUDA_CHECK(cudaGetLastError());
         stream_.synchronize();
     }
@@ -240,8 +237,7 @@ public:
         return sum;
     }
     ChainCheck check() override {
-        if (!params_.check_moves)
-            return {};
+        if (!params_.check_moves) return {};
         std::vector<std::int64_t> errors(static_cast<std::size_t>(chains_) * 4);
         LOCUS_CUDA_CHECK(cudaMemcpyAsync(errors.data(), a_.errors, errors.size() * 8,
                                          cudaMemcpyDeviceToHost, stream_.get()));
@@ -276,8 +272,7 @@ private:
                 constexpr unsigned kPerBlock = ChainTuning<kTuningArch>::kThreadMappedBlock;
                 detail::chain_thread_kernel<P>
                     <<<(chains_ + kPerBlock - 1) / kPerBlock, kPerBlock, 0, stream_.get()>>>(
-                        policy_, a_, params, first, iterations, initialize,
-                        leaders, chains_);
+                        policy_, a_, params, first, iterations, initialize, leaders, chains_);
             } else {
                 throw ConfigError("mapping: thread is not available for this problem's chains "
                                   "(one block per chain only); use mapping: block");
