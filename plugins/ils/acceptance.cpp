@@ -1,8 +1,12 @@
 #include "acceptance.hpp"
 
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 
+#include "locus/gpu/annealing.hpp"
 #include "locus/params.hpp"
+#include "locus/params_check.hpp"
 #include "locus/registry.hpp"
 
 namespace locus {
@@ -26,29 +30,59 @@ public:
     bool accept(Objective, Objective, double) override { return true; }
 };
 
-/// Simulated-annealing-like acceptance: worse candidates pass with probability
-/// exp(-(candidate - current) / T); T starts at `initial_temperature` percent of the first
-/// current objective and is multiplied by `cooling` every iteration.
+/// Simulated annealing's acceptance (annealing.hpp, temperatures in objective units): worse
+/// candidates pass the Metropolis test at T, which starts at `temperature` and is multiplied by
+/// `cooling` every iteration after the first. `temperature` 0 derives T0 as the multi-start
+/// engine does, at the first iteration with uphill candidates: their mean uphill step is
+/// accepted with probability `accept0`.
 class Annealing final : public Acceptance {
 public:
     explicit Annealing(const Params& params)
-        : initial_percent_(params.get_real("initial_temperature")),
-          cooling_(params.get_real("cooling")) {}
+        : initial_(params.get_real("temperature")),
+          log_accept0_(std::log(params.get_real("accept0"))),
+          cooling_(gpu::Cooling::make(gpu::Schedule::geometric, initial_,
+                                      params.get_real("cooling"), 1.0, 0)) {
+        const double accept0 = params.get_real("accept0");
+        if (!(accept0 > 0.0 && accept0 < 1.0))
+            throw params_error(params, "accept0", "must lie strictly between 0 and 1");
+    }
 
-    void next_iteration() override {
-        if (temperature_ >= 0.0) temperature_ *= cooling_;
+    void next_iteration(const SolutionBatch& current, const SolutionBatch& candidates) override {
+        if (started_) {
+            temperature_ = cooling_.next(temperature_, step_++);
+            return;
+        }
+        if (initial_ > 0.0) {
+            temperature_ = initial_;
+            started_ = true;
+            return;
+        }
+        double uphill = 0.0;
+        std::uint64_t count = 0;
+        for (std::size_t i = 0; i < current.count(); ++i)
+            if (candidates.objective(i) > current.objective(i)) {
+                uphill += candidates.objective(i) - current.objective(i);
+                ++count;
+            }
+        // NOTE: until a candidate is worse, nothing needs a temperature (every candidate is
+        // accepted), and the schedule does not start.
+        if (count == 0) return;
+        temperature_ = gpu::derived_temperature(uphill, count, log_accept0_);
+        started_ = true;
     }
     bool accept(Objective current, Objective candidate, double u) override {
-        if (temperature_ < 0.0) temperature_ = initial_percent_ / 100.0 * std::abs(current);
         if (candidate <= current) return true;
-        if (temperature_ <= 0.0) return false;
-        return u < std::exp(-(candidate - current) / temperature_);
+        if (!(temperature_ > 0.0)) return false;
+        return gpu::metropolis(candidate - current, temperature_, u);
     }
 
 private:
-    double initial_percent_;
-    double cooling_;
-    double temperature_ = -1.0;
+    double initial_;
+    double log_accept0_;
+    gpu::Cooling cooling_;
+    double temperature_ = 0.0;
+    bool started_ = false;
+    std::uint64_t step_ = 0;
 };
 
 } // namespace
@@ -67,9 +101,16 @@ void register_acceptance(Registry& registry) {
     });
 
     ComponentSchema annealing{"acceptance", "annealing", "",
-                              "Simulated-annealing-like acceptance of worse candidates."};
-    annealing.real("initial_temperature", "0.05",
-                   "initial temperature in percent of the first current objective", 0.0);
+                              "Simulated annealing's acceptance: worse candidates pass the "
+                              "Metropolis test, temperatures in objective units."};
+    annealing.real("temperature", "0.0",
+                   "initial temperature in objective units (an uphill step of T passes with "
+                   "probability 1/e); 0 derives it from the first uphill candidates (accept0)",
+                   0.0);
+    annealing.real("accept0", "0.5",
+                   "derived temperature: acceptance probability of the first iteration's mean "
+                   "uphill step",
+                   0.0, 1.0);
     annealing.real("cooling", "0.999", "temperature factor per iteration", 0.0, 1.0);
     registry.add(annealing, [](const Params& p, BuildContext&) -> std::unique_ptr<Component> {
         return std::make_unique<Annealing>(p);

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
-#include <utility>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "acceptance.hpp"
@@ -46,8 +46,7 @@ public:
           acceptance_(
               build.registry->create<Acceptance>(params.get_component("acceptance"), build)),
           restart_after_(static_cast<std::uint64_t>(params.get_int("restart_after"))),
-          focused_(params.get_bool("focused")),
-          adaptive_(params.get_bool("adaptive_strength")),
+          focused_(params.get_bool("focused")), adaptive_(params.get_bool("adaptive_strength")),
           history_(static_cast<std::size_t>(params.get_int("strength_history"))),
           max_strength_(static_cast<std::uint32_t>(params.get_int("max_strength"))),
           soft_restart_(params.get_int("soft_restart")),
@@ -74,9 +73,9 @@ public:
         std::vector<std::uint64_t> since_best(count, 0);
         std::vector<Chain> chains(count);
         std::vector<SolutionBatch> pool;
-        const std::uint64_t restart_every =
-            soft_restart_ < 0 ? static_cast<std::uint64_t>(batch.width())
-                              : static_cast<std::uint64_t>(soft_restart_);
+        const std::uint64_t restart_every = soft_restart_ < 0
+                                                ? static_cast<std::uint64_t>(batch.width())
+                                                : static_cast<std::uint64_t>(soft_restart_);
         std::uint64_t since_restart = 0;
         for (std::uint64_t iteration = 1; !ctx.should_stop(); ++iteration) {
             for (std::size_t i = 0; i < count; ++i)
@@ -102,7 +101,7 @@ public:
                 }
                 ctx.offer(best);
             }
-            acceptance_->next_iteration();
+            acceptance_->next_iteration(batch, trial);
             Rng rng(derive_key(ctx.seed(), iteration, salt::kIlsAcceptance), 0);
             for (std::size_t i = 0; i < count; ++i) {
                 const double u = rng.uniform();
@@ -133,7 +132,7 @@ public:
 private:
     /// Adaptive perturbation state of one chain.
     struct Chain {
-        std::uint32_t strength = 1; ///< perturbations per iteration
+        std::uint32_t strength = 1;                             ///< perturbations per iteration
         std::deque<std::pair<Objective, std::uint64_t>> recent; ///< local optima, last seen
     };
 
@@ -182,7 +181,8 @@ private:
             chain.strength = chain.strength > lower + 1 ? chain.strength - lower : 1;
         }
         chain.recent.emplace_back(optimum, iteration);
-        while (chain.recent.size() > history_) chain.recent.pop_front();
+        while (chain.recent.size() > history_)
+            chain.recent.pop_front();
     }
 
     /// Soft restart: each chain's best is improved with parts of the pool's solutions (the pool
@@ -200,7 +200,8 @@ private:
         keep_better(overall, best);
         pool.push_back(best);
         if (pool.size() > pool_size_) pool.erase(pool.begin());
-        restart_construction_->construct(batch, derive_key(ctx.seed(), iteration, salt::kIlsRestart));
+        restart_construction_->construct(batch,
+                                         derive_key(ctx.seed(), iteration, salt::kIlsRestart));
         improve(batch, ctx);
         ctx.offer(batch);
         best = batch;
@@ -248,8 +249,8 @@ void register_components(Registry& registry) {
                 "perturb an adaptive number of times per iteration: raised by the iterations "
                 "since a recently seen local optimum was last seen, lowered by the history's "
                 "length after a new one");
-    ils.integer("strength_history", "5", "local optima remembered per chain (adaptive_strength)",
-                1, 1000);
+    ils.integer("strength_history", "5", "local optima remembered per chain (adaptive_strength)", 1,
+                1000);
     ils.integer("max_strength", "50", "most perturbations per iteration (adaptive_strength)", 1,
                 100000);
     ils.integer("soft_restart", "0",

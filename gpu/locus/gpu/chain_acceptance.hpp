@@ -1,11 +1,12 @@
 #pragma once
 /// \file
 /// Acceptance of the many-chain engine: whether a chain's perturbed and descended trial replaces
-/// its current solution, decided alike on both backends.
+/// its current solution, decided alike on both backends (annealing: annealing.hpp's Metropolis
+/// test and geometric schedule, temperatures in objective units).
 
 #include <cstdint>
 
-#include "locus/gpu/exact_math.hpp"
+#include "locus/gpu/annealing.hpp"
 #include "locus/hd.hpp"
 #include "locus/rng.hpp"
 #include "locus/rng_salts.hpp"
@@ -32,12 +33,10 @@ struct Acceptance {
         if (trial <= current) return true;
         if (kind == AcceptanceKind::threshold) return trial - current <= threshold;
         if (kind != AcceptanceKind::annealing || !(temperature > 0.0)) return false;
-        const double t = mul_rn(
-            temperature, exp_nonpositive(mul_rn(static_cast<double>(iteration), log_cooling)));
+        const double t = geometric_temperature(temperature, log_cooling, iteration);
         if (!(t > 0.0)) return false;
         Rng rng(derive_key(seed, chain, iteration, salt::kChainAcceptance), 0);
-        const double u = static_cast<double>(rng.next_u64() >> 11) * 0x1.0p-53;
-        return u < exp_nonpositive(-static_cast<double>(trial - current) / t);
+        return metropolis(static_cast<double>(trial - current), t, unit_interval(rng.next_u64()));
     }
 };
 

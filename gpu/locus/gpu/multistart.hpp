@@ -32,17 +32,17 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <functional>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "locus/error.hpp"
+#include "locus/gpu/annealing.hpp"
 #include "locus/gpu/cpu_threads.hpp"
-#include "locus/gpu/exact_math.hpp"
 #include "locus/gpu/storage.hpp"
 #include "locus/gpu/team.hpp"
 #include "locus/gpu/watchdog.hpp"
@@ -57,13 +57,6 @@ namespace locus::gpu {
 
 /// Local search run by every search of a multi-start launch.
 enum class Strategy : std::int32_t { hc_best = 0, hc_first = 1, sa = 2, ts = 3 };
-
-/// Cooling schedule of simulated annealing, from T0 to T0 * final_ratio over the moves.
-enum class Schedule : std::int32_t {
-    geometric = 0,  ///< T_{k+1} = c T_k
-    linear = 1,     ///< T_k = T0 (1 - (1 - final_ratio) k / iterations)
-    lundy_mees = 2, ///< T_{k+1} = T_k / (1 + beta T_k) (Lundy and Mees 1986)
-};
 
 /// Which threads serve one search on the device.
 enum class Mapping : std::int32_t { thread = 0, warp = 1, block = 2 };
@@ -144,14 +137,11 @@ inline MultiStartPlan plan_multistart(const MultiStartConfig& config, std::int32
         (std::uint64_t{1} << 20) / (static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n)),
         1, 64);
     plan.halt_rows = static_cast<std::int32_t>(std::clamp<std::uint64_t>(
-        (std::uint64_t{1} << 22) /
-            (static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n)),
+        (std::uint64_t{1} << 22) / (static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n)),
         1, 64));
     plan.seed = config.seed;
     plan.log_accept0 = std::log(config.accept0);
-    plan.cooling = config.iterations == 0
-                       ? 1.0
-                       : std::pow(config.final_ratio, 1.0 / static_cast<double>(config.iterations));
+    plan.cooling = geometric_factor(config.final_ratio, config.iterations);
     plan.schedule = config.schedule;
     plan.final_ratio = config.final_ratio;
     plan.samples = config.samples == 0 ? 1 : config.samples;
@@ -373,16 +363,11 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
                 ++count;
             }
         }
-        const double mean =
-            count == 0 ? 1.0 : static_cast<double>(uphill) / static_cast<double>(count);
-        temperature = mean / -plan.log_accept0;
+        temperature = derived_temperature(static_cast<double>(uphill), count, plan.log_accept0);
     }
-    const double initial = temperature;
-    // Lundy-Mees: beta such that T reaches T0 * final_ratio after `iterations` moves.
-    const double beta =
-        plan.iterations == 0 || initial <= 0.0
-            ? 0.0
-            : (1.0 / plan.final_ratio - 1.0) / (static_cast<double>(plan.iterations) * initial);
+    // The schedule from T0 to T0 * final_ratio over `iterations` moves.
+    const Cooling cooling =
+        Cooling::make(plan.schedule, temperature, plan.cooling, plan.final_ratio, plan.iterations);
 
     for (std::uint64_t it = 0; it < plan.iterations; ++it) {
         if (it % plan.halt_every == 0 && raised(team, plan.halt)) break;
@@ -444,18 +429,10 @@ LOCUS_HD SearchResult run_search(const Team& team, const P& problem, const Multi
             const std::int64_t d =
                 x.delta[static_cast<std::uint64_t>(r) * nn + static_cast<std::uint64_t>(s)];
             bool accept = d <= 0;
-            if (!accept && temperature > 0.0) {
-                const double u01 = static_cast<double>(draw(plan, search, it, 3) >> 11) * 0x1.0p-53;
-                accept = u01 < exp_nonpositive(-static_cast<double>(d) / temperature);
-            }
-            if (plan.schedule == Schedule::geometric)
-                temperature = mul_rn(temperature, plan.cooling);
-            else if (plan.schedule == Schedule::linear)
-                temperature = mul_rn(initial, add_rn(1.0, -(mul_rn(1.0 - plan.final_ratio,
-                                                                   static_cast<double>(it + 1)) /
-                                                            static_cast<double>(plan.iterations))));
-            else
-                temperature = temperature / add_rn(1.0, mul_rn(beta, temperature));
+            if (!accept && temperature > 0.0)
+                accept = metropolis(static_cast<double>(d), temperature,
+                                    unit_interval(draw(plan, search, it, 3)));
+            temperature = cooling.next(temperature, it);
             if (!accept) continue;
             u = r;
             v = s;
