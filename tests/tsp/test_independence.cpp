@@ -344,7 +344,7 @@ TEST_CASE("parallel descent of every TSP neighborhood: exact objectives, a local
         SolutionBatch limited = start;
         IndependentDescentOptions options;
         options.max_moves = 1;
-        options.capacity = static_cast<std::uint32_t>(engine->cells());
+        options.capacity = static_cast<std::uint32_t>(engine->size());
         const DescentStats as_best = engine->descend_independent(limited, options, {});
         CHECK(as_best.steps == one.steps);
         for (std::size_t s = 0; s < 3; ++s)

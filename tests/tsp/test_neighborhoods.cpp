@@ -14,7 +14,7 @@
 #include "locus/search_context.hpp"
 #include "locus/tsp/candidate_lists.hpp"
 #include "tsp_test_instances.hpp"
-#include "locus/tsp/evaluators.hpp"
+#include "locus/tsp/operators.hpp"
 #include "locus/tsp/generator.hpp"
 #include "locus/tsp/heuristics.hpp"
 #include "locus/tsp/tour_engine.hpp"

@@ -42,7 +42,8 @@ std::vector<Instance> instances() {
 
 const std::vector<NeighborhoodSpec> kSpecs = {
     {MoveKind::two_opt, 0}, {MoveKind::or_opt, 0}, {MoveKind::swap, 0},
-    {MoveKind::two_opt, 8}, {MoveKind::or_opt, 6}, {MoveKind::three_opt, 0, 300, 5}};
+    {MoveKind::two_opt, 8}, {MoveKind::or_opt, 6}, {MoveKind::three_opt, 0, 300, 5},
+    {MoveKind::two_h_opt, 0}};
 
 bool same_tours(const SolutionBatch& a, const SolutionBatch& b) {
     if (a.count() != b.count()) return false;
@@ -130,12 +131,12 @@ TEST_CASE("parallel descents (independent moves) give identical tours, objective
         TspProblem problem(inst);
         for (const auto& spec : kSpecs) {
             if (spec.kind != MoveKind::two_opt && spec.candidates == 0 && inst.n > 500) continue;
-            if (spec.kind == MoveKind::three_opt) continue; // no independence rule
             CAPTURE(inst.name);
             CAPTURE(neighborhood_label(spec));
             gpu::EngineSettings checked;
             checked.check_moves = inst.n <= 200;
             auto cpu = make_cpu_engine(problem, spec, {});
+            if (!cpu->has_independence_rule()) continue; // three_opt, two_h_opt
             auto cuda = make_cuda_engine(problem, spec, checked);
             for (const bool focused : {false, true}) {
                 SolutionBatch a(3, inst.n);
@@ -239,7 +240,7 @@ TEST_CASE("focused descents give identical tours, focus and evaluation counts on
             const DescentStats sb = cuda->descend(b, pivot, 0, {});
             CHECK(sa.steps == sb.steps);
             CHECK(sa.evaluations == sb.evaluations);
-            CHECK(sa.evaluations < cpu->cells() * 4 * (sa.steps + 1));
+            CHECK(sa.evaluations < cpu->size() * 4 * (sa.steps + 1));
             CHECK(same_tours(a, b));
             CHECK(std::equal(a.focus_data().begin(), a.focus_data().end(), b.focus_data().begin()));
         }

@@ -388,9 +388,17 @@ private:
     std::vector<MoveResult<Delta>> results_;
 };
 
+/// A locus::Neighborhood with the adapters' benchmark hook.
+class TimedNeighborhood : public Neighborhood {
+public:
+    /// Seconds per exploration of the whole batch with the solutions already resident (median
+    /// of `repetitions` timed runs after one warm-up), without transfers.
+    virtual double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) = 0;
+};
+
 /// A locus::Neighborhood that forwards to an adapter (CpuNeighborhoodAdapter or
 /// DeviceNeighborhoodAdapter), built in place from `args`: what a problem registers.
-template <class Adapter> class AdaptedNeighborhood final : public Neighborhood {
+template <class Adapter> class AdaptedNeighborhood final : public TimedNeighborhood {
 public:
     /// `size` = moves per solution (the policy's grid cells).
     template <class... Args>
@@ -420,6 +428,10 @@ public:
             return adapter_.descend_independent(batch, options, stop);
         else
             return Neighborhood::descend_independent(batch, options, stop);
+    }
+
+    double time_exploration(const SolutionBatch& batch, Pivot pivot, int repetitions) override {
+        return adapter_.time_exploration(batch, pivot, repetitions);
     }
 
     /// The wrapped adapter (benchmark hooks, the policy).

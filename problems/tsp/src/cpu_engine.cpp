@@ -14,24 +14,11 @@ namespace locus::tsp {
 
 namespace {
 
-const char* move_name(MoveKind kind) {
-    switch (kind) {
-    case MoveKind::two_opt:
-        return "two_opt";
-    case MoveKind::or_opt:
-        return "or_opt";
-    case MoveKind::three_opt:
-        return "three_opt";
-    case MoveKind::swap:
-        break;
-    }
-    return "swap";
-}
-
 /// The TSP neighborhood of evaluator Eval on host arrays: tour-ordered points and edge lengths,
 /// city positions (candidate spaces) and, with focus, the focused cities of each tour.
 template <class Eval> class TourPolicy {
 public:
+    using Op = typename Eval::operator_type;
     using evaluator_type = Eval;
     using move_type = TourMove;
     using Metric = decltype(Eval{}.v.metric);
@@ -39,7 +26,8 @@ public:
 
     TourPolicy(const TspProblem& problem, NeighborhoodSpec spec)
         : problem_(&problem), label_(neighborhood_label(spec)),
-          n_(static_cast<std::int32_t>(problem.size())), uses_pos_(spec.candidates > 0), spec_(spec) {
+          n_(static_cast<std::int32_t>(problem.size())), uses_pos_(spec.candidates > 0),
+          spec_(spec) {
         view_.metric = host_metric<Metric>(problem.instance());
         view_.n = n_;
         if (uses_pos_) {
@@ -47,9 +35,6 @@ public:
             view_.candidates = problem.candidates(spec.candidates).data();
         }
     }
-
-    /// Grid cells of one exploration without focus.
-    std::uint64_t cells() const { return make_evaluator<Eval>(view_, spec_).grid().size(); }
 
     Eval prepare(const SolutionBatch& batch) {
         const std::size_t count = batch.count();
@@ -108,12 +93,12 @@ public:
         const TourMove move = eval.decode(static_cast<std::uint32_t>(s), index);
         if (!move.valid) throw Error(gpu::detail::undecodable_move_message(label_, index));
         if (batch.has_focus()) {
-            std::int32_t touched[kMaxTouchedCities];
-            const int count = touched_cities(move, batch[s].data(), n_, touched);
+            std::int32_t touched[kMaxTouchedCities] = {};
+            const int count = Op::touched(move, batch[s].data(), n_, touched);
             for (int k = 0; k < count; ++k)
                 batch.focus(s)[static_cast<std::size_t>(touched[k])] = 1;
         }
-        apply_move(batch[s].data(), n_, move);
+        apply_operator_move<Op>(batch[s].data(), n_, move);
         return move;
     }
 
@@ -121,16 +106,18 @@ public:
         return problem_->evaluate(tour);
     }
 
-    bool conflicts(const TourMove& a, const TourMove& b) const { return rule_.conflicts(a, b); }
+    bool conflicts(const TourMove& a, const TourMove& b) const requires IndependentOperator<Op> {
+        return Op::conflicts(a, b, n_);
+    }
     void apply_independent(SolutionBatch& batch, std::size_t s,
-                           std::span<const TourMove> moves) const {
-        rule_.apply(batch[s], batch.has_focus() ? batch.focus(s) : std::span<std::uint8_t>{},
-                    moves);
+                           std::span<const TourMove> moves) const requires IndependentOperator<Op> {
+        apply_independent_moves<Op>(
+            batch[s], batch.has_focus() ? batch.focus(s) : std::span<std::uint8_t>{}, moves);
     }
 
     std::string describe(const TourMove& m) const {
-        return fmt::format("{} move (i={}, j={}, length={}, p={}, reversed={})", move_name(m.kind),
-                           m.i, m.j, m.length, m.p, m.reversed);
+        return fmt::format("{} move (i={}, j={}, length={}, p={}, reversed={})", Op::name, m.i, m.j,
+                           m.length, m.p, m.reversed);
     }
 
 private:
@@ -139,7 +126,6 @@ private:
     std::int32_t n_;
     bool uses_pos_;
     NeighborhoodSpec spec_;
-    TourIndependence rule_{n_};
     TourBatchView<Metric> view_{};
     std::vector<Point> P_;
     std::vector<std::int32_t> D_;
@@ -152,22 +138,39 @@ private:
 
 } // namespace
 
-std::string neighborhood_label(NeighborhoodSpec spec) {
-    if (spec.kind == MoveKind::three_opt)
-        return fmt::format("TSP three_opt ({} random edge triples)", spec.samples);
-    if (spec.candidates > 0)
-        return fmt::format("TSP {} ({} candidates)", move_name(spec.kind), spec.candidates);
-    return fmt::format("TSP {}", move_name(spec.kind));
+void throw_unknown_kind(MoveKind kind) {
+    throw ConfigError(fmt::format("TSP: no operator has move kind {}", static_cast<int>(kind)));
 }
 
-std::unique_ptr<TourEngine> make_cpu_engine(const TspProblem& problem, NeighborhoodSpec spec,
-                                            const gpu::EngineSettings& settings) {
-    return visit_evaluator(problem, spec, [&](auto space_tag) -> std::unique_ptr<TourEngine> {
+std::string neighborhood_label(NeighborhoodSpec spec) {
+    std::string label;
+    if (!TourOperators::visit(spec.kind, [&](auto op_tag) {
+            using Op = typename decltype(op_tag)::type;
+            if constexpr (requires { Op::sample_unit; })
+                label = fmt::format("TSP {} ({} {})", Op::name, spec.samples, Op::sample_unit);
+            else if (spec.candidates > 0)
+                label = fmt::format("TSP {} ({} candidates)", Op::name, spec.candidates);
+            else
+                label = fmt::format("TSP {}", Op::name);
+        }))
+        throw_unknown_kind(spec.kind);
+    return label;
+}
+
+std::unique_ptr<gpu::TimedNeighborhood> make_cpu_engine(const TspProblem& problem,
+                                                        NeighborhoodSpec spec,
+                                                        const gpu::EngineSettings& settings,
+                                                        std::string name) {
+    std::unique_ptr<gpu::TimedNeighborhood> made;
+    visit_evaluator(problem, spec, [&](auto space_tag) {
         using Eval = typename decltype(space_tag)::type;
         using Adapter = gpu::CpuNeighborhoodAdapter<TourPolicy<Eval>>;
-        return std::make_unique<AdaptedTourEngine<Adapter>>(TourPolicy<Eval>(problem, spec),
-                                                            settings);
+        if (name.empty()) name = Eval::operator_type::name;
+        made = std::make_unique<gpu::AdaptedNeighborhood<Adapter>>(
+            std::move(name), Backend::cpu, space_cells<Eval>(problem, spec),
+            TourPolicy<Eval>(problem, spec), settings);
     });
+    return made;
 }
 
 } // namespace locus::tsp

@@ -6,8 +6,8 @@
 namespace locus::tsp {
 
 #define LOCUS_TSP_EXTERN_ENGINE(M)                                                                 \
-    extern template std::unique_ptr<TourEngine> make_cuda_engine_for<M>(                           \
-        const TspProblem&, NeighborhoodSpec, const gpu::EngineSettings&);
+    extern template std::unique_ptr<gpu::TimedNeighborhood> make_cuda_engine_for<M>(               \
+        const TspProblem&, NeighborhoodSpec, const gpu::EngineSettings&, std::string);
 LOCUS_TSP_EXTERN_ENGINE(EucIntMetric)
 LOCUS_TSP_EXTERN_ENGINE(CeilIntMetric)
 LOCUS_TSP_EXTERN_ENGINE(EucRealMetric)
@@ -16,12 +16,15 @@ LOCUS_TSP_EXTERN_ENGINE(AttMetric)
 LOCUS_TSP_EXTERN_ENGINE(MatrixMetric)
 #undef LOCUS_TSP_EXTERN_ENGINE
 
-std::unique_ptr<TourEngine> make_cuda_engine(const TspProblem& problem, NeighborhoodSpec spec,
-                                             const gpu::EngineSettings& settings) {
+std::unique_ptr<gpu::TimedNeighborhood> make_cuda_engine(const TspProblem& problem,
+                                                         NeighborhoodSpec spec,
+                                                         const gpu::EngineSettings& settings,
+                                                         std::string name) {
     return visit_metric(problem.instance().metric,
-                        [&](auto tag) -> std::unique_ptr<TourEngine> {
+                        [&](auto tag) -> std::unique_ptr<gpu::TimedNeighborhood> {
                             using Metric = typename decltype(tag)::type;
-                            return make_cuda_engine_for<Metric>(problem, spec, settings);
+                            return make_cuda_engine_for<Metric>(problem, spec, settings,
+                                                                std::move(name));
                         });
 }
 

@@ -71,6 +71,7 @@ __global__ void __launch_bounds__(kThreads)
 /// adapter's apply kernel), every thread decoding before any writes; thread 0 marks the
 /// touched cities in the focus (when present).
 template <class Eval> struct TourApplier {
+    using Op = typename Eval::operator_type;
     static constexpr unsigned threads = kApplyThreads;
     Eval eval;
     std::int32_t* tours;
@@ -82,21 +83,22 @@ template <class Eval> struct TourApplier {
         std::int32_t* tour = tours + static_cast<std::int64_t>(s) * n;
         if (m.valid && focus != nullptr && threadIdx.x == 0) {
             std::int32_t touched[kMaxTouchedCities];
-            const int k = touched_cities(m, tour, n, touched);
+            const int k = Op::touched(m, tour, n, touched);
             for (int q = 0; q < k; ++q)
                 focus[static_cast<std::int64_t>(s) * n + touched[q]] = 1;
         }
         __syncthreads();
         if (!m.valid) return false;
-        if (m.kind == MoveKind::swap) {
-            if (threadIdx.x == 0) {
-                const std::int32_t tmp = tour[m.i];
-                tour[m.i] = tour[m.j];
-                tour[m.j] = tmp;
-            }
+        if constexpr (!ReversingOperator<Op>) {
+            if (threadIdx.x == 0) Op::apply(tour, n, m);
             return true;
+        } else {
+            return reverse(tour, n, Op::plan(m, n));
         }
-        const ReversalPlan plan = plan_reversals(m, n);
+    }
+
+    /// The plan's reversals, each shared by the block's threads.
+    __device__ bool reverse(std::int32_t* tour, std::int32_t n, const ReversalPlan& plan) const {
         for (int q = 0; q < plan.count; ++q) {
             const std::int32_t first = plan.first[q];
             const std::int32_t length = plan.length[q];
@@ -118,6 +120,7 @@ template <class Eval> struct TourApplier {
 /// candidate spaces with focus, the focused cities in increasing order (focus_list_kernel).
 template <class Eval> class TourDevicePolicy {
 public:
+    using Op = typename Eval::operator_type;
     using evaluator_type = Eval;
     using move_type = TourMove;
     using Metric = decltype(Eval{}.v.metric);
@@ -139,8 +142,6 @@ public:
     }
 
     std::string_view label() const { return label_; }
-    /// Grid cells of one exploration without focus.
-    std::uint64_t cells() const { return make_evaluator<Eval>(view_, spec_).grid().size(); }
     gpu::MoveGrid max_grid() const { return make_evaluator<Eval>(view_, spec_).grid(); }
 
     void declare(gpu::ArrayList& list, std::uint32_t count) {
@@ -200,7 +201,7 @@ public:
         v.focus_count = focus_count_;
         v.focus_rows = focus_rows_;
         // NOTE: the next prepare follows at most one applied move per tour, which focuses at
-        // most 6 more cities (touched_cities): an upper bound of every focus count then.
+        // most 6 more cities (the operator's touched()): an upper bound of every focus count then.
         focus_rows_ = std::min(n_, focus_rows_ + 6);
         return {make_evaluator<Eval>(v, spec_), 0};
     }
@@ -211,11 +212,17 @@ public:
 
     Objective evaluate(std::span<const std::int32_t> tour) const { return problem_.evaluate(tour); }
 
-    bool conflicts(const TourMove& a, const TourMove& b) const { return rule_.conflicts(a, b); }
+    bool conflicts(const TourMove& a, const TourMove& b) const
+        requires IndependentOperator<Op>
+    {
+        return Op::conflicts(a, b, n_);
+    }
     void apply_independent(SolutionBatch& batch, std::size_t s,
-                           std::span<const TourMove> moves) const {
-        rule_.apply(batch[s], batch.has_focus() ? batch.focus(s) : std::span<std::uint8_t>{},
-                    moves);
+                           std::span<const TourMove> moves) const
+        requires IndependentOperator<Op>
+    {
+        apply_independent_moves<Op>(
+            batch[s], batch.has_focus() ? batch.focus(s) : std::span<std::uint8_t>{}, moves);
     }
 
 private:
@@ -224,7 +231,6 @@ private:
     std::int32_t n_;
     bool uses_pos_;
     NeighborhoodSpec spec_;
-    TourIndependence rule_{n_};
     DeviceInstance instance_;
     TourBatchView<Metric> view_{};
     gpu::DeviceBuffer<std::int32_t> candidates_;
@@ -241,18 +247,27 @@ private:
 
 } // namespace
 
-/// The CUDA engine of `spec` over metric Metric (instantiated once per metric, in the units
-/// generated from cuda_engine_metric.cu.in).
+/// The CUDA neighborhood of `spec` over metric Metric (instantiated once per metric, in the
+/// units generated from cuda_engine_metric.cu.in).
 template <class Metric>
-std::unique_ptr<TourEngine> make_cuda_engine_for(const TspProblem& problem, NeighborhoodSpec spec,
-                                                 const gpu::EngineSettings& settings) {
-    const auto make = [&](auto space_tag) -> std::unique_ptr<TourEngine> {
+std::unique_ptr<gpu::TimedNeighborhood> make_cuda_engine_for(const TspProblem& problem,
+                                                             NeighborhoodSpec spec,
+                                                             const gpu::EngineSettings& settings,
+                                                             std::string name) {
+    std::unique_ptr<gpu::TimedNeighborhood> made;
+    const auto make = [&](auto space_tag) {
         using Eval = typename decltype(space_tag)::type;
         using Adapter = gpu::DeviceNeighborhoodAdapter<TourDevicePolicy<Eval>>;
-        return std::make_unique<AdaptedTourEngine<Adapter>>(settings, problem, spec);
+        if (name.empty()) name = Eval::operator_type::name;
+        made = std::make_unique<gpu::AdaptedNeighborhood<Adapter>>(
+            std::move(name), Backend::cuda, space_cells<Eval>(problem, spec), settings, problem,
+            spec);
     };
-    if (problem.narrow_deltas()) return visit_space<Metric, std::int32_t>(spec, make);
-    return visit_space<Metric, std::int64_t>(spec, make);
+    if (problem.narrow_deltas())
+        visit_space<Metric, std::int32_t>(spec, make);
+    else
+        visit_space<Metric, std::int64_t>(spec, make);
+    return made;
 }
 
 } // namespace locus::tsp

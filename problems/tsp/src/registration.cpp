@@ -23,60 +23,33 @@ const TspProblem& tsp_of(const BuildContext& build) {
     return problem_as<TspProblem>(build, "tsp", "this TSP component");
 }
 
-/// A TSP neighborhood on the CPU or CUDA backend.
-class TspNeighborhood final : public Neighborhood {
-public:
-    TspNeighborhood(std::string name, Backend backend, std::unique_ptr<TourEngine> engine,
-                    bool independence)
-        : name_(std::move(name)), backend_(backend), engine_(std::move(engine)),
-          independence_(independence) {}
+/// Registers the neighborhood of operator Op: its schema (name, description, parameters) and a
+/// factory building it on the job's backend; `candidates` is clamped to n - 1.
+template <class Op> void register_neighborhood(Registry& registry) {
+    ComponentSchema schema{"neighborhood", Op::name, "tsp", Op::description};
+    Op::declare(schema);
+    registry.add(schema,
+                 [](const Params& params, BuildContext& build) -> std::unique_ptr<Component> {
+                     const TspProblem& problem = tsp_of(build);
+                     NeighborhoodSpec spec{Op::kind, 0};
+                     if (params.has("candidates")) {
+                         spec.candidates = static_cast<std::int32_t>(params.get_int("candidates"));
+                         const auto n = static_cast<std::int64_t>(problem.size());
+                         if (spec.candidates >= n)
+                             spec.candidates = static_cast<std::int32_t>(n - 1);
+                     }
+                     if constexpr (requires { Op::configure(spec, params, build); })
+                         Op::configure(spec, params, build);
+                     const gpu::EngineSettings settings = gpu::engine_settings(build);
+                     if (build.backend == Backend::cuda)
+                         return make_cuda_engine(problem, spec, settings, params.name());
+                     return make_cpu_engine(problem, spec, settings, params.name());
+                 });
+}
 
-    std::string_view name() const override { return name_; }
-    Backend backend() const override { return backend_; }
-    std::uint64_t size() const override { return engine_->cells(); }
-    void explore(const SolutionBatch& batch, Pivot pivot, std::span<MoveChoice> out) override {
-        engine_->explore(batch, pivot, out);
-    }
-    void apply(SolutionBatch& batch, std::span<const MoveChoice> moves) override {
-        engine_->apply(batch, moves);
-    }
-    DescentStats descend(SolutionBatch& batch, Pivot pivot, std::uint64_t max_steps,
-                         const std::function<bool()>& stop) override {
-        return engine_->descend(batch, pivot, max_steps, stop);
-    }
-    bool has_independence_rule() const override { return independence_; }
-    DescentStats descend_independent(SolutionBatch& batch, const IndependentDescentOptions& options,
-                                     const std::function<bool()>& stop) override {
-        return engine_->descend_independent(batch, options, stop);
-    }
-
-private:
-    std::string name_;
-    Backend backend_;
-    std::unique_ptr<TourEngine> engine_;
-    bool independence_;
-};
-
-Factory neighborhood_factory(MoveKind kind) {
-    return [kind](const Params& params, BuildContext& build) -> std::unique_ptr<Component> {
-        const TspProblem& problem = tsp_of(build);
-        NeighborhoodSpec spec{kind, 0};
-        if (params.has("candidates")) {
-            spec.candidates = static_cast<std::int32_t>(params.get_int("candidates"));
-            const auto n = static_cast<std::int64_t>(problem.size());
-            if (spec.candidates >= n) spec.candidates = static_cast<std::int32_t>(n - 1);
-        }
-        if (kind == MoveKind::three_opt) {
-            spec.samples = static_cast<std::uint32_t>(params.get_int("samples"));
-            // NOTE: the samples derive from the job seed, as every random decision of a job.
-            spec.seed = build.seed;
-        }
-        const gpu::EngineSettings settings = gpu::engine_settings(build);
-        auto engine = build.backend == Backend::cuda ? make_cuda_engine(problem, spec, settings)
-                                                     : make_cpu_engine(problem, spec, settings);
-        return std::make_unique<TspNeighborhood>(params.name(), build.backend, std::move(engine),
-                                                 kind != MoveKind::three_opt);
-    };
+/// Registers the neighborhood of every operator of the list.
+template <class... Ops> void register_neighborhoods(Registry& registry, OperatorList<Ops...>) {
+    (register_neighborhood<Ops>(registry), ...);
 }
 
 } // namespace
@@ -167,32 +140,7 @@ void register_tsp_components(Registry& registry) {
                            p.get_int("max_length"), std::numeric_limits<std::int32_t>::max())));
     });
 
-    ComponentSchema two_opt{"neighborhood", "two_opt", "tsp",
-                            "2-opt: remove two edges and reconnect by reversing the path between "
-                            "them. Full: n(n-3)/2 moves; with candidates K: 2nK moves that add an "
-                            "edge to one of the K nearest cities."};
-    two_opt.integer("candidates", "0", "candidate-list size K (0 = full neighborhood)", 0, 1024);
-    registry.add(two_opt, neighborhood_factory(MoveKind::two_opt));
-
-    ComponentSchema or_opt{"neighborhood", "or_opt", "tsp",
-                           "Or-opt: move a segment of 1-3 cities elsewhere, in either orientation. "
-                           "Full: about 6n^2 moves; with candidates K: 12nK moves next to the K "
-                           "nearest cities of the segment's ends."};
-    or_opt.integer("candidates", "0", "candidate-list size K (0 = full neighborhood)", 0, 1024);
-    registry.add(or_opt, neighborhood_factory(MoveKind::or_opt));
-
-    ComponentSchema three_opt{
-        "neighborhood", "three_opt", "tsp",
-        "Random-k 3-opt (Delevacq et al., ILS-RKBI): each exploration draws k random triples of "
-        "edges to remove and evaluates their seven reconnections (4 pure 3-opt, 3 2-opt); the "
-        "sample depends on the job seed and the tour's length, so every exploration of a descent "
-        "draws anew. A descent ends when no sampled move improves."};
-    three_opt.integer("samples", "1000", "edge triples per exploration (k)", 1, 1 << 24);
-    registry.add(three_opt, neighborhood_factory(MoveKind::three_opt));
-
-    ComponentSchema swap{"neighborhood", "swap", "tsp",
-                         "Swap: exchange the positions of two cities; n(n-1)/2 moves."};
-    registry.add(swap, neighborhood_factory(MoveKind::swap));
+    register_neighborhoods(registry, TourOperators{});
 }
 
 } // namespace locus::tsp

@@ -8,6 +8,7 @@
 /// lengths D — and updates them after a move only where the move's reversals changed the tour.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "locus/gpu/storage.hpp"
 #include "locus/hd.hpp"
@@ -15,8 +16,8 @@
 #include "locus/tsp/candidate_lists.hpp"
 #include "locus/tsp/combine.hpp"
 #include "locus/tsp/double_bridge.hpp"
-#include "locus/tsp/evaluators.hpp"
 #include "locus/tsp/moves.hpp"
+#include "locus/tsp/operators.hpp"
 
 namespace locus::tsp {
 
@@ -52,8 +53,10 @@ template <class Metric, class Delta> struct TspChainPolicy {
     using delta_type = Delta;
     using move_type = TourMove;
     using Point = typename Metric::point_type;
-    /// 0: 2-opt, 1: Or-opt, 2: sequential 3-opt (candidate lists; 3-opt empty when K3 = 0)
-    static constexpr int kNeighborhoods = 3;
+    /// The VND's operators, in order, each over its candidate space (3-opt: the sequential
+    /// 3-opt of ThreeOptCandidates, over the K3 lists; empty when K3 = 0).
+    using Operators = OperatorList<TwoOpt, OrOpt, ThreeOpt>;
+    static constexpr int kNeighborhoods = Operators::size;
     static constexpr int kMaxTouched = kMaxTouchedCities; ///< cities one move touches
     static constexpr bool kThreadMapping = true; ///< mapping: thread (Delévacq et al.'s FI-thread)
 
@@ -132,20 +135,17 @@ template <class Metric, class Delta> struct TspChainPolicy {
         v.n = n;
         v.K = K;
         v.focus_rows = *count;
-        if constexpr (k == 0) {
-            return TwoOptCandidates<Metric, Delta>{v};
-        } else if constexpr (k == 1) {
-            return OrOptCandidates<Metric, Delta>{v};
-        } else {
+        using Op = typename Operators::template at<k>;
+        if constexpr (std::is_same_v<Op, ThreeOpt>) {
             v.candidates = candidates3;
             v.K = K3;
-            return ThreeOptCandidates<Metric, Delta>{v};
         }
+        return typename Op::template candidate_space<Metric, Delta>{v};
     }
 
     LOCUS_HD_INLINE int touched(const std::int32_t* tour, const TourMove& m,
                                 std::int32_t* out) const {
-        return touched_cities(m, tour, n, out);
+        return Operators::touched(m, tour, n, out);
     }
 
     /// Applies the move's reversals, then refreshes pos and P on the reversed positions and D on
@@ -154,7 +154,7 @@ template <class Metric, class Delta> struct TspChainPolicy {
     template <class Team>
     LOCUS_HD void apply(const Team& team, std::uint32_t c, std::int32_t* tour,
                         const TourMove& m) const {
-        const ReversalPlan plan = plan_reversals(m, n);
+        const ReversalPlan plan = Operators::plan(m, n);
         Point* points = points_of(c);
         std::int32_t* dists = dists_of(c);
         std::int32_t* where = pos_of(c);
@@ -204,6 +204,198 @@ template <class Metric, class Delta> struct TspChainPolicy {
         m.i = x < y ? x : y;
         m.j = x < y ? y : x;
         return m;
+    }
+
+    /// Whether the edge (x, y) was added by one of the first `steps` steps of a variable-depth
+    /// chain (per step its t2 and its t3..t6, as deepen keeps them).
+    LOCUS_HD_INLINE static bool added_by_chain(const std::int32_t* t2s,
+                                               const std::int32_t (*ends)[4], std::int32_t steps,
+                                               std::int32_t x, std::int32_t y) {
+        for (std::int32_t k = 0; k < steps; ++k) {
+            const std::int32_t a = t2s[k], b = ends[k][0];
+            if ((a == x && b == y) || (a == y && b == x)) return true;
+            const std::int32_t e = ends[k][1], h = ends[k][2];
+            if (h >= 0 && ((e == x && h == y) || (e == y && h == x))) return true;
+        }
+        return false;
+    }
+
+    /// One level of the variable-depth move (deepen): each rank's best step closing the open
+    /// edge (t1, t2) of a chain with open gain g (`forward`: the direction from t1 to t2 is array
+    /// order) lowers best_key / best_index (the caller's team argmin then agrees on one). Steps
+    /// whose t3 is one of the `tried_count` entries of `tried_t3` are not taken, nor steps that
+    /// remove an edge added by the chain's `steps` steps (t2s, ends).
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD void scan_steps(const Team& team, const std::int32_t* tour, const std::int32_t* where,
+                             bool forward, std::int32_t t1, std::int32_t t2, std::int64_t g,
+                             std::int64_t best_gain, const std::int32_t* t2s,
+                             const std::int32_t (*ends)[4], std::int32_t steps,
+                             const std::int32_t* tried_t3, int tried_count, std::int64_t& best_key,
+                             std::int32_t& best_index) const {
+        const bool three = step == 3;
+        const auto succ = [&](std::int32_t x) { return tour[wrap(where[x] + 1, n)]; };
+        const auto pred = [&](std::int32_t x) { return tour[wrap(where[x] - 1, n)]; };
+        const auto next = [&](std::int32_t x) { return forward ? succ(x) : pred(x); };
+        const auto back = [&](std::int32_t x) { return forward ? pred(x) : succ(x); };
+        const auto d = [&](std::int32_t x, std::int32_t y) {
+            return static_cast<std::int64_t>(metric.distance(x, y));
+        };
+        // Offset of x from t2 walking in direction dir (0..n-1).
+        const auto offset = [&](std::int32_t x) {
+            const std::int32_t o = forward ? where[x] - where[t2] : where[t2] - where[x];
+            return o < 0 ? o + n : o;
+        };
+        // The level's candidate steps in one order (index): per candidate q of
+        // t2 its 2-opt step, then (3-opt steps) per candidate r of t4 its two t6.
+        // The ranks share the items (q, slot) and keep the first best by key; a
+        // team argmin picks the first best of all, so every team size chooses as
+        // one thread scanning in order would. Key: with 3-opt steps a step whose
+        // closed tour beats the chain's best so far comes first (best closed tour
+        // first: a 3-opt step's larger open gain often leads away from a 2-opt
+        // step that closes with a gain), then every other by largest open gain.
+        const std::int32_t slots = three ? K + 1 : 1;
+        const std::int32_t items = K * slots;
+        const auto key_of = [&](std::int64_t score, std::int32_t open) {
+            const std::int64_t closed = score - d(open, t1);
+            return three && closed > best_gain ? -closed - kClosesFirst : -score;
+        };
+        const std::int32_t* list = candidates + static_cast<std::int64_t>(t2) * K;
+        for (std::int32_t item = static_cast<std::int32_t>(team.rank()); item < items;
+             item += static_cast<std::int32_t>(team.size())) {
+            const std::int32_t q = item / slots;
+            const std::int32_t slot = item % slots;
+            const std::int32_t y = list[q];
+            const std::int64_t g1 = g - d(t2, y);
+            if (g1 <= 0) continue;
+            if (y == t1 || y == succ(t2) || y == pred(t2)) continue;
+            bool excluded = false;
+            for (int k = 0; k < tried_count && !excluded; ++k)
+                excluded = tried_t3[k] == y; // a step tried before
+            if (excluded) continue;
+            // (Whether a removed edge was added earlier is asked last: only of a
+            // step that would be chosen.)
+            if (slot == 0) {
+                // The 2-opt step: t4 before t3 in direction dir.
+                const std::int32_t z = back(y);
+                if (z == t1 || z == t2) continue;
+                const std::int64_t key = key_of(g1 + d(y, z), z);
+                if (key < best_key && !added_by_chain(t2s, ends, steps, y, z)) {
+                    best_key = key;
+                    best_index = 2 * item;
+                }
+                continue;
+            }
+            // The 3-opt step: t4 after t3, t5 on the path t2..t3, t6 beside it.
+            const std::int32_t u = next(y);
+            if (u == t1 || u == t2) continue;
+            const std::int32_t v = candidates[static_cast<std::int64_t>(u) * K + slot - 1];
+            const std::int64_t g2 = g1 + d(y, u) - d(u, v);
+            if (g2 <= 0) continue;
+            const std::int32_t ov = offset(v);
+            if (v == y || ov > offset(y)) continue; // t5 on the path t2..t3, not t3
+            int u_added = -1;                       // whether the chain added (y, u), once asked
+            for (int w = 0; w < 2; ++w) {
+                // w = 0: t6 after t5 (then t5 != t3); w = 1: t6 before t5,
+                // neither t2 (the step would be a 2-opt move) nor off the path.
+                if (w == 1 && ov < 2) continue;
+                const std::int32_t x = w == 0 ? next(v) : back(v);
+                const std::int64_t key = key_of(g2 + d(v, x), x);
+                if (key >= best_key) continue;
+                if (u_added < 0) u_added = added_by_chain(t2s, ends, steps, y, u) ? 1 : 0;
+                if (u_added == 0 && !added_by_chain(t2s, ends, steps, v, x)) {
+                    best_key = key;
+                    best_index = 2 * item + w;
+                }
+            }
+        }
+    }
+
+    /// Applies one step of the variable-depth move as 2-opt reversals of the team, each leaving
+    /// one tour, and records their two_opt_between cities in `subs`; returns how many. t5 < 0:
+    /// a 2-opt step; `t6_back`: t6 lies before t5 in the chain's direction.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD std::int32_t apply_step(const Team& team, std::uint32_t c, std::int32_t* tour,
+                                     std::int32_t t1, std::int32_t t2, std::int32_t t3,
+                                     std::int32_t t4, std::int32_t t5, std::int32_t t6,
+                                     bool t6_back, std::int32_t (*subs)[4]) const {
+        const std::int32_t* where = pos_of(c);
+        std::int32_t count = 0;
+        const auto sub = [&](std::int32_t a, std::int32_t b, std::int32_t x, std::int32_t y) {
+            subs[count][0] = a;
+            subs[count][1] = b;
+            subs[count][2] = x;
+            subs[count][3] = y;
+            ++count;
+        };
+        if (t5 < 0) {
+            sub(t1, t2, t3, t4);
+        } else if (t6_back) {
+            // Path t2..t6 t5..t3: both parts reversed in place.
+            sub(t1, t2, t5, t6);
+            sub(t5, t2, t3, t4);
+        } else {
+            // Path t2..t5 t6..t3: the parts swap (the whole path reversed, then each part; a
+            // part of one city needs no reversal).
+            sub(t1, t2, t4, t3);
+            if (t6 != t3) sub(t1, t3, t5, t6);
+            if (t5 != t2) sub(t3, t5, t4, t2);
+        }
+        for (std::int32_t k = 0; k < count; ++k) {
+            const std::int32_t* s = subs[k];
+            const TourMove move = two_opt_between(where, tour, s[0], s[1], s[2], s[3]);
+            team.sync(); // every rank has read the tour before the reversal writes it
+            apply(team, c, tour, move);
+        }
+        return count;
+    }
+
+    /// Undoes the steps after the first `best_steps` of a chain of `steps`, last first, each
+    /// reversal by its inverse: two_opt_between(a, b, x, y) added (b, x) and (a, y). `applied`:
+    /// the entries of `subs` in use; `subs_of`: the entries of each step.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD void undo_steps(const Team& team, std::uint32_t c, std::int32_t* tour,
+                             const std::int32_t (*subs)[4], const std::int32_t* subs_of,
+                             std::int32_t steps, std::int32_t best_steps,
+                             std::int32_t applied) const {
+        const std::int32_t* where = pos_of(c);
+        while (steps > best_steps) {
+            --steps;
+            for (std::int32_t k = 0; k < subs_of[steps]; ++k) {
+                const std::int32_t* s = subs[--applied];
+                const TourMove undo = two_opt_between(where, tour, s[1], s[2], s[3], s[0]);
+                team.sync();
+                apply(team, c, tour, undo);
+            }
+        }
+    }
+
+    /// The cities whose edges the first `best_steps` steps of a chain from t1 changed, each once
+    /// (a chain may pass a city twice), so at most n entries: t1, t2 of the first step, then
+    /// t3..t6 of every step (the next step's t2 is this one's t4 or t6). Every rank keeps the
+    /// list; the leader writes it to `out`. Returns its length.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD std::int32_t list_chain_cities(const Team& team, std::int32_t t1,
+                                            const std::int32_t* t2s, const std::int32_t (*ends)[4],
+                                            std::int32_t best_steps, std::int32_t* out) const {
+        std::int32_t listed_cities[2 + 4 * kMaxDepth];
+        std::int32_t listed = 0;
+        const auto note = [&](std::int32_t city) {
+            if (city < 0) return;
+            for (std::int32_t k = 0; k < listed; ++k)
+                if (listed_cities[k] == city) return;
+            if (team.rank() == 0) out[listed] = city;
+            listed_cities[listed++] = city;
+        };
+        note(t1);
+        note(t2s[0]);
+        for (std::int32_t k = 0; k < best_steps; ++k)
+            for (int e = 0; e < 4; ++e)
+                note(ends[k][e]);
+        return listed;
     }
 
     /// The variable-depth move (Lin-Kernighan style; Delévacq et al.'s "deeper moves"),
@@ -282,94 +474,22 @@ template <class Metric, class Delta> struct TspChainPolicy {
                 std::int32_t best_steps = 0;
                 std::int32_t steps = 0;
                 std::int32_t applied = 0; // entries of subs
-                // Whether the edge (x, y) was added by an earlier step of this chain.
-                const auto added = [&](std::int32_t x, std::int32_t y) {
-                    for (std::int32_t k = 0; k < steps; ++k) {
-                        const std::int32_t a = t2s[k], b = ends[k][0];
-                        if ((a == x && b == y) || (a == y && b == x)) return true;
-                        const std::int32_t e = ends[k][1], h = ends[k][2];
-                        if (h >= 0 && ((e == x && h == y) || (e == y && h == x))) return true;
-                    }
-                    return false;
-                };
                 while (steps < limit) {
                     // dir: the direction from t1 to t2 (true: array order).
                     const bool forward = succ(t1) == t2;
                     const auto next = [&](std::int32_t x) { return forward ? succ(x) : pred(x); };
                     const auto back = [&](std::int32_t x) { return forward ? pred(x) : succ(x); };
-                    // Offset of x from t2 walking in direction dir (0..n-1).
-                    const auto offset = [&](std::int32_t x) {
-                        const std::int32_t o = forward ? where[x] - where[t2] : where[t2] - where[x];
-                        return o < 0 ? o + n : o;
-                    };
-                    // The level's candidate steps in one order (index): per candidate q of
-                    // t2 its 2-opt step, then (3-opt steps) per candidate r of t4 its two t6.
-                    // The ranks share the items (q, slot) and keep the first best by key; a
-                    // team argmin picks the first best of all, so every team size chooses as
-                    // one thread scanning in order would. Key: with 3-opt steps a step whose
-                    // closed tour beats the chain's best so far comes first (best closed tour
-                    // first: a 3-opt step's larger open gain often leads away from a 2-opt
-                    // step that closes with a gain), then every other by largest open gain.
                     const std::int32_t slots = three ? K + 1 : 1;
-                    const std::int32_t items = K * slots;
+                    const std::int32_t* list = candidates + static_cast<std::int64_t>(t2) * K;
+                    // First and second steps tried before are excluded.
+                    const std::int32_t* tried_t3 = steps == 0 ? first_t3 : second_t3;
+                    const int tried_count = steps == 0   ? alternative
+                                            : steps == 1 ? alternative2
+                                                         : 0;
                     std::int64_t best_key = kNoStep;
                     std::int32_t best_index = kNoIndex;
-                    const auto key_of = [&](std::int64_t score, std::int32_t open) {
-                        const std::int64_t closed = score - d(open, t1);
-                        return three && closed > best_gain ? -closed - kClosesFirst : -score;
-                    };
-                    const std::int32_t* list = candidates + static_cast<std::int64_t>(t2) * K;
-                    for (std::int32_t item = static_cast<std::int32_t>(team.rank()); item < items;
-                         item += static_cast<std::int32_t>(team.size())) {
-                        const std::int32_t q = item / slots;
-                        const std::int32_t slot = item % slots;
-                        const std::int32_t y = list[q];
-                        const std::int64_t g1 = g - d(t2, y);
-                        if (g1 <= 0) continue;
-                        if (y == t1 || y == succ(t2) || y == pred(t2)) continue;
-                        bool excluded = false;
-                        for (int k = 0; steps == 0 && k < alternative && !excluded; ++k)
-                            excluded = first_t3[k] == y; // a first step tried before
-                        for (int k = 0; steps == 1 && k < alternative2 && !excluded; ++k)
-                            excluded = second_t3[k] == y; // a second step tried before
-                        if (excluded) continue;
-                        // (Whether a removed edge was added earlier is asked last: only of a
-                        // step that would be chosen.)
-                        if (slot == 0) {
-                            // The 2-opt step: t4 before t3 in direction dir.
-                            const std::int32_t z = back(y);
-                            if (z == t1 || z == t2) continue;
-                            const std::int64_t key = key_of(g1 + d(y, z), z);
-                            if (key < best_key && !added(y, z)) {
-                                best_key = key;
-                                best_index = 2 * item;
-                            }
-                            continue;
-                        }
-                        // The 3-opt step: t4 after t3, t5 on the path t2..t3, t6 beside it.
-                        const std::int32_t u = next(y);
-                        if (u == t1 || u == t2) continue;
-                        const std::int32_t v =
-                            candidates[static_cast<std::int64_t>(u) * K + slot - 1];
-                        const std::int64_t g2 = g1 + d(y, u) - d(u, v);
-                        if (g2 <= 0) continue;
-                        const std::int32_t ov = offset(v);
-                        if (v == y || ov > offset(y)) continue; // t5 on the path t2..t3, not t3
-                        int u_added = -1; // added(y, u), once asked
-                        for (int w = 0; w < 2; ++w) {
-                            // w = 0: t6 after t5 (then t5 != t3); w = 1: t6 before t5,
-                            // neither t2 (the step would be a 2-opt move) nor off the path.
-                            if (w == 1 && ov < 2) continue;
-                            const std::int32_t x = w == 0 ? next(v) : back(v);
-                            const std::int64_t key = key_of(g2 + d(v, x), x);
-                            if (key >= best_key) continue;
-                            if (u_added < 0) u_added = added(y, u) ? 1 : 0;
-                            if (u_added == 0 && !added(v, x)) {
-                                best_key = key;
-                                best_index = 2 * item + w;
-                            }
-                        }
-                    }
+                    scan_steps(team, tour, where, forward, t1, t2, g, best_gain, t2s, ends, steps,
+                               tried_t3, tried_count, best_key, best_index);
                     team.argmin(best_key, best_index);
                     if (best_key == kNoStep) break;
                     // Every rank decodes the chosen step.
@@ -388,35 +508,9 @@ template <class Metric, class Delta> struct TspChainPolicy {
                     }
                     if (steps == 0 && alternative2 == 0) first_t3[firsts++] = t3;
                     if (steps == 1) second_t3[seconds++] = t3;
-                    // The step as 2-opt reversals, each leaving one tour.
-                    std::int32_t count_subs = 0;
-                    const auto sub = [&](std::int32_t a, std::int32_t b, std::int32_t x,
-                                         std::int32_t y) {
-                        subs[applied + count_subs][0] = a;
-                        subs[applied + count_subs][1] = b;
-                        subs[applied + count_subs][2] = x;
-                        subs[applied + count_subs][3] = y;
-                        ++count_subs;
-                    };
-                    if (t5 < 0) {
-                        sub(t1, t2, t3, t4);
-                    } else if (t6 == back(t5)) {
-                        // Path t2..t6 t5..t3: both parts reversed in place.
-                        sub(t1, t2, t5, t6);
-                        sub(t5, t2, t3, t4);
-                    } else {
-                        // Path t2..t5 t6..t3: the parts swap (the whole path reversed, then
-                        // each part; a part of one city needs no reversal).
-                        sub(t1, t2, t4, t3);
-                        if (t6 != t3) sub(t1, t3, t5, t6);
-                        if (t5 != t2) sub(t3, t5, t4, t2);
-                    }
-                    for (std::int32_t k = 0; k < count_subs; ++k) {
-                        const std::int32_t* s = subs[applied + k];
-                        const TourMove move = two_opt_between(where, tour, s[0], s[1], s[2], s[3]);
-                        team.sync(); // every rank has read the tour before the reversal writes it
-                        apply(team, c, tour, move);
-                    }
+                    const std::int32_t count_subs =
+                        apply_step(team, c, tour, t1, t2, t3, t4, t5, t6, t5 >= 0 && t6 == back(t5),
+                                   subs + applied);
                     applied += count_subs;
                     subs_of[steps] = count_subs;
                     t2s[steps] = t2;
@@ -434,36 +528,9 @@ template <class Metric, class Delta> struct TspChainPolicy {
                     }
                     t2 = open;
                 }
-                // Undo the steps after the best closed tour, last first, each reversal by its
-                // inverse: two_opt_between(a, b, x, y) added (b, x) and (a, y).
-                while (steps > best_steps) {
-                    --steps;
-                    for (std::int32_t k = 0; k < subs_of[steps]; ++k) {
-                        const std::int32_t* s = subs[--applied];
-                        const TourMove undo = two_opt_between(where, tour, s[1], s[2], s[3], s[0]);
-                        team.sync();
-                        apply(team, c, tour, undo);
-                    }
-                }
+                undo_steps(team, c, tour, subs, subs_of, steps, best_steps, applied);
                 if (best_steps > 0) {
-                    // Each city once (a chain may pass a city twice), so at most n entries:
-                    // t1, t2 of the first step, then t3..t6 of every step (the next step's t2
-                    // is this one's t4 or t6). Every rank keeps the list; the leader writes it.
-                    std::int32_t listed_cities[2 + 4 * kMaxDepth];
-                    std::int32_t listed = 0;
-                    const auto note = [&](std::int32_t city) {
-                        if (city < 0) return;
-                        for (std::int32_t k = 0; k < listed; ++k)
-                            if (listed_cities[k] == city) return;
-                        if (team.rank() == 0) out[listed] = city;
-                        listed_cities[listed++] = city;
-                    };
-                    note(t1);
-                    note(t2s[0]);
-                    for (std::int32_t k = 0; k < best_steps; ++k)
-                        for (int e = 0; e < 4; ++e)
-                            note(ends[k][e]);
-                    touched = listed;
+                    touched = list_chain_cities(team, t1, t2s, ends, best_steps, out);
                     tried = f + 1;
                     return -best_gain;
                 }
@@ -488,8 +555,8 @@ template <class Metric, class Delta> struct TspChainPolicy {
     }
 
     /// Leader only: the child is `first` improved with every shorter interchangeable sub-path of
-    /// `second` (Combine, Riise & Burke 2014; exchange recombine / population), sub-paths of at most
-    /// 1000 cities. Deterministic: the random stream is not used.
+    /// `second` (Combine, Riise & Burke 2014; exchange recombine / population), sub-paths of at
+    /// most 1000 cities. Deterministic: the random stream is not used.
     LOCUS_HD void recombine(std::uint32_t c, const std::int32_t* first, const std::int32_t* second,
                             std::int32_t* child, Rng&) const {
         for (std::int32_t k = 0; k < n; ++k)
