@@ -57,6 +57,19 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
         put_line(stdout, fmt::format("  {:<14} {}", p.name, p.description));
         put_line(stdout, fmt::format("  {:<14} {}", "", p.file.string()));
     }
+    // Deprecated names follow the components of their kind, one line each.
+    const auto list_aliases = [&](const std::string& of) {
+        for (const ComponentAlias* alias : registry.aliases()) {
+            if (alias->kind != of) continue;
+            const std::string scope = alias->problem.empty() ? "" : " [" + alias->problem + "]";
+            put_line(stdout, fmt::format("  {}{} (deprecated: use {}{})", alias->name, scope,
+                                         alias->target,
+                                         alias->nested.empty()
+                                             ? ""
+                                             : ", its other keys under " + alias->nested));
+            if (verbose) put_line(stdout, "      " + alias->note());
+        }
+    };
     std::string kind;
     for (const RegistryEntry* entry : registry.entries()) {
         const ComponentSchema& s = entry->schema;
@@ -64,6 +77,7 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
             if (!verbose) continue;
         }
         if (s.kind != kind) {
+            if (!kind.empty()) list_aliases(kind);
             kind = s.kind;
             std::printf("\n");
             put_line(stdout, kind + ":");
@@ -80,6 +94,7 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
                                          range_of(p), def, p.doc));
         }
     }
+    if (!kind.empty()) list_aliases(kind);
     // A plugin that failed to load makes the listing incomplete: said on stderr (above) and
     // by the exit status.
     return failures.empty() ? kOk : kFailure;

@@ -246,6 +246,8 @@ private:
 std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& extra_dirs,
                                      Registry& registry, std::vector<std::string>* failures) {
     register_job_schema(registry);
+    // Notes of config composition (a deprecated component name) go to stderr, each once.
+    registry.set_note_sink([](const std::string& text) { put_line(stderr, "locus: note: " + text); });
     PluginLoader loader(extra_dirs);
     auto loaded = loader.load_all(registry);
     for (const std::string& failure : loader.failures())

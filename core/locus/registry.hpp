@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <tuple>
@@ -24,6 +25,23 @@ struct RegistryEntry {
     ComponentSchema schema;
     Factory factory;
     std::string plugin; ///< file of the plugin that registered it ("" = built in)
+};
+
+/// A deprecated name of a component: configs that name it compose as `target` (of the same
+/// kind), and its keys that the target's schema does not know go into the target's component
+/// parameter `nested` (which then takes its default name), so that an old flat config of a
+/// component that became a target with a nested part still validates and runs the same.
+struct ComponentAlias {
+    std::string kind;    ///< kind of the alias and its target, e.g. "algorithm"
+    std::string name;    ///< the deprecated name, e.g. "resident_ils"
+    std::string problem; ///< problem the alias is scoped to ("" = every problem)
+    std::string target;  ///< name of the component it stands for, e.g. "chains"
+    std::string nested;  ///< the target's component param of the other keys ("" = none)
+    std::string plugin = {}; ///< file of the plugin that registered it ("" = built in)
+
+    /// The deprecation note of a config that names the alias: "algorithm 'resident_ils' is
+    /// deprecated; use {name: chains, policy: {...}} (...)".
+    std::string note() const;
 };
 
 /// Components by kind and name. Problem-scoped components (schema.problem non-empty) are only
@@ -51,6 +69,25 @@ public:
     /// All entries, ordered by kind, problem, name.
     std::vector<const RegistryEntry*> entries() const;
 
+    /// Registers a deprecated name (ComponentAlias). Throws PluginError if the name is already
+    /// taken by a component or an alias of the same kind and scope.
+    void add_alias(ComponentAlias alias, std::string plugin = {});
+
+    /// The alias (kind, name) visible for `problem`, or null (a scoped alias shadows a generic
+    /// one, as components do). Components are looked up first: an alias never shadows one.
+    const ComponentAlias* find_alias(const std::string& kind, const std::string& name,
+                                     const std::string& problem = {}) const;
+
+    /// All aliases, ordered by kind, problem, name.
+    std::vector<const ComponentAlias*> aliases() const;
+
+    /// Where notes of config composition go (e.g. the deprecation of an alias): `sink` is called
+    /// once per distinct note for the life of the registry. Without a sink notes are dropped.
+    void set_note_sink(std::function<void(const std::string&)> sink) { note_sink_ = std::move(sink); }
+
+    /// Passes `text` to the note sink unless the same note was passed before.
+    void note(const std::string& text) const;
+
     /// Creates the component described by `params` (kind and name from the params) and checks
     /// it has type T (T::kind must equal params.kind()).
     template <class T> std::unique_ptr<T> create(const Params& params, BuildContext& ctx) const {
@@ -64,7 +101,10 @@ public:
 
 private:
     std::map<std::tuple<std::string, std::string, std::string>, RegistryEntry> entries_;
+    std::map<std::tuple<std::string, std::string, std::string>, ComponentAlias> aliases_;
     std::string owner_;
+    std::function<void(const std::string&)> note_sink_;
+    mutable std::set<std::string> noted_;
 };
 
 /// Closest candidate to `word` by edit distance, or "" if none is reasonably close.

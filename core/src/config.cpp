@@ -281,6 +281,10 @@ class Validator {
         // NOTE: a problem may be registered scoped to itself; its own name is then its scope.
         const bool is_problem = kind == "problem";
         const RegistryEntry* entry = registry_.find(kind, name, is_problem ? name : scope);
+        if (entry == nullptr && !is_problem) {
+            if (const ComponentAlias* alias = registry_.find_alias(kind, name, scope))
+                return alias_of(node, map, *alias, path, scope);
+        }
         if (entry == nullptr) {
             // NOTE: the problem is named only for kinds that have problem-scoped components.
             const bool scoped = registry_.names(kind, "", true) != registry_.names(kind);
@@ -300,6 +304,77 @@ class Validator {
         // NOTE: the component's own checks of its params (params_check.hpp) run here, so that
         // every command reading a config refuses what a run would, located like the rest.
         if (const ParamsCheck* check = params_check(entry->factory))
+            (*check)(*params);
+        return params;
+    }
+
+    /// The params of a config that names a deprecated alias: those of the alias's target, its
+    /// keys that the target does not know given to the target's nested component (which keeps
+    /// the alias's path, so that messages about them read as before). A key that neither knows
+    /// is refused as the alias's unknown key, with the keys it had as the alternatives.
+    std::shared_ptr<const Params> alias_of(const ConfigNode& node, const ConfigNode* map,
+                                           const ComponentAlias& alias, const std::string& path,
+                                           const std::string& scope) const {
+        const RegistryEntry* target = registry_.find(alias.kind, alias.target, scope);
+        if (target == nullptr)
+            fail(node.location, path,
+                 alias.kind + " '" + alias.name + "' stands for " + alias.kind + " '" +
+                     alias.target + "', which no loaded plugin provides");
+        const ComponentSchema* nested_schema = nullptr;
+        const ParamSpec* nested = nullptr;
+        if (!alias.nested.empty()) {
+            nested = target->schema.find(alias.nested);
+            if (nested == nullptr || nested->type != ParamType::component)
+                fail(node.location, path,
+                     alias.kind + " '" + alias.target + "' has no component parameter '" +
+                         alias.nested + "' for the keys of its alias '" + alias.name + "'");
+            const RegistryEntry* inner =
+                registry_.find(nested->component_kind, default_name(*nested), scope);
+            if (inner == nullptr)
+                fail(node.location, join_path(path, alias.nested),
+                     "unknown " + nested->component_kind + " '" + default_name(*nested) +
+                         "' for problem '" + scope + "'");
+            nested_schema = &inner->schema;
+        }
+        registry_.note(alias.note());
+        // The target's keys stay, the nested component's keys move, any other is refused.
+        ConfigNode outer;
+        outer.type = ConfigNode::Type::map;
+        outer.location = node.location;
+        ConfigNode inner;
+        inner.type = ConfigNode::Type::map;
+        inner.location = node.location;
+        if (map != nullptr) {
+            for (const ConfigEntry& entry : map->entries) {
+                const bool own = entry.key != alias.nested && target->schema.find(entry.key);
+                if (entry.key == "name" || own) {
+                    outer.entries.push_back(entry);
+                } else if (nested_schema != nullptr && nested_schema->find(entry.key)) {
+                    inner.entries.push_back(entry);
+                } else {
+                    std::vector<std::string> valid;
+                    for (const ParamSpec& spec : target->schema.params)
+                        if (spec.name != alias.nested) valid.push_back(spec.name);
+                    if (nested_schema != nullptr)
+                        for (const ParamSpec& spec : nested_schema->params)
+                            valid.push_back(spec.name);
+                    fail(entry.key_location, join_path(path, entry.key),
+                         "unknown key '" + entry.key + "' for " + alias.kind + " '" + alias.name +
+                             "'" + alternatives(entry.key, valid));
+                }
+            }
+        }
+        auto params = params_of(&outer, target->schema, path, node.location, false, scope);
+        if (nested_schema != nullptr) {
+            auto inner_params = params_of(&inner, *nested_schema, path, node.location, false, scope);
+            if (const ParamsCheck* check = params_check(registry_.find(nested->component_kind,
+                                                                       default_name(*nested), scope)
+                                                            ->factory))
+                (*check)(*inner_params);
+            params->set(alias.nested, std::shared_ptr<const Params>(std::move(inner_params)),
+                        node.location);
+        }
+        if (const ParamsCheck* check = params_check(target->factory))
             (*check)(*params);
         return params;
     }

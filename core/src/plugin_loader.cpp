@@ -155,8 +155,20 @@ void register_plugin(const PluginDescriptor& descriptor, const fs::path& path, R
                                                ", again by '" + path.string() + "')"));
         }
     }
+    // Deprecated names (aliases) move with the entries, checked first as well.
+    const std::vector<const ComponentAlias*> aliases = staging.aliases();
+    for (const ComponentAlias* alias : aliases) {
+        const ComponentAlias* taken = registry.find_alias(alias->kind, alias->name, alias->problem);
+        if ((taken != nullptr && taken->problem == alias->problem) ||
+            registry.find(alias->kind, alias->name, alias->problem) != nullptr)
+            throw PluginError(registration_failure(
+                path, alias->kind + " '" + alias->name + "' is registered twice (again as an "
+                                                         "alias by '" + path.string() + "')"));
+    }
     for (const RegistryEntry* entry : entries)
         registry.add(entry->schema, entry->factory, path.string());
+    for (const ComponentAlias* alias : aliases)
+        registry.add_alias(*alias, path.string());
 }
 
 bool is_plugin_file_name(const std::string& name) {

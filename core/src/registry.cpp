@@ -69,6 +69,14 @@ void Registry::add(ComponentSchema schema, Factory factory, std::string plugin) 
                           "')");
     check_defaults(schema, plugin);
     auto key = std::make_tuple(schema.kind, schema.name, schema.problem);
+    if (const auto alias = aliases_.find(key); alias != aliases_.end())
+        throw PluginError(fmt::format("{} '{}' is registered as a component{}, but {} made it an "
+                                      "alias of '{}'",
+                                      schema.kind, schema.name,
+                                      plugin.empty() ? "" : " by '" + plugin + "'",
+                                      alias->second.plugin.empty() ? std::string("the core")
+                                                                   : "'" + alias->second.plugin + "'",
+                                      alias->second.target));
     const auto it = entries_.find(key);
     if (it != entries_.end()) {
         const std::string scope =
@@ -120,6 +128,58 @@ std::vector<const RegistryEntry*> Registry::entries() const {
                std::tie(b->schema.kind, b->schema.problem, b->schema.name);
     });
     return out;
+}
+
+std::string ComponentAlias::note() const {
+    const std::string scope = problem.empty() ? "" : " (problem '" + problem + "')";
+    if (nested.empty())
+        return fmt::format("{} '{}'{} is deprecated; use {{name: {}}} (same keys)", kind, name,
+                           scope, target);
+    return fmt::format("{} '{}'{} is deprecated; use {{name: {}, {}: {{...}}}}: its keys that "
+                       "{} does not know go under {}, with the same values and results",
+                       kind, name, scope, target, nested, target, nested);
+}
+
+void Registry::add_alias(ComponentAlias alias, std::string plugin) {
+    if (plugin.empty()) plugin = owner_;
+    alias.plugin = plugin;
+    if (alias.kind.empty() || alias.name.empty() || alias.target.empty())
+        throw PluginError("cannot register an alias without kind, name and target (plugin '" +
+                          plugin + "')");
+    auto key = std::make_tuple(alias.kind, alias.name, alias.problem);
+    const std::string scope =
+        alias.problem.empty() ? std::string() : " for problem '" + alias.problem + "'";
+    if (entries_.count(key) != 0 || aliases_.count(key) != 0)
+        throw PluginError(fmt::format("{} '{}'{} is registered twice (again as an alias of '{}'{})",
+                                      alias.kind, alias.name, scope, alias.target,
+                                      plugin.empty() ? "" : " by '" + plugin + "'"));
+    aliases_.emplace(std::move(key), std::move(alias));
+}
+
+const ComponentAlias* Registry::find_alias(const std::string& kind, const std::string& name,
+                                           const std::string& problem) const {
+    if (!problem.empty()) {
+        const auto it = aliases_.find(std::make_tuple(kind, name, problem));
+        if (it != aliases_.end()) return &it->second;
+    }
+    const auto it = aliases_.find(std::make_tuple(kind, name, std::string()));
+    return it == aliases_.end() ? nullptr : &it->second;
+}
+
+std::vector<const ComponentAlias*> Registry::aliases() const {
+    std::vector<const ComponentAlias*> out;
+    out.reserve(aliases_.size());
+    for (const auto& [key, alias] : aliases_)
+        out.push_back(&alias);
+    std::sort(out.begin(), out.end(), [](const ComponentAlias* a, const ComponentAlias* b) {
+        return std::tie(a->kind, a->problem, a->name) < std::tie(b->kind, b->problem, b->name);
+    });
+    return out;
+}
+
+void Registry::note(const std::string& text) const {
+    if (!note_sink_ || !noted_.insert(text).second) return;
+    note_sink_(text);
 }
 
 std::unique_ptr<Component> Registry::create_component(const Params& params,

@@ -84,7 +84,12 @@ TEST_CASE("locus plugins lists every plugin and component") {
     CHECK(r.output.find("\n  random [tsp]\n") != std::string::npos);
     CHECK(r.output.find("\n  beam_search\n") != std::string::npos);
     CHECK(r.output.find("\n  window_moves [gridpath]\n") != std::string::npos);
-    CHECK(r.output.find("\n  resident_ils [tsp]\n") != std::string::npos);
+    CHECK(r.output.find("\n  chains\n") != std::string::npos);
+    CHECK(r.output.find("\n  ils [tsp]\n") != std::string::npos); // chain_policy
+    // Deprecated names are listed as such, with their replacement.
+    CHECK(r.output.find("\n  resident_ils [tsp] (deprecated: use chains, its other keys under "
+                        "policy)\n") != std::string::npos);
+    CHECK(r.output.find("\n  routing_ils [dcvrp] (deprecated: use chains") != std::string::npos);
     // Parameter documentation and the job schema only with --verbose.
     CHECK(r.output.find("candidate-list size K") == std::string::npos);
     CHECK(listed(r.output, "job").empty());

@@ -73,7 +73,7 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
         const auto job = [&](const std::string& construction, const std::string& algorithm) {
             write_file(config, "problem: {name: tsp, instance: \"random-uniform:n=50,seed=1\"}\n"
                                "construction: " + construction + "\n"
-                               "algorithm: {name: resident_ils, " + algorithm + "}\n"
+                               "algorithm: {name: chains, " + algorithm + "}\n"
                                "batch: 3\n");
             return run_job(dir, config);
         };
@@ -89,11 +89,11 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
         CHECK(r.exit_code == 2);
         CHECK(r.output == error_line("algorithm.cross_islands: folds islands into each other "
                                      "and needs islands >= 2 (islands is 1)"));
-        r = job("nearest_neighbor", "depth: 8, step: 4");
+        r = job("nearest_neighbor", "policy: {depth: 8, step: 4}");
         CHECK(r.exit_code == 2);
         CHECK(r.output == error_line(config.string() +
-                                     ":3:49: algorithm.step: expected an integer in [2, 3], "
-                                     "got '4'"));
+                                     ":3:52: algorithm.policy.step: expected an integer in [2, "
+                                     "3], got '4'"));
         r = job("{name: mixed, constructions: []}", "islands: 2");
         CHECK(r.exit_code == 2);
         CHECK(r.output == error_line(config.string() +

@@ -207,7 +207,7 @@ TEST_CASE("filter: compact without candidates is refused by name; with them a ru
     CHECK(verify.exit_code == 0);
 }
 
-TEST_CASE("routing_ils: a run reports the exact objective of a feasible best.sol; bad "
+TEST_CASE("chains: a DCVRP run reports the exact objective of a feasible best.sol; bad "
           "parameters are refused by name") {
     const auto dir = locus::test::temp_dir("dcvrp-routing-ils");
     const std::string spec = "random-cvrp:n=60,seed=8,distance=2200";
@@ -221,14 +221,14 @@ TEST_CASE("routing_ils: a run reports the exact objective of a feasible best.sol
         return (dir / name).string();
     };
     const auto bad = locus::test::run_command(
-        locus_bin() + " run " + job("bad.yaml", "{name: routing_ils, kicks: 0}") +
+        locus_bin() + " run " + job("bad.yaml", "{name: chains, policy: {kicks: 0}}") +
         " --backend cpu --out " + (dir / "bad").string());
     CHECK(bad.exit_code == 2);
-    CHECK(bad.output.find("algorithm.kicks: expected an integer in [1, 64], got '0'") !=
+    CHECK(bad.output.find("algorithm.policy.kicks: expected an integer in [1, 64], got '0'") !=
           std::string::npos);
     const auto run = locus::test::run_command(
         locus_bin() + " run " +
-        job("good.yaml", "{name: routing_ils, candidates: 10, exchange: recombine, elite: 2}") +
+        job("good.yaml", "{name: chains, policy: {candidates: 10}, exchange: recombine, elite: 2}") +
         " -q --backend cpu --out " + (dir / "good").string());
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
@@ -246,7 +246,7 @@ TEST_CASE("routing_ils: a run reports the exact objective of a feasible best.sol
     CHECK(problem->verify(problem->read_solution(best)).feasible);
 }
 
-TEST_CASE("routing_ils with penalties on an instance that no fleet of that size can serve: the "
+TEST_CASE("chains with DCVRP penalties on an instance that no fleet of that size can serve: the "
           "run says so, exits 3 and writes its best infeasible solution with the violation") {
     const auto dir = locus::test::temp_dir("dcvrp-routing-infeasible");
     // 39 customers in a square of side 1000, three vehicles, routes of at most 1500: the
@@ -256,7 +256,7 @@ TEST_CASE("routing_ils with penalties on an instance that no fleet of that size 
         std::ofstream out(dir / "job.yaml");
         out << "problem: {name: dcvrp, instance: \"" << spec << "\", vehicles: 3}\n"
             << "construction: cheapest_insertion\n"
-            << "algorithm: {name: routing_ils, candidates: 8, penalties: true, "
+            << "algorithm: {name: chains, policy: {candidates: 8, penalties: true}, "
                "exchange: population, epoch: 5}\n"
             << "batch: 4\n"
             << "termination: {time_limit: 1}\n";
@@ -279,7 +279,7 @@ TEST_CASE("routing_ils with penalties on an instance that no fleet of that size 
     CHECK(problem->read_solution(best).size() == problem->solution_width());
 }
 
-TEST_CASE("routing_ils: population and penalty parameters out of range are refused by name") {
+TEST_CASE("chains on the DCVRP: population and penalty parameters out of range are refused by name") {
     const auto dir = locus::test::temp_dir("dcvrp-routing-params");
     const auto refused = [&](const std::string& algorithm, const std::string& message) {
         std::ofstream(dir / "job.yaml")
@@ -292,10 +292,13 @@ TEST_CASE("routing_ils: population and penalty parameters out of range are refus
         CHECK(run.exit_code == 2);
         CHECK(run.output.find(message) != std::string::npos);
     };
-    refused("{name: routing_ils, exchange: population, population: 1}",
+    refused("{name: chains, exchange: population, population: 1}",
             "algorithm.population: expected an integer in [2, 100000], got '1'");
-    refused("{name: routing_ils, penalties: true, feasible_target: 1.5}",
-            "algorithm.feasible_target: expected a number in [0.01, 0.99], got '1.5'");
+    refused("{name: chains, policy: {penalties: true, feasible_target: 1.5}}",
+            "algorithm.policy.feasible_target: expected a number in [0.01, 0.99], got '1.5'");
+    refused("{name: chains, policy: {penalties: true, repair_boost: 0}}",
+            "algorithm.policy.repair_boost: expected an integer in [1, 1000], got '0'");
+    // The deprecated flat form refuses them at the same keys as before.
     refused("{name: routing_ils, penalties: true, repair_boost: 0}",
             "algorithm.repair_boost: expected an integer in [1, 1000], got '0'");
 }
@@ -304,12 +307,49 @@ TEST_CASE("exchange: population on chains without a distance between solutions i
           "name") {
     const auto dir = locus::test::temp_dir("chains-population-distance");
     std::ofstream(dir / "job.yaml") << "problem: {name: qap, instance: \"random-qap:n=12\"}\n"
-                                    << "algorithm: {name: resident_ils, exchange: population}\n";
+                                    << "algorithm: {name: chains, exchange: population}\n";
     const auto run = locus::test::run_command(locus_bin() + " run " + (dir / "job.yaml").string() +
                                               " --backend cpu");
     INFO(run.output);
     CHECK(run.exit_code == 2);
-    CHECK(run.output.find("locus: error: resident_ils: exchange: population needs a distance "
-                          "between solutions, which this problem's chains do not have; use "
-                          "copy_best, elite, recombine or none") != std::string::npos);
+    CHECK(run.output.find("locus: error: algorithm.exchange: population needs a distance "
+                          "between solutions, which the chains of problem 'qap' do not have; "
+                          "use copy_best, elite, recombine or none") != std::string::npos);
+}
+
+TEST_CASE("routing_ils, the deprecated flat form of chains on the DCVRP, runs the same search: "
+          "same objective, and a note names the replacement") {
+    const auto dir = locus::test::temp_dir("dcvrp-routing-alias");
+    const auto run = [&](const std::string& name, const std::string& algorithm) {
+        std::ofstream(dir / (name + ".yaml"))
+            << "problem: {name: dcvrp, instance: \"random-cvrp:n=40,seed=3,distance=2000\"}\n"
+            << "construction: cheapest_insertion\n"
+            << "algorithm: " << algorithm << "\n"
+            << "batch: 4\n"
+            << "termination: {iterations: 60}\n";
+        return locus::test::run_command(locus_bin() + " run " +
+                                        (dir / (name + ".yaml")).string() +
+                                        " -q --backend cpu --set threads=2 --out " +
+                                        (dir / name).string());
+    };
+    const auto old_form = run("old", "{name: routing_ils, candidates: 10, kicks: 2, penalties: "
+                                     "true, epoch: 10, exchange: population}");
+    const auto new_form = run("new", "{name: chains, policy: {candidates: 10, kicks: 2, "
+                                     "penalties: true}, epoch: 10, exchange: population}");
+    INFO(old_form.output);
+    REQUIRE(old_form.exit_code == 0);
+    REQUIRE(new_form.exit_code == 0);
+    CHECK(old_form.output.find("locus: note: algorithm 'routing_ils' (problem 'dcvrp') is "
+                               "deprecated; use {name: chains, policy: {...}}") !=
+          std::string::npos);
+    CHECK(new_form.output.find("deprecated") == std::string::npos);
+    const auto field = [](const std::string& line, const std::string& key) {
+        const auto at = line.find("\"" + key + "\":");
+        REQUIRE(at != std::string::npos);
+        return line.substr(at, line.find(',', at) - at);
+    };
+    const std::string old_line = results_line(dir / "old");
+    const std::string new_line = results_line(dir / "new");
+    CHECK(field(old_line, "objective") == field(new_line, "objective"));
+    CHECK(field(old_line, "algorithm") == field(new_line, "algorithm"));
 }

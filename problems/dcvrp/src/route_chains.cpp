@@ -1,5 +1,5 @@
-// The DCVRP route chains: the instance in fixed point, the CPU runner and the "routing_ils"
-// algorithm registered on the many-chain engine.
+// The DCVRP route chains: the instance in fixed point, the CPU runner and their registration as
+// the chain_policy `ils` of the many-chain search (with its deprecated name `routing_ils`).
 
 #include "locus/dcvrp/route_chains.hpp"
 
@@ -7,15 +7,15 @@
 #include <cmath>
 
 #include "locus/dcvrp/giant_tour_search.hpp"
-#include "locus/gpu/chain_search.hpp"
+#include "locus/gpu/chain_policy_component.hpp"
 #include "locus/params.hpp"
 #include "locus/registry.hpp"
 
 namespace locus::dcvrp {
 
 RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates)
-    : n(instance.n), K(std::min(candidates, instance.customers() - 1)),
-      capacity(instance.capacity), demand(instance.demand) {
+    : n(instance.n), K(std::min(candidates, instance.customers() - 1)), capacity(instance.capacity),
+      demand(instance.demand) {
     bool integral = std::floor(instance.service_time) == instance.service_time;
     for (const double d : instance.dist)
         integral = integral && std::floor(d) == d;
@@ -123,32 +123,46 @@ double broken_pairs_distance(std::span<const std::int32_t> a, std::span<const st
     return static_cast<double>(broken) / (2.0 * static_cast<double>(n - 1));
 }
 
-std::unique_ptr<gpu::ChainRunner> make_cpu_route_runner(const DcvrpProblem& problem,
-                                                        const RouteChainOptions& options,
-                                                        std::uint32_t chains,
-                                                        const gpu::ChainParams& params,
-                                                        int threads) {
+std::unique_ptr<gpu::ChainRunner>
+make_cpu_route_runner(const DcvrpProblem& problem, const RouteChainOptions& options,
+                      std::uint32_t chains, const gpu::ChainParams& params, int threads) {
     auto data = std::make_shared<RouteChainData>(problem.instance(), options.candidates);
     data->vehicles = problem.vehicles();
-    return std::make_unique<gpu::CpuChainRunner<RouteChainPolicy>>(
-        data->policy(options), chains, params, threads, data);
+    return std::make_unique<gpu::CpuChainRunner<RouteChainPolicy>>(data->policy(options), chains,
+                                                                   params, threads, data);
 }
 
+namespace {
+
+RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
+    RouteChainOptions options;
+    options.candidates = static_cast<std::int32_t>(p.get_int("candidates"));
+    options.kicks = static_cast<std::int32_t>(p.get_int("kicks"));
+    options.segments = p.get_bool("segments");
+    options.penalties = p.get_bool("penalties");
+    options.feasible_target = p.get_real("feasible_target");
+    options.repair_boost = static_cast<std::int32_t>(p.get_int("repair_boost"));
+    return options;
+}
+
+const DcvrpProblem& dcvrp_of(const BuildContext& b) {
+    return problem_as<DcvrpProblem>(b, "dcvrp", "chain_policy ils");
+}
+
+} // namespace
+
 void register_routing_ils(Registry& registry) {
-    gpu::ChainSearchSpec spec;
+    gpu::ChainPolicySpec<RouteChainOptions> spec;
     spec.problem = "dcvrp";
-    spec.name = "routing_ils";
-    spec.doc = "Iterated local search over route neighborhoods on the many-chain engine: one "
-               "chain per solution of the batch (a CUDA block or a CPU thread), each running "
-               "its whole loop — random feasible relocations and swaps as the kick, a VND over "
-               "relocate, swap, 2-opt* and 2-opt on granular candidate lists (each move O(1) "
-               "from route prefix loads and durations, capacity and duration limits enforced, "
-               "no route opened), acceptance — with exchanges between chains before every "
-               "epoch. Costs in fixed point inside the chains; results re-evaluated exactly.";
+    spec.doc = "Route chains of the many-chain search (algorithm chains): each chain iterates "
+               "random feasible relocations and swaps as the kick, a VND over relocate, swap, "
+               "2-opt* and 2-opt on granular candidate lists (each move O(1) from route prefix "
+               "loads and durations, capacity and duration limits enforced, no route opened) "
+               "and acceptance. Costs in fixed point inside the chains; results re-evaluated "
+               "exactly; the population exchange ranks diversity by the broken-pairs distance.";
     spec.parameters = [](ComponentSchema& schema) {
         schema.integer("candidates", "20", "granular candidate-list size K", 1, 1024);
-        schema.integer("kicks", "3", "random feasible relocations/swaps per perturbation", 1,
-                       64);
+        schema.integer("kicks", "3", "random feasible relocations/swaps per perturbation", 1, 64);
         schema.boolean("segments", "false",
                        "also relocate 2 or 3 consecutive customers after a candidate (either "
                        "orientation) as a fifth neighborhood");
@@ -162,35 +176,28 @@ void register_routing_ils(Registry& registry) {
         schema.integer("repair_boost", "10",
                        "penalties: weight factor of the repair descent (1: no repair)", 1, 1000);
     };
-    spec.make_runner = [](const Params& p, const BuildContext& b, std::uint32_t chains,
-                          const gpu::ChainParams& params) -> std::unique_ptr<gpu::ChainRunner> {
-        const auto& problem = problem_as<DcvrpProblem>(b, "dcvrp", "routing_ils");
-        RouteChainOptions options;
-        options.candidates = static_cast<std::int32_t>(p.get_int("candidates"));
-        options.kicks = static_cast<std::int32_t>(p.get_int("kicks"));
-        options.segments = p.get_bool("segments");
-        options.penalties = p.get_bool("penalties");
-        options.feasible_target = p.get_real("feasible_target");
-        options.repair_boost = static_cast<std::int32_t>(p.get_int("repair_boost"));
-        if (b.backend == Backend::cuda)
-            return make_cuda_route_runner(problem, options, chains, params, b.device,
-                                          {b.memory_budget, b.memory_fraction});
-        return make_cpu_route_runner(problem, options, chains, params, b.threads);
+    spec.options = route_chain_options;
+    spec.cpu = [](const BuildContext& b, const RouteChainOptions& options, std::uint32_t chains,
+                  const gpu::ChainParams& params, const gpu::EngineSettings& settings) {
+        return make_cpu_route_runner(dcvrp_of(b), options, chains, params, settings.threads);
     };
-    spec.chain_objective =
-        [](const BuildContext& b) -> std::function<std::int64_t(std::span<const std::int32_t>)> {
-        const auto& problem = problem_as<DcvrpProblem>(b, "dcvrp", "routing_ils");
-        auto data = std::make_shared<const RouteChainData>(problem.instance(), 0);
+    spec.cuda = [](const BuildContext& b, const RouteChainOptions& options, std::uint32_t chains,
+                   const gpu::ChainParams& params, const gpu::EngineSettings& settings) {
+        return make_cuda_route_runner(dcvrp_of(b), options, chains, params, settings.device,
+                                      settings.memory);
+    };
+    spec.chain_objective = [](const BuildContext& b) -> gpu::ChainObjective {
+        auto data = std::make_shared<const RouteChainData>(dcvrp_of(b).instance(), 0);
         return [data](std::span<const std::int32_t> row) { return data->value(row); };
     };
     spec.distance = [](const BuildContext& b) -> gpu::SolutionDistance {
-        const auto& problem = problem_as<DcvrpProblem>(b, "dcvrp", "routing_ils");
-        const std::int32_t n = problem.instance().n;
+        const std::int32_t n = dcvrp_of(b).instance().n;
         return [n](std::span<const std::int32_t> x, std::span<const std::int32_t> y) {
             return broken_pairs_distance(x, y, n);
         };
     };
-    gpu::register_chain_search(registry, std::move(spec));
+    gpu::register_chain_policy(registry, std::move(spec));
+    gpu::register_chains_alias(registry, "routing_ils", "dcvrp");
 }
 
 } // namespace locus::dcvrp

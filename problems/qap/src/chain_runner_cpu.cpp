@@ -1,10 +1,11 @@
-// The QAP chains on the CPU twin of the many-chain engine, and their registration.
+// The QAP chains on the CPU twin of the many-chain engine, and their registration as the
+// chain_policy `ils` of the many-chain search (with its deprecated name `resident_ils`).
 
 #include <algorithm>
 #include <memory>
 #include <vector>
 
-#include "locus/gpu/chain_search.hpp"
+#include "locus/gpu/chain_policy_component.hpp"
 #include "locus/params.hpp"
 #include "locus/problem.hpp"
 #include "locus/qap/chain_policy.hpp"
@@ -19,8 +20,8 @@ std::int32_t chain_kick(std::int32_t kick, std::int32_t n) {
     return std::max(1, std::min(wanted, n / 2));
 }
 
-std::unique_ptr<gpu::ChainRunner> make_cpu_chain_runner(const Instance& instance,
-                                                        std::int32_t kick, std::uint32_t chains,
+std::unique_ptr<gpu::ChainRunner> make_cpu_chain_runner(const Instance& instance, std::int32_t kick,
+                                                        std::uint32_t chains,
                                                         const gpu::ChainParams& params,
                                                         int threads) {
     auto words = std::make_shared<const std::vector<std::int32_t>>(matrix_words(instance));
@@ -33,28 +34,33 @@ std::unique_ptr<gpu::ChainRunner> make_cpu_chain_runner(const Instance& instance
 }
 
 void register_resident_ils(Registry& registry) {
-    gpu::ChainSearchSpec spec;
+    gpu::ChainPolicySpec<std::int32_t> spec;
     spec.problem = "qap";
-    spec.name = "resident_ils";
-    spec.doc = "Resident iterated local search on the many-chain engine: one chain per solution "
-               "of the batch, each running perturbation (random swaps), a best-improvement swap "
-               "descent over its own table of swap deltas (O(1) updates per pair) and "
-               "acceptance in one CUDA block or one CPU thread; chains exchange solutions "
-               "before every epoch (recombine: locations both parents agree on are kept).";
+    spec.doc = "QAP chains of the many-chain search (algorithm chains): each chain runs "
+               "perturbation (random swaps), a best-improvement swap descent over its own table "
+               "of swap deltas (O(1) updates per pair) and acceptance; recombination keeps the "
+               "locations both parents agree on.";
     spec.parameters = [](ComponentSchema& schema) {
-        schema.integer("kick", "0", "random swaps per perturbation (0 = n/10 + 2, at most n/2)",
-                       0, 1000000);
+        schema.integer("kick", "0", "random swaps per perturbation (0 = n/10 + 2, at most n/2)", 0,
+                       1000000);
     };
-    spec.make_runner = [](const Params& p, const BuildContext& b, std::uint32_t chains,
-                          const gpu::ChainParams& params) -> std::unique_ptr<gpu::ChainRunner> {
-        const auto& problem = problem_as<QapProblem>(b, "qap", "resident_ils");
-        const auto kick = static_cast<std::int32_t>(p.get_int("kick"));
-        if (b.backend == Backend::cuda)
-            return make_cuda_chain_runner(problem.instance(), kick, chains, params, b.device,
-                                          {b.memory_budget, b.memory_fraction});
-        return make_cpu_chain_runner(problem.instance(), kick, chains, params, b.threads);
+    spec.options = [](const Params& p, const BuildContext&) {
+        return static_cast<std::int32_t>(p.get_int("kick"));
     };
-    gpu::register_chain_search(registry, std::move(spec));
+    spec.cpu = [](const BuildContext& b, const std::int32_t& kick, std::uint32_t chains,
+                  const gpu::ChainParams& params, const gpu::EngineSettings& settings) {
+        return make_cpu_chain_runner(
+            problem_as<QapProblem>(b, "qap", "chain_policy ils").instance(), kick, chains, params,
+            settings.threads);
+    };
+    spec.cuda = [](const BuildContext& b, const std::int32_t& kick, std::uint32_t chains,
+                   const gpu::ChainParams& params, const gpu::EngineSettings& settings) {
+        return make_cuda_chain_runner(
+            problem_as<QapProblem>(b, "qap", "chain_policy ils").instance(), kick, chains, params,
+            settings.device, settings.memory);
+    };
+    gpu::register_chain_policy(registry, std::move(spec));
+    gpu::register_chains_alias(registry, "resident_ils", "qap");
 }
 
 } // namespace locus::qap

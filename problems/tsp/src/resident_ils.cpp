@@ -1,10 +1,10 @@
-// The "resident_ils" algorithm of the TSP plugin: the many-chain engine over the TSP chain
-// policy, registered with one call.
+// The TSP chains (chain_policy `ils`) of the many-chain search, and the deprecated name
+// `resident_ils` of that search on the TSP.
 
 #include <algorithm>
 #include <memory>
 
-#include "locus/gpu/chain_search.hpp"
+#include "locus/gpu/chain_policy_component.hpp"
 #include "locus/params.hpp"
 #include "locus/problem.hpp"
 #include "locus/registry.hpp"
@@ -13,17 +13,36 @@
 
 namespace locus::tsp {
 
+namespace {
+
+TspChainOptions chain_options(const Params& p, const BuildContext& b) {
+    const auto& problem = problem_as<TspProblem>(b, "tsp", "chain_policy ils");
+    TspChainOptions options;
+    options.candidates = static_cast<std::int32_t>(std::min<std::int64_t>(
+        p.get_int("candidates"), static_cast<std::int64_t>(problem.size()) - 1));
+    options.window = static_cast<std::int32_t>(p.get_int("window"));
+    options.three_opt = static_cast<std::int32_t>(std::min<std::int64_t>(
+        p.get_int("three_opt"), static_cast<std::int64_t>(problem.size()) - 1));
+    options.depth = static_cast<std::int32_t>(p.get_int("depth"));
+    options.second_breadth = static_cast<std::int32_t>(p.get_int("second_breadth"));
+    options.step = static_cast<std::int32_t>(p.get_int("step"));
+    const std::string& lists = p.get_string("candidate_lists");
+    options.lists = lists == "alpha"     ? CandidateKind::alpha
+                    : lists == "nearest" ? CandidateKind::nearest
+                                         : CandidateKind::quadrant;
+    options.ascent = static_cast<std::int32_t>(p.get_int("ascent"));
+    return options;
+}
+
+} // namespace
+
 void register_resident_ils(Registry& registry) {
-    gpu::ChainSearchSpec spec;
+    gpu::ChainPolicySpec<TspChainOptions> spec;
     spec.problem = "tsp";
-    spec.name = "resident_ils";
-    spec.doc = "Resident iterated local search on the many-chain engine: one chain per solution "
-               "of the batch, each running its whole loop (local double bridge, VND over "
-               "candidate 2-opt, Or-opt and optionally sequential 3-opt with don't-look bits, "
-               "optionally a variable-depth move, "
-               "acceptance) in one CUDA block (or thread: mapping) or one CPU thread; chains "
-               "exchange solutions before every epoch. Iterations "
-               "count ILS iterations per chain.";
+    spec.doc = "TSP chains of the many-chain search (algorithm chains): each chain iterates a "
+               "local double bridge, a VND over candidate 2-opt, Or-opt and optionally "
+               "sequential 3-opt with don't-look bits, optionally a variable-depth move, and "
+               "acceptance; recombination keeps the parents' common edges.";
     spec.parameters = [](ComponentSchema& schema) {
         schema.integer("candidates", "10", "candidate-list size K", 1, 1024);
         schema.choice("candidate_lists", "quadrant", {"quadrant", "alpha", "nearest"},
@@ -56,30 +75,20 @@ void register_resident_ils(Registry& registry) {
                        "move; includes Or-opt moves of segments)",
                        2, 3);
     };
-    spec.make_runner = [](const Params& p, const BuildContext& b, std::uint32_t chains,
-                          const gpu::ChainParams& params) -> std::unique_ptr<gpu::ChainRunner> {
-        const auto& problem = problem_as<TspProblem>(b, "tsp", "resident_ils");
-        TspChainOptions options;
-        options.candidates = static_cast<std::int32_t>(std::min<std::int64_t>(
-            p.get_int("candidates"), static_cast<std::int64_t>(problem.size()) - 1));
-        options.window = static_cast<std::int32_t>(p.get_int("window"));
-        options.three_opt = static_cast<std::int32_t>(std::min<std::int64_t>(
-            p.get_int("three_opt"), static_cast<std::int64_t>(problem.size()) - 1));
-        options.depth = static_cast<std::int32_t>(p.get_int("depth"));
-        options.second_breadth = static_cast<std::int32_t>(p.get_int("second_breadth"));
-        options.step = static_cast<std::int32_t>(p.get_int("step"));
-        const std::string& lists = p.get_string("candidate_lists");
-        options.lists = lists == "alpha"     ? CandidateKind::alpha
-                        : lists == "nearest" ? CandidateKind::nearest
-                                             : CandidateKind::quadrant;
-        options.ascent = static_cast<std::int32_t>(p.get_int("ascent"));
-        if (b.backend == Backend::cuda)
-            return make_cuda_chain_runner(problem, options, chains, params, b.device,
-                                          {b.memory_budget, b.memory_fraction});
-        return make_cpu_chain_runner(problem, options, chains, params, b.threads);
+    spec.options = chain_options;
+    spec.cpu = [](const BuildContext& b, const TspChainOptions& options, std::uint32_t chains,
+                  const gpu::ChainParams& params, const gpu::EngineSettings& settings) {
+        return make_cpu_chain_runner(problem_as<TspProblem>(b, "tsp", "chain_policy ils"), options,
+                                     chains, params, settings.threads);
+    };
+    spec.cuda = [](const BuildContext& b, const TspChainOptions& options, std::uint32_t chains,
+                   const gpu::ChainParams& params, const gpu::EngineSettings& settings) {
+        return make_cuda_chain_runner(problem_as<TspProblem>(b, "tsp", "chain_policy ils"), options,
+                                      chains, params, settings.device, settings.memory);
     };
     spec.distance = [](const BuildContext&) -> gpu::SolutionDistance { return tour_distance; };
-    gpu::register_chain_search(registry, std::move(spec));
+    gpu::register_chain_policy(registry, std::move(spec));
+    gpu::register_chains_alias(registry, "resident_ils", "tsp");
 }
 
 } // namespace locus::tsp

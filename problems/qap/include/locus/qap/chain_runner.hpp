@@ -29,7 +29,8 @@ std::unique_ptr<gpu::ChainRunner> make_cuda_chain_runner(const Instance& instanc
                                                          int device,
                                                          const gpu::MemoryBudget& budget);
 
-/// Registers the QAP's "resident_ils" (many-chain engine).
+/// Registers the QAP chains (chain_policy `ils` of the many-chain search `chains`) and the
+/// deprecated algorithm name `resident_ils` for that search.
 void register_resident_ils(Registry& registry);
 
 } // namespace locus::qap

@@ -1,4 +1,4 @@
-#include "locus/gpu/population.hpp"
+#include "population.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -6,7 +6,7 @@
 
 #include "locus/error.hpp"
 
-namespace locus::gpu {
+namespace locus::chains {
 
 Population::Population(PopulationOptions options, SolutionDistance distance)
     : options_(options), distance_(std::move(distance)) {
@@ -88,9 +88,9 @@ void Population::rank() {
         return contribution[a] > contribution[b];
     });
     const double last = static_cast<double>(n - 1);
-    const double weight =
-        options_.elite >= n ? 0.0
-                            : 1.0 - static_cast<double>(options_.elite) / static_cast<double>(n);
+    const double weight = options_.elite >= n
+                              ? 0.0
+                              : 1.0 - static_cast<double>(options_.elite) / static_cast<double>(n);
     for (std::size_t r = 0; r < n; ++r) {
         fitness_[by_cost[r]] += static_cast<double>(r) / last;
         fitness_[by_diversity[r]] += weight * static_cast<double>(r) / last;
@@ -125,4 +125,4 @@ std::pair<std::size_t, std::size_t> Population::parents(Rng& rng) const {
     return {first, second};
 }
 
-} // namespace locus::gpu
+} // namespace locus::chains

@@ -1,4 +1,4 @@
-// The population of the many-chain engine's population exchange: admission (cheapest first,
+// The population of the many-chain search's population exchange: admission (cheapest first,
 // clones dropped, at most `generation`), survivors by biased fitness (never the cheapest),
 // biased fitness against a hand computation, tournaments; the copy_best exchange on islands.
 
@@ -10,13 +10,14 @@
 #include <random>
 #include <vector>
 
+#include "islands.hpp"
 #include "locus/error.hpp"
 #include "locus/gpu/chain_engine.hpp"
-#include "locus/gpu/chain_search.hpp"
-#include "locus/gpu/population.hpp"
+#include "population.hpp"
 
 using namespace locus;
-using namespace locus::gpu;
+using namespace locus::chains;
+using locus::gpu::descends_at_start;
 
 namespace {
 
@@ -158,14 +159,16 @@ TEST_CASE("islands: every chain continues from its island's leader, against a br
         for (const std::uint32_t islands : {1u, 2u, 3u, 5u}) {
             if (islands > chains) continue;
             std::vector<std::int64_t> values(chains);
-            for (auto& v : values) v = static_cast<std::int64_t>(rng() % 6); // many ties
+            for (auto& v : values)
+                v = static_cast<std::int64_t>(rng() % 6); // many ties
             const auto sources = island_leaders(values, islands);
             REQUIRE(sources.size() == chains);
             for (std::uint32_t c = 0; c < chains; ++c) {
                 INFO(chains << " chains, " << islands << " islands, chain " << c);
                 // Island of c: the i with i N / I <= c < (i + 1) N / I.
                 std::uint32_t island = 0;
-                while (static_cast<std::uint64_t>(island + 1) * chains / islands <= c) ++island;
+                while (static_cast<std::uint64_t>(island + 1) * chains / islands <= c)
+                    ++island;
                 const auto begin =
                     static_cast<std::uint32_t>(std::uint64_t{island} * chains / islands);
                 const auto end =

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// A population of solutions managed by cost and diversity, for the population exchange of the
-/// many-chain engine (chain_search.hpp): chains' educated children are admitted (the cheapest
+/// many-chain search (chain_search.hpp): chains' educated children are admitted (the cheapest
 /// `generation` of them, clones dropped), the members of worst biased fitness are removed until
 /// `size` are left, and parents are drawn by binary tournament on the biased fitness.
 ///
@@ -16,10 +16,12 @@
 #include <span>
 #include <vector>
 
-#include "locus/gpu/chain_search.hpp"
+#include "locus/gpu/chain_policy_component.hpp"
 #include "locus/rng.hpp"
 
-namespace locus::gpu {
+namespace locus::chains {
+
+using gpu::SolutionDistance;
 
 struct PopulationOptions {
     std::size_t size = 25;       ///< members kept after every update (>= 1)
@@ -66,4 +68,4 @@ private:
     std::vector<double> fitness_;
 };
 
-} // namespace locus::gpu
+} // namespace locus::chains

@@ -1,0 +1,141 @@
+#pragma once
+/// \file
+/// How a problem offers its chains to the many-chain search (the `chains` algorithm of
+/// plugins/chains): a component of kind `chain_policy`, scoped to the problem, whose object
+/// makes a ChainRunner of the many-chain engine for (chains, ChainParams) and may give the
+/// chains' own objective and a distance between solutions. Every problem registers its policy
+/// under the name `ils`, so that the algorithm's default policy resolves on each of them.
+///
+/// A problem registers its policy with one call, register_chain_policy: its parameters, a
+/// parser of its options and two factories (CPU twin, CUDA) that receive the engine settings;
+/// the choice of backend is made here, once for every problem.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "locus/component.hpp"
+#include "locus/gpu/chain_engine.hpp"
+#include "locus/gpu/neighborhood_adapter.hpp"
+#include "locus/params.hpp"
+#include "locus/registry.hpp"
+
+namespace locus::gpu {
+
+/// Distance between two solutions in [0, 1] (e.g. the broken-pairs distance of routes).
+using SolutionDistance =
+    std::function<double(std::span<const std::int32_t>, std::span<const std::int32_t>)>;
+
+/// The chains' objective of a solution, in the chains' own integer units.
+using ChainObjective = std::function<std::int64_t(std::span<const std::int32_t>)>;
+
+/// A problem's chains, as the many-chain search uses them (component kind `chain_policy`).
+class ChainPolicyComponent : public Component {
+public:
+    static constexpr std::string_view kind = "chain_policy";
+
+    /// The runner of `chains` chains with `params` on the job's backend (CPU twin or CUDA).
+    virtual std::unique_ptr<ChainRunner> make_runner(std::uint32_t chains,
+                                                     const ChainParams& params) const = 0;
+    /// For chains that count cost in their own integer units (e.g. fixed point for real-valued
+    /// distances): the chains' objective of a solution. The starts are then measured with it,
+    /// chains are compared in those units, and the solutions offered to the search context
+    /// carry the problem's own objective. Empty (the default): the chains' objective is the
+    /// problem's.
+    virtual ChainObjective chain_objective() const { return {}; }
+    /// Whether distance() gives a distance (the population exchange needs one).
+    virtual bool has_distance() const { return false; }
+    /// The distance between solutions that the population exchange ranks diversity by; empty
+    /// when has_distance() is false.
+    virtual SolutionDistance distance() const { return {}; }
+};
+
+/// What a problem registers: its policy's name, documentation and parameters, the parser of
+/// its options (Params -> Options) and the factories of its runners on both backends.
+template <class Options> struct ChainPolicySpec {
+    /// A factory of a runner: the build context (the problem), the parsed options, the chains,
+    /// the engine's per-launch constants and the engine settings (threads of the CPU twin,
+    /// CUDA device, memory budget).
+    using RunnerFactory = std::function<std::unique_ptr<ChainRunner>(
+        const BuildContext& build, const Options& options, std::uint32_t chains,
+        const ChainParams& params, const EngineSettings& settings)>;
+
+    std::string problem;      ///< problem the policy is scoped to, e.g. "tsp"
+    std::string name = "ils"; ///< policy name (`ils` is the default of the `chains` algorithm)
+    std::string doc;          ///< one paragraph for `locus plugins --verbose`
+    /// Adds the problem's own parameters to the schema.
+    std::function<void(ComponentSchema&)> parameters;
+    /// Reads the options from validated params (the problem is loaded).
+    std::function<Options(const Params& params, const BuildContext& build)> options;
+    RunnerFactory cpu;  ///< the CPU twin's runner
+    RunnerFactory cuda; ///< the CUDA runner
+    /// Optional: the chains' objective (ChainPolicyComponent::chain_objective).
+    std::function<ChainObjective(const BuildContext& build)> chain_objective;
+    /// Optional: the distance between solutions (ChainPolicyComponent::distance).
+    std::function<SolutionDistance(const BuildContext& build)> distance;
+};
+
+namespace detail {
+
+/// The policy object of a ChainPolicySpec: options parsed once when it is built, runners made
+/// on the backend of its build context.
+template <class Options> class SpecChainPolicy final : public ChainPolicyComponent {
+public:
+    SpecChainPolicy(std::shared_ptr<const ChainPolicySpec<Options>> spec, Options options,
+                    const BuildContext& build)
+        : spec_(std::move(spec)), options_(std::move(options)), build_(build) {}
+
+    std::unique_ptr<ChainRunner> make_runner(std::uint32_t chains,
+                                             const ChainParams& params) const override {
+        const EngineSettings settings = engine_settings(build_);
+        const auto& factory = build_.backend == Backend::cuda ? spec_->cuda : spec_->cpu;
+        return factory(build_, options_, chains, params, settings);
+    }
+    ChainObjective chain_objective() const override {
+        return spec_->chain_objective ? spec_->chain_objective(build_) : ChainObjective{};
+    }
+    bool has_distance() const override { return static_cast<bool>(spec_->distance); }
+    SolutionDistance distance() const override {
+        return spec_->distance ? spec_->distance(build_) : SolutionDistance{};
+    }
+
+private:
+    std::shared_ptr<const ChainPolicySpec<Options>> spec_;
+    Options options_;
+    BuildContext build_;
+};
+
+} // namespace detail
+
+/// Registers the problem's chain policy (kind `chain_policy`, scoped to spec.problem).
+template <class Options>
+void register_chain_policy(Registry& registry, ChainPolicySpec<Options> spec) {
+    ComponentSchema schema{std::string(ChainPolicyComponent::kind), spec.name, spec.problem,
+                           spec.doc};
+    if (spec.parameters) spec.parameters(schema);
+    auto owned = std::make_shared<const ChainPolicySpec<Options>>(std::move(spec));
+    registry.add(std::move(schema),
+                 [owned](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+                     return std::make_unique<detail::SpecChainPolicy<Options>>(
+                         owned, owned->options(p, b), b);
+                 });
+}
+
+/// The name of the many-chain search algorithm (plugins/chains) and of its policy parameter.
+inline constexpr std::string_view kChainsAlgorithm = "chains";
+inline constexpr std::string_view kChainsPolicyParam = "policy";
+
+/// Registers `name` (an algorithm scoped to `problem` that this problem's chains ran under
+/// before) as a deprecated alias of the `chains` algorithm: its keys that `chains` does not
+/// know go to the policy.
+inline void register_chains_alias(Registry& registry, const std::string& name,
+                                  const std::string& problem) {
+    registry.add_alias(ComponentAlias{"algorithm", name, problem, std::string(kChainsAlgorithm),
+                                      std::string(kChainsPolicyParam)});
+}
+
+} // namespace locus::gpu

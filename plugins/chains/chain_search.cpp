@@ -1,0 +1,278 @@
+#include "chain_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "islands.hpp"
+#include "locus/error.hpp"
+#include "locus/rng.hpp"
+#include "locus/rng_salts.hpp"
+#include "locus/search_context.hpp"
+
+namespace locus::chains {
+
+void check_islands(const Params& p, std::uint32_t islands, std::size_t chains) {
+    if (islands > chains)
+        throw ConfigError(fmt::format("{}.islands: {} islands need at least as many chains, the "
+                                      "batch has {}; raise batch or lower islands",
+                                      p.path(), islands, chains));
+}
+
+namespace {
+
+class ChainSearch final : public Algorithm {
+public:
+    ChainSearch(Params params, const BuildContext& build, ChainSearchOptions options,
+                std::unique_ptr<gpu::ChainPolicyComponent> policy, std::unique_ptr<Algorithm> start,
+                std::unique_ptr<Construction> restart)
+        : params_(std::move(params)), build_(build), options_(options), policy_(std::move(policy)),
+          start_(std::move(start)), restart_(std::move(restart)) {}
+
+    void run(SolutionBatch& batch, SearchContext& ctx) override;
+
+private:
+    /// What one run keeps: the starts' objectives in chain units, the runner and the chains'
+    /// best objectives after the last report.
+    struct RunState {
+        RunState(SolutionBatch& b, SearchContext& c) : batch(b), ctx(c) {}
+        SolutionBatch& batch;
+        SearchContext& ctx;
+        std::vector<std::int64_t> starts;
+        gpu::ChainObjective chain_objective;
+        std::uint32_t leaders = 0; ///< islands whose first chain alone descends at a start
+        std::unique_ptr<gpu::ChainRunner> runner;
+        std::function<bool()> stop;
+        std::uint64_t counted = 0; ///< evaluations added to the context so far
+        std::vector<std::int64_t> values;
+        bool offered = false; ///< chain units: whether a chain best was offered
+        std::int64_t offered_value = 0;
+    };
+
+    /// Whether every chain of an island continues from one solution after each epoch.
+    bool single_line() const { return Exchanges::single_line(options_.exchange.exchange); }
+
+    /// Measures the starts (in chain units), with each island's best moved to its first chain
+    /// when only that one descends; returns the chain of the best start.
+    std::uint32_t measure_starts(RunState& s) const;
+    /// Offers a solution with its feasibility: chains whose objective ranks feasible solutions
+    /// first (penalised routing) may start from, and keep for a while, infeasible ones.
+    void offer(RunState& s, std::span<const std::int32_t> solution, Objective objective) const {
+        s.ctx.offer(solution, objective, build_.problem->verify(solution).feasible);
+    }
+    /// The runner of the chains, its acceptance scaled by the best start's objective.
+    std::unique_ptr<gpu::ChainRunner> make_runner(const RunState& s, std::uint32_t chains,
+                                                  double scale) const;
+    /// Counts the evaluations, reads the chains' bests and offers the leader's when it is new.
+    void report(RunState& s) const;
+    /// The epochs, with the exchanges before each and the restarts after quiet ones.
+    void epochs(RunState& s, Exchanges& exchanges) const;
+    /// Copies the chains' bests back into the batch.
+    void copy_back(RunState& s) const;
+
+    void lead_islands(SolutionBatch& batch, std::vector<std::int64_t>& starts) const;
+    void run_start(SolutionBatch& batch, SearchContext& ctx) const;
+    void check(gpu::ChainRunner& runner) const;
+
+    Params params_;
+    BuildContext build_;
+    ChainSearchOptions options_;
+    std::unique_ptr<gpu::ChainPolicyComponent> policy_;
+    std::unique_ptr<Algorithm> start_;
+    std::unique_ptr<Construction> restart_;
+};
+
+void ChainSearch::run(SolutionBatch& batch, SearchContext& ctx) {
+    const auto chains = static_cast<std::uint32_t>(batch.count());
+    check_islands(params_, options_.exchange.islands, chains);
+    RunState s(batch, ctx);
+    s.starts.resize(chains);
+    s.chain_objective = policy_->chain_objective();
+    // With copy_best or merge only each island's best start is worth a descent (and the
+    // start algorithm): it moves to the island's first chain, the one that descends.
+    s.leaders = single_line() ? options_.exchange.islands : 0;
+    std::uint32_t first_best = measure_starts(s);
+    if (start_) {
+        run_start(batch, ctx);
+        first_best = measure_starts(s);
+    }
+    offer(s, batch[first_best], batch.objective(first_best));
+    // The construction or the start may have used the whole limit (1024 tours of 10^6
+    // cities take minutes to construct): their solutions are the result, and the chains'
+    // setup (their memory, a copy of every solution) is not begun after the limit.
+    if (ctx.should_stop()) return;
+    const double scale = std::abs(static_cast<double>(s.starts[first_best]));
+    s.runner = make_runner(s, chains, scale);
+    ctx.note_engine_memory(s.runner->bytes());
+    Exchanges exchanges(
+        options_.exchange, ctx.seed(), static_cast<std::size_t>(build_.problem->solution_width()),
+        options_.exchange.exchange == Exchange::population ? policy_->distance()
+                                                           : gpu::SolutionDistance{});
+    s.stop = [&ctx] { return ctx.should_stop(); };
+    s.runner->start(std::as_const(batch).data(), s.starts, s.stop, s.leaders);
+    exchanges.started();
+    report(s);
+    epochs(s, exchanges);
+    copy_back(s);
+}
+
+std::uint32_t ChainSearch::measure_starts(RunState& s) const {
+    const auto chains = static_cast<std::uint32_t>(s.starts.size());
+    for (std::uint32_t c = 0; c < chains; ++c)
+        s.starts[c] = s.chain_objective ? s.chain_objective(s.batch[c])
+                                        : static_cast<std::int64_t>(s.batch.objective(c));
+    if (s.leaders > 0) lead_islands(s.batch, s.starts);
+    return static_cast<std::uint32_t>(std::min_element(s.starts.begin(), s.starts.end()) -
+                                      s.starts.begin());
+}
+
+std::unique_ptr<gpu::ChainRunner> ChainSearch::make_runner(const RunState& s, std::uint32_t chains,
+                                                           double scale) const {
+    gpu::ChainParams params;
+    params.seed = s.ctx.seed();
+    params.check_moves = build_.check_moves;
+    params.child_descent = options_.child_descent;
+    params.first_improvement = options_.first_improvement;
+    params.thread_per_chain = options_.thread_per_chain;
+    params.acceptance.kind = options_.acceptance;
+    params.acceptance.threshold = std::llround(options_.threshold * scale);
+    params.acceptance.temperature = options_.temperature * scale;
+    params.acceptance.log_cooling = std::log(options_.cooling);
+    return policy_->make_runner(chains, params);
+}
+
+void ChainSearch::report(RunState& s) const {
+    check(*s.runner);
+    const std::uint64_t evaluations = s.runner->evaluations();
+    s.ctx.add_evaluations(evaluations - s.counted);
+    s.counted = evaluations;
+    s.values = s.runner->best_objectives();
+    const auto leader = static_cast<std::uint32_t>(
+        std::min_element(s.values.begin(), s.values.end()) - s.values.begin());
+    if (s.chain_objective) {
+        // Chain units are not the problem's: offer each new chain best with the problem's own
+        // objective.
+        if (!s.offered || s.values[leader] < s.offered_value) {
+            s.offered = true;
+            s.offered_value = s.values[leader];
+            std::vector<std::int32_t> solution(s.batch.width());
+            s.runner->best_solution(leader, solution);
+            offer(s, solution, build_.problem->evaluate(solution));
+        }
+    } else if (!s.ctx.has_best() ||
+               static_cast<Objective>(s.values[leader]) < s.ctx.best_objective()) {
+        std::vector<std::int32_t> solution(s.batch.width());
+        s.runner->best_solution(leader, solution);
+        offer(s, solution, static_cast<Objective>(s.values[leader]));
+    }
+}
+
+void ChainSearch::epochs(RunState& s, Exchanges& exchanges) const {
+    // Restarts: after `restart` epochs in which no chain improved on the chains' best since
+    // their (re)start, every chain starts again from a fresh construction; the run's best
+    // stays offered. Counted in epochs, not seconds, so a seed gives one run.
+    const std::uint64_t seed = s.ctx.seed();
+    std::int64_t chains_best = *std::min_element(s.values.begin(), s.values.end());
+    std::uint64_t quiet = 0;
+    std::uint64_t restarts = 0;
+    for (std::uint64_t first = 0, round = 0; !s.ctx.should_stop();
+         first += options_.epoch, ++round) {
+        exchanges.before_epoch(*s.runner, s.values, round);
+        s.runner->epoch(first, options_.epoch, s.stop);
+        s.ctx.add_iterations(options_.epoch);
+        report(s);
+        const std::int64_t now = *std::min_element(s.values.begin(), s.values.end());
+        quiet = now < chains_best ? 0 : quiet + 1;
+        chains_best = std::min(chains_best, now);
+        if (options_.restart == 0 || quiet < options_.restart || s.ctx.should_stop()) continue;
+        ++restarts;
+        restart_->construct_until(s.batch, derive_key(seed, restarts, salt::kChainRestart), s.stop);
+        if (s.ctx.should_stop()) break;
+        measure_starts(s);
+        s.runner->start(std::as_const(s.batch).data(), s.starts, s.stop, s.leaders);
+        exchanges.started();
+        report(s);
+        chains_best = *std::min_element(s.values.begin(), s.values.end());
+        quiet = 0;
+    }
+}
+
+void ChainSearch::copy_back(RunState& s) const {
+    // At depth 0 nothing reads the batch after the run (its best was offered): the chains'
+    // solutions are copied back only for an enclosing algorithm (1024 chains of 10^6 cities
+    // are 4 GB to download after the limit).
+    if (s.ctx.depth() == 0) return;
+    // The chains' objectives are known unless chain units differ from the problem's: on 10^5
+    // cities a full evaluation per chain took a noticeable time after the limit.
+    const std::vector<std::int64_t> bests = s.runner->best_objectives();
+    for (std::uint32_t c = 0; c < static_cast<std::uint32_t>(s.starts.size()); ++c) {
+        s.runner->best_solution(c, s.batch[c]);
+        s.batch.objective(c) = s.chain_objective ? build_.problem->evaluate(s.batch[c])
+                                                 : static_cast<Objective>(bests[c]);
+    }
+}
+
+/// Swaps each island's best start (by `starts`, the lowest chain among equals) into the
+/// island's first chain.
+void ChainSearch::lead_islands(SolutionBatch& batch, std::vector<std::int64_t>& starts) const {
+    const auto chains = static_cast<std::uint32_t>(batch.count());
+    const std::uint32_t islands = options_.exchange.islands;
+    const auto sources = island_leaders(starts, islands);
+    SolutionBatch one(1, batch.width());
+    for (std::uint32_t i = 0; i < islands; ++i) {
+        const std::uint32_t first = island_range(i, islands, chains).begin;
+        const std::uint32_t best = sources[first];
+        if (best == first) continue;
+        one.copy_from(0, batch, first);
+        batch.copy_from(first, batch, best);
+        batch.copy_from(best, one, 0);
+        std::swap(starts[first], starts[best]);
+    }
+}
+
+/// The start algorithm: on each island's first chain (its best start, `lead_islands`) alone
+/// when every chain of an island continues from one solution anyway (copy_best, merge), else
+/// on the whole batch. Nested: its moves are not the chains' iterations, and its convergence
+/// is not the run's.
+void ChainSearch::run_start(SolutionBatch& batch, SearchContext& ctx) const {
+    const NestedScope nested(ctx);
+    if (!single_line()) {
+        start_->run(batch, ctx);
+        return;
+    }
+    const std::uint32_t islands = options_.exchange.islands;
+    const auto chains = batch.count();
+    SolutionBatch firsts(islands, batch.width());
+    for (std::uint32_t i = 0; i < islands; ++i)
+        firsts.copy_from(i, batch, island_range(i, islands, chains).begin);
+    start_->run(firsts, ctx);
+    for (std::uint32_t i = 0; i < islands; ++i)
+        batch.copy_from(island_range(i, islands, chains).begin, firsts, i);
+}
+
+void ChainSearch::check(gpu::ChainRunner& runner) const {
+    const gpu::ChainCheck failure = runner.check();
+    if (failure.failed)
+        throw Error(fmt::format("check_moves: {} chain {} after a move of neighborhood {} has "
+                                "objective {} by delta but {} by full evaluation",
+                                params_.name(), failure.chain, failure.neighborhood,
+                                failure.by_delta, failure.full));
+}
+
+} // namespace
+
+std::unique_ptr<Algorithm> make_chain_search(Params params, const BuildContext& build,
+                                             ChainSearchOptions options,
+                                             std::unique_ptr<gpu::ChainPolicyComponent> policy,
+                                             std::unique_ptr<Algorithm> start,
+                                             std::unique_ptr<Construction> restart) {
+    return std::make_unique<ChainSearch>(std::move(params), build, options, std::move(policy),
+                                         std::move(start), std::move(restart));
+}
+
+} // namespace locus::chains
