@@ -108,8 +108,8 @@ void register_acceptance(Registry& registry) {
                    "probability 1/e); 0 derives it from the first uphill candidates (accept0)",
                    0.0);
     annealing.real("accept0", "0.5",
-                   "derived temperature: acceptance probability of the first iteration's mean "
-                   "uphill step",
+                   "derived temperature: acceptance probability, in (0, 1), of the first "
+                   "iteration's mean uphill step",
                    0.0, 1.0);
     annealing.real("cooling", "0.999", "temperature factor per iteration", 0.0, 1.0);
     registry.add(annealing, [](const Params& p, BuildContext&) -> std::unique_ptr<Component> {
