@@ -1,5 +1,6 @@
 #include "acceptance.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -30,11 +31,12 @@ public:
     bool accept(Objective, Objective, double) override { return true; }
 };
 
-/// Simulated annealing's acceptance (annealing.hpp, temperatures in objective units): worse
-/// candidates pass the Metropolis test at T, which starts at `temperature` and is multiplied by
-/// `cooling` every iteration after the first. `temperature` 0 derives T0 as the multi-start
-/// engine does, at the first iteration with uphill candidates: their mean uphill step is
-/// accepted with probability `accept0`.
+/// Simulated annealing's acceptance (annealing.hpp): worse candidates pass the Metropolis test
+/// at T, which starts at `temperature` times the best start's objective (the least current
+/// objective of the first iteration, in absolute value: the unit of the chains' temperature and
+/// threshold) and is multiplied by `cooling` every iteration after the first. `temperature` 0
+/// derives T0 as the multi-start engine does, at the first iteration with uphill candidates:
+/// their mean uphill step is accepted with probability `accept0`.
 class Annealing final : public Acceptance {
 public:
     explicit Annealing(const Params& params)
@@ -53,7 +55,10 @@ public:
             return;
         }
         if (initial_ > 0.0) {
-            temperature_ = initial_;
+            Objective best = current.objective(0);
+            for (std::size_t i = 1; i < current.count(); ++i)
+                best = std::min(best, current.objective(i));
+            temperature_ = initial_ * std::abs(static_cast<double>(best));
             started_ = true;
             return;
         }
@@ -102,11 +107,13 @@ void register_acceptance(Registry& registry) {
 
     ComponentSchema annealing{"acceptance", "annealing", "",
                               "Simulated annealing's acceptance: worse candidates pass the "
-                              "Metropolis test, temperatures in objective units."};
+                              "Metropolis test at a temperature that is a share of the best "
+                              "start's objective, as the chains' temperature."};
     annealing.real("temperature", "0.0",
-                   "initial temperature in objective units (an uphill step of T passes with "
-                   "probability 1/e); 0 derives it from the first uphill candidates (accept0)",
-                   0.0);
+                   "initial temperature as a share of the best start's objective (an uphill "
+                   "step of temperature x start objective passes with probability 1/e), as the "
+                   "chains' temperature; 0 derives it from the first uphill candidates (accept0)",
+                   0.0, 1.0);
     annealing.real("accept0", "0.5",
                    "derived temperature: acceptance probability, in (0, 1), of the first "
                    "iteration's mean uphill step",

@@ -186,12 +186,14 @@ locus::SolutionBatch batch_of(const std::vector<double>& objectives) {
 } // namespace
 
 TEST_CASE(
-    "ILS annealing: temperatures in objective units, given or derived, cooled per iteration") {
+    "ILS annealing: temperatures as shares of the best start's objective, given or derived, "
+    "cooled per iteration") {
     locus::Registry registry = make_registry();
     const auto current = batch_of({100.0, 100.0, 100.0});
-    SUBCASE("a given temperature: an uphill step of T passes below u = 1/e") {
-        auto a = annealing(registry, 40.0, 0.5);
-        a->next_iteration(current, batch_of({150.0, 90.0, 100.0}));
+    SUBCASE("a given share: T = share x the best start's objective; an uphill step of T passes "
+            "below u = 1/e") {
+        auto a = annealing(registry, 0.4, 0.5); // best start 100 (not 130 or 120): T = 40
+        a->next_iteration(batch_of({130.0, 100.0, 120.0}), batch_of({150.0, 90.0, 100.0}));
         const double e1 = locus::gpu::exp_nonpositive(-1.0);
         CHECK(a->accept(100.0, 140.0, std::nextafter(e1, 0.0)));
         CHECK_FALSE(a->accept(100.0, 140.0, e1));
