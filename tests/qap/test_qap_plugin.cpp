@@ -128,6 +128,38 @@ TEST_CASE("locus runs the multi-start tabu search config with elite restarts; it
     CHECK(bad.output.find("hc_best, hc_first, sa, ts") != std::string::npos);
 }
 
+TEST_CASE("multistart (plugins/multistart) runs the problem's multistart_policy; a problem "
+          "without one is refused by name") {
+    // The policy given explicitly is the default one: the same run, the same result.
+    const std::string options = "--instance random-qap:n=25,seed=6 --set batch=16 "
+                                "algorithm.rounds=2 algorithm.iterations=100 "
+                                "termination.time_limit=0";
+    const std::string implicit = run_qap("multistart-ts.yaml", options, "qap-ms-implicit");
+    const std::string explicit_policy =
+        run_qap("multistart-ts.yaml", options + " algorithm.policy=swap", "qap-ms-explicit");
+    const auto objective = [](const std::string& line) {
+        const auto at = line.find("\"objective\":");
+        REQUIRE(at != std::string::npos);
+        return std::stoll(line.substr(at + 12));
+    };
+    CHECK(objective(implicit) == objective(explicit_policy));
+    // Hill climbing and tabu search count n (n - 1) / 2 = 300 evaluations per move.
+    const auto evaluations = std::stoull(implicit.substr(implicit.rfind("\"evaluations\":") + 14));
+    CHECK(evaluations % 300 == 0);
+    CHECK(evaluations > 0);
+
+    const auto dir = locus::test::temp_dir("qap-ms-tsp");
+    const auto config = dir / "tsp.yaml";
+    std::ofstream(config) << "problem: {name: tsp, instance: 'random-uniform:n=20,seed=1'}\n"
+                             "algorithm: {name: multistart, strategy: sa}\n";
+    const auto run = locus::test::run_command((locus::test::bin_dir() / "locus").string() +
+                                              " run " + config.string() + " -q --out " +
+                                              (dir / "out").string());
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("algorithm.policy: unknown multistart_policy 'swap' for problem "
+                          "'tsp'") != std::string::npos);
+}
+
 TEST_CASE("a time limit interrupts a long CPU multi-start round; the best so far is kept") {
     // The GPU config on the CPU: one round of 4096 searches x 1000 moves would take minutes here.
     const std::string line =

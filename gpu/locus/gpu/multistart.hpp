@@ -179,6 +179,21 @@ struct SearchResult {
     std::int64_t full;
 };
 
+/// Runs one round of searches on one backend (a problem's CPU twin or CUDA engine of this
+/// engine; multistart_policy_component.hpp offers it to the multistart algorithm).
+class MultiStartRunner {
+public:
+    virtual ~MultiStartRunner() = default;
+    /// `searches` searches from `starts` (searches * n); best solutions to `best`
+    /// (searches * n), results to `results`. Blocking. `stop` is polled between searches (the
+    /// CPU twin) or between launches (CUDA, when a round does not fit in one): searches not
+    /// started when it returns true keep their start as their best, with their cost and zero
+    /// moves. Returns the number of searches that ran. The instance must outlive the runner.
+    virtual std::uint32_t run(const MultiStartConfig& config, std::uint32_t searches,
+                              const std::int32_t* starts, std::int32_t* best,
+                              SearchResult* results, const std::function<bool()>& stop = {}) = 0;
+};
+
 /// The device arrays of a multi-start launch, declared once (storage list): starting and best
 /// permutations, swap-delta tables, tabu matrices (tabu search only), current permutations
 /// (thread mapping only) and results.

@@ -1,9 +1,9 @@
 #pragma once
 /// \file
 /// Multi-start local search for the QAP on the multi-start engine (locus/gpu/multistart.hpp):
-/// a runner per backend (CPU twin on all cores, or the CUDA engine with a chosen mapping) and
-/// the "multistart" algorithm component (many searches per round, best of all reported,
-/// optional elite restarts between rounds).
+/// a runner per backend (CPU twin on all cores, or the CUDA engine with a chosen mapping),
+/// offered to the `multistart` algorithm (plugins/multistart: many searches per round, best of
+/// all reported, optional elite restarts between rounds) as the multistart_policy `swap`.
 
 #include <cstdint>
 #include <functional>
@@ -19,19 +19,8 @@ class Registry;
 
 namespace locus::qap {
 
-/// Runs one round of searches on one backend.
-class MultiStartRunner {
-public:
-    virtual ~MultiStartRunner() = default;
-    /// `searches` searches from `starts` (searches * n); best permutations to `best`
-    /// (searches * n), results to `results`. Blocking. `stop` is polled between searches (the
-    /// CPU twin) or between launches (CUDA, when a round does not fit in one): searches not
-    /// started when it returns true keep their start as their best, with their cost and zero
-    /// moves. Returns the number of searches that ran. The instance must outlive the runner.
-    virtual std::uint32_t run(const gpu::MultiStartConfig& config, std::uint32_t searches,
-                     const std::int32_t* starts, std::int32_t* best, gpu::SearchResult* results,
-                     const std::function<bool()>& stop = {}) = 0;
-};
+/// Runs one round of searches on one backend (the multi-start engine's runner interface).
+using MultiStartRunner = gpu::MultiStartRunner;
 
 /// The CPU twin on `threads` OpenMP threads (0 = all cores).
 std::unique_ptr<MultiStartRunner> make_cpu_multistart(const Instance& instance, int threads);
@@ -44,7 +33,8 @@ std::unique_ptr<MultiStartRunner> make_cuda_multistart(const Instance& instance,
                                                        gpu::Strategy strategy, int device,
                                                        const gpu::MemoryBudget& budget = {});
 
-/// Registers the "multistart" algorithm and the "greedy" construction of the QAP plugin.
+/// Registers the QAP's multistart_policy `swap` (the searches of the multistart algorithm,
+/// plugins/multistart) and the "greedy" construction.
 void register_multistart(Registry& registry);
 
 } // namespace locus::qap
