@@ -121,7 +121,7 @@ TEST_CASE("config errors name the file, line, column and key path and exit with 
         CHECK(r.output ==
               error_line(config.string() + ":2:42: algorithm.neighborhood: unknown neighborhood "
                                            "'two_op' for problem 'tsp'; did you mean 'two_opt'? "
-                                           "(valid: or_opt, swap, three_opt, two_opt)"));
+                                           "(valid: or_opt, swap, three_opt, two_h_opt, two_opt)"));
     }
     SUBCASE("value out of range") {
         const fs::path config = dir / "range.yaml";

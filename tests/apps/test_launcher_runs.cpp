@@ -580,7 +580,7 @@ TEST_CASE("resident ILS with the merging exchange on two islands and the variabl
         "apps-resident-merge", "tsp/resident-ils.yaml",
         "--instance random-uniform:n=1000,seed=4 --set batch=8 "
         "--set algorithm.exchange=merge --set algorithm.islands=2 --set algorithm.epoch=4 "
-        "--set algorithm.depth=6 --set algorithm.step=3",
+        "--set algorithm.policy.depth=6 --set algorithm.policy.step=3",
         200);
     check_improved_and_verified(line, "random-uniform:n=1000,seed=4");
 }
@@ -592,7 +592,7 @@ TEST_CASE("resident ILS restarts: the chains start again from the restart constr
     // the run without restarts does not spend.
     const auto run = [](const std::string& tag, const std::string& extra) {
         return resident_run(tag, "random-uniform:n=150,seed=3", 200,
-                            "--set algorithm.depth=0 " + extra);
+                            "--set algorithm.policy.depth=0 " + extra);
     };
     const auto plain = run("apps-restart-off", "");
     const auto restarting =
@@ -622,7 +622,7 @@ TEST_CASE("resident ILS on islands from a mixed construction: reproducible, inde
     // from the best start only), and the run is the same on one thread as on all.
     const std::string mixed =
         "--set construction.name=mixed --set construction.constructions=[nearest_neighbor,random] "
-        "--set algorithm.depth=0 ";
+        "--set algorithm.policy.depth=0 ";
     const auto run = [&](const std::string& tag, const std::string& extra) {
         return resident_run(tag, "random-uniform:n=150,seed=3", 40, mixed + extra);
     };
@@ -647,7 +647,7 @@ TEST_CASE("resident ILS with cross_islands: the best island's leader takes in th
     const std::string mixed =
         "--set construction.name=mixed "
         "--set construction.constructions=[nearest_neighbor,nearest_neighbor] "
-        "--set algorithm.depth=0 --set algorithm.islands=2 ";
+        "--set algorithm.policy.depth=0 --set algorithm.islands=2 ";
     const auto run = [&](const std::string& tag, const std::string& extra) {
         return resident_run(tag, "random-uniform:n=300,seed=2", 200, mixed + extra);
     };
@@ -672,11 +672,11 @@ TEST_CASE("resident ILS on alpha-nearness candidate lists: a verified tour, anot
     // chains search other moves, so the runs end apart (both tours verified).
     const auto run = [](const std::string& tag, const std::string& extra) {
         return resident_run(tag, "random-uniform:n=400,seed=5", 40,
-                            "--set algorithm.candidates=6 " + extra);
+                            "--set algorithm.policy.candidates=6 " + extra);
     };
     const auto quadrant = run("apps-lists-quadrant", "");
-    const auto alpha = run("apps-lists-alpha", "--set algorithm.candidate_lists=alpha "
-                                               "--set algorithm.ascent=50");
+    const auto alpha = run("apps-lists-alpha", "--set algorithm.policy.candidate_lists=alpha "
+                                               "--set algorithm.policy.ascent=50");
     CHECK(quadrant["iterations"] == alpha["iterations"]);
     CHECK(quadrant["objective"] != alpha["objective"]);
 }
