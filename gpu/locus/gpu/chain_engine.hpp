@@ -5,7 +5,8 @@
 /// accept — without leaving its team of threads (one CUDA block per chain, or one CPU thread per
 /// chain in the CPU twin). The chain routine is written once over a Team (team.hpp), so both
 /// backends make the same decisions and give the same solutions for the same seed. Kernels and
-/// the CUDA runner are in chain_engine.cuh; the host loop and registration in chain_search.hpp.
+/// the CUDA runner are in chain_engine.cuh; the host loop is the chains algorithm (plugins/chains),
+/// a problem offers its chains through chain_policy_component.hpp.
 ///
 /// The engine in parts: chain_policy.hpp (what a problem supplies: the ChainPolicy concept, its
 /// optional capabilities, ChainParams), chain_acceptance.hpp (the acceptance rule),

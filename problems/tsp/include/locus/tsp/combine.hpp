@@ -99,7 +99,7 @@ std::int64_t combine_tours(const Instance& instance, std::span<std::int32_t> int
                            std::span<const std::int32_t> from, std::int32_t max_length);
 
 /// Share of the edges of tour a that tour b does not have (undirected; 0: the same tour, 1: no
-/// common edge): the distance the population exchange of resident_ils ranks diversity by.
+/// common edge): the distance the population exchange of the chains algorithm ranks diversity by.
 /// O(n); both must be tours of the same n >= 3 cities.
 double tour_distance(std::span<const std::int32_t> a, std::span<const std::int32_t> b);
 
