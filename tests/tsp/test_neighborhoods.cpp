@@ -23,18 +23,10 @@
 using namespace locus;
 using namespace locus::tsp;
 using locus::tsp::test::matrix_instance;
+using locus::tsp::test::random_tour;
 using locus::tsp::test::real_instance;
 
 namespace {
-
-std::vector<std::int32_t> random_tour(std::size_t n, std::uint64_t seed) {
-    std::vector<std::int32_t> tour(n);
-    std::iota(tour.begin(), tour.end(), 0);
-    Rng rng(seed, 1);
-    for (std::size_t k = n - 1; k > 0; --k)
-        std::swap(tour[k], tour[rng.below(static_cast<std::uint32_t>(k + 1))]);
-    return tour;
-}
 
 /// Checks every cell of the evaluator for solution 0 of `tour`: valid cells decode to valid
 /// moves whose application changes the length by exactly the delta and keeps a permutation.

@@ -19,15 +19,6 @@ using namespace locus::tsp;
 
 namespace {
 
-std::vector<std::int32_t> shuffled_tour(std::size_t n, std::uint64_t seed) {
-    std::vector<std::int32_t> tour(n);
-    std::iota(tour.begin(), tour.end(), 0);
-    Rng rng(seed, 1);
-    for (std::size_t k = n - 1; k > 0; --k)
-        std::swap(tour[k], tour[rng.below(static_cast<std::uint32_t>(k + 1))]);
-    return tour;
-}
-
 /// Valid cells of TwoHOptFull over `tour`, after checking each: the decoded move keeps a
 /// permutation and changes the tour length by exactly the cell's delta.
 template <class Metric>
@@ -74,7 +65,7 @@ TEST_CASE("2h-opt: every delta equals the change of the full tour length; 3P - 1
             const std::size_t pairs = (n - 1) * (n - 2) / 2;
             for (std::uint64_t seed = 0; seed < 3; ++seed) {
                 CAPTURE(n);
-                const auto tour = shuffled_tour(n, seed + n);
+                const auto tour = test::random_tour(n, seed + n);
                 visit_metric(inst.metric, [&](auto tag) {
                     using Metric = typename decltype(tag)::type;
                     CHECK(check_every_move<Metric>(inst, tour) == 3 * pairs - 1);

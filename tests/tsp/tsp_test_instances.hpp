@@ -1,9 +1,12 @@
 #pragma once
 /// \file
 /// Small TSP instances for tests: non-integral coordinates (the double metric path) and random
-/// symmetric matrices (the matrix path).
+/// symmetric matrices (the matrix path), and random tours over them.
 
 #include <cstdint>
+#include <numeric>
+#include <utility>
+#include <vector>
 
 #include "locus/rng.hpp"
 #include "locus/tsp/instance.hpp"
@@ -40,6 +43,16 @@ inline Instance matrix_instance(std::size_t n, std::uint64_t seed,
                 static_cast<std::int32_t>(1 + rng.below(max_weight));
     prepare_metric(inst, "matrix");
     return inst;
+}
+
+/// A uniformly random tour of n cities (Fisher-Yates over stream (seed, 1)).
+inline std::vector<std::int32_t> random_tour(std::size_t n, std::uint64_t seed) {
+    std::vector<std::int32_t> tour(n);
+    std::iota(tour.begin(), tour.end(), 0);
+    Rng rng(seed, 1);
+    for (std::size_t k = n - 1; k > 0; --k)
+        std::swap(tour[k], tour[rng.below(static_cast<std::uint32_t>(k + 1))]);
+    return tour;
 }
 
 } // namespace locus::tsp::test
