@@ -1,8 +1,11 @@
 // Constructions: hand-computed results on the line instance, the vehicle limit, and
-// verify-feasible batches from the registered components on stored and generated instances.
+// verify-feasible batches from the registered components on stored and generated instances;
+// the constructions at scale (savings on candidate lists, sweep, space-filling curve).
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +18,7 @@
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/params.hpp"
 #include "locus/registry.hpp"
+#include "locus/search_context.hpp"
 #include "test_support.hpp"
 
 using locus::BuildContext;
@@ -48,15 +52,21 @@ public:
 
     const DcvrpProblem& problem() const { return static_cast<const DcvrpProblem&>(*problem_); }
 
-    /// A batch of `count` solutions of construction `name` (default parameters but `order`).
+    /// A batch of `count` solutions of construction `name` (default parameters but `order`, the
+    /// start of sweep and space_filling_curve, or savings' `candidates`).
     SolutionBatch construct(const std::string& name, std::size_t count,
-                            const std::string& order = "random") {
+                            const std::string& order = "random", std::int64_t candidates = 0,
+                            std::uint64_t seed = 12345) {
         Params params("construction", name, "construction", {});
         if (name == "cheapest_insertion") params.set("order", order);
-        if (name == "savings") params.set("shape", 1.0);
+        if (name == "sweep" || name == "space_filling_curve") params.set("start", order);
+        if (name == "savings") {
+            params.set("shape", 1.0);
+            params.set("candidates", candidates);
+        }
         auto construction = registry_.create<locus::Construction>(params, build_);
         SolutionBatch batch(count, problem_->solution_width());
-        construction->construct(batch, 12345);
+        construction->construct(batch, seed);
         return batch;
     }
 
@@ -136,11 +146,14 @@ TEST_CASE("every construction gives verify-feasible batches on stored and genera
     for (const std::string& spec : instances) {
         INFO(spec);
         Built built(spec);
-        for (const char* construction : {"one_per_customer", "cheapest_insertion", "savings"}) {
-            INFO(construction);
+        for (const char* construction : {"one_per_customer", "cheapest_insertion", "savings",
+                                         "sweep", "space_filling_curve"}) {
+            INFO(std::string(construction));
             const SolutionBatch batch = built.construct(construction, 3);
             check_feasible(built.problem(), batch);
-            const bool seeded = std::string(construction) == "cheapest_insertion";
+            const std::string name = construction;
+            const bool seeded =
+                name == "cheapest_insertion" || name == "sweep" || name == "space_filling_curve";
             CHECK(std::equal(batch[0].begin(), batch[0].end(), batch[1].begin()) == !seeded);
         }
         for (const char* order : {"index", "farthest"}) {
@@ -148,6 +161,13 @@ TEST_CASE("every construction gives verify-feasible batches on stored and genera
             check_feasible(built.problem(), batch);
             CHECK(std::equal(batch[0].begin(), batch[0].end(), batch[1].begin()));
         }
+        for (const char* construction : {"sweep", "space_filling_curve"}) {
+            INFO(std::string(construction));
+            const SolutionBatch batch = built.construct(construction, 2, "zero");
+            check_feasible(built.problem(), batch);
+            CHECK(std::equal(batch[0].begin(), batch[0].end(), batch[1].begin()));
+        }
+        check_feasible(built.problem(), built.construct("savings", 1, "", 7));
     }
 }
 
@@ -155,7 +175,8 @@ TEST_CASE("the duration limit binds on the generated instance and the constructi
     const Instance limited =
         locus::dcvrp::generate_from_spec("random-cvrp:n=150,seed=3,capacity=100,distance=1800");
     const Instance free = locus::dcvrp::generate_from_spec("random-cvrp:n=150,seed=3,capacity=100");
-    CHECK(limited.dist == free.dist);
+    CHECK(limited.x == free.x);
+    CHECK(limited.y == free.y);
     const DcvrpProblem problem(limited);
     const auto unlimited = locus::dcvrp::encode_routes(locus::dcvrp::savings(free, 0), free.n);
     const locus::Verdict verdict = problem.verify(unlimited);
@@ -195,4 +216,222 @@ TEST_CASE("with a vehicle limit the constructions stay within it where they can"
           "28 routes, more than the 25 vehicles");
     CHECK(tight.problem().verify(tight.construct("one_per_customer", 1)[0]).message ==
           "100 routes, more than the 25 vehicles");
+}
+
+namespace {
+
+using locus::dcvrp::OrderStart;
+
+/// Checks that `routes` visit every customer exactly once within capacity and duration.
+void check_routes_cover(const Instance& instance, const Routes& routes) {
+    std::vector<int> seen(static_cast<std::size_t>(instance.n), 0);
+    for (const auto& route : routes) {
+        CHECK_FALSE(route.empty());
+        for (const std::int32_t c : route) {
+            REQUIRE(c >= 1);
+            REQUIRE(c < instance.n);
+            ++seen[static_cast<std::size_t>(c)];
+        }
+    }
+    CHECK(std::count(seen.begin() + 1, seen.end(), 1) == instance.customers());
+    const auto violation = locus::dcvrp::check_routes(instance, routes, 0);
+    INFO(violation.value_or("feasible"));
+    CHECK_FALSE(violation.has_value());
+}
+
+/// Four customers at the corners of a square around the depot (1: (1, 1), 2: (-1, -1), 3:
+/// (1, -1), 4: (-1, 1)), demand 1 each, capacity 2.
+Instance square() {
+    const std::string text = "NAME : square\nDIMENSION : 5\nCAPACITY : 2\n"
+                             "EDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 1\n"
+                             "3 -1 -1\n4 1 -1\n5 -1 1\nDEMAND_SECTION\n1 0\n2 1\n3 1\n4 1\n5 1\n"
+                             "DEPOT_SECTION\n1\n-1\nEOF\n";
+    return locus::dcvrp::parse_cvrplib(text, "square.vrp");
+}
+
+/// An instance with explicit weights and no coordinates.
+const std::string kExplicit = "NAME: m4\nTYPE: CVRP\nDIMENSION: 4\nCAPACITY: 10\n"
+                              "EDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FULL_MATRIX\n"
+                              "EDGE_WEIGHT_SECTION\n0 1 2 3\n1 0 4 5\n2 4 0 6\n3 5 6 0\n"
+                              "DEMAND_SECTION\n1 0\n2 1\n3 1\n4 1\nDEPOT_SECTION\n1\n-1\nEOF\n";
+
+} // namespace
+
+TEST_CASE("sweep and the Hilbert curve order hand-placed customers") {
+    const Instance inst = square();
+    // Angles from the x axis: 1 at 45, 4 at 135, 2 at 225, 3 at 315 degrees.
+    CHECK(locus::dcvrp::sweep_order(inst, OrderStart::zero, 0) ==
+          std::vector<std::int32_t>{1, 4, 2, 3});
+    // The curve runs from the lower left quadrant up, across and down to the lower right.
+    CHECK(locus::dcvrp::curve_order(inst, OrderStart::zero, 0) ==
+          std::vector<std::int32_t>{2, 4, 1, 3});
+    // Random starts rotate the same cycle.
+    for (std::uint64_t key = 0; key < 8; ++key) {
+        for (const auto& order : {locus::dcvrp::sweep_order(inst, OrderStart::random, key),
+                                  locus::dcvrp::curve_order(inst, OrderStart::random, key)}) {
+            REQUIRE(order.size() == 4);
+            auto cycle = order;
+            std::rotate(cycle.begin(), std::find(cycle.begin(), cycle.end(), 1), cycle.end());
+            const bool sweep_cycle = cycle == std::vector<std::int32_t>{1, 4, 2, 3};
+            const bool curve_cycle = cycle == std::vector<std::int32_t>{1, 3, 2, 4};
+            CHECK((sweep_cycle || curve_cycle));
+        }
+    }
+    // Pairs of neighbours on the square (capacity 2): 2 sqrt(2) + 2 per route.
+    const Routes swept = locus::dcvrp::sweep(inst, OrderStart::zero, 0);
+    CHECK(swept.size() == 2);
+    check_routes_cover(inst, swept);
+    CHECK(cost_of(inst, swept) == doctest::Approx(4.0 * std::sqrt(2.0) + 4.0));
+
+    // On the line all customers share angle 0 and go by distance. With nint distances (fixed
+    // point scale 1) the split of 1..5 is the optimum {1}, {2, 3}, {4, 5} of 18, whose last
+    // route takes exactly DISTANCE 12.
+    const Instance line = locus::dcvrp::parse_cvrplib(dcvrp_test::kLine5, "line5.vrp",
+                                                      locus::dcvrp::RoundingOption::nint);
+    CHECK(locus::dcvrp::sweep_order(line, OrderStart::zero, 0) ==
+          std::vector<std::int32_t>{1, 2, 3, 4, 5});
+    CHECK(locus::dcvrp::sweep(line, OrderStart::zero, 0) == Routes{{1}, {2, 3}, {4, 5}});
+    CHECK(locus::dcvrp::split_order(line, std::vector<std::int32_t>{5, 4, 3, 2, 1}) ==
+          Routes{{5, 4}, {3, 2}, {1}});
+    // With exact distances the split works at 10^-6 and keeps a margin of n = 6 units below
+    // the limit, so no route may take exactly 12: the best split left is 4 + 8 + 10.
+    const Instance exact = dcvrp_test::line5();
+    const Routes margin = locus::dcvrp::sweep(exact, OrderStart::zero, 0);
+    CHECK(margin == Routes{{1, 2}, {3, 4}, {5}});
+    CHECK(cost_of(exact, margin) == 22.0);
+}
+
+TEST_CASE("savings on candidate lists of all other customers joins as all pairs do") {
+    std::vector<std::string> instances = {"random-cvrp:n=150,seed=3,capacity=100,distance=1800"};
+    for (const char* name : {"cvrplib/CMT6.vrp", "cvrplib/X-n101-k25.vrp"})
+        instances.push_back(locus::test::data_file(name).string());
+    for (const std::string& spec : instances) {
+        INFO(spec);
+        const Built built(spec);
+        const Instance& inst = built.problem().instance();
+        const std::int32_t all = inst.customers() - 1;
+        CHECK(locus::dcvrp::savings_candidates(inst, all) == all);
+        for (const std::int32_t vehicles : {0, 28}) {
+            const Routes pairs = locus::dcvrp::savings(inst, vehicles);
+            const Routes listed = locus::dcvrp::savings(inst, vehicles, 1.0, all);
+            CHECK(listed == pairs);
+            CHECK(cost_of(inst, listed) == cost_of(inst, pairs));
+        }
+        // More candidates than customers are all of them.
+        CHECK(locus::dcvrp::savings(inst, 0, 1.0, 100000) == locus::dcvrp::savings(inst, 0));
+        check_routes_cover(inst, locus::dcvrp::savings(inst, 0, 1.0, 5));
+    }
+}
+
+TEST_CASE("savings uses every pair up to 1,000 customers and 50 nearest beyond") {
+    const Built thousand(locus::test::data_file("cvrplib/X-n1001-k43.vrp").string());
+    const Instance& inst = thousand.problem().instance();
+    REQUIRE(inst.customers() == 1000);
+    CHECK(locus::dcvrp::savings_candidates(inst, 0) == 0);
+    CHECK(locus::dcvrp::savings_candidates(inst, 20) == 20);
+    const Instance larger = locus::dcvrp::generate_from_spec("random-cvrp:n=1002,seed=2");
+    CHECK(locus::dcvrp::savings_candidates(larger, 0) == 50);
+    CHECK(locus::dcvrp::savings_candidates(larger, 5000) == 1000);
+}
+
+TEST_CASE("savings on 50 candidates stays within 5 % of all pairs on 1,000 customers") {
+    for (const std::string& spec :
+         {locus::test::data_file("cvrplib/X-n1001-k43.vrp").string(),
+          std::string("random-cvrp:n=1001,seed=5,capacity=100,distance=2500")}) {
+        INFO(spec);
+        const Built built(spec);
+        const Instance& inst = built.problem().instance();
+        const Routes pairs = locus::dcvrp::savings(inst, 0);
+        const Routes listed = locus::dcvrp::savings(inst, 0, 1.0, 50);
+        check_routes_cover(inst, listed);
+        const double all_cost = cost_of(inst, pairs);
+        const double listed_cost = cost_of(inst, listed);
+        MESSAGE(spec << ": savings all pairs " << all_cost << " (" << pairs.size()
+                     << " routes), 50 candidates " << listed_cost << " (" << listed.size()
+                     << " routes), ratio " << listed_cost / all_cost);
+        CHECK(listed_cost / all_cost < 1.05);
+    }
+}
+
+TEST_CASE("the constructions at scale cover 5,000 customers within capacity and duration") {
+    std::vector<std::string> instances = {
+        "random-cvrp:n=5001,seed=11",
+        "random-cvrp:n=5001,seed=12,capacity=200,distance=3000"};
+    instances.push_back(locus::test::data_file("cvrplib/XXL/Leuven1.vrp").string());
+    for (const std::string& spec : instances) {
+        INFO(spec);
+        Built built(spec);
+        const Instance& inst = built.problem().instance();
+        for (const char* construction : {"savings", "sweep", "space_filling_curve"}) {
+            INFO(std::string(construction));
+            const SolutionBatch batch = built.construct(construction, 2);
+            check_feasible(built.problem(), batch);
+            const auto routes = locus::dcvrp::split_routes(batch[1]);
+            check_routes_cover(inst, routes);
+            MESSAGE(spec << ": " << std::string(construction) << " " << batch.objective(0) << " ("
+                         << routes.size() << " routes)");
+        }
+    }
+}
+
+TEST_CASE("sweep and space_filling_curve draw their start from the key") {
+    Built built("random-cvrp:n=2001,seed=4,capacity=100,distance=2500");
+    const Instance& inst = built.problem().instance();
+    using Build = Routes (*)(const Instance&, OrderStart, std::uint64_t);
+    for (const Build construct : {Build{&locus::dcvrp::sweep},
+                                  Build{&locus::dcvrp::space_filling_curve}}) {
+        const Routes a = construct(inst, OrderStart::random, 1);
+        CHECK(a == construct(inst, OrderStart::random, 1));
+        CHECK(a != construct(inst, OrderStart::random, 2));
+        CHECK(construct(inst, OrderStart::zero, 1) == construct(inst, OrderStart::zero, 2));
+        check_routes_cover(inst, a);
+    }
+    for (const char* construction : {"sweep", "space_filling_curve"}) {
+        INFO(std::string(construction));
+        const SolutionBatch first = built.construct(construction, 3, "random", 0, 99);
+        const SolutionBatch again = built.construct(construction, 3, "random", 0, 99);
+        const SolutionBatch other = built.construct(construction, 3, "random", 0, 100);
+        for (std::size_t i = 0; i < 3; ++i) {
+            CHECK(std::equal(first[i].begin(), first[i].end(), again[i].begin()));
+            CHECK_FALSE(std::equal(first[i].begin(), first[i].end(), other[i].begin()));
+        }
+        CHECK_FALSE(std::equal(first[0].begin(), first[0].end(), first[1].begin()));
+    }
+}
+
+TEST_CASE("sweep and space_filling_curve refuse instances without coordinates") {
+    const Instance inst = locus::dcvrp::parse_cvrplib(kExplicit, "m4.vrp");
+    REQUIRE(inst.x.empty());
+    const std::string sweep_error = locus::test::error_message<locus::ConfigError>(
+        [&] { locus::dcvrp::sweep(inst, OrderStart::random, 1); });
+    CHECK(sweep_error ==
+          "construction sweep: instance m4 has no node coordinates (EXPLICIT edge weights), and "
+          "sweep orders the customers by them; use the construction savings, which needs only "
+          "distances");
+    const std::string curve_error = locus::test::error_message<locus::ConfigError>(
+        [&] { locus::dcvrp::space_filling_curve(inst, OrderStart::zero, 1); });
+    CHECK(curve_error.find("construction space_filling_curve: instance m4 has no node "
+                           "coordinates") == 0);
+    CHECK(curve_error.find("use the construction savings") != std::string::npos);
+    // Savings needs only the distances.
+    check_routes_cover(inst, locus::dcvrp::savings(inst, 0));
+    check_routes_cover(inst, locus::dcvrp::savings(inst, 0, 1.0, 1));
+}
+
+TEST_CASE("a raised stop flag ends the constructions at scale") {
+    const Instance inst = locus::dcvrp::generate_from_spec("random-cvrp:n=9001,seed=3");
+    // A deadline in the past raises the process-wide stop flag, as a run's limit does.
+    const std::uint64_t token =
+        locus::arm_deadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    REQUIRE(locus::stop_requested());
+    CHECK_THROWS_AS(locus::dcvrp::savings(inst, 0, 1.0, 10), locus::Stopped);
+    CHECK_THROWS_AS(locus::dcvrp::sweep(inst, OrderStart::random, 1), locus::Stopped);
+    CHECK_THROWS_AS(locus::dcvrp::space_filling_curve(inst, OrderStart::random, 1),
+                    locus::Stopped);
+    const std::vector<std::int32_t> order = locus::dcvrp::insertion_order(
+        inst, InsertionOrder::index, 0);
+    CHECK_THROWS_AS(locus::dcvrp::split_order(inst, order), locus::Stopped);
+    locus::disarm_deadline(token);
+    CHECK_FALSE(locus::stop_requested());
+    check_routes_cover(inst, locus::dcvrp::split_order(inst, order));
 }

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <utility>
 
+#include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/rng.hpp"
+#include "locus/search_context.hpp"
 
 namespace locus::dcvrp {
 
@@ -151,39 +154,105 @@ struct Saving {
     std::int32_t j;
 };
 
+/// Decreasing saving, ties by (i, j).
+bool saving_before(const Saving& a, const Saving& b) {
+    if (a.value != b.value) return a.value > b.value;
+    if (a.i != b.i) return a.i < b.i;
+    return a.j < b.j;
+}
+
 /// The pairs i < j whose saving is positive (`positive`) or not, by decreasing saving, ties by
 /// (i, j).
 std::vector<Saving> sorted_savings(const Instance& instance, double shape, bool positive) {
     std::vector<Saving> pairs;
     for (std::int32_t i = 1; i < instance.n; ++i) {
+        throw_if_stopped();
         for (std::int32_t j = i + 1; j < instance.n; ++j) {
             const double value = instance.distance(kDepot, i) + instance.distance(kDepot, j) -
                                  shape * instance.distance(i, j);
             if ((value > 0.0) == positive) pairs.push_back({value, i, j});
         }
     }
-    std::sort(pairs.begin(), pairs.end(), [](const Saving& a, const Saving& b) {
-        if (a.value != b.value) return a.value > b.value;
-        if (a.i != b.i) return a.i < b.i;
-        return a.j < b.j;
-    });
+    std::sort(pairs.begin(), pairs.end(), saving_before);
     return pairs;
+}
+
+/// The pairs (i, j), i < j, with j among the k nearest customers of i or i among j's, each
+/// once; the positive savings first, by decreasing saving (ties by (i, j)), then the others in
+/// the same order. Returns the pairs and the number of positive ones.
+std::pair<std::vector<Saving>, std::size_t> candidate_savings(const Instance& instance,
+                                                              double shape, std::int32_t k) {
+    const std::vector<std::int32_t> near = nearest_customers(instance, k);
+    const auto width = static_cast<std::size_t>(k);
+    std::vector<Saving> pairs;
+    pairs.reserve(static_cast<std::size_t>(instance.customers()) * width);
+    for (std::int32_t i = 1; i < instance.n; ++i) {
+        if ((i & 4095) == 0) throw_if_stopped();
+        for (std::size_t t = 0; t < width; ++t) {
+            const std::int32_t j = near[static_cast<std::size_t>(i) * width + t];
+            pairs.push_back({0.0, std::min(i, j), std::max(i, j)});
+        }
+    }
+    std::sort(pairs.begin(), pairs.end(), [](const Saving& a, const Saving& b) {
+        return a.i != b.i ? a.i < b.i : a.j < b.j;
+    });
+    pairs.erase(std::unique(pairs.begin(), pairs.end(),
+                            [](const Saving& a, const Saving& b) {
+                                return a.i == b.i && a.j == b.j;
+                            }),
+                pairs.end());
+    throw_if_stopped();
+    for (Saving& s : pairs)
+        s.value = instance.distance(kDepot, s.i) + instance.distance(kDepot, s.j) -
+                  shape * instance.distance(s.i, s.j);
+    const auto positive_end = std::partition(pairs.begin(), pairs.end(),
+                                             [](const Saving& s) { return s.value > 0.0; });
+    throw_if_stopped();
+    std::sort(pairs.begin(), positive_end, saving_before);
+    throw_if_stopped();
+    std::sort(positive_end, pairs.end(), saving_before);
+    const auto positive = static_cast<std::size_t>(positive_end - pairs.begin());
+    return {std::move(pairs), positive};
+}
+
+/// Joins the pairs of `pairs` in order; stops early once `vehicles` > 0 routes remain when
+/// `to_fleet`.
+void join_pairs(SavingsRoutes& routes, std::span<const Saving> pairs, std::int32_t vehicles,
+                bool to_fleet) {
+    std::size_t step = 0;
+    for (const Saving& s : pairs) {
+        if (to_fleet && routes.count() <= vehicles) break;
+        if ((++step & 4095) == 0) throw_if_stopped();
+        routes.join(s.i, s.j);
+    }
 }
 
 } // namespace
 
-Routes savings(const Instance& instance, std::int32_t vehicles, double shape) {
+std::int32_t savings_candidates(const Instance& instance, std::int32_t candidates) {
+    if (candidates <= 0 && instance.customers() <= kSavingsAllPairsCustomers) return 0;
+    const std::int32_t k = candidates > 0 ? candidates : kSavingsDefaultCandidates;
+    return std::max(0, std::min(k, instance.customers() - 1));
+}
+
+Routes savings(const Instance& instance, std::int32_t vehicles, double shape,
+               std::int32_t candidates) {
     SavingsRoutes routes(instance);
-    for (const Saving& s : sorted_savings(instance, shape, true))
-        routes.join(s.i, s.j);
-    if (vehicles > 0 && routes.count() > vehicles) {
+    const std::int32_t k = savings_candidates(instance, candidates);
+    const bool fleet = vehicles > 0;
+    if (k == 0) {
+        join_pairs(routes, sorted_savings(instance, shape, true), vehicles, false);
         // NOTE: joining routes through non-positive savings lengthens the solution; it is
         // done only to meet the fleet size, and in the same greedy order.
-        for (const Saving& s : sorted_savings(instance, shape, false)) {
-            if (routes.count() <= vehicles) break;
-            routes.join(s.i, s.j);
-        }
+        if (fleet && routes.count() > vehicles)
+            join_pairs(routes, sorted_savings(instance, shape, false), vehicles, true);
+        return routes.take();
     }
+    const auto [pairs, positive] = candidate_savings(instance, shape, k);
+    const std::span<const Saving> all(pairs);
+    join_pairs(routes, all.first(positive), vehicles, false);
+    if (fleet && routes.count() > vehicles)
+        join_pairs(routes, all.subspan(positive), vehicles, true);
     return routes.take();
 }
 

@@ -141,16 +141,68 @@ void register_dcvrp_components(Registry& registry) {
         "Clarke-Wright parallel savings with capacity and duration checks (deterministic); "
         "with a vehicle limit K it keeps joining routes through non-positive savings while "
         "more than K remain. The recommended construction: name it in dcvrp configs (the job "
-        "default, random, is not a dcvrp construction)."};
-    clarke_wright.real("shape", "1",
-                       "route shape parameter: saving = d(0,i) + d(0,j) - shape * d(i,j)", 0.0,
-                       10.0);
+        "default, random, is not a dcvrp construction). Every pair of customers up to 1,000 "
+        "customers (O(n^2 log n) time, O(n^2) memory), else the pairs of candidate lists "
+        "(O(n k log(n k)), O(n k) memory)."};
+    clarke_wright
+        .real("shape", "1", "route shape parameter: saving = d(0,i) + d(0,j) - shape * d(i,j)",
+              0.0, 10.0)
+        .integer("candidates", "0",
+                 "pairs considered: each customer with its k nearest customers (at most the "
+                 "customers - 1); 0 = every pair up to 1,000 customers, else the 50 nearest. "
+                 "Without every pair, a vehicle limit the all-pairs joins would meet may be "
+                 "exceeded (verify reports it)",
+                 0, 2147483647);
     registry.add(clarke_wright, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         const DcvrpProblem& problem = dcvrp_of(b, "savings");
         const double shape = p.get_real("shape");
+        const auto candidates = static_cast<std::int32_t>(p.get_int("candidates"));
         return std::make_unique<RouteConstruction>(
-            problem, false, [&problem, shape](std::uint64_t) {
-                return savings(problem.instance(), problem.vehicles(), shape);
+            problem, false, [&problem, shape, candidates](std::uint64_t) {
+                return savings(problem.instance(), problem.vehicles(), shape, candidates);
+            });
+    });
+
+    const auto start_of = [](const Params& p) {
+        return p.get_string("start") == "zero" ? OrderStart::zero : OrderStart::random;
+    };
+    const auto start_option = [](ComponentSchema& construction, const char* zero) {
+        construction.choice("start", "random", {"random", "zero"},
+                            fmt::format("where the customer order starts: random (per solution, "
+                                        "from the seed) or {}",
+                                        zero));
+    };
+    ComponentSchema sweep_schema{
+        "construction", "sweep", "dcvrp",
+        "Sweep: the customers by polar angle around the depot (ties: distance from the depot, "
+        "then index) from a start angle, split optimally into routes within capacity and "
+        "duration (a route beyond the vehicle limit is reported by verify). O(n log n + n C), C "
+        "the most customers a route can carry; needs coordinates."};
+    start_option(sweep_schema, "zero (angle 0, the x axis; deterministic)");
+    registry.add(sweep_schema, [start_of](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        const DcvrpProblem& problem = dcvrp_of(b, "sweep");
+        require_coordinates(problem.instance(), "sweep");
+        const OrderStart start = start_of(p);
+        return std::make_unique<RouteConstruction>(
+            problem, start == OrderStart::random, [&problem, start](std::uint64_t key) {
+                return sweep(problem.instance(), start, key);
+            });
+    });
+
+    ComponentSchema curve_schema{
+        "construction", "space_filling_curve", "dcvrp",
+        "Space-filling curve: the customers along a Hilbert curve over the coordinates' bounding "
+        "square (ties: index) from a start customer, split optimally into routes within "
+        "capacity and duration (a route beyond the vehicle limit is reported by verify). O(n "
+        "log n + n C), C the most customers a route can carry; needs coordinates."};
+    start_option(curve_schema, "zero (the curve's first customer; deterministic)");
+    registry.add(curve_schema, [start_of](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
+        const DcvrpProblem& problem = dcvrp_of(b, "space_filling_curve");
+        require_coordinates(problem.instance(), "space_filling_curve");
+        const OrderStart start = start_of(p);
+        return std::make_unique<RouteConstruction>(
+            problem, start == OrderStart::random, [&problem, start](std::uint64_t key) {
+                return space_filling_curve(problem.instance(), start, key);
             });
     });
 

@@ -5,10 +5,14 @@
 /// Every construction respects the capacity and the maximum duration (each customer alone is
 /// feasible by the instance invariants) and, where it can, the vehicle limit K (vehicles > 0).
 /// When a construction cannot stay within K it still returns routes that respect capacity and
-/// duration, and DcvrpProblem::verify reports the excess routes.
+/// duration, and DcvrpProblem::verify reports the excess routes. Distances are read through
+/// Instance::distance only; savings on candidate lists, sweep and space_filling_curve scale to
+/// 100,000 customers and read the stop flag every few thousand steps (throw_if_stopped: Stopped
+/// ends them when a run's time limit passes).
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "locus/dcvrp/giant_tour.hpp"
@@ -36,13 +40,75 @@ std::vector<std::int32_t> insertion_order(const Instance& instance, InsertionOrd
 /// verify then reports). Deterministic for a given order. O(n^2).
 Routes cheapest_insertion(const Instance& instance, std::span<const std::int32_t> order);
 
+/// The savings construction pairs each customer with this many nearest customers when its
+/// `candidates` is 0 and the instance has more than kSavingsAllPairsCustomers customers.
+inline constexpr std::int32_t kSavingsDefaultCandidates = 50;
+
+/// Up to this many customers, savings with `candidates` = 0 considers every pair.
+inline constexpr std::int32_t kSavingsAllPairsCustomers = 1000;
+
+/// The nearest customers per customer that savings uses for `candidates`: 0 for all pairs
+/// (`candidates` = 0 on at most kSavingsAllPairsCustomers customers), else `candidates` (or
+/// kSavingsDefaultCandidates when 0), at most customers - 1.
+std::int32_t savings_candidates(const Instance& instance, std::int32_t candidates);
+
 /// Clarke & Wright parallel savings: start from one route per customer; for the pairs (i, j)
 /// by decreasing saving d(0,i) + d(0,j) - shape * d(i,j) (ties: lowest i, then j), join the
 /// route ending at i and the route starting at j (reversing routes as needed) when i and j
 /// are ends of different routes and the joined route is within capacity and duration; only
 /// positive savings are used. With vehicles > 0 and more routes than that, the remaining
 /// pairs (non-positive savings included) are then joined in the same order until the routes
-/// fit in the fleet or no join is feasible. Deterministic. O(n^2 log n) time, O(n^2) memory.
-Routes savings(const Instance& instance, std::int32_t vehicles, double shape = 1.0);
+/// fit in the fleet or no join is feasible. Deterministic.
+///
+/// The pairs are every pair of customers (O(n^2 log n) time, O(n^2) memory) or, when
+/// savings_candidates(instance, candidates) = k > 0, the pairs (i, j) where j is one of the k
+/// nearest customers of i or i one of j's (nearest_customers), each once: O(n k log(n k)) time
+/// besides the candidate lists and the joins (O(route length) each), O(n k) memory. A pair
+/// list without every pair can leave more routes than `vehicles` where all pairs would not;
+/// verify then reports the fleet, as for any construction that cannot meet it.
+Routes savings(const Instance& instance, std::int32_t vehicles, double shape = 1.0,
+               std::int32_t candidates = 0);
+
+/// Where sweep and space_filling_curve start their order of the customers.
+enum class OrderStart {
+    random, ///< at a point drawn from the key (a different giant tour per solution)
+    zero,   ///< at angle 0 (sweep) or at the start of the curve (deterministic)
+};
+
+/// The customers by polar angle around the depot, counterclockwise in [0, 2 pi) from the x
+/// axis (atan2 of the coordinates relative to the depot; ties: distance from the depot, then
+/// index), rotated to start at the first angle at or after the start angle: 0, or drawn
+/// uniformly from Rng(key, 0). Throws ConfigError when the instance has no coordinates
+/// (require_coordinates). O(n log n).
+std::vector<std::int32_t> sweep_order(const Instance& instance, OrderStart start,
+                                      std::uint64_t key);
+
+/// The customers along a Hilbert curve of order 16 per axis over the square that holds the
+/// bounding box of every node's coordinates (ties: index), rotated to start at the curve's
+/// first customer or at one drawn from Rng(key, 0). Throws ConfigError when the instance has no
+/// coordinates (require_coordinates). O(n log n).
+std::vector<std::int32_t> curve_order(const Instance& instance, OrderStart start,
+                                      std::uint64_t key);
+
+/// Throws ConfigError "<construction>: ..." naming savings as the alternative when the
+/// instance has no coordinates (EXPLICIT edge weights without them).
+void require_coordinates(const Instance& instance, std::string_view construction);
+
+/// The optimal division of `order` (customers, each once), kept in its order, into consecutive
+/// routes within capacity and duration (routing::split_routes in fixed point: scale 1 when the
+/// distances and the service time are integral, else 10^6 with every term rounded and the
+/// duration limit lowered by n units, so a route feasible in fixed point is feasible in the
+/// instance's doubles). Every route is checked again with route_figures and within_duration;
+/// one that fails (or the whole order, when the fixed-point split finds no division) is cut
+/// greedily instead: customers in order, a new route when the next one does not fit.
+/// O(n C) for C the most consecutive customers of `order` within capacity.
+Routes split_order(const Instance& instance, std::span<const std::int32_t> order);
+
+/// Sweep: split_order(sweep_order(...)). O(n log n + n C).
+Routes sweep(const Instance& instance, OrderStart start, std::uint64_t key);
+
+/// Space-filling-curve construction: split_order(curve_order(...)).
+/// O(n log n + n C).
+Routes space_filling_curve(const Instance& instance, OrderStart start, std::uint64_t key);
 
 } // namespace locus::dcvrp
