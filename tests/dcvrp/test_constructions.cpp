@@ -52,17 +52,21 @@ public:
 
     const DcvrpProblem& problem() const { return static_cast<const DcvrpProblem&>(*problem_); }
 
-    /// A batch of `count` solutions of construction `name` (default parameters but `order`, the
-    /// start of sweep and space_filling_curve, or savings' `candidates`).
+    /// A batch of `count` solutions of construction `name` (default parameters but `order` or
+    /// the `start` of sweep and space_filling_curve, and `number`: savings' `candidates` or
+    /// their `two_opt`).
     SolutionBatch construct(const std::string& name, std::size_t count,
-                            const std::string& order = "random", std::int64_t candidates = 0,
+                            const std::string& order = "random", std::int64_t number = 0,
                             std::uint64_t seed = 12345) {
         Params params("construction", name, "construction", {});
         if (name == "cheapest_insertion") params.set("order", order);
-        if (name == "sweep" || name == "space_filling_curve") params.set("start", order);
+        if (name == "sweep" || name == "space_filling_curve") {
+            params.set("start", order);
+            params.set("two_opt", number);
+        }
         if (name == "savings") {
             params.set("shape", 1.0);
-            params.set("candidates", candidates);
+            params.set("candidates", number);
         }
         auto construction = registry_.create<locus::Construction>(params, build_);
         SolutionBatch batch(count, problem_->solution_width());
@@ -295,6 +299,19 @@ TEST_CASE("sweep and the Hilbert curve order hand-placed customers") {
           Routes{{5, 4}, {3, 2}, {1}});
     // With exact distances the split works at 10^-6 and keeps a margin of n = 6 units below
     // the limit, so no route may take exactly 12: the best split left is 4 + 8 + 10.
+    // 2-opt inside a route, on the line without DISTANCE and with CAPACITY 100: 3 1 2 5 (14)
+    // and 1 4 3 2 5 (14) become monotone routes of 10.
+    std::string loose = dcvrp_test::kLine5;
+    loose.replace(loose.find("CAPACITY : 8"), 12, "CAPACITY : 100");
+    loose.erase(loose.find("DISTANCE : 12\n"), 14);
+    const Instance wide =
+        locus::dcvrp::parse_cvrplib(loose, "line.vrp", locus::dcvrp::RoundingOption::nint);
+    Routes shuffled{{3, 1, 2, 5}, {1, 4, 3, 2, 5}};
+    CHECK(cost_of(wide, {shuffled[0]}) == 14.0);
+    CHECK(cost_of(wide, {shuffled[1]}) == 14.0);
+    locus::dcvrp::two_opt_routes(wide, shuffled, 100);
+    CHECK(cost_of(wide, {shuffled[0]}) == 10.0);
+    CHECK(cost_of(wide, {shuffled[1]}) == 10.0);
     const Instance exact = dcvrp_test::line5();
     const Routes margin = locus::dcvrp::sweep(exact, OrderStart::zero, 0);
     CHECK(margin == Routes{{1, 2}, {3, 4}, {5}});
@@ -370,6 +387,22 @@ TEST_CASE("the constructions at scale cover 5,000 customers within capacity and 
             check_routes_cover(inst, routes);
             MESSAGE(spec << ": " << std::string(construction) << " " << batch.objective(0) << " ("
                          << routes.size() << " routes)");
+            if (std::string(construction) == "savings") continue;
+            // 2-opt inside the routes keeps their customers and shortens them.
+            const SolutionBatch improved = built.construct(construction, 2, "random", 100);
+            check_feasible(built.problem(), improved);
+            const auto shorter = locus::dcvrp::split_routes(improved[1]);
+            REQUIRE(shorter.size() == routes.size());
+            for (std::size_t r = 0; r < routes.size(); ++r) {
+                auto a = routes[r];
+                auto b = shorter[r];
+                std::sort(a.begin(), a.end());
+                std::sort(b.begin(), b.end());
+                CHECK(a == b);
+            }
+            CHECK(improved.objective(1) < batch.objective(1));
+            MESSAGE(spec << ": " << std::string(construction) << " with two_opt 100 "
+                         << improved.objective(0));
         }
     }
 }

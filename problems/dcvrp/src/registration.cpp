@@ -167,10 +167,15 @@ void register_dcvrp_components(Registry& registry) {
         return p.get_string("start") == "zero" ? OrderStart::zero : OrderStart::random;
     };
     const auto start_option = [](ComponentSchema& construction, const char* zero) {
-        construction.choice("start", "random", {"random", "zero"},
-                            fmt::format("where the customer order starts: random (per solution, "
-                                        "from the seed) or {}",
-                                        zero));
+        construction
+            .choice("start", "random", {"random", "zero"},
+                    fmt::format("where the customer order starts: random (per solution, from "
+                                "the seed) or {}",
+                                zero))
+            .integer("two_opt", "0",
+                     "after the split, 2-opt inside every route with reversals of up to this "
+                     "many customers, until none shortens a route (0 = routes as split)",
+                     0, 2147483647);
     };
     ComponentSchema sweep_schema{
         "construction", "sweep", "dcvrp",
@@ -183,9 +188,12 @@ void register_dcvrp_components(Registry& registry) {
         const DcvrpProblem& problem = dcvrp_of(b, "sweep");
         require_coordinates(problem.instance(), "sweep");
         const OrderStart start = start_of(p);
+        const auto window = static_cast<std::int32_t>(p.get_int("two_opt"));
         return std::make_unique<RouteConstruction>(
-            problem, start == OrderStart::random, [&problem, start](std::uint64_t key) {
-                return sweep(problem.instance(), start, key);
+            problem, start == OrderStart::random, [&problem, start, window](std::uint64_t key) {
+                Routes routes = sweep(problem.instance(), start, key);
+                if (window > 0) two_opt_routes(problem.instance(), routes, window);
+                return routes;
             });
     });
 
@@ -200,9 +208,12 @@ void register_dcvrp_components(Registry& registry) {
         const DcvrpProblem& problem = dcvrp_of(b, "space_filling_curve");
         require_coordinates(problem.instance(), "space_filling_curve");
         const OrderStart start = start_of(p);
+        const auto window = static_cast<std::int32_t>(p.get_int("two_opt"));
         return std::make_unique<RouteConstruction>(
-            problem, start == OrderStart::random, [&problem, start](std::uint64_t key) {
-                return space_filling_curve(problem.instance(), start, key);
+            problem, start == OrderStart::random, [&problem, start, window](std::uint64_t key) {
+                Routes routes = space_filling_curve(problem.instance(), start, key);
+                if (window > 0) two_opt_routes(problem.instance(), routes, window);
+                return routes;
             });
     });
 

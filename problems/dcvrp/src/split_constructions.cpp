@@ -27,6 +27,10 @@ constexpr std::int64_t kNoLimit = std::int64_t{1} << 60;
 /// Fixed-point sums stay below this bound (with room below the split's 2^62).
 constexpr double kLargestSum = 0x1p58;
 
+/// A 2-opt move inside a route is taken when it shortens the route by more than this share of
+/// its length (far above the rounding of the summed doubles, so lengths only decrease).
+constexpr double kTwoOptGain = 1e-9;
+
 /// Steps between two reads of the stop flag.
 constexpr std::uint64_t kStopStride = 4096;
 
@@ -142,6 +146,23 @@ std::uint32_t cell(double v, double low, double span) {
     if (!(span > 0.0)) return 0;
     const double t = std::floor((v - low) / span * 65536.0);
     return static_cast<std::uint32_t>(std::clamp(t, 0.0, 65535.0));
+}
+
+/// Reverses route[i, j) when that shortens the route by more than a rounding error; true then.
+/// `length` is the route's travel (for the threshold).
+bool try_reversal(const Instance& instance, std::vector<std::int32_t>& route, std::size_t i,
+                  std::size_t j, double length) {
+    // Positions i - 1 and j are the neighbours of the reversed part (the depot at the ends).
+    const std::int32_t a = i == 0 ? kDepot : route[i - 1];
+    const std::int32_t b = route[i];
+    const std::int32_t c = route[j - 1];
+    const std::int32_t e = j == route.size() ? kDepot : route[j];
+    const double delta = instance.distance(a, c) + instance.distance(b, e) -
+                         instance.distance(a, b) - instance.distance(c, e);
+    if (!(delta < -kTwoOptGain * std::max(1.0, length))) return false;
+    std::reverse(route.begin() + static_cast<std::ptrdiff_t>(i),
+                 route.begin() + static_cast<std::ptrdiff_t>(j));
+    return true;
 }
 
 } // namespace
@@ -272,6 +293,32 @@ Routes split_order(const Instance& instance, std::span<const std::int32_t> order
         q = end;
     }
     return routes;
+}
+
+void two_opt_routes(const Instance& instance, Routes& routes, std::int32_t window) {
+    const auto reach = static_cast<std::size_t>(std::max(window, 2));
+    std::uint64_t steps = 0;
+    for (std::vector<std::int32_t>& route : routes) {
+        if (route.size() < 2) continue;
+        const std::vector<std::int32_t> before = route;
+        const double length = route_figures(instance, route).travel;
+        for (bool improved = true; improved;) {
+            improved = false;
+            for (std::size_t i = 0; i + 1 < route.size(); ++i) {
+                const std::size_t last = std::min(route.size(), i + reach);
+                for (std::size_t j = i + 2; j <= last; ++j)
+                    improved = try_reversal(instance, route, i, j, length) || improved;
+                steps += last - i;
+                if (steps >= kStopStride) {
+                    steps = 0;
+                    throw_if_stopped();
+                }
+            }
+        }
+        // NOTE: only the order changed and the travel decreased; the check keeps a route
+        // whose recomputed duration would pass the limit by a rounding error as it was.
+        if (!feasible(instance, route)) route = before;
+    }
 }
 
 Routes sweep(const Instance& instance, OrderStart start, std::uint64_t key) {

@@ -104,6 +104,12 @@ void require_coordinates(const Instance& instance, std::string_view construction
 /// O(n C) for C the most consecutive customers of `order` within capacity.
 Routes split_order(const Instance& instance, std::span<const std::int32_t> order);
 
+/// 2-opt inside every route: reversals of route[i, j) (the depot at both ends) with j - i at
+/// most `window`, taken when they shorten the route, in passes over the route until none
+/// does. Loads are unchanged and lengths only decrease, so every route stays within capacity
+/// and duration. O(passes x customers x window).
+void two_opt_routes(const Instance& instance, Routes& routes, std::int32_t window);
+
 /// Sweep: split_order(sweep_order(...)). O(n log n + n C).
 Routes sweep(const Instance& instance, OrderStart start, std::uint64_t key);
 
