@@ -87,6 +87,8 @@ TEST_CASE("EUC_2D rounding: nint for the CVRPLIB X/A/B/E/F/M/P sets, exact other
     CHECK(locus::dcvrp::default_rounding("X-n101-k25") == Rounding::nint);
     CHECK(locus::dcvrp::default_rounding("E-n51-k5") == Rounding::nint);
     CHECK(locus::dcvrp::default_rounding("P-n16-k8") == Rounding::nint);
+    CHECK(locus::dcvrp::default_rounding("Leuven1") == Rounding::nint);
+    CHECK(locus::dcvrp::default_rounding("Flanders2") == Rounding::nint);
     CHECK(locus::dcvrp::default_rounding("CMT1") == Rounding::exact);
     CHECK(locus::dcvrp::default_rounding("Golden_1") == Rounding::exact);
     CHECK(locus::dcvrp::default_rounding("random-cvrp:n=10,seed=1") == Rounding::exact);

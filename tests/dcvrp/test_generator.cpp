@@ -28,9 +28,10 @@ TEST_CASE("generated instances are deterministic and named by their canonical sp
     const Instance b = generate_from_spec("random-cvrp:n=30,seed=4,capacity=50");
     CHECK(a.name == "random-cvrp:n=30,seed=4");
     CHECK(b.name == a.name);
-    CHECK(a.dist == b.dist);
+    CHECK(a.x == b.x);
+    CHECK(a.y == b.y);
     CHECK(a.demand == b.demand);
-    CHECK(generate_from_spec("random-cvrp:n=30,seed=5").dist != a.dist);
+    CHECK(generate_from_spec("random-cvrp:n=30,seed=5").x != a.x);
     CHECK(generate_from_spec("random-cvrp:n=30").name == "random-cvrp:n=30,seed=1");
     CHECK(generate_from_spec("random-cvrp:n=30,capacity=7,distance=2500.5").name ==
           "random-cvrp:n=30,seed=1,capacity=7,distance=2500.5");
@@ -64,8 +65,14 @@ TEST_CASE("the generator draws the documented model") {
     // rounding: nint on request.
     const auto rounded = locus::dcvrp::DcvrpProblem::load("random-cvrp:n=50,seed=2",
                                                           locus::dcvrp::RoundingOption::nint);
-    for (const double d : rounded->instance().dist)
-        CHECK(d == std::floor(d));
+    const Instance& r = rounded->instance();
+    CHECK(r.dist.empty()); // coordinates: no matrix
+    for (std::int32_t a = 0; a < r.n; ++a)
+        for (std::int32_t b = 0; b < r.n; ++b) {
+            const double d = r.distance(a, b);
+            CHECK(d == std::floor(d));
+            CHECK(d == r.distance(b, a));
+        }
 }
 
 TEST_CASE("bad generator specs give exact errors") {
@@ -73,7 +80,7 @@ TEST_CASE("bad generator specs give exact errors") {
                                               "'random-cvrp:seed=1': missing parameter 'n' "
                                               "(nodes, the depot included)");
     CHECK(spec_error("random-cvrp:n=1") ==
-          "invalid instance generator spec 'random-cvrp:n=1': n = 1 is out of range 2..10000");
+          "invalid instance generator spec 'random-cvrp:n=1': n = 1 is out of range 2..268435456");
     CHECK(spec_error("random-cvrp:n=10,capacity=0") ==
           "invalid instance generator spec 'random-cvrp:n=10,capacity=0': capacity = 0 is out "
           "of range 1..1099511627776");
@@ -107,5 +114,8 @@ TEST_CASE("the .vrp text of a generated instance reads back as the same instance
     CHECK(back.capacity == inst.capacity);
     CHECK(back.max_duration == inst.max_duration);
     CHECK(back.demand == inst.demand);
-    CHECK(back.dist == inst.dist);
+    CHECK(back.x == inst.x);
+    CHECK(back.y == inst.y);
+    for (std::int32_t c = 0; c < inst.n; ++c)
+        CHECK(back.distance(0, c) == inst.distance(0, c));
 }

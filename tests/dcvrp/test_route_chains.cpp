@@ -244,7 +244,7 @@ TEST_CASE("DCVRP route chains: order crossover and Split give feasible children 
             // per customer, and the cost is the row's cycle cost.
             std::int64_t single = 0;
             for (const std::int32_t node : child)
-                if (node != 0) single += 2 * data.dist[static_cast<std::size_t>(node)];
+                if (node != 0) single += 2 * data.distance()(0, node);
             CHECK(data.cost(child) <= single);
         }
     }

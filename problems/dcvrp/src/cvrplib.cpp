@@ -137,7 +137,7 @@ Instance renumber(const Instance& file, std::size_t depot, const std::vector<dou
     }
     const Rounding rounding = resolve_rounding(rounding_option, instance.name);
     if (matrix.empty()) {
-        compute_distances(instance, rounding);
+        use_coordinates(instance, rounding);
         return instance;
     }
     instance.rounding = rounding;

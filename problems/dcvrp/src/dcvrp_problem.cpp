@@ -32,7 +32,7 @@ std::unique_ptr<DcvrpProblem> DcvrpProblem::load(const std::string& spec, Roundi
         Instance instance = generate_from_spec(spec);
         // NOTE: generated coordinates are integral; nint is available on request.
         if (resolve_rounding(rounding, instance.name) != instance.rounding) {
-            compute_distances(instance, resolve_rounding(rounding, instance.name));
+            use_coordinates(instance, resolve_rounding(rounding, instance.name));
             validate_instance(instance, instance.name);
         }
         return std::make_unique<DcvrpProblem>(std::move(instance), vehicles);

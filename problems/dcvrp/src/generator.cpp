@@ -52,7 +52,7 @@ Instance generate_random(std::int32_t n, std::uint64_t seed, std::int64_t capaci
         instance.y[v] = static_cast<double>(rng.below(kGeneratorSize));
         instance.demand[v] = 1 + static_cast<std::int64_t>(rng.below(max_demand));
     }
-    compute_distances(instance, Rounding::exact);
+    use_coordinates(instance, Rounding::exact);
     validate_instance(instance, instance.name);
     return instance;
 }

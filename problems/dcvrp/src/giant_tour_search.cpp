@@ -60,33 +60,28 @@ std::int32_t LinearLength::update(const SolutionBatch& batch) {
 RouteData::RouteData(const Instance& instance) {
     service.assign(static_cast<std::size_t>(instance.n), instance.service_time);
     service[kDepot] = 0.0;
-    distance = instance.dist;
+    if (instance.n > kGiantTourMaxNodes)
+        throw ConfigError(fmt::format(
+            "{}: the giant-tour search keeps an n x n distance matrix (8 n^2 bytes: {:.1f} GB "
+            "for {} nodes) and takes at most {} nodes; use the route chains (algorithm chains, "
+            "configs/dcvrp/large.yaml)",
+            instance.name, 8e-9 * static_cast<double>(instance.n) * instance.n, instance.n,
+            kGiantTourMaxNodes));
+    if (instance.explicit_weights) {
+        distance = instance.dist;
+    } else {
+        const auto n = static_cast<std::size_t>(instance.n);
+        distance.assign(n * n, 0.0);
+        for (std::size_t a = 0; a < n; ++a)
+            for (std::size_t b = 0; b < n; ++b)
+                distance[a * n + b] = instance.euclidean(static_cast<std::int32_t>(a),
+                                                         static_cast<std::int32_t>(b));
+    }
     resources.demand = instance.demand.data();
     resources.service = service.data();
     resources.capacity = instance.capacity;
     resources.max_duration = instance.max_duration + kDurationTolerance;
     resources.depot = kDepot;
-}
-
-std::vector<std::int32_t> nearest_customers(const Instance& instance, std::int32_t k) {
-    const std::int32_t n = instance.n;
-    std::vector<std::int32_t> out(static_cast<std::size_t>(n) * static_cast<std::size_t>(k));
-    std::vector<std::int32_t> order;
-#pragma omp parallel for schedule(static) private(order) if (n > 256)
-    for (std::int32_t u = 0; u < n; ++u) {
-        order.clear();
-        for (std::int32_t v = 1; v < n; ++v)
-            if (v != u) order.push_back(v);
-        const auto closer = [&](std::int32_t a, std::int32_t b) {
-            const double da = instance.distance(u, a);
-            const double db = instance.distance(u, b);
-            return da < db || (da == db && a < b);
-        };
-        std::partial_sort(order.begin(), order.begin() + k, order.end(), closer);
-        std::copy(order.begin(), order.begin() + k,
-                  out.begin() + static_cast<std::ptrdiff_t>(u) * k);
-    }
-    return out;
 }
 
 std::uint64_t giant_moves(GiantMove move, std::int32_t length, std::int32_t candidates) {

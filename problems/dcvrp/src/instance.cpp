@@ -17,6 +17,10 @@ Rounding default_rounding(std::string_view name) {
                                                               "F-", "M-", "P-"};
     for (const std::string_view prefix : kRoundedSets)
         if (name.starts_with(prefix)) return Rounding::nint;
+    constexpr std::array<std::string_view, 5> kBelgium = {"Leuven", "Antwerp", "Ghent",
+                                                          "Brussels", "Flanders"};
+    for (const std::string_view prefix : kBelgium)
+        if (name.starts_with(prefix)) return Rounding::nint;
     return Rounding::exact;
 }
 
@@ -39,20 +43,11 @@ std::int64_t Instance::total_demand() const {
     return total;
 }
 
-void compute_distances(Instance& instance, Rounding rounding) {
-    const auto n = static_cast<std::size_t>(instance.n);
+void use_coordinates(Instance& instance, Rounding rounding) {
     instance.rounding = rounding;
-    instance.dist.assign(n * n, 0.0);
-    for (std::size_t a = 0; a < n; ++a) {
-        for (std::size_t b = a + 1; b < n; ++b) {
-            const double dx = instance.x[a] - instance.x[b];
-            const double dy = instance.y[a] - instance.y[b];
-            double d = std::sqrt(dx * dx + dy * dy);
-            if (rounding == Rounding::nint) d = std::floor(d + 0.5);
-            instance.dist[a * n + b] = d;
-            instance.dist[b * n + a] = d;
-        }
-    }
+    instance.explicit_weights = false;
+    instance.dist.clear();
+    instance.dist.shrink_to_fit();
 }
 
 std::string format_number(double value) { return fmt::format("{:.10g}", value); }
@@ -72,12 +67,15 @@ void validate_instance(const Instance& instance, std::string_view source) {
     if (n < 2 || n > kMaxNodes)
         throw fail(fmt::format("DIMENSION {} is out of range 2..{}", n, kMaxNodes));
     const auto nodes = static_cast<std::size_t>(n);
+    const std::size_t weights = instance.explicit_weights ? nodes * nodes : 0;
+    const std::size_t coordinates = instance.explicit_weights ? instance.x.size() : nodes;
     if (instance.demand.size() != nodes || instance.node_id.size() != nodes ||
-        instance.dist.size() != nodes * nodes)
-        throw fail(fmt::format("expected {} demands, node ids and {} distances, found {}, {} "
-                               "and {}",
-                               nodes, nodes * nodes, instance.demand.size(),
-                               instance.node_id.size(), instance.dist.size()));
+        instance.dist.size() != weights || instance.x.size() != coordinates ||
+        instance.y.size() != instance.x.size())
+        throw fail(fmt::format("expected {} demands, node ids and coordinates, and {} "
+                               "distances, found {}, {}, {}/{} and {}",
+                               nodes, weights, instance.demand.size(), instance.node_id.size(),
+                               instance.x.size(), instance.y.size(), instance.dist.size()));
     if (instance.capacity < 1)
         throw fail(fmt::format("CAPACITY {} must be positive", instance.capacity));
     if (instance.capacity > kMaxQuantity)
@@ -89,7 +87,15 @@ void validate_instance(const Instance& instance, std::string_view source) {
     if (!(instance.max_duration > 0.0))
         throw fail(
             fmt::format("DISTANCE {} must be positive", format_number(instance.max_duration)));
-    for (std::size_t k = 0; k < nodes * nodes; ++k) {
+    if (!instance.explicit_weights) {
+        for (std::size_t k = 0; k < nodes; ++k)
+            if (!std::isfinite(instance.x[k]) || !std::isfinite(instance.y[k]))
+                throw fail(fmt::format("node {} has coordinates ({}, {}) (coordinates must be "
+                                       "finite)",
+                                       instance.node_id[k], format_number(instance.x[k]),
+                                       format_number(instance.y[k])));
+    }
+    for (std::size_t k = 0; k < weights; ++k) {
         const double w = instance.dist[k];
         if (!std::isfinite(w) || w < 0.0)
             throw fail(fmt::format("distance from node {} to node {} is {} (distances must be "

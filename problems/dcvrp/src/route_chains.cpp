@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/gpu/chain_policy_component.hpp"
@@ -13,18 +14,76 @@
 
 namespace locus::dcvrp {
 
-RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates)
+namespace {
+
+/// What the route chains need to know of all distances: the longest (it sets the initial load
+/// weight) and whether every one is a whole number (fixed-point scale 1). Up to
+/// kExactLongestNodes nodes (and for explicit weights) every pair is read; above, the longest
+/// is the longest from any node to the depot and the four nodes of extreme coordinates (at
+/// least half the true one) and only nint distances count as integral.
+struct DistanceFacts {
+    double longest = 0.0;
+    bool integral = true;
+};
+
+DistanceFacts distance_facts(const Instance& instance) {
+    const std::int32_t n = instance.n;
+    DistanceFacts facts;
+    if (instance.explicit_weights || n <= kExactLongestNodes) {
+        for (std::int32_t a = 0; a < n; ++a)
+            for (std::int32_t b = a + 1; b < n; ++b) {
+                const double d = instance.distance(a, b);
+                facts.longest = std::max(facts.longest, d);
+                facts.integral = facts.integral && std::floor(d) == d;
+            }
+        return facts;
+    }
+    facts.integral = instance.rounding == Rounding::nint;
+    std::int32_t extreme[5] = {kDepot, 0, 0, 0, 0};
+    for (std::int32_t v = 1; v < n; ++v) {
+        const auto k = static_cast<std::size_t>(v);
+        if (instance.x[k] < instance.x[static_cast<std::size_t>(extreme[1])]) extreme[1] = v;
+        if (instance.x[k] > instance.x[static_cast<std::size_t>(extreme[2])]) extreme[2] = v;
+        if (instance.y[k] < instance.y[static_cast<std::size_t>(extreme[3])]) extreme[3] = v;
+        if (instance.y[k] > instance.y[static_cast<std::size_t>(extreme[4])]) extreme[4] = v;
+    }
+    for (std::int32_t v = 0; v < n; ++v)
+        for (const std::int32_t e : extreme)
+            facts.longest = std::max(facts.longest, instance.distance(v, e));
+    return facts;
+}
+
+} // namespace
+
+RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates,
+                               DistanceMode mode)
     : n(instance.n), K(std::min(candidates, instance.customers() - 1)), capacity(instance.capacity),
       demand(instance.demand) {
-    bool integral = std::floor(instance.service_time) == instance.service_time;
-    for (const double d : instance.dist)
-        integral = integral && std::floor(d) == d;
+    const DistanceFacts facts = distance_facts(instance);
+    const bool integral =
+        facts.integral && std::floor(instance.service_time) == instance.service_time;
     // NOTE: 10^6 keeps the rounding of a route's terms far below the printed precision of the
     // best-known values (two decimals) while costs of thousands stay far below 2^63.
     scale = integral ? 1.0 : 1e6;
-    dist.resize(instance.dist.size());
-    for (std::size_t k = 0; k < dist.size(); ++k)
-        dist[k] = std::llround(instance.dist[k] * scale);
+    const bool matrix = instance.explicit_weights || mode == DistanceMode::matrix ||
+                        (mode == DistanceMode::automatic && n <= kFixedMatrixNodes);
+    if (!instance.explicit_weights) {
+        x = instance.x;
+        y = instance.y;
+        nint = instance.rounding == Rounding::nint ? 1 : 0;
+    }
+    if (matrix) {
+        const auto nodes = static_cast<std::size_t>(n);
+        const FixedDistance computed = distance(); // from the coordinates: no matrix yet
+        dist.resize(nodes * nodes);
+#pragma omp parallel for schedule(static) if (n > 256)
+        for (std::int32_t a = 0; a < n; ++a)
+            for (std::int32_t b = 0; b < n; ++b) {
+                const std::size_t k = static_cast<std::size_t>(a) * nodes + static_cast<std::size_t>(b);
+                dist[k] = instance.explicit_weights ? std::llround(instance.dist[k] * scale)
+                                                    : computed(a, b);
+            }
+    }
     service = std::llround(instance.service_time * scale);
     if (instance.has_duration_limit()) {
         // A route has at most 2n rounded terms of at most 1/2 unit each: n units below the
@@ -33,9 +92,7 @@ RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates
                        (integral ? 0 : n);
     }
     if (K > 0) neighbors = nearest_customers(instance, K);
-    double longest = 0.0;
-    for (const double d : instance.dist)
-        longest = std::max(longest, d);
+    const double longest = facts.longest;
     std::int64_t heaviest = 1;
     for (const std::int64_t q : instance.demand)
         heaviest = std::max(heaviest, q);
@@ -55,9 +112,20 @@ RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates
     }
 }
 
+FixedDistance RouteChainData::distance() const {
+    FixedDistance d;
+    d.matrix = dist.empty() ? nullptr : dist.data();
+    d.x = x.data();
+    d.y = y.data();
+    d.scale = scale;
+    d.n = n;
+    d.nint = nint;
+    return d;
+}
+
 RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments) const {
     RouteChainPolicy p;
-    p.dist = dist.data();
+    p.dist = distance();
     p.demand = demand.data();
     p.neighbors = neighbors.data();
     p.heading = heading.data();
@@ -88,9 +156,9 @@ std::int64_t RouteChainData::value(std::span<const std::int32_t> row) const {
 std::int64_t RouteChainData::cost(std::span<const std::int32_t> row) const {
     std::int64_t sum = 0;
     const std::size_t w = row.size();
+    const FixedDistance d = distance();
     for (std::size_t k = 0; k < w; ++k)
-        sum += dist[static_cast<std::size_t>(row[k]) * static_cast<std::size_t>(n) +
-                    static_cast<std::size_t>(row[k + 1 == w ? 0 : k + 1])];
+        sum += d(row[k], row[k + 1 == w ? 0 : k + 1]);
     return sum;
 }
 
@@ -126,7 +194,8 @@ double broken_pairs_distance(std::span<const std::int32_t> a, std::span<const st
 std::unique_ptr<gpu::ChainRunner>
 make_cpu_route_runner(const DcvrpProblem& problem, const RouteChainOptions& options,
                       std::uint32_t chains, const gpu::ChainParams& params, int threads) {
-    auto data = std::make_shared<RouteChainData>(problem.instance(), options.candidates);
+    auto data =
+        std::make_shared<RouteChainData>(problem.instance(), options.candidates, options.distances);
     data->vehicles = problem.vehicles();
     return std::make_unique<gpu::CpuChainRunner<RouteChainPolicy>>(data->policy(options), chains,
                                                                    params, threads, data);
@@ -142,6 +211,10 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
     options.penalties = p.get_bool("penalties");
     options.feasible_target = p.get_real("feasible_target");
     options.repair_boost = static_cast<std::int32_t>(p.get_int("repair_boost"));
+    const std::string distances = p.get_string("distances");
+    options.distances = distances == "matrix"        ? DistanceMode::matrix
+                        : distances == "coordinates" ? DistanceMode::coordinates
+                                                     : DistanceMode::automatic;
     return options;
 }
 
@@ -175,6 +248,11 @@ void register_routing_ils(Registry& registry) {
                     "penalties: target share of descents that end feasible", 0.01, 0.99);
         schema.integer("repair_boost", "10",
                        "penalties: weight factor of the repair descent (1: no repair)", 1, 1000);
+        schema.choice("distances", "auto", {"auto", "matrix", "coordinates"},
+                      "fixed-point distances: an n x n matrix (8 n^2 bytes on each backend), "
+                      "computed from the coordinates on every use (16 n bytes), or auto: the "
+                      "matrix up to 5,000 nodes and for explicit weights; the same results "
+                      "either way");
     };
     spec.options = route_chain_options;
     spec.cpu = [](const BuildContext& b, const RouteChainOptions& options, std::uint32_t chains,
@@ -187,7 +265,8 @@ void register_routing_ils(Registry& registry) {
                                       settings.memory);
     };
     spec.chain_objective = [](const BuildContext& b) -> gpu::ChainObjective {
-        auto data = std::make_shared<const RouteChainData>(dcvrp_of(b).instance(), 0);
+        auto data = std::make_shared<const RouteChainData>(dcvrp_of(b).instance(), 0,
+                                                           DistanceMode::coordinates);
         return [data](std::span<const std::int32_t> row) { return data->value(row); };
     };
     spec.distance = [](const BuildContext& b) -> gpu::SolutionDistance {

@@ -12,8 +12,16 @@ namespace {
 /// The device copies of the fixed-point instance the policy points at.
 struct DeviceRouteData {
     explicit DeviceRouteData(const RouteChainData& host) {
-        dist.allocate(host.dist.size(), "DCVRP fixed-point distances");
-        dist.upload(host.dist.data(), host.dist.size());
+        if (!host.dist.empty()) {
+            dist.allocate(host.dist.size(), "DCVRP fixed-point distances");
+            dist.upload(host.dist.data(), host.dist.size());
+        }
+        if (!host.x.empty()) {
+            x.allocate(host.x.size(), "DCVRP x coordinates");
+            x.upload(host.x.data(), host.x.size());
+            y.allocate(host.y.size(), "DCVRP y coordinates");
+            y.upload(host.y.data(), host.y.size());
+        }
         demand.allocate(host.demand.size(), "DCVRP demands");
         demand.upload(host.demand.data(), host.demand.size());
         heading.allocate(host.heading.size(), "DCVRP node headings");
@@ -24,6 +32,8 @@ struct DeviceRouteData {
         }
     }
     gpu::DeviceBuffer<std::int64_t> dist;
+    gpu::DeviceBuffer<double> x;
+    gpu::DeviceBuffer<double> y;
     gpu::DeviceBuffer<std::int64_t> demand;
     gpu::DeviceBuffer<std::int32_t> neighbors;
     gpu::DeviceBuffer<std::int32_t> heading;
@@ -38,11 +48,13 @@ std::unique_ptr<gpu::ChainRunner> make_cuda_route_runner(const DcvrpProblem& pro
                                                          int device,
                                                          const gpu::MemoryBudget& budget) {
     gpu::require_device(device);
-    RouteChainData host(problem.instance(), options.candidates);
+    RouteChainData host(problem.instance(), options.candidates, options.distances);
     host.vehicles = problem.vehicles();
     auto data = std::make_shared<const DeviceRouteData>(host);
     RouteChainPolicy policy = host.policy(options);
-    policy.dist = data->dist.data();
+    policy.dist.matrix = host.dist.empty() ? nullptr : data->dist.data();
+    policy.dist.x = data->x.data();
+    policy.dist.y = data->y.data();
     policy.demand = data->demand.data();
     policy.neighbors = data->neighbors.data();
     policy.heading = data->heading.data();

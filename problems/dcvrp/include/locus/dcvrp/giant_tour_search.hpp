@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "locus/dcvrp/candidate_lists.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/gpu/neighborhood_adapter.hpp"
 #include "locus/gpu/neighborhood_parts.hpp"
@@ -48,9 +49,6 @@ struct GiantTourOptions {
     std::uint64_t part_cells = std::uint64_t{1} << 24;
 };
 
-/// The `k` nearest customers of every node (n x k ids, ties by id; k <= customers - 1).
-std::vector<std::int32_t> nearest_customers(const Instance& instance, std::int32_t k);
-
 /// The part size of the hierarchy `options` choose for `count` tours of `length` positions
 /// (SegmentTable::build's argument: 0 = zero level). The same on every backend.
 std::int32_t hierarchy_part(const GiantTourOptions& options, GiantMove move, std::int32_t length,
@@ -77,8 +75,13 @@ private:
     std::int32_t length_ = 0;
 };
 
+/// Most nodes of the giant-tour search: it keeps an n x n distance matrix (800 MB here) and
+/// per-solution position distances of 8 L^2 bytes.
+inline constexpr std::int32_t kGiantTourMaxNodes = 10000;
+
 /// The node ids, demands, service times and limits the segment resources of `problem` read
-/// (host arrays owned by the caller: service per node, depot 0).
+/// (host arrays owned by the caller: service per node, depot 0), and the n x n distances.
+/// Throws ConfigError above kGiantTourMaxNodes.
 struct RouteData {
     std::vector<double> service;
     std::vector<double> distance; ///< n x n

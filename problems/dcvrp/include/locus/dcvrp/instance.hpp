@@ -17,9 +17,11 @@
 
 namespace locus::dcvrp {
 
-/// Largest DIMENSION accepted by the reader and the generator: the full distance matrix of
-/// doubles then takes 800 MB.
-inline constexpr std::int32_t kMaxNodes = 10000;
+/// Largest DIMENSION accepted by the reader and the generator: node indices and giant-tour
+/// positions (2(n - 1) words) stay 32-bit. Instances with coordinates keep no n x n matrix
+/// (distances are computed from the coordinates), so what bounds a run below this is memory:
+/// the search engines check their workspaces against the job's memory budget.
+inline constexpr std::int32_t kMaxNodes = std::int32_t{1} << 28;
 
 /// Index of the depot among the nodes (the reader moves the file's depot there).
 inline constexpr std::int32_t kDepot = 0;
@@ -38,7 +40,9 @@ std::string_view to_string(Rounding rounding);
 
 /// The rounding of an instance family, by instance name: nint for the CVRPLIB sets whose
 /// best-known values use TSPLIB-rounded distances, i.e. names starting with "X-", "A-", "B-",
-/// "E-", "F-", "M-" or "P-"; exact otherwise (CMT, Golden, generated instances).
+/// "E-", "F-", "M-" or "P-", and the Belgium instances of Arnold, Gendreau & Sörensen (2019):
+/// names starting with "Leuven", "Antwerp", "Ghent", "Brussels" or "Flanders"; exact otherwise
+/// (CMT, Golden, generated instances).
 ///
 /// NOTE: the brief named only the X set; A, B, E, F, M and P follow the same convention
 /// (E-n51-k5 has the data of CMT1 and its optimum 521 is the nint value of CMT1's 524.61).
@@ -59,7 +63,8 @@ inline bool within_duration(double duration, double limit) {
 
 /// A loaded instance. Invariants after parse_cvrplib / generate_random / validate_instance:
 /// 2 <= n <= kMaxNodes; node 0 is the depot, nodes 1..n-1 the customers (in file order); the
-/// vectors hold n entries (dist n*n, symmetric with a zero diagonal, finite, >= 0); demand[0] =
+/// vectors hold n entries; with explicit weights `dist` holds n*n distances (symmetric with a
+/// zero diagonal, finite, >= 0), else it is empty and x, y hold n finite coordinates; demand[0] =
 /// 0 and 0 <= demand[c] <= capacity; capacity >= 1; service_time >= 0; every customer can be
 /// served alone within max_duration.
 struct Instance {
@@ -75,12 +80,25 @@ struct Instance {
     std::vector<std::int64_t> demand;    ///< demand of each node (0 for the depot)
     std::vector<double> x, y;            ///< coordinates (empty for EXPLICIT files without them)
     std::vector<std::int32_t> node_id;   ///< the file's 1-based node id of each node
-    std::vector<double> dist;            ///< n*n distances, row-major
+    /// n*n distances, row-major, for explicit weights only (8 n^2 bytes); empty otherwise
+    std::vector<double> dist;
 
-    /// Distance between nodes a and b (precondition: both < n).
+    /// Distance between nodes a and b (precondition: both < n): the matrix entry with explicit
+    /// weights, else the Euclidean distance of the coordinates with `rounding`.
     double distance(std::int32_t a, std::int32_t b) const {
-        return dist[static_cast<std::size_t>(a) * static_cast<std::size_t>(n) +
-                    static_cast<std::size_t>(b)];
+        if (explicit_weights)
+            return dist[static_cast<std::size_t>(a) * static_cast<std::size_t>(n) +
+                        static_cast<std::size_t>(b)];
+        return euclidean(a, b);
+    }
+    /// The Euclidean distance of the coordinates of a and b with `rounding`: sqrt(dx^2 + dy^2)
+    /// in IEEE double arithmetic (each operation rounded once, exactly as the device computes
+    /// it), then nint's floor(d + 0.5). Symmetric bit for bit (dx changes sign only).
+    double euclidean(std::int32_t a, std::int32_t b) const {
+        const double dx = x[static_cast<std::size_t>(a)] - x[static_cast<std::size_t>(b)];
+        const double dy = y[static_cast<std::size_t>(a)] - y[static_cast<std::size_t>(b)];
+        const double d = std::sqrt(dx * dx + dy * dy);
+        return rounding == Rounding::nint ? std::floor(d + 0.5) : d;
     }
     /// True when the instance has a maximum route duration.
     bool has_duration_limit() const { return std::isfinite(max_duration); }
@@ -90,12 +108,12 @@ struct Instance {
     std::int64_t total_demand() const;
 };
 
-/// Fills `instance.dist` from the coordinates with `rounding` (zero diagonal) and records the
-/// rounding. Precondition: x and y hold n entries.
-void compute_distances(Instance& instance, Rounding rounding);
+/// Makes the coordinates the instance's distances with `rounding` (Instance::euclidean): records
+/// the rounding, clears `dist` and explicit_weights. Precondition: x and y hold n entries.
+void use_coordinates(Instance& instance, Rounding rounding);
 
 /// Checks the invariants of Instance. Throws InstanceError "<source>: <reason>":
-///   "DIMENSION <n> is out of range 2..10000"
+///   "DIMENSION <n> is out of range 2..268435456"
 ///   "CAPACITY <q> must be positive"
 ///   "SERVICE_TIME <s> must be non-negative" / "DISTANCE <l> must be positive"
 ///   "node <id> has negative demand <d>"
@@ -104,6 +122,7 @@ void compute_distances(Instance& instance, Rounding rounding);
 ///   "customer node <id> cannot be served within DISTANCE <l> even alone (depot -> <id> ->
 ///    depot = <t> + SERVICE_TIME <s> = <t + s>)"
 ///   "distance from node <a> to node <b> is <w> (distances must be finite and non-negative)"
+///   "node <id> has coordinates (<x>, <y>) (coordinates must be finite)"
 /// Node ids are the file's (node_id).
 void validate_instance(const Instance& instance, std::string_view source);
 

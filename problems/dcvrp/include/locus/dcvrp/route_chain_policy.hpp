@@ -30,6 +30,7 @@
 
 #include <cstdint>
 
+#include "locus/dcvrp/fixed_distance.hpp"
 #include "locus/dcvrp/route_penalty_hooks.hpp"
 #include "locus/gpu/neighborhood_engine.hpp"
 #include "locus/gpu/storage.hpp"
@@ -57,7 +58,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     static constexpr int kKickTries = 32;
 
     // Instance (host or device pointers), fixed point.
-    const std::int64_t* dist = nullptr;     ///< n x n
+    FixedDistance dist;                     ///< n x n matrix or coordinates
     const std::int64_t* demand = nullptr;   ///< n (depot 0)
     const std::int32_t* neighbors = nullptr; ///< n x K nearest customers
     /// n x 2: each node's direction from the depot as a fixed-point unit vector (x, y) (zero
@@ -148,7 +149,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         std::int64_t wd; ///< duration weight x 1024 (penalties)
 
         LOCUS_HD_INLINE std::int64_t d(std::int32_t a, std::int32_t b) const {
-            return p->dist[static_cast<std::int64_t>(a) * p->n + b];
+            return p->dist(a, b);
         }
         LOCUS_HD_INLINE std::int32_t next(std::int32_t u) const {
             const std::int32_t q = pos[u] + 1;
@@ -531,9 +532,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         routing::customers_by_heading(a, w, heading, keys, order, seq);
         routing::customers_by_heading(b, w, heading, keys, order, other);
         routing::order_crossover(seq, other, count, taken + c * nodes, rng);
-        const auto d = [&](std::int32_t x, std::int32_t y) {
-            return dist[static_cast<std::int64_t>(x) * n + y];
-        };
+        const auto d = [&](std::int32_t x, std::int32_t y) { return dist(x, y); };
         const routing::SplitLimits limits{demand, capacity, service, max_duration};
         std::int32_t* from = split_from + c * nodes;
         const std::int32_t routes =

@@ -15,6 +15,19 @@
 
 namespace locus::dcvrp {
 
+/// Where the route chains read distances from (RouteChainData).
+enum class DistanceMode {
+    automatic,   ///< the matrix up to kFixedMatrixNodes nodes and for explicit weights
+    matrix,      ///< an n x n fixed-point matrix (8 n^2 bytes per backend)
+    coordinates, ///< computed from the coordinates on every use (explicit weights: matrix)
+};
+
+/// Most nodes of an automatic fixed-point matrix (200 MB of int64).
+inline constexpr std::int32_t kFixedMatrixNodes = 5000;
+/// Most nodes whose distances are all read to find the longest (the initial load weight) and
+/// whether all are integral (the fixed-point scale).
+inline constexpr std::int32_t kExactLongestNodes = 5000;
+
 /// Parameters of the route chains.
 struct RouteChainOptions {
     std::int32_t candidates = 20; ///< granular candidate-list size K
@@ -23,13 +36,17 @@ struct RouteChainOptions {
     bool penalties = false;       ///< penalised capacity/duration excess in the descents
     double feasible_target = 0.2; ///< target share of feasible descents (penalty weights)
     std::int32_t repair_boost = 10; ///< weight factor of repair descents (1: no repair)
+    DistanceMode distances = DistanceMode::automatic; ///< matrix or coordinates
 };
 
 /// The instance as the route chains read it: distances, service time and duration limit in
 /// fixed point (x scale, rounded; scale 1 when every distance and the service time are
-/// integral), demands, capacity and candidate lists.
+/// integral — above kExactLongestNodes nodes only nint distances count as integral), demands,
+/// capacity and candidate lists. Distances come from a matrix or from the coordinates
+/// (`mode`); both give the same values (FixedDistance).
 struct RouteChainData {
-    RouteChainData(const Instance& instance, std::int32_t candidates);
+    RouteChainData(const Instance& instance, std::int32_t candidates,
+                   DistanceMode mode = DistanceMode::automatic);
 
     double scale = 1.0;
     std::int32_t n = 0;
@@ -41,11 +58,15 @@ struct RouteChainData {
     /// Initial penalty weight per unit of load excess (Vidal 2022: the largest distance over
     /// the largest demand, within [0.1, 1000], in fixed point).
     std::int64_t load_weight = 1;
-    std::vector<std::int64_t> dist;
+    std::vector<std::int64_t> dist; ///< n x n fixed-point matrix, or empty (coordinates)
+    std::vector<double> x, y;       ///< coordinates (empty with explicit weights)
+    std::int32_t nint = 0;          ///< coordinates rounded by TSPLIB nint
     std::vector<std::int64_t> demand;
     std::vector<std::int32_t> neighbors;
     std::vector<std::int32_t> heading; ///< n x 2 unit vectors from the depot, x 2^16
 
+    /// The fixed-point distance over these host arrays.
+    FixedDistance distance() const;
     /// A policy over these host arrays (workspace pointers unset).
     RouteChainPolicy policy(std::int32_t kicks, bool segments = true) const;
     /// A policy with the options' neighborhoods, kicks and penalties.

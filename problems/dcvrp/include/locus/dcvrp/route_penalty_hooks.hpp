@@ -30,7 +30,7 @@ template <class Policy> struct RoutePenaltyHooks {
         std::int32_t last = 0;
         for (std::int32_t q = 1; q <= w; ++q) { // q = w: the closing depot
             const std::int32_t node = q < w ? row[first + q < w ? first + q : first + q - w] : 0;
-            const std::int64_t edge = p.dist[static_cast<std::int64_t>(last) * p.n + node];
+            const std::int64_t edge = p.dist(last, node);
             cost += edge;
             t += edge;
             if (node == 0) {
@@ -57,7 +57,7 @@ template <class Policy> struct RoutePenaltyHooks {
         std::int64_t sum = 0;
         for (std::int32_t k = static_cast<std::int32_t>(team.rank()); k < w;
              k += static_cast<std::int32_t>(team.size()))
-            sum += p.dist[static_cast<std::int64_t>(row[k]) * p.n + row[k + 1 == w ? 0 : k + 1]];
+            sum += p.dist(row[k], row[k + 1 == w ? 0 : k + 1]);
         sum = team.sum(sum);
         std::int64_t excess = 0; // the leader's: the routes' penalty under the initial weights
         std::int64_t over = 0;   // the leader's: routes over a limit

@@ -1,0 +1,39 @@
+#pragma once
+/// \file
+/// The route chains' fixed-point distance: an n x n matrix of integers, or computed from the
+/// coordinates on every call (no n^2 memory). Both give llround(d x scale) of the instance's
+/// distance d (Instance::distance), bit for bit on the host and the device: sqrt is correctly
+/// rounded on both, and the products and sums are rounded once each (gpu/exact_math.hpp).
+
+#include <math.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "locus/gpu/exact_math.hpp"
+#include "locus/hd.hpp"
+
+namespace locus::dcvrp {
+
+struct FixedDistance {
+    const std::int64_t* matrix = nullptr; ///< n x n (null: from the coordinates)
+    const double* x = nullptr;            ///< n coordinates (coordinate mode)
+    const double* y = nullptr;
+    double scale = 1.0;
+    std::int32_t n = 0;
+    std::int32_t nint = 0; ///< 1: TSPLIB nint rounding of the Euclidean distance
+
+    /// Euclidean distance of a and b with the rounding, before scaling (coordinate mode).
+    LOCUS_HD_INLINE double euclidean(std::int32_t a, std::int32_t b) const {
+        const double dx = x[a] - x[b];
+        const double dy = y[a] - y[b];
+        const double d = ::sqrt(gpu::add_rn(gpu::mul_rn(dx, dx), gpu::mul_rn(dy, dy)));
+        return nint != 0 ? ::floor(d + 0.5) : d;
+    }
+    LOCUS_HD_INLINE std::int64_t operator()(std::int32_t a, std::int32_t b) const {
+        if (matrix != nullptr) return matrix[static_cast<std::int64_t>(a) * n + b];
+        return ::llround(gpu::mul_rn(euclidean(a, b), scale));
+    }
+};
+
+} // namespace locus::dcvrp

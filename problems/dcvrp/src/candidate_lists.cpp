@@ -1,0 +1,73 @@
+// The DCVRP's candidate lists: k nearest customers by a 2-d tree over the coordinates, or by a
+// scan of every row for explicit weights.
+
+#include "locus/dcvrp/candidate_lists.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <utility>
+
+#include "locus/kd_tree.hpp"
+
+namespace locus::dcvrp {
+
+namespace {
+
+/// Sorts `ids` by (distance from u, id) and copies the first k to `out`.
+void keep_nearest(const Instance& instance, std::int32_t u, std::vector<std::int32_t>& ids,
+                  std::int32_t k, std::int32_t* out) {
+    const auto closer = [&](std::int32_t a, std::int32_t b) {
+        const double da = instance.distance(u, a);
+        const double db = instance.distance(u, b);
+        return da < db || (da == db && a < b);
+    };
+    std::partial_sort(ids.begin(), ids.begin() + k, ids.end(), closer);
+    std::copy(ids.begin(), ids.begin() + k, out);
+}
+
+} // namespace
+
+std::vector<std::int32_t> nearest_customers_by_scan(const Instance& instance, std::int32_t k) {
+    const std::int32_t n = instance.n;
+    std::vector<std::int32_t> out(static_cast<std::size_t>(n) * static_cast<std::size_t>(k));
+    std::vector<std::int32_t> order;
+#pragma omp parallel for schedule(static) private(order) if (n > 256)
+    for (std::int32_t u = 0; u < n; ++u) {
+        order.clear();
+        for (std::int32_t v = 1; v < n; ++v)
+            if (v != u) order.push_back(v);
+        keep_nearest(instance, u, order, k, out.data() + static_cast<std::ptrdiff_t>(u) * k);
+    }
+    return out;
+}
+
+std::vector<std::int32_t> nearest_customers(const Instance& instance, std::int32_t k) {
+    if (instance.explicit_weights || k < 1) return nearest_customers_by_scan(instance, k);
+    const std::int32_t n = instance.n;
+    std::vector<std::int32_t> out(static_cast<std::size_t>(n) * static_cast<std::size_t>(k));
+    const KdTree tree(instance.x, instance.y);
+    // The k + 1 Euclidean-nearest nodes other than u hold k customers (the depot is the one
+    // non-customer); every customer with a distance (after rounding) up to the k-th of those
+    // lies within the radius below, and sorting that set by (distance, id) gives the lists of
+    // the scan exactly, ties and rounding included.
+    const double slack = instance.rounding == Rounding::nint ? 0.5 : 0.0;
+    std::vector<std::pair<double, std::int32_t>> heap;
+    std::vector<std::int32_t> ids;
+    std::vector<double> near;
+#pragma omp parallel for schedule(dynamic, 256) private(heap, ids, near) if (n > 256)
+    for (std::int32_t u = 0; u < n; ++u) {
+        tree.nearest(u, -1, static_cast<std::size_t>(k) + 1, heap);
+        near.clear();
+        for (const auto& [d2, v] : heap)
+            if (v != kDepot) near.push_back(instance.distance(u, v));
+        std::nth_element(near.begin(), near.begin() + (k - 1), near.end());
+        const double radius = (near[static_cast<std::size_t>(k - 1)] + slack) * (1.0 + 1e-12) + 1e-9;
+        tree.within(u, -1, radius, ids);
+        std::erase(ids, kDepot);
+        keep_nearest(instance, u, ids, k, out.data() + static_cast<std::ptrdiff_t>(u) * k);
+    }
+    return out;
+}
+
+} // namespace locus::dcvrp
