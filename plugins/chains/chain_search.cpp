@@ -138,6 +138,7 @@ std::unique_ptr<gpu::ChainRunner> ChainSearch::make_runner(const RunState& s, st
     params.check_moves = build_.check_moves;
     params.child_descent = options_.child_descent;
     params.first_improvement = options_.first_improvement;
+    params.independent_moves = options_.independent_moves;
     params.thread_per_chain = options_.thread_per_chain;
     params.acceptance.kind = options_.acceptance;
     params.acceptance.threshold = std::llround(options_.threshold * scale);

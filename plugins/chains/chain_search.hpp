@@ -28,6 +28,7 @@ struct ChainSearchOptions {
     ExchangeOptions exchange;       ///< the exchanges between chains
     bool child_descent = false;     ///< population: children descend from every element first
     bool first_improvement = false; ///< pivot: first
+    bool independent_moves = false; ///< pivot: independent
     bool thread_per_chain = false;  ///< mapping: thread (CUDA)
     std::uint64_t restart = 0;      ///< epochs without a new chain best before a restart (0: off)
 };

@@ -353,3 +353,44 @@ TEST_CASE("routing_ils, the deprecated flat form of chains on the DCVRP, runs th
     CHECK(field(old_line, "objective") == field(new_line, "objective"));
     CHECK(field(old_line, "algorithm") == field(new_line, "algorithm"));
 }
+
+TEST_CASE("configs/dcvrp/large.yaml on 12,000 customers (CPU): DIMENSION above 10,000, the time "
+          "limit held, a feasible best.sol that locus verify accepts") {
+    const auto dir = locus::test::temp_dir("dcvrp-large");
+    const std::string spec = "random-cvrp:n=12001,seed=3";
+    const double limit = 4.0;
+    const auto run = locus::test::run_command(
+        locus_bin() + " run " + (locus::test::source_dir() / "configs/dcvrp/large.yaml").string() +
+        " -q --backend cpu --instance '" + spec + "' --set batch=2 --time-limit " +
+        std::to_string(limit) + " --out " + (dir / "out").string());
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    const std::string line = results_line(dir / "out");
+    CHECK(line.find("\"feasible\":true") != std::string::npos);
+    CHECK(line.find("\"stop_reason\":\"time_limit\"") != std::string::npos);
+    // The run's own clock, within the slack the other time-limit tests allow a busy machine.
+    const auto at = line.find("\"total_time_s\":");
+    REQUIRE(at != std::string::npos);
+    const double total = std::stod(line.substr(at + 15));
+    if (!locus::test::instrumented_run()) CHECK(total <= limit + 1.0 + 0.2 * limit);
+    fs::path best;
+    for (const auto& entry : fs::recursive_directory_iterator(dir / "out"))
+        if (entry.path().filename() == "best.sol") best = entry.path();
+    REQUIRE(!best.empty());
+    const auto verify = locus::test::run_command(locus_bin() + " verify --problem dcvrp --instance '" +
+                                                 spec + "' --solution " + best.string());
+    INFO(verify.output);
+    CHECK(verify.exit_code == 0);
+}
+
+TEST_CASE("chains: pivot independent is refused for chains whose moves name no groups") {
+    const auto dir = locus::test::temp_dir("pivot-independent");
+    const auto run = locus::test::run_command(
+        locus_bin() + " run " + (locus::test::source_dir() / "configs/tsp/resident-ils.yaml").string() +
+        " --backend cpu --instance random-uniform:n=50,seed=1 --set algorithm.pivot=independent --out " +
+        (dir / "out").string());
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("algorithm.pivot: independent needs chains whose moves name the parts of "
+                          "a solution they change, which the chains of problem 'tsp' do not; use "
+                          "best or first") != std::string::npos);
+}

@@ -12,9 +12,11 @@
 
 #include "dcvrp_test_instances.hpp"
 #include "locus/dcvrp/candidate_lists.hpp"
+#include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/cvrplib.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
+#include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/route_chains.hpp"
 #include "locus/gpu/chain_engine.hpp"
 #include "test_support.hpp"
@@ -110,4 +112,103 @@ TEST_CASE("DCVRP instances above 10,000 nodes: read without a matrix, candidate 
     }
     CHECK(test::error_message<InstanceError>([] { generate_from_spec("random-cvrp:n=1"); })
               .ends_with("n = 1 is out of range 2..268435456"));
+}
+
+namespace {
+
+/// `count` space-filling-curve starts (random start points drawn from seed + s).
+SolutionBatch curve_starts(const DcvrpProblem& problem, std::size_t count, std::uint64_t seed) {
+    SolutionBatch batch(count, problem.solution_width());
+    for (std::size_t s = 0; s < count; ++s) {
+        encode_routes(space_filling_curve(problem.instance(), OrderStart::random, seed + s),
+                      batch[s]);
+        batch.objective(s) = problem.evaluate(batch[s]);
+    }
+    return batch;
+}
+
+struct ManyOutcome {
+    std::vector<std::int64_t> start;   ///< the chains' costs of the starts
+    std::vector<std::int64_t> descent; ///< after the first descent
+    std::vector<std::int64_t> best;    ///< after the epochs
+    std::vector<std::vector<std::int32_t>> rows;
+    bool checked = false; ///< check_moves found no delta that differs from re-evaluation
+};
+
+/// Chains with pivot independent from curve starts: the first descent, then `epochs` epochs of
+/// `iterations` iterations.
+ManyOutcome run_independent(const DcvrpProblem& problem, const RouteChainOptions& options,
+                            std::uint32_t chains, int threads, bool check, int epochs,
+                            std::uint32_t iterations) {
+    gpu::ChainParams params;
+    params.seed = 31;
+    params.check_moves = check;
+    params.independent_moves = true;
+    auto runner = make_cpu_route_runner(problem, options, chains, params, threads);
+    const SolutionBatch batch = curve_starts(problem, chains, 3);
+    const RouteChainData data(problem.instance(), 0);
+    ManyOutcome out;
+    for (std::size_t c = 0; c < batch.count(); ++c)
+        out.start.push_back(data.cost(batch[c]));
+    runner->start(batch.data(), out.start, {}, 0);
+    out.descent = runner->best_objectives();
+    for (int e = 0; e < epochs; ++e)
+        runner->epoch(static_cast<std::uint64_t>(e) * iterations, iterations, {});
+    out.best = runner->best_objectives();
+    for (std::uint32_t c = 0; c < chains; ++c) {
+        std::vector<std::int32_t> row(problem.solution_width());
+        runner->best_solution(c, row);
+        out.rows.push_back(row);
+    }
+    out.checked = !runner->check().failed;
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("DCVRP route chains with independent moves: every delta equals re-evaluation, bests "
+          "feasible and exact, the same for every thread count") {
+    for (const bool penalties : {false, true}) {
+        CAPTURE(penalties);
+        const DcvrpProblem problem(generate_random(160, 5, 30, 2500.0));
+        RouteChainOptions options;
+        options.candidates = 10;
+        options.segments = true;
+        options.penalties = penalties;
+        const ManyOutcome one = run_independent(problem, options, 3, 1, true, 3, 10);
+        const ManyOutcome all = run_independent(problem, options, 3, 0, false, 3, 10);
+        CHECK(one.checked);
+        CHECK(one.best == all.best);
+        CHECK(one.rows == all.rows);
+        const RouteChainData data(problem.instance(), 0);
+        for (std::size_t c = 0; c < one.rows.size(); ++c) {
+            CHECK(one.descent[c] < one.start[c]);
+            CHECK(one.best[c] <= one.descent[c]);
+            CHECK(problem.verify(one.rows[c]).feasible);
+            CHECK(data.cost(one.rows[c]) == one.best[c]);
+        }
+    }
+}
+
+TEST_CASE("DCVRP route chains with independent moves on 12,000 customers: a feasible, verified "
+          "solution far below the construction within an iteration budget") {
+    const DcvrpProblem problem(
+        generate_random(12001, 7, 100, std::numeric_limits<double>::infinity()));
+    CHECK(problem.instance().dist.empty());
+    RouteChainOptions options;
+    options.candidates = 8;
+    options.segments = true;
+    options.penalties = true;
+    const ManyOutcome out = run_independent(problem, options, 2, 0, false, 1, 2);
+    const RouteChainData data(problem.instance(), 0);
+    CHECK(data.dist.empty()); // distances from the coordinates
+    for (std::size_t c = 0; c < out.rows.size(); ++c) {
+        CAPTURE(c);
+        const auto verdict = problem.verify(out.rows[c]);
+        CHECK(verdict.feasible);
+        CHECK(data.cost(out.rows[c]) == out.best[c]);
+        // The first descent alone removes more than 5 % of the curve construction's cost.
+        CHECK(static_cast<double>(out.descent[c]) < 0.95 * static_cast<double>(out.start[c]));
+        CHECK(out.best[c] <= out.descent[c]);
+    }
 }

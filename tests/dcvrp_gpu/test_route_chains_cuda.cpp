@@ -94,3 +94,58 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
         CHECK(cpu->evaluations() == cuda->evaluations());
     }
 }
+
+TEST_CASE("DCVRP route chains with independent moves and distances from the coordinates: CUDA "
+          "and the CPU twin reach the same solutions") {
+    for (const bool penalties : {false, true}) {
+        CAPTURE(penalties);
+        // Under compute-sanitizer a smaller instance and fewer iterations.
+        const bool small = test::instrumented_run();
+        const Instance instance = generate_random(small ? 300 : 2500, 9, 50, 9000.0);
+        const DcvrpProblem problem(instance);
+        const std::uint32_t chains = 4;
+        const std::uint32_t iterations = small ? 2 : 10;
+        SolutionBatch batch(chains, problem.solution_width());
+        for (std::uint32_t s = 0; s < chains; ++s)
+            encode_routes(space_filling_curve(instance, OrderStart::random, 50 + s), batch[s]);
+        const RouteChainData data(instance, 0);
+        std::vector<std::int64_t> objectives(chains);
+        for (std::uint32_t c = 0; c < chains; ++c)
+            objectives[c] = data.cost(batch[c]);
+        RouteChainOptions options;
+        options.candidates = 12;
+        options.segments = true;
+        options.penalties = penalties;
+        options.distances = DistanceMode::coordinates;
+        gpu::ChainParams params;
+        params.seed = 43;
+        params.check_moves = true;
+        params.independent_moves = true;
+        auto cpu = make_cpu_route_runner(problem, options, chains, params, 0);
+        auto cuda = make_cuda_route_runner(problem, options, chains, params, 0, {});
+        cpu->start(batch.data(), objectives, {}, 0);
+        cuda->start(batch.data(), objectives, {}, 0);
+        CHECK(cpu->best_objectives() == cuda->best_objectives());
+        for (std::uint64_t e = 0; e < 3; ++e) {
+            const auto values = cpu->best_objectives();
+            const auto leader = static_cast<std::uint32_t>(
+                std::min_element(values.begin(), values.end()) - values.begin());
+            const std::vector<std::uint32_t> sources(chains, leader);
+            cpu->continue_from(sources);
+            cuda->continue_from(sources);
+            cpu->epoch(e * iterations, iterations, {});
+            cuda->epoch(e * iterations, iterations, {});
+        }
+        CHECK(cpu->best_objectives() == cuda->best_objectives());
+        for (std::uint32_t c = 0; c < chains; ++c) {
+            std::vector<std::int32_t> a(problem.solution_width()), b(problem.solution_width());
+            cpu->best_solution(c, a);
+            cuda->best_solution(c, b);
+            CHECK(a == b);
+            CHECK(problem.verify(a).feasible);
+        }
+        CHECK_FALSE(cpu->check().failed);
+        CHECK_FALSE(cuda->check().failed);
+        CHECK(cpu->evaluations() == cuda->evaluations());
+    }
+}

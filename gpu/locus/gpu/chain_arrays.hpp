@@ -34,6 +34,15 @@ struct ChainArrays {
     std::uint8_t* improving = nullptr; ///< per active entry: an improving move was seen
     std::int32_t* touched = nullptr;   ///< per chain: scratch for touched elements
     std::int64_t* errors = nullptr;    ///< per chain: flag, neighborhood, by delta, full
+    /// Declares the arrays of independent-move descents (chain::descend_many) below.
+    bool independent = false;
+    std::int64_t* row_delta = nullptr;   ///< per active entry: its row's best delta
+    std::uint32_t* row_col = nullptr;    ///< per active entry: the column of that move
+    std::int32_t* row_groups = nullptr;  ///< per active entry: 2 groups of that move (-1: none)
+    std::int64_t* group_delta = nullptr; ///< per group: the smallest delta of a move on it
+    std::int32_t* group_row = nullptr;   ///< per group: the lowest row of that delta
+    std::int32_t* chosen = nullptr;      ///< per chain: the elements of the chosen moves
+    std::uint32_t* chosen_col = nullptr; ///< per chain: their columns
 
     /// Declares every array for `chains` chains.
     void declare(ArrayList& list, std::size_t chains) {
@@ -55,6 +64,15 @@ struct ChainArrays {
         list.add(improving, chains * e, "improvement flags");
         list.add(touched, chains * std::max(w, e), "touched elements");
         list.add(errors, chains * 4, "check results");
+        if (independent) {
+            list.add(row_delta, chains * e, "independent moves: row deltas");
+            list.add(row_col, chains * e, "independent moves: row columns");
+            list.add(row_groups, chains * 2 * e, "independent moves: row groups");
+            list.add(group_delta, chains * e, "independent moves: group deltas");
+            list.add(group_row, chains * e, "independent moves: group rows");
+            list.add(chosen, chains * e, "independent moves: chosen elements");
+            list.add(chosen_col, chains * e, "independent moves: chosen columns");
+        }
     }
 
     LOCUS_HD_INLINE std::int64_t solution(std::uint32_t chain) const {

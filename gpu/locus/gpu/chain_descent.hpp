@@ -203,13 +203,215 @@ LOCUS_HD bool descend(const Team& team, const P& policy, const ChainArrays& a,
     return improved;
 }
 
+/// Atomic minimum (the device's atomicMin; host teams are serial). The result does not depend
+/// on the order of the calls.
+LOCUS_HD_INLINE void atomic_min(std::int64_t* to, std::int64_t value) {
+#if defined(__CUDA_ARCH__)
+    atomicMin(reinterpret_cast<long long*>(to), static_cast<long long>(value));
+#else
+    if (value < *to) *to = value;
+#endif
+}
+LOCUS_HD_INLINE void atomic_min(std::int32_t* to, std::int32_t value) {
+#if defined(__CUDA_ARCH__)
+    atomicMin(to, value);
+#else
+    if (value < *to) *to = value;
+#endif
+}
+
+/// Rows each rank explores between two reads of the halt flag in descend_many.
+inline constexpr std::int32_t kHaltRows = 64;
+
+/// Descends in focused neighborhood k applying many moves per exploration (Riise & Burke's
+/// independent moves, generalised to groups): every active row's best move (smallest delta,
+/// ties to the lowest column) is found by one rank; a row's move is chosen when it improves
+/// and is, for each of its groups, the best move on that group (smallest delta, then lowest
+/// row) — so chosen moves share no group and none changes another's delta; the chosen moves
+/// are applied in row order, each re-evaluated first (and skipped unless still improving).
+/// Don't-look bits as in descend. Returns whether a move was applied. The result does not
+/// depend on the team's size.
+LOCUS_EXEC_CHECK_DISABLE
+template <int k, class P, class Team>
+LOCUS_HD bool descend_many(const Team& team, const P& policy, const ChainArrays& a,
+                           const ChainParams& params, std::uint32_t chain) {
+    using Delta = typename P::delta_type;
+    const auto rank = static_cast<std::int32_t>(team.rank());
+    const auto size = static_cast<std::int32_t>(team.size());
+    std::int32_t* solution = a.trial + a.solution(chain);
+    std::int32_t* active = a.active_list + a.element(chain);
+    std::uint8_t* active_bits = a.active_bits + a.element(chain);
+    std::uint8_t* improving = a.improving + a.element(chain);
+    std::int64_t* row_delta = a.row_delta + a.element(chain);
+    std::uint32_t* row_col = a.row_col + a.element(chain);
+    std::int32_t* row_groups = a.row_groups + 2 * a.element(chain);
+    std::int64_t* group_delta = a.group_delta + a.element(chain);
+    std::int32_t* group_row = a.group_row + a.element(chain);
+    std::int32_t* chosen = a.chosen + a.element(chain);
+    std::uint32_t* chosen_col = a.chosen_col + a.element(chain);
+    {
+        const std::int32_t* focus_list = a.focus_list + a.element(chain);
+        const std::int32_t focused = a.focus_count[chain];
+        for (std::int32_t f = rank; f < focused; f += size) {
+            active[f] = focus_list[f];
+            active_bits[focus_list[f]] = 1;
+            improving[f] = 0;
+        }
+        if (rank == 0) a.active_count[chain] = focused;
+        team.sync();
+    }
+    bool improved = false;
+    for (;;) {
+        if (halted(team, params)) break;
+        const std::int32_t count = a.active_count[chain];
+        const auto eval =
+            policy.template evaluator<k>(chain, solution, active, a.active_count + chain);
+        static_assert(decltype(eval)::rows_per_focus == 1, "one row per active element");
+        const MoveGrid grid = eval.grid();
+        const auto rows = static_cast<std::int32_t>(grid.rows);
+        const std::uint32_t cols = grid.cols;
+        // Each row's best move, its groups, and the groups' marks reset.
+        bool cut = false;
+        for (std::int32_t base = 0; base < rows; base += size * kHaltRows) {
+            if (base != 0 && halted(team, params)) {
+                cut = true;
+                break;
+            }
+            const std::int32_t end = rows - base < size * kHaltRows ? rows : base + size * kHaltRows;
+            for (std::int32_t r = base + rank; r < end; r += size) {
+                const auto row = eval.row(0, static_cast<std::uint32_t>(r));
+                Delta best = invalid_delta<Delta>();
+                std::uint32_t best_col = 0;
+                for (std::uint32_t c = 0; c < cols; ++c) {
+                    const Delta d = eval(row, c);
+                    if (d < best) {
+                        best = d;
+                        best_col = c;
+                    }
+                }
+                row_delta[r] = static_cast<std::int64_t>(best);
+                row_col[r] = best_col;
+                improving[r] = best < Delta(0) ? 1 : 0;
+                row_groups[2 * r] = row_groups[2 * r + 1] = -1;
+                if (best < Delta(0)) {
+                    std::int32_t groups[P::kMaxGroups > 2 ? P::kMaxGroups : 2];
+                    const int n_groups = policy.move_groups(
+                        chain, eval.decode(0, static_cast<std::uint64_t>(r) * cols + best_col),
+                        groups);
+                    for (int g = 0; g < n_groups && g < 2; ++g) {
+                        row_groups[2 * r + g] = groups[g];
+                        group_delta[groups[g]] = invalid_delta<std::int64_t>();
+                        group_row[groups[g]] = 0x7fffffff;
+                    }
+                }
+            }
+        }
+        if (cut) {
+            for (std::int32_t f = rank; f < count; f += size)
+                improving[f] = 0;
+            team.sync();
+            break;
+        }
+        team.sync();
+        // The best delta on every group, then the lowest row of that delta.
+        for (std::int32_t r = rank; r < rows; r += size)
+            for (int g = 0; g < 2; ++g)
+                if (row_groups[2 * r + g] >= 0) atomic_min(group_delta + row_groups[2 * r + g], row_delta[r]);
+        team.sync();
+        const auto best_on = [&](std::int32_t r) {
+            for (int g = 0; g < 2; ++g) {
+                const std::int32_t group = row_groups[2 * r + g];
+                if (group >= 0 && group_delta[group] != row_delta[r]) return false;
+            }
+            return row_groups[2 * r] >= 0;
+        };
+        for (std::int32_t r = rank; r < rows; r += size)
+            if (best_on(r))
+                for (int g = 0; g < 2; ++g)
+                    if (row_groups[2 * r + g] >= 0) atomic_min(group_row + row_groups[2 * r + g], r);
+        team.sync();
+        const auto picked = static_cast<std::int32_t>(compact(
+            team, static_cast<std::uint32_t>(rows),
+            [](std::uint32_t r) { return static_cast<std::int32_t>(r); },
+            [&](std::uint32_t r) {
+                const auto q = static_cast<std::int32_t>(r);
+                if (!best_on(q)) return false;
+                for (int g = 0; g < 2; ++g) {
+                    const std::int32_t group = row_groups[2 * q + g];
+                    if (group >= 0 && group_row[group] != q) return false;
+                }
+                return true;
+            },
+            [&](std::uint32_t slot, std::int32_t r) {
+                chosen[slot] = active[r];
+                chosen_col[slot] = row_col[r];
+            }));
+        // Don't-look bits: rows without an improving move leave the active list.
+        for (std::int32_t f = rank; f < count; f += size)
+            if (improving[f] == 0) active_bits[active[f]] = 0;
+        const auto kept = static_cast<std::int32_t>(compact(
+            team, static_cast<std::uint32_t>(count),
+            [&](std::uint32_t f) { return active[f]; },
+            [&](std::uint32_t f) { return improving[f] != 0; },
+            [&](std::uint32_t slot, std::int32_t element) { active[slot] = element; }));
+        for (std::int32_t f = rank; f < count; f += size)
+            improving[f] = 0;
+        if (rank == 0) {
+            a.evaluations[chain] += static_cast<std::uint64_t>(rows) * cols;
+            a.active_count[chain] = kept;
+        }
+        team.sync();
+        if (picked == 0) break;
+        std::int32_t* touched =
+            a.touched + chain * static_cast<std::int64_t>(a.width > a.elements ? a.width : a.elements);
+        for (std::int32_t s = 0; s < picked; ++s) {
+            const std::int32_t one = 1;
+            const auto single = policy.template evaluator<k>(chain, solution, chosen + s, &one);
+            const typename P::move_type move = single.decode(0, chosen_col[s]);
+            const Delta delta = single(single.row(0, 0), chosen_col[s]);
+            team.sync(); // every rank decoded before the lists and the solution change
+            if (!(delta < Delta(0))) continue; // the same answer on every rank
+            if (rank == 0) {
+                const int n_touched = policy.touched(solution, move, touched);
+                std::int32_t listed = a.active_count[chain];
+                for (int t = 0; t < n_touched; ++t) {
+                    focus(a, chain, touched[t]);
+                    if (active_bits[touched[t]] == 0) {
+                        active_bits[touched[t]] = 1;
+                        improving[listed] = 0;
+                        active[listed++] = touched[t];
+                    }
+                }
+                a.active_count[chain] = listed;
+                a.trial_objective[chain] += static_cast<std::int64_t>(delta);
+            }
+            team.sync();
+            policy.apply(team, chain, solution, move);
+            if (params.check_moves) check(team, policy, a, chain, k);
+            improved = true;
+        }
+    }
+    // Leave every active bit clear for the next descent.
+    const std::int32_t left = a.active_count[chain];
+    for (std::int32_t f = rank; f < left; f += size)
+        active_bits[active[f]] = 0;
+    team.sync();
+    return improved;
+}
+
 /// Descends in neighborhood `k` (run-time index) of P's list.
 LOCUS_EXEC_CHECK_DISABLE
 template <int First, class P, class Team>
 LOCUS_HD bool descend_in(int k, const Team& team, const P& policy, const ChainArrays& a,
                          const ChainParams& params, std::uint32_t chain) {
     if constexpr (First < P::kNeighborhoods) {
-        if (k == First) return descend<First>(team, policy, a, params, chain);
+        if (k == First) {
+            if constexpr (IndependentMoves<P> && P::template focused<First>()) {
+                if (params.independent_moves)
+                    return descend_many<First>(team, policy, a, params, chain);
+            }
+            return descend<First>(team, policy, a, params, chain);
+        }
         return descend_in<First + 1>(k, team, policy, a, params, chain);
     } else {
         return false;

@@ -119,6 +119,7 @@ public:
         : resources_(std::move(resources)), policy_(policy), chains_(chains), params_(params) {
         a_.width = policy.width();
         a_.elements = policy.elements();
+        a_.independent = params.independent_moves;
         ArrayList list;
         a_.declare(list, chains);
         policy_.declare(list, chains);

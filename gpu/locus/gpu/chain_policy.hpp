@@ -112,6 +112,17 @@ concept ChainPolicy =
 }
 &&detail::chain_neighborhoods<P>(std::make_integer_sequence<int, P::kNeighborhoods>{});
 
+/// Optional capability: moves that name the groups of the solution they change (routes), at
+/// most kMaxGroups of them; moves of disjoint groups do not change each other's delta, so a
+/// descent may apply many in one step (ChainParams::independent_moves). Groups are numbered
+/// below elements().
+template <class P>
+concept IndependentMoves = requires(const P& p, std::uint32_t c,
+                                    const typename P::move_type& m, std::int32_t* out) {
+    { P::kMaxGroups } -> std::convertible_to<int>;
+    { p.move_groups(c, m, out) } -> std::convertible_to<int>;
+};
+
 /// Whether chain c descends at the start when only the first chain of each of `islands`
 /// islands does (chains [i N / I, (i + 1) N / I) form island i, as the mixed construction's
 /// blocks). Every chain descends when `islands` is 0, none when it exceeds `chains` (the
@@ -136,6 +147,11 @@ struct ChainParams {
     /// Pivoting rule of every exploration: the lowest-index improving move (first improvement)
     /// instead of the smallest delta (best improvement)
     bool first_improvement = false;
+    /// Pivoting rule `independent`: every exploration of a policy with IndependentMoves applies
+    /// all the improving moves it can at once — each row's best move, kept when it is the best
+    /// (smallest delta, then lowest row) of every move sharing one of its groups — instead of
+    /// one move per exploration (chain::descend_many)
+    bool independent_moves = false;
     /// CUDA mapping: one thread per chain (Delévacq et al.'s FI-thread) instead of one block
     bool thread_per_chain = false;
     /// The halt flag (null: none): once set, descents end before their next exploration and

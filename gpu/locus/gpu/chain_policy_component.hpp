@@ -52,6 +52,9 @@ public:
     /// The distance between solutions that the population exchange ranks diversity by; empty
     /// when has_distance() is false.
     virtual SolutionDistance distance() const { return {}; }
+    /// Whether the policy's moves name their groups (IndependentMoves), so that the chains may
+    /// descend with pivot `independent`.
+    virtual bool independent_moves() const { return false; }
 };
 
 /// What a problem registers: its policy's name, documentation and parameters, the parser of
@@ -77,6 +80,8 @@ template <class Options> struct ChainPolicySpec {
     std::function<ChainObjective(const BuildContext& build)> chain_objective;
     /// Optional: the distance between solutions (ChainPolicyComponent::distance).
     std::function<SolutionDistance(const BuildContext& build)> distance;
+    /// The policy supports the pivot `independent` (IndependentMoves).
+    bool independent_moves = false;
 };
 
 namespace detail {
@@ -99,6 +104,7 @@ public:
         return spec_->chain_objective ? spec_->chain_objective(build_) : ChainObjective{};
     }
     bool has_distance() const override { return static_cast<bool>(spec_->distance); }
+    bool independent_moves() const override { return spec_->independent_moves; }
     SolutionDistance distance() const override {
         return spec_->distance ? spec_->distance(build_) : SolutionDistance{};
     }

@@ -94,6 +94,7 @@ public:
           threads_(threads) {
         a_.width = policy.width();
         a_.elements = policy.elements();
+        a_.independent = params.independent_moves;
         ArrayList list;
         a_.declare(list, chains);
         policy_.declare(list, chains);

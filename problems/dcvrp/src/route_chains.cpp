@@ -275,6 +275,7 @@ void register_routing_ils(Registry& registry) {
             return broken_pairs_distance(x, y, n);
         };
     };
+    spec.independent_moves = true;
     gpu::register_chain_policy(registry, std::move(spec));
     gpu::register_chains_alias(registry, "routing_ils", "dcvrp");
 }

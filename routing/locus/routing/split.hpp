@@ -22,8 +22,8 @@ struct SplitLimits {
 /// Splits seq[0, count) into routes of least total length (`d(a, b)`: fixed-point distance of
 /// nodes a and b). `label` and `from` hold count + 1 entries: label[k] the least cost of routing
 /// seq[0, k), from[k] where the last of those routes starts. Returns the number of routes, or
-/// -1 when no split respects the limits. A route stops growing at the capacity (loads only
-/// grow); O(count x longest route).
+/// -1 when no split respects the limits. A route stops growing at the capacity or the duration
+/// limit (loads and durations before the return only grow); O(count x longest route).
 template <class Distance>
 LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, const Distance& d,
                                    const SplitLimits& limits, std::int64_t* label,
@@ -42,6 +42,7 @@ LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, 
             l += limits.demand[node];
             if (l > limits.capacity) break;
             t += d(last, node) + limits.service;
+            if (t > limits.max_duration) break; // durations only grow along the sequence
             last = node;
             const std::int64_t route_duration = t + d(node, 0);
             if (route_duration > limits.max_duration) continue;

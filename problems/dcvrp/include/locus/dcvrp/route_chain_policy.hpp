@@ -56,6 +56,8 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     static constexpr int kMaxTouched = 6;
     /// Most tries per kick of the perturbation.
     static constexpr int kKickTries = 32;
+    /// Groups of a move (IndependentMoves): the routes it changes.
+    static constexpr int kMaxGroups = 2;
 
     // Instance (host or device pointers), fixed point.
     FixedDistance dist;                     ///< n x n matrix or coordinates
@@ -386,6 +388,16 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             around(q);
         }
         return count;
+    }
+
+    /// The routes the move changes (one or two), numbered in row order: moves on disjoint
+    /// routes do not change each other's delta (every delta reads only its routes' summaries),
+    /// so a descent may apply many at once (gpu::IndependentMoves).
+    LOCUS_HD int move_groups(std::uint32_t c, const RouteMove& m, std::int32_t* out) const {
+        const std::int32_t* r = route + static_cast<std::int64_t>(c) * n;
+        out[0] = r[m.u];
+        out[1] = r[m.v];
+        return out[0] == out[1] ? 1 : 2;
     }
 
     /// Customers of route r (the move's first or second route) after the move.
