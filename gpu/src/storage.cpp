@@ -56,7 +56,10 @@ void HostStorage::allocate(const ArrayList& list) {
     // NOTE: calloc of a large block maps zero pages that become resident when written; a
     // value-initialised array (and a memset) wrote every byte before the search could start.
     block_.reset(static_cast<std::byte*>(std::calloc(std::max<std::size_t>(bytes_, 1), 1)));
-    if (!block_) throw std::bad_alloc();
+    if (!block_)
+        throw Error(fmt::format("out of host memory: the search's arrays need {} MiB (largest: "
+                                "{}), more than this machine can allocate; use a smaller batch",
+                                mib(bytes_), list.largest()));
     list.bind(block_.get());
 }
 

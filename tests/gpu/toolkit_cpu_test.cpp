@@ -10,6 +10,7 @@
 #include "locus/error.hpp"
 #include "locus/gpu/cuda_check.hpp"
 #include "locus/gpu/device.hpp"
+#include "locus/gpu/storage.hpp"
 #include "locus/rng.hpp"
 
 TEST_CASE("Rng::below is uniform over its range and never reaches the bound") {
@@ -151,4 +152,22 @@ TEST_CASE("device queries agree with each other") {
                                  .c_str(),
                              locus::CudaError);
     }
+}
+
+TEST_CASE("HostStorage that cannot be allocated says how much and what, not only bad_alloc") {
+    std::int64_t* huge = nullptr;
+    std::int32_t* small = nullptr;
+    locus::gpu::ArrayList list;
+    list.add(huge, std::size_t{1} << 58, "huge rows");
+    list.add(small, 16, "small rows");
+    locus::gpu::HostStorage storage;
+    std::string message;
+    try {
+        storage.allocate(list);
+    } catch (const locus::Error& e) {
+        message = e.what();
+    }
+    CHECK(message.starts_with("out of host memory: the search's arrays need "));
+    CHECK(message.find("(largest: huge rows (") != std::string::npos);
+    CHECK(message.ends_with("use a smaller batch"));
 }

@@ -51,7 +51,8 @@ public:
     /// Allocates zero-filled memory for `list` and binds it. The memory is zero pages until
     /// first written (calloc): a chain that never starts within the time limit costs no
     /// resident memory and no time (1024 chains of 50,000 cities, 256 QAP delta tables of
-    /// n = 2000 are gigabytes). Throws std::bad_alloc when it cannot be reserved.
+    /// n = 2000 are gigabytes). Throws Error "out of host memory: the search's arrays need
+    /// <m> MiB (largest: ...), ...; use a smaller batch" when it cannot be reserved.
     void allocate(const ArrayList& list);
     std::size_t bytes() const { return bytes_; }
     /// The block (bytes() bytes).

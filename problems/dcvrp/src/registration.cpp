@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -44,12 +45,25 @@ public:
             }
             return;
         }
+        // An exception (Stopped at a time limit, bad_alloc) must not leave the parallel region:
+        // the first one is kept, the other solutions are skipped, and it is rethrown here.
+        std::exception_ptr failure;
 #pragma omp parallel for schedule(dynamic, 1)
         for (std::int64_t i = 0; i < count; ++i) {
-            const auto slot = static_cast<std::size_t>(i);
-            encode_routes(build_(derive_key(seed, slot)), batch[slot]);
-            batch.objective(slot) = problem_.evaluate(batch[slot]);
+            bool failed = false;
+#pragma omp critical(locus_dcvrp_construction)
+            failed = static_cast<bool>(failure);
+            if (failed) continue;
+            try {
+                const auto slot = static_cast<std::size_t>(i);
+                encode_routes(build_(derive_key(seed, slot)), batch[slot]);
+                batch.objective(slot) = problem_.evaluate(batch[slot]);
+            } catch (...) {
+#pragma omp critical(locus_dcvrp_construction)
+                if (!failure) failure = std::current_exception();
+            }
         }
+        if (failure) std::rethrow_exception(failure);
     }
 
 private:
