@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "locus/kd_tree.hpp"
+#include "locus/search_context.hpp"
 
 namespace locus::dcvrp {
 
@@ -34,11 +35,13 @@ std::vector<std::int32_t> nearest_customers_by_scan(const Instance& instance, st
     std::vector<std::int32_t> order;
 #pragma omp parallel for schedule(static) private(order) if (n > 256)
     for (std::int32_t u = 0; u < n; ++u) {
+        if (stop_requested()) continue; // a limit or a signal: the rest is skipped, then Stopped
         order.clear();
         for (std::int32_t v = 1; v < n; ++v)
             if (v != u) order.push_back(v);
         keep_nearest(instance, u, order, k, out.data() + static_cast<std::ptrdiff_t>(u) * k);
     }
+    throw_if_stopped();
     return out;
 }
 
@@ -57,6 +60,7 @@ std::vector<std::int32_t> nearest_customers(const Instance& instance, std::int32
     std::vector<double> near;
 #pragma omp parallel for schedule(dynamic, 256) private(heap, ids, near) if (n > 256)
     for (std::int32_t u = 0; u < n; ++u) {
+        if (stop_requested()) continue; // a limit or a signal: the rest is skipped, then Stopped
         tree.nearest(u, -1, static_cast<std::size_t>(k) + 1, heap);
         near.clear();
         for (const auto& [d2, v] : heap)
@@ -67,6 +71,7 @@ std::vector<std::int32_t> nearest_customers(const Instance& instance, std::int32
         std::erase(ids, kDepot);
         keep_nearest(instance, u, ids, k, out.data() + static_cast<std::ptrdiff_t>(u) * k);
     }
+    throw_if_stopped();
     return out;
 }
 
