@@ -17,6 +17,27 @@
 using namespace locus;
 using namespace locus::dcvrp;
 
+namespace {
+
+/// Both runners hold the same bests (objectives and rows), every best is feasible, neither saw
+/// a delta that differs from re-evaluation (check_moves), and they counted the same evaluations.
+void check_same_bests(const DcvrpProblem& problem, gpu::ChainRunner& cpu, gpu::ChainRunner& cuda,
+                      std::uint32_t chains) {
+    CHECK(cpu.best_objectives() == cuda.best_objectives());
+    for (std::uint32_t c = 0; c < chains; ++c) {
+        std::vector<std::int32_t> a(problem.solution_width()), b(problem.solution_width());
+        cpu.best_solution(c, a);
+        cuda.best_solution(c, b);
+        CHECK(a == b);
+        CHECK(problem.verify(a).feasible);
+    }
+    CHECK_FALSE(cpu.check().failed);
+    CHECK_FALSE(cuda.check().failed);
+    CHECK(cpu.evaluations() == cuda.evaluations());
+}
+
+} // namespace
+
 TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") {
     for (const double distance : {2200.0, 1e18}) {
         const Instance instance = distance < 1e17 ? generate_random(90, 7, 60, distance)
@@ -81,17 +102,7 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
             cpu->epoch(e * iterations, iterations, {});
             cuda->epoch(e * iterations, iterations, {});
         }
-        CHECK(cpu->best_objectives() == cuda->best_objectives());
-        for (std::uint32_t c = 0; c < chains; ++c) {
-            std::vector<std::int32_t> a(problem.solution_width()), b(problem.solution_width());
-            cpu->best_solution(c, a);
-            cuda->best_solution(c, b);
-            CHECK(a == b);
-            CHECK(problem.verify(a).feasible);
-        }
-        CHECK_FALSE(cpu->check().failed);
-        CHECK_FALSE(cuda->check().failed);
-        CHECK(cpu->evaluations() == cuda->evaluations());
+        check_same_bests(problem, *cpu, *cuda, chains);
     }
 }
 
@@ -136,16 +147,6 @@ TEST_CASE("DCVRP route chains with independent moves and distances from the coor
             cpu->epoch(e * iterations, iterations, {});
             cuda->epoch(e * iterations, iterations, {});
         }
-        CHECK(cpu->best_objectives() == cuda->best_objectives());
-        for (std::uint32_t c = 0; c < chains; ++c) {
-            std::vector<std::int32_t> a(problem.solution_width()), b(problem.solution_width());
-            cpu->best_solution(c, a);
-            cuda->best_solution(c, b);
-            CHECK(a == b);
-            CHECK(problem.verify(a).feasible);
-        }
-        CHECK_FALSE(cpu->check().failed);
-        CHECK_FALSE(cuda->check().failed);
-        CHECK(cpu->evaluations() == cuda->evaluations());
+        check_same_bests(problem, *cpu, *cuda, chains);
     }
 }
