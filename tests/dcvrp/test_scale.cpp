@@ -17,6 +17,7 @@
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
 #include "locus/dcvrp/giant_tour.hpp"
+#include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/dcvrp/route_chains.hpp"
 #include "locus/gpu/chain_engine.hpp"
 #include "test_support.hpp"
@@ -223,4 +224,12 @@ TEST_CASE("DCVRP bad instances above 10,000 nodes get the same one-line errors")
     far.x[9000] = std::numeric_limits<double>::quiet_NaN();
     CHECK(test::error_message<InstanceError>([&] { validate_instance(far, "far.vrp"); })
               .starts_with("far.vrp: node 9001 has coordinates (nan, "));
+}
+
+TEST_CASE("DCVRP giant-tour search above 10,000 nodes: refused with the bytes it would need") {
+    const Instance instance = generate_random(10001, 1, 100, std::numeric_limits<double>::infinity());
+    CHECK(test::error_message<ConfigError>([&] { const RouteData data(instance); }) ==
+          "random-cvrp:n=10001,seed=1,capacity=100: the giant-tour search keeps an n x n distance matrix (8 n^2 "
+          "bytes: 0.8 GB for 10001 nodes) and takes at most 10000 nodes; use the route chains "
+          "(algorithm chains, configs/dcvrp/large.yaml)");
 }

@@ -7,9 +7,9 @@
 
 #include <math.h>
 
-#include <cmath>
 #include <cstdint>
 
+#include "locus/dcvrp/euclidean.hpp"
 #include "locus/gpu/exact_math.hpp"
 #include "locus/hd.hpp"
 
@@ -25,10 +25,7 @@ struct FixedDistance {
 
     /// Euclidean distance of a and b with the rounding, before scaling (coordinate mode).
     LOCUS_HD_INLINE double euclidean(std::int32_t a, std::int32_t b) const {
-        const double dx = x[a] - x[b];
-        const double dy = y[a] - y[b];
-        const double d = ::sqrt(gpu::add_rn(gpu::mul_rn(dx, dx), gpu::mul_rn(dy, dy)));
-        return nint != 0 ? ::floor(d + 0.5) : d;
+        return rounded_euclidean(x[a] - x[b], y[a] - y[b], nint != 0);
     }
     LOCUS_HD_INLINE std::int64_t operator()(std::int32_t a, std::int32_t b) const {
         if (matrix != nullptr) return matrix[static_cast<std::int64_t>(a) * n + b];

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "locus/dcvrp/euclidean.hpp"
+
 namespace locus::dcvrp {
 
 /// Largest DIMENSION accepted by the reader and the generator: node indices and giant-tour
@@ -97,8 +99,7 @@ struct Instance {
     double euclidean(std::int32_t a, std::int32_t b) const {
         const double dx = x[static_cast<std::size_t>(a)] - x[static_cast<std::size_t>(b)];
         const double dy = y[static_cast<std::size_t>(a)] - y[static_cast<std::size_t>(b)];
-        const double d = std::sqrt(dx * dx + dy * dy);
-        return rounding == Rounding::nint ? std::floor(d + 0.5) : d;
+        return rounded_euclidean(dx, dy, rounding == Rounding::nint);
     }
     /// True when the instance has a maximum route duration.
     bool has_duration_limit() const { return std::isfinite(max_duration); }
