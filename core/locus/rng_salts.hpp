@@ -34,6 +34,9 @@ inline constexpr std::uint64_t kChainAcceptance = 0xACCE97ull;
 /// Recombination of a chain's child in a round, derive_key(seed, chain, round, salt).
 inline constexpr std::uint64_t kChainRecombination = 0x4EC0ull;
 
+/// Decomposition of the chains' base solution in a round, derive_key(seed, round, salt). "dcmp".
+inline constexpr std::uint64_t kChainDecomposition = 0x64636D70ull;
+
 // Problems (problems/).
 
 /// TSP FANG construction's successor values, derive_key(seed, salt). "fang".

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "decomposer.hpp"
 #include "islands.hpp"
 #include "locus/error.hpp"
 #include "locus/rng.hpp"
@@ -52,6 +53,7 @@ private:
         std::vector<std::int64_t> values;
         bool offered = false; ///< chain units: whether a chain best was offered
         std::int64_t offered_value = 0;
+        std::unique_ptr<Decomposer> decomposer; ///< exchange decompose
     };
 
     /// Whether every chain of an island continues from one solution after each epoch.
@@ -74,6 +76,8 @@ private:
     void epochs(RunState& s, Exchanges& exchanges) const;
     /// Copies the chains' bests back into the batch.
     void copy_back(RunState& s) const;
+    /// decompose: folds the last epoch's regions into the base and offers it when it improved.
+    void fold(RunState& s) const;
 
     void lead_islands(SolutionBatch& batch, std::vector<std::int64_t>& starts) const;
     void run_start(SolutionBatch& batch, SearchContext& ctx) const;
@@ -114,11 +118,37 @@ void ChainSearch::run(SolutionBatch& batch, SearchContext& ctx) {
         options_.exchange.exchange == Exchange::population ? policy_->distance()
                                                            : gpu::SolutionDistance{});
     s.stop = [&ctx] { return ctx.should_stop(); };
+    if (options_.exchange.exchange == Exchange::decompose) {
+        gpu::ChainObjective value = s.chain_objective;
+        if (!value) {
+            const Problem* problem = build_.problem;
+            value = [problem](std::span<const std::int32_t> solution) {
+                return static_cast<std::int64_t>(problem->evaluate(solution));
+            };
+        }
+        s.decomposer = std::make_unique<Decomposer>(
+            policy_->decomposition(), options_.exchange.group_size, ctx.seed(),
+            static_cast<std::size_t>(build_.problem->solution_width()), std::move(value));
+    }
     s.runner->start(std::as_const(batch).data(), s.starts, s.stop, s.leaders);
     exchanges.started();
+    if (s.decomposer) s.decomposer->started();
     report(s);
     epochs(s, exchanges);
+    if (s.decomposer) fold(s); // the last epoch's improvements, also after the limit
     copy_back(s);
+}
+
+void ChainSearch::fold(RunState& s) const {
+    if (!s.decomposer->fold(*s.runner, s.values)) return;
+    const auto base = s.decomposer->base();
+    if (s.chain_objective) {
+        offer(s, base, build_.problem->evaluate(base));
+        s.offered = true;
+        s.offered_value = s.decomposer->base_value();
+    } else {
+        offer(s, base, static_cast<Objective>(s.decomposer->base_value()));
+    }
 }
 
 std::uint32_t ChainSearch::measure_starts(RunState& s) const {
@@ -140,6 +170,7 @@ std::unique_ptr<gpu::ChainRunner> ChainSearch::make_runner(const RunState& s, st
     params.first_improvement = options_.first_improvement;
     params.independent_moves = options_.independent_moves;
     params.thread_per_chain = options_.thread_per_chain;
+    params.regions = options_.exchange.exchange == Exchange::decompose;
     params.acceptance.kind = options_.acceptance;
     params.acceptance.threshold = std::llround(options_.threshold * scale);
     params.acceptance.temperature = options_.temperature * scale;
@@ -183,11 +214,17 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges) const {
     std::uint64_t restarts = 0;
     for (std::uint64_t first = 0, round = 0; !s.ctx.should_stop();
          first += options_.epoch, ++round) {
-        exchanges.before_epoch(*s.runner, s.values, round);
+        if (s.decomposer) {
+            fold(s);
+            s.decomposer->redraw(*s.runner, s.values, round);
+        } else {
+            exchanges.before_epoch(*s.runner, s.values, round);
+        }
         s.runner->epoch(first, options_.epoch, s.stop);
         s.ctx.add_iterations(options_.epoch);
         report(s);
-        const std::int64_t now = *std::min_element(s.values.begin(), s.values.end());
+        std::int64_t now = *std::min_element(s.values.begin(), s.values.end());
+        if (s.decomposer) now = std::min(now, s.decomposer->base_value());
         quiet = now < chains_best ? 0 : quiet + 1;
         chains_best = std::min(chains_best, now);
         if (options_.restart == 0 || quiet < options_.restart || s.ctx.should_stop()) continue;
@@ -197,6 +234,7 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges) const {
         measure_starts(s);
         s.runner->start(std::as_const(s.batch).data(), s.starts, s.stop, s.leaders);
         exchanges.started();
+        if (s.decomposer) s.decomposer->started();
         report(s);
         chains_best = *std::min_element(s.values.begin(), s.values.end());
         quiet = 0;
@@ -215,6 +253,14 @@ void ChainSearch::copy_back(RunState& s) const {
         s.runner->best_solution(c, s.batch[c]);
         s.batch.objective(c) = s.chain_objective ? build_.problem->evaluate(s.batch[c])
                                                  : static_cast<Objective>(bests[c]);
+    }
+    // decompose: the assembled base is better than every chain's best; it takes the first
+    // chain's place.
+    if (s.decomposer && s.decomposer->groups() > 0 &&
+        s.decomposer->base_value() < *std::min_element(bests.begin(), bests.end())) {
+        const auto base = s.decomposer->base();
+        std::copy(base.begin(), base.end(), s.batch[0].begin());
+        s.batch.objective(0) = build_.problem->evaluate(base);
     }
 }
 

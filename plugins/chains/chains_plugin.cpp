@@ -28,14 +28,21 @@ void add_engine_parameters(ComponentSchema& schema) {
               0.0, 1.0)
         .real("cooling", "0.9999", "annealing: temperature factor per iteration", 0.5, 1.0)
         .choice("exchange", "copy_best",
-                {"none", "copy_best", "elite", "recombine", "population", "merge"},
+                {"none", "copy_best", "elite", "recombine", "population", "merge", "decompose"},
                 "before every epoch: none, every chain from the best (copy_best), chain c from "
                 "the (c mod elite)-th best distinct chain (elite), from a recombination of two "
                 "elite chains (recombine), or from a recombination of two parents drawn by "
                 "binary tournament from a population kept by cost and diversity (population; "
                 "the chains' bests since their restart are its children), or from the fold "
                 "of every chain's best into one by pairwise recombination, the better parent "
-                "first (merge)")
+                "first (merge), or from one base solution, chain c confined to region c mod G "
+                "of it (groups of about group_size elements, e.g. sectors of routes, drawn "
+                "again every epoch), each region's best part assembled into the next base "
+                "(decompose; problems with a decomposition: dcvrp)")
+        .integer("group_size", "400",
+                 "decompose: elements (customers) per region; as many regions as the batch "
+                 "has chains at most",
+                 1, 1 << 30)
         .integer("elite", "8",
                  "elite pool size (elite, recombine); members protected by cost in the "
                  "population's biased fitness (population)",
@@ -84,6 +91,7 @@ Exchange exchange_of(const std::string& name) {
            : name == "recombine"  ? Exchange::recombine
            : name == "population" ? Exchange::population
            : name == "merge"      ? Exchange::merge
+           : name == "decompose"  ? Exchange::decompose
                                   : Exchange::copy_best;
 }
 
@@ -122,6 +130,7 @@ ChainSearchOptions options_of(const Params& p, const BuildContext& b) {
                                       p.path(), x.islands, p.get_string("exchange")));
     if (b.batch > 0) check_islands(p, x.islands, b.batch);
     x.cross_islands = p.get_bool("cross_islands");
+    x.group_size = static_cast<std::uint32_t>(p.get_int("group_size"));
     if (x.cross_islands && x.islands < 2)
         throw ConfigError(fmt::format("{}.cross_islands: folds islands into each other and "
                                       "needs islands >= 2 (islands is {})",
@@ -143,6 +152,11 @@ std::unique_ptr<Component> build_chains(const Params& p, BuildContext& b) {
         throw ConfigError(fmt::format(
             "{}.pivot: independent needs chains whose moves name the parts of a solution they "
             "change, which the chains of problem '{}' do not; use best or first",
+            p.path(), b.problem->problem_name()));
+    if (options.exchange.exchange == Exchange::decompose && !policy->decomposition())
+        throw ConfigError(fmt::format(
+            "{}.exchange: decompose needs a decomposition of solutions into regions, which "
+            "the chains of problem '{}' do not have; use copy_best, elite or none",
             p.path(), b.problem->problem_name()));
     std::unique_ptr<Algorithm> start;
     if (p.has("start")) start = b.registry->create<Algorithm>(p.get_component("start"), b);

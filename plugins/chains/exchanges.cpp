@@ -36,6 +36,8 @@ void Exchanges::before_epoch(gpu::ChainRunner& runner, std::span<const std::int6
     case Exchange::population:
         repopulate(runner, values, round);
         return;
+    case Exchange::decompose: // the search's Decomposer
+        return;
     }
 }
 

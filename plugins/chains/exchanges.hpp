@@ -26,6 +26,8 @@ enum class Exchange {
                 ///< recombination of two parents chosen by binary tournament
     merge,      ///< the chains' bests fold pairwise into one (a binary tree of
                 ///< recombinations, the better parent first); every chain continues from it
+    decompose,  ///< every chain continues from one base solution confined to a region of it
+                ///< (Decomposer); the regions' best parts are assembled into the next base
 };
 
 /// Settings of the exchanges.
@@ -36,6 +38,7 @@ struct ExchangeOptions {
     PopulationOptions population; ///< population exchange
     std::uint32_t islands = 1;    ///< copy_best or merge within each of this many groups
     bool cross_islands = false;   ///< the best island's leader folds in the other leaders
+    std::uint32_t group_size = 0; ///< decompose: elements per region
 };
 
 /// The exchanges of one run: the state they keep between epochs (the population; for merge,

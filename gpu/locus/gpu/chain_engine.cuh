@@ -120,6 +120,7 @@ public:
         a_.width = policy.width();
         a_.elements = policy.elements();
         a_.independent = params.independent_moves;
+        enable_regions(policy_, params);
         ArrayList list;
         a_.declare(list, chains);
         policy_.declare(list, chains);
@@ -225,6 +226,43 @@ public:
         } else {
             (void)first, (void)second, (void)round;
             refuse_exchange("population");
+        }
+    }
+    void reset(std::span<const std::int32_t> solution, std::int64_t objective) override {
+        // One upload into chain 0's current row, copied to every chain's rows on the device.
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(a_.best, solution.data(),
+                                         static_cast<std::size_t>(a_.width) * 4,
+                                         cudaMemcpyHostToDevice, stream_.get()));
+        const std::vector<std::uint32_t> zeros(chains_, 0);
+        const std::vector<std::int64_t> objectives(chains_, objective);
+        LOCUS_CUDA_CHECK(cudaMemcpyAsync(a_.best_objective, objectives.data(), chains_ * 8,
+                                         cudaMemcpyHostToDevice, stream_.get()));
+        continue_from(zeros); // every current row and objective from chain 0's best
+        const std::size_t words = static_cast<std::size_t>(a_.width) * chains_;
+        for (std::int32_t* to : {a_.trial, a_.best})
+            LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, a_.current, words * 4, cudaMemcpyDeviceToDevice,
+                                             stream_.get()));
+        for (std::int64_t* to : {a_.trial_objective, a_.best_objective})
+            LOCUS_CUDA_CHECK(cudaMemcpyAsync(to, objectives.data(), chains_ * 8,
+                                             cudaMemcpyHostToDevice, stream_.get()));
+        stream_.synchronize();
+    }
+    void restrict_chains(std::span<const std::int32_t> elements,
+                         std::span<const std::uint32_t> offsets) override {
+        const std::size_t cells = static_cast<std::size_t>(a_.elements) * chains_;
+        std::vector<std::uint8_t> mask(cells);
+        std::vector<std::int32_t> list(cells);
+        std::vector<std::int32_t> count(chains_);
+        fill_regions(policy_, elements, offsets, chains_, a_.elements, mask.data(), list.data(),
+                     count.data());
+        if constexpr (Regional<P>) {
+            LOCUS_CUDA_CHECK(cudaMemcpyAsync(policy_.region_mask, mask.data(), cells,
+                                             cudaMemcpyHostToDevice, stream_.get()));
+            LOCUS_CUDA_CHECK(cudaMemcpyAsync(policy_.region_list, list.data(), cells * 4,
+                                             cudaMemcpyHostToDevice, stream_.get()));
+            LOCUS_CUDA_CHECK(cudaMemcpyAsync(policy_.region_count, count.data(), chains_ * 4,
+                                             cudaMemcpyHostToDevice, stream_.get()));
+            stream_.synchronize();
         }
     }
     std::uint64_t evaluations() override {

@@ -123,6 +123,23 @@ concept IndependentMoves = requires(const P& p, std::uint32_t c,
     { p.move_groups(c, m, out) } -> std::convertible_to<int>;
 };
 
+/// Optional capability: chains confined to regions (ChainRunner::restrict_chains, the
+/// decompose exchange of the chains algorithm): per chain a subset of the elements outside of
+/// which its moves and kicks change nothing, so that chains confined to disjoint regions of one
+/// solution improve it independently and their improvements can be assembled. The policy holds
+///   regions                       1: declare() adds the region arrays (the runner sets it from
+///                                 ChainParams::regions before declaring)
+///   region_mask, region_list,     per chain: a flag per element (chains x elements bytes), the
+///   region_count                  region's elements (chains x elements words) and their count
+///                                 (chains words; 0: the chain is not confined)
+template <class P>
+concept Regional = requires(P& p) {
+    { p.regions } -> std::convertible_to<std::int32_t>;
+    { p.region_mask } -> std::convertible_to<std::uint8_t*>;
+    { p.region_list } -> std::convertible_to<std::int32_t*>;
+    { p.region_count } -> std::convertible_to<std::int32_t*>;
+};
+
 /// Whether chain c descends at the start when only the first chain of each of `islands`
 /// islands does (chains [i N / I, (i + 1) N / I) form island i, as the mixed construction's
 /// blocks). Every chain descends when `islands` is 0, none when it exceeds `chains` (the
@@ -152,6 +169,9 @@ struct ChainParams {
     /// (smallest delta, then lowest row) of every move sharing one of its groups — instead of
     /// one move per exploration (chain::descend_many)
     bool independent_moves = false;
+    /// The policy's region arrays are allocated (Regional), so that restrict_chains may confine
+    /// chains to regions (the decompose exchange)
+    bool regions = false;
     /// CUDA mapping: one thread per chain (Delévacq et al.'s FI-thread) instead of one block
     bool thread_per_chain = false;
     /// The halt flag (null: none): once set, descents end before their next exploration and

@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "locus/component.hpp"
 #include "locus/gpu/chain_engine.hpp"
@@ -32,6 +33,29 @@ using SolutionDistance =
 
 /// The chains' objective of a solution, in the chains' own integer units.
 using ChainObjective = std::function<std::int64_t(std::span<const std::int32_t>)>;
+
+/// A problem's decomposition of solutions into regions that chains search at once (the
+/// decompose exchange of the chains algorithm): each region is a group of elements whose part
+/// of the solution a chain confined to it (Regional policies) changes without touching the
+/// other groups' parts, so that the best part found for every group assembles into one
+/// solution.
+class Decomposition {
+public:
+    virtual ~Decomposition() = default;
+    /// Splits `solution` into groups of about `size` elements each, at most `most` groups
+    /// (DCVRP: the customers of whole routes, sectors of routes by the polar angle of their
+    /// barycentres); `draw` moves the borders from one call to the next. Returns each group's
+    /// elements.
+    virtual std::vector<std::vector<std::int32_t>> split(std::span<const std::int32_t> solution,
+                                                         std::uint32_t size, std::uint32_t most,
+                                                         std::uint64_t draw) const = 0;
+    /// Writes to `out` the solution that has each group g's part as parts[g] has it (parts[g]:
+    /// a solution that differs from the split one only within group g). Throws Error when a
+    /// part changed elements of another group.
+    virtual void assemble(std::span<const std::vector<std::int32_t>> groups,
+                          std::span<const std::span<const std::int32_t>> parts,
+                          std::span<std::int32_t> out) const = 0;
+};
 
 /// A problem's chains, as the many-chain search uses them (component kind `chain_policy`).
 class ChainPolicyComponent : public Component {
@@ -55,6 +79,9 @@ public:
     /// Whether the policy's moves name their groups (IndependentMoves), so that the chains may
     /// descend with pivot `independent`.
     virtual bool independent_moves() const { return false; }
+    /// The problem's decomposition of solutions for chains confined to regions (the decompose
+    /// exchange); null when its chains cannot be confined.
+    virtual std::shared_ptr<const Decomposition> decomposition() const { return {}; }
 };
 
 /// What a problem registers: its policy's name, documentation and parameters, the parser of
@@ -82,6 +109,10 @@ template <class Options> struct ChainPolicySpec {
     std::function<SolutionDistance(const BuildContext& build)> distance;
     /// The policy supports the pivot `independent` (IndependentMoves).
     bool independent_moves = false;
+    /// Optional: the decomposition of solutions for chains confined to regions (Regional
+    /// policies; ChainPolicyComponent::decomposition). May throw ConfigError (e.g. an instance
+    /// without what the split needs).
+    std::function<std::shared_ptr<const Decomposition>(const BuildContext& build)> decomposition;
 };
 
 namespace detail {
@@ -105,6 +136,10 @@ public:
     }
     bool has_distance() const override { return static_cast<bool>(spec_->distance); }
     bool independent_moves() const override { return spec_->independent_moves; }
+    std::shared_ptr<const Decomposition> decomposition() const override {
+        return spec_->decomposition ? spec_->decomposition(build_)
+                                    : std::shared_ptr<const Decomposition>{};
+    }
     SolutionDistance distance() const override {
         return spec_->distance ? spec_->distance(build_) : SolutionDistance{};
     }

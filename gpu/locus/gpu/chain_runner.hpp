@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "locus/error.hpp"
 #include "locus/gpu/chain_arrays.hpp"
 #include "locus/gpu/chain_policy.hpp"
 #include "locus/gpu/chain_routine.hpp"
@@ -74,6 +75,14 @@ public:
     /// recombination).
     virtual void restart_from(std::span<const std::int32_t> first,
                               std::span<const std::int32_t> second, std::uint64_t round) = 0;
+    /// Every chain's trial, current and best solution become `solution` (width words) with
+    /// chain objective `objective`, without a descent.
+    virtual void reset(std::span<const std::int32_t> solution, std::int64_t objective) = 0;
+    /// Confines chain c to the elements elements[offsets[c], offsets[c + 1]) (offsets: chains
+    /// + 1 entries; an empty range: not confined) until the next call (Regional policies with
+    /// ChainParams::regions; throws NotImplemented otherwise).
+    virtual void restrict_chains(std::span<const std::int32_t> elements,
+                                 std::span<const std::uint32_t> offsets) = 0;
     /// Moves evaluated so far by all chains.
     virtual std::uint64_t evaluations() = 0;
     /// The first check_moves failure, if any.
@@ -81,6 +90,47 @@ public:
     /// Bytes of the chains' storage (host or device).
     virtual std::size_t bytes() const = 0;
 };
+
+/// The policy's region arrays (Regional) for chains confined to elements[offsets[c],
+/// offsets[c + 1]) (restrict_chains), written to host arrays: `mask` chains x n flags, `list`
+/// chains x n elements, `count` per chain. Throws NotImplemented when P has none.
+template <class P>
+void fill_regions(const P& policy, std::span<const std::int32_t> elements,
+                  std::span<const std::uint32_t> offsets, std::uint32_t chains, std::int32_t n,
+                  std::uint8_t* mask, std::int32_t* list, std::int32_t* count) {
+    if constexpr (Regional<P>) {
+        if (policy.regions == 0)
+            throw NotImplemented("chains confined to regions need ChainParams::regions");
+        const auto nodes = static_cast<std::size_t>(n);
+        std::fill_n(mask, nodes * chains, std::uint8_t{0});
+        for (std::uint32_t c = 0; c < chains; ++c) {
+            const std::uint32_t begin = offsets[c];
+            const std::uint32_t end = offsets[c + 1];
+            if (end - begin > nodes)
+                throw Error("restrict_chains: a region has more elements than the problem");
+            count[c] = static_cast<std::int32_t>(end - begin);
+            for (std::uint32_t k = begin; k < end; ++k) {
+                const std::int32_t e = elements[k];
+                if (e < 0 || e >= n) throw Error("restrict_chains: an element out of range");
+                mask[c * nodes + static_cast<std::size_t>(e)] = 1;
+                list[c * nodes + (k - begin)] = e;
+            }
+        }
+    } else {
+        (void)policy, (void)elements, (void)offsets, (void)chains, (void)n, (void)mask,
+            (void)list, (void)count;
+        throw NotImplemented("this problem's chains cannot be confined to regions (no "
+                             "decomposition); use another exchange than decompose");
+    }
+}
+
+/// Sets the policy's `regions` flag from the params before it declares its arrays.
+template <class P> void enable_regions(P& policy, const ChainParams& params) {
+    if constexpr (Regional<P>) policy.regions = params.regions ? 1 : 0;
+    else if (params.regions)
+        throw NotImplemented("this problem's chains cannot be confined to regions (no "
+                             "decomposition); use another exchange than decompose");
+}
 
 /// The CPU twin: every chain runs the chain routine on one thread (OpenMP, all cores).
 template <ChainPolicy P> class CpuChainRunner final : public ChainRunner {
@@ -95,6 +145,7 @@ public:
         a_.width = policy.width();
         a_.elements = policy.elements();
         a_.independent = params.independent_moves;
+        enable_regions(policy_, params);
         ArrayList list;
         a_.declare(list, chains);
         policy_.declare(list, chains);
@@ -174,6 +225,22 @@ public:
             (void)first, (void)second, (void)round;
             refuse_exchange("population");
         }
+    }
+    void reset(std::span<const std::int32_t> solution, std::int64_t objective) override {
+        for (std::uint32_t c = 0; c < chains_; ++c) {
+            for (std::int32_t* to : {a_.trial, a_.current, a_.best})
+                std::copy_n(solution.data(), a_.width, to + a_.solution(c));
+            a_.trial_objective[c] = a_.current_objective[c] = a_.best_objective[c] = objective;
+        }
+    }
+    void restrict_chains(std::span<const std::int32_t> elements,
+                         std::span<const std::uint32_t> offsets) override {
+        if constexpr (Regional<P>)
+            fill_regions(policy_, elements, offsets, chains_, a_.elements, policy_.region_mask,
+                         policy_.region_list, policy_.region_count);
+        else
+            fill_regions(policy_, elements, offsets, chains_, a_.elements, nullptr, nullptr,
+                         nullptr);
     }
     std::uint64_t evaluations() override {
         std::uint64_t sum = 0;

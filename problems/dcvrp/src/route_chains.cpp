@@ -8,6 +8,7 @@
 #include <string>
 
 #include "locus/dcvrp/giant_tour_search.hpp"
+#include "locus/dcvrp/route_decomposition.hpp"
 #include "locus/gpu/chain_policy_component.hpp"
 #include "locus/params.hpp"
 #include "locus/registry.hpp"
@@ -276,6 +277,9 @@ void register_routing_ils(Registry& registry) {
         };
     };
     spec.independent_moves = true;
+    spec.decomposition = [](const BuildContext& b) -> std::shared_ptr<const gpu::Decomposition> {
+        return std::make_shared<const RouteDecomposition>(dcvrp_of(b).instance());
+    };
     gpu::register_chain_policy(registry, std::move(spec));
     gpu::register_chains_alias(registry, "routing_ils", "dcvrp");
 }

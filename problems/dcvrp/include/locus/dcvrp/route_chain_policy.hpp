@@ -105,6 +105,13 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::uint8_t* taken = nullptr;     ///< chains x n: order-crossover flags
     std::int64_t* route_key = nullptr; ///< chains x 2n: crossover route headings (x, y)
     std::int32_t* route_order = nullptr; ///< chains x n: crossover routes by heading
+    /// Regions (gpu::Regional, the decompose exchange): 1 when the arrays below are declared.
+    /// A confined chain's moves and kicks involve only its region's customers, which are the
+    /// customers of whole routes, so that it changes those routes only.
+    std::int32_t regions = 0;
+    std::uint8_t* region_mask = nullptr;  ///< chains x n: the customer is in the chain's region
+    std::int32_t* region_list = nullptr;  ///< chains x n: the region's customers
+    std::int32_t* region_count = nullptr; ///< chains: customers in the region (0: not confined)
 
     template <int k> LOCUS_HD_INLINE static constexpr bool focused() { return true; }
     LOCUS_HD_INLINE std::int32_t width() const { return 2 * (n - 1); }
@@ -131,6 +138,11 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         list.add(taken, chains * nodes, "DCVRP crossover flags");
         list.add(route_key, chains * 2 * nodes, "DCVRP crossover route headings");
         list.add(route_order, chains * nodes, "DCVRP crossover route order");
+        if (regions != 0) {
+            list.add(region_mask, chains * nodes, "DCVRP region flags");
+            list.add(region_list, chains * nodes, "DCVRP region customers");
+            list.add(region_count, chains, "DCVRP region sizes");
+        }
     }
 
     /// The arrays of one chain.
@@ -149,6 +161,9 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         std::int32_t w;
         std::int64_t wl; ///< load weight (penalties)
         std::int64_t wd; ///< duration weight x 1024 (penalties)
+        /// The chain's region flags (null: not confined): moves of customers outside are not
+        /// moves.
+        const std::uint8_t* region;
 
         LOCUS_HD_INLINE std::int64_t d(std::int32_t a, std::int32_t b) const {
             return p->dist(a, b);
@@ -208,7 +223,13 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                 scratch + c * w,
                 width(),
                 penalties != 0 ? weights[2 * c] * tally[4 * c + 3] : 0,
-                penalties != 0 ? weights[2 * c + 1] * tally[4 * c + 3] : 0};
+                penalties != 0 ? weights[2 * c + 1] * tally[4 * c + 3] : 0,
+                regions != 0 && region_count[c] > 0 ? region_mask + c * nodes : nullptr};
+    }
+
+    /// Whether the move stays within the chain's region (always when it is not confined).
+    LOCUS_HD_INLINE static bool in_region(const View& v, const RouteMove& m) {
+        return v.region == nullptr || (v.region[m.u] != 0 && v.region[m.v] != 0);
     }
 
     // Penalties. Weights are capped so that every product fits in 63 bits: load excess x load
@@ -339,7 +360,9 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         }
         LOCUS_HD_INLINE delta_type operator()(row_type u, std::uint32_t col) const {
             if (u <= 0) return gpu::invalid_delta<delta_type>();
-            return delta(v, move(u, col));
+            const RouteMove m = move(u, col);
+            if (!in_region(v, m)) return gpu::invalid_delta<delta_type>();
+            return delta(v, m);
         }
         LOCUS_HD_INLINE RouteMove decode(std::uint32_t, std::uint64_t index) const {
             const std::uint32_t cols = this->grid().cols;
@@ -491,13 +514,22 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         for (std::int32_t kick = 0; kick < kicks; ++kick) {
             for (int attempt = 0; attempt < kKickTries; ++attempt) {
                 RouteMove m;
-                m.u = 1 + static_cast<std::int32_t>(rng.next_u64() % static_cast<std::uint64_t>(n - 1));
+                if (v.region != nullptr) { // a confined chain kicks within its region
+                    const std::int32_t members = region_count[c];
+                    m.u = region_list[static_cast<std::int64_t>(c) * n +
+                                      static_cast<std::int64_t>(
+                                          rng.next_u64() % static_cast<std::uint64_t>(members))];
+                } else {
+                    m.u = 1 + static_cast<std::int32_t>(rng.next_u64() %
+                                                        static_cast<std::uint64_t>(n - 1));
+                }
                 m.v = neighbors[static_cast<std::int64_t>(m.u) * K +
                                 static_cast<std::int64_t>(rng.next_u64() %
                                                           static_cast<std::uint64_t>(K))];
                 const std::uint64_t pick = rng.next_u64() % 3;
                 m.kind = pick == 2 ? 1 : 0;
                 m.variant = static_cast<std::int32_t>(pick & 1u);
+                if (!in_region(v, m)) continue;
                 const std::int64_t change = delta(v, m);
                 if (change == gpu::invalid_delta<std::int64_t>() || change == 0) continue;
                 apply(team, c, row, m);
