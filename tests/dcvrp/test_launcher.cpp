@@ -394,3 +394,15 @@ TEST_CASE("chains: pivot independent is refused for chains whose moves name no g
                           "a solution they change, which the chains of problem 'tsp' do not; use "
                           "best or first") != std::string::npos);
 }
+
+TEST_CASE("chains: exchange decompose is refused for chains without a decomposition") {
+    const auto dir = locus::test::temp_dir("exchange-decompose");
+    const auto run = locus::test::run_command(
+        locus_bin() + " run " + (locus::test::source_dir() / "configs/tsp/resident-ils.yaml").string() +
+        " --backend cpu --instance random-uniform:n=50,seed=1 --set algorithm.exchange=decompose "
+        "--out " + (dir / "out").string());
+    CHECK(run.exit_code == 2);
+    CHECK(run.output.find("algorithm.exchange: decompose needs a decomposition of solutions into "
+                          "regions, which the chains of problem 'tsp' do not have; use "
+                          "copy_best, elite or none") != std::string::npos);
+}

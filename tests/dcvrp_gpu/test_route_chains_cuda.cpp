@@ -1,6 +1,7 @@
 // The DCVRP route chains on CUDA (one block per chain) against the CPU twin: the same best
 // objectives and rows after the start and after epochs with exchanges (copies of the leader,
-// recombination, restarts from host rows), with check_moves.
+// recombination, restarts from host rows, chains confined to regions of a decomposition), with
+// check_moves.
 
 #include <doctest/doctest.h>
 
@@ -12,6 +13,7 @@
 #include "locus/dcvrp/generator.hpp"
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/route_chains.hpp"
+#include "locus/dcvrp/route_decomposition.hpp"
 #include "test_support.hpp"
 
 using namespace locus;
@@ -149,4 +151,62 @@ TEST_CASE("DCVRP route chains with independent moves and distances from the coor
         }
         check_same_bests(problem, *cpu, *cuda, chains);
     }
+}
+
+TEST_CASE("DCVRP route chains confined to regions (decompose): CUDA and the CPU twin reach the "
+          "same solutions") {
+    // Under compute-sanitizer a smaller instance and fewer iterations.
+    const bool small = test::instrumented_run();
+    const Instance instance = generate_random(small ? 400 : 2000, 13, 50, 9000.0);
+    const DcvrpProblem problem(instance);
+    const RouteDecomposition decomposition(instance);
+    const std::uint32_t chains = 6;
+    const std::uint32_t iterations = small ? 3 : 15;
+    SolutionBatch batch(chains, problem.solution_width());
+    for (std::uint32_t s = 0; s < chains; ++s)
+        encode_routes(space_filling_curve(instance, OrderStart::random, 70 + s), batch[s]);
+    const RouteChainData data(instance, 0);
+    std::vector<std::int64_t> objectives(chains);
+    for (std::uint32_t c = 0; c < chains; ++c)
+        objectives[c] = data.cost(batch[c]);
+    RouteChainOptions options;
+    options.candidates = 12;
+    options.segments = true;
+    gpu::ChainParams params;
+    params.seed = 47;
+    params.check_moves = true;
+    params.independent_moves = true;
+    params.regions = true;
+    auto cpu = make_cpu_route_runner(problem, options, chains, params, 0);
+    auto cuda = make_cuda_route_runner(problem, options, chains, params, 0, {});
+    cpu->start(batch.data(), objectives, {}, 0);
+    cuda->start(batch.data(), objectives, {}, 0);
+    const auto started = cpu->best_objectives();
+    for (std::uint64_t e = 0; e < 3; ++e) {
+        // Every chain from the leader's best, chain c confined to group c mod G of it.
+        const auto values = cpu->best_objectives();
+        const auto leader = static_cast<std::uint32_t>(
+            std::min_element(values.begin(), values.end()) - values.begin());
+        std::vector<std::int32_t> base(problem.solution_width());
+        cpu->best_solution(leader, base);
+        const auto groups = decomposition.split(base, small ? 130 : 650, chains, e);
+        REQUIRE(groups.size() == 3);
+        std::vector<std::uint32_t> offsets{0};
+        std::vector<std::int32_t> elements;
+        for (std::uint32_t c = 0; c < chains; ++c) {
+            elements.insert(elements.end(), groups[c % 3].begin(), groups[c % 3].end());
+            offsets.push_back(static_cast<std::uint32_t>(elements.size()));
+        }
+        for (gpu::ChainRunner* runner : {cpu.get(), cuda.get()}) {
+            runner->restrict_chains(elements, offsets);
+            runner->reset(base, values[leader]);
+            runner->epoch(e * iterations, iterations, {});
+        }
+    }
+    check_same_bests(problem, *cpu, *cuda, chains);
+    // The confined chains improved on the best start's descent.
+    const auto bests = cpu->best_objectives();
+    if (!small)
+        CHECK(*std::min_element(bests.begin(), bests.end()) <
+              *std::min_element(started.begin(), started.end()));
 }
