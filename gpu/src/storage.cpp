@@ -51,8 +51,13 @@ std::string ArrayList::largest() const {
     return text;
 }
 
-void HostStorage::allocate(const ArrayList& list) {
+void HostStorage::allocate(const ArrayList& list, std::size_t budget) {
     bytes_ = list.bytes();
+    if (budget != 0 && bytes_ > budget)
+        throw Error(fmt::format("the search's arrays need {} MiB of host memory (largest: {}), "
+                                "memory_budget allows {} MiB; raise memory_budget or use a "
+                                "smaller batch",
+                                mib(bytes_), list.largest(), mib(budget)));
     // NOTE: calloc of a large block maps zero pages that become resident when written; a
     // value-initialised array (and a memset) wrote every byte before the search could start.
     block_.reset(static_cast<std::byte*>(std::calloc(std::max<std::size_t>(bytes_, 1), 1)));

@@ -171,3 +171,24 @@ TEST_CASE("HostStorage that cannot be allocated says how much and what, not only
     CHECK(message.find("(largest: huge rows (") != std::string::npos);
     CHECK(message.ends_with("use a smaller batch"));
 }
+
+TEST_CASE("HostStorage over a memory budget names the budget key and what needs the memory") {
+    std::int64_t* rows = nullptr;
+    locus::gpu::ArrayList list;
+    list.add(rows, std::size_t{3} << 20, "chain rows"); // 24 MiB
+    locus::gpu::HostStorage storage;
+    std::string message;
+    try {
+        storage.allocate(list, std::size_t{16} << 20);
+    } catch (const locus::Error& e) {
+        message = e.what();
+    }
+    CHECK(message.starts_with("the search's arrays need 24.0 MiB of host memory (largest: chain "
+                              "rows ("));
+    CHECK(message.ends_with("memory_budget allows 16.0 MiB; raise memory_budget or use a smaller "
+                            "batch"));
+    CHECK(rows == nullptr); // nothing bound
+    storage.allocate(list, std::size_t{32} << 20);
+    REQUIRE(rows != nullptr);
+    CHECK(rows[(std::size_t{3} << 20) - 1] == 0);
+}

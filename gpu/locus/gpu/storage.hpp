@@ -52,8 +52,10 @@ public:
     /// first written (calloc): a chain that never starts within the time limit costs no
     /// resident memory and no time (1024 chains of 50,000 cities, 256 QAP delta tables of
     /// n = 2000 are gigabytes). Throws Error "out of host memory: the search's arrays need
-    /// <m> MiB (largest: ...), ...; use a smaller batch" when it cannot be reserved.
-    void allocate(const ArrayList& list);
+    /// <m> MiB (largest: ...), ...; use a smaller batch" when it cannot be reserved, and Error
+    /// "... need <m> MiB of host memory (...), memory_budget allows <b> MiB; ..." when `budget`
+    /// (bytes, 0: none) is set and smaller.
+    void allocate(const ArrayList& list, std::size_t budget = 0);
     std::size_t bytes() const { return bytes_; }
     /// The block (bytes() bytes).
     const std::byte* data() const { return block_.get(); }
