@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -136,16 +137,32 @@ struct ManyOutcome {
     bool checked = false; ///< check_moves found no delta that differs from re-evaluation
 };
 
+/// The route chains without apply_many: a step's independent moves applied one by one.
+struct OneByOne : RouteChainPolicy {
+    void apply_many() const {}
+};
+static_assert(gpu::ManyMoves<RouteChainPolicy, gpu::SerialTeam>);
+static_assert(!gpu::ManyMoves<OneByOne, gpu::SerialTeam>);
+
 /// Chains with pivot independent from curve starts: the first descent, then `epochs` epochs of
-/// `iterations` iterations.
+/// `iterations` iterations. `one_by_one`: the moves of a step applied one by one (OneByOne).
 ManyOutcome run_independent(const DcvrpProblem& problem, const RouteChainOptions& options,
                             std::uint32_t chains, int threads, bool check, int epochs,
-                            std::uint32_t iterations) {
+                            std::uint32_t iterations, bool one_by_one = false) {
     gpu::ChainParams params;
     params.seed = 31;
     params.check_moves = check;
     params.independent_moves = true;
-    auto runner = make_cpu_route_runner(problem, options, chains, params, threads);
+    std::unique_ptr<gpu::ChainRunner> runner;
+    if (one_by_one) {
+        auto data = std::make_shared<RouteChainData>(problem.instance(), options.candidates,
+                                                     options.distances);
+        data->vehicles = problem.vehicles();
+        runner = std::make_unique<gpu::CpuChainRunner<OneByOne>>(
+            OneByOne{data->policy(options)}, chains, params, threads, data);
+    } else {
+        runner = make_cpu_route_runner(problem, options, chains, params, threads);
+    }
     const SolutionBatch batch = curve_starts(problem, chains, 3);
     const RouteChainData data(problem.instance(), 0);
     ManyOutcome out;
@@ -211,6 +228,191 @@ TEST_CASE("DCVRP route chains with independent moves on 12,000 customers: a feas
         // The first descent alone removes more than 5 % of the curve construction's cost.
         CHECK(static_cast<double>(out.descent[c]) < 0.95 * static_cast<double>(out.start[c]));
         CHECK(out.best[c] <= out.descent[c]);
+    }
+}
+
+namespace {
+
+/// Every customer's best improving move of neighborhood k on chain c's refreshed workspace.
+template <int k>
+void best_moves(const RouteChainPolicy& policy, std::uint32_t c, std::int32_t* row,
+                const std::vector<std::int32_t>& customers, std::vector<RouteMove>& moves,
+                std::vector<std::int64_t>& deltas) {
+    const auto count = static_cast<std::int32_t>(customers.size());
+    const auto eval = policy.evaluator<k>(c, row, customers.data(), &count);
+    const gpu::MoveGrid grid = eval.grid();
+    for (std::uint32_t r = 0; r < grid.rows; ++r) {
+        std::int64_t best = 0;
+        std::uint64_t index = 0;
+        for (std::uint32_t col = 0; col < grid.cols; ++col) {
+            const std::int64_t d = eval(eval.row(0, r), col);
+            if (d < best) {
+                best = d;
+                index = std::uint64_t{r} * grid.cols + col;
+            }
+        }
+        if (best < 0) {
+            moves.push_back(eval.decode(0, index));
+            deltas.push_back(best);
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("DCVRP route chains with independent moves on 3,000 customers: apply_many equals "
+          "apply one by one, and the descents check out") {
+    const Instance instance = generate_random(3001, 9, 60, std::numeric_limits<double>::infinity());
+    const DcvrpProblem problem(instance);
+    SUBCASE("apply_many on disjoint moves of every neighborhood") {
+        const RouteChainData data(instance, 10);
+        RouteChainOptions options;
+        options.segments = true;
+        RouteChainPolicy policy = data.policy(options);
+        gpu::ArrayList list;
+        policy.declare(list, 2);
+        gpu::HostStorage storage;
+        storage.allocate(list);
+        gpu::SerialTeam team;
+        const std::int32_t n = instance.n;
+        const std::int32_t w = policy.width();
+        const SolutionBatch start = curve_starts(problem, 1, 5);
+        std::vector<std::int32_t> many(start[0].begin(), start[0].end());
+        std::vector<std::int32_t> single = many;
+        policy.refresh(team, 0, many.data());
+        policy.refresh(team, 1, single.data());
+        const std::int32_t routes = w - (n - 1);
+        std::vector<std::int32_t> customers;
+        for (std::int32_t u = 1; u < n; ++u)
+            customers.push_back(u);
+        // Round 0: moves all over the row; 1: only on the routes of the middle sixth of those
+        // with customers; 2: one move.
+        for (int round = 0; round < 3; ++round) {
+            CAPTURE(round);
+            const std::int64_t before = policy.evaluate(team, 0, many.data());
+            std::vector<RouteMove> candidates;
+            std::vector<std::int64_t> deltas;
+            best_moves<0>(policy, 0, many.data(), customers, candidates, deltas);
+            best_moves<1>(policy, 0, many.data(), customers, candidates, deltas);
+            best_moves<2>(policy, 0, many.data(), customers, candidates, deltas);
+            best_moves<3>(policy, 0, many.data(), customers, candidates, deltas);
+            best_moves<4>(policy, 0, many.data(), customers, candidates, deltas);
+            // Interleave the neighborhoods (every 7th candidate first), then keep the moves
+            // whose routes no kept move changes.
+            std::vector<std::size_t> order;
+            for (std::size_t phase = 0; phase < 7; ++phase)
+                for (std::size_t i = phase; i < candidates.size(); i += 7)
+                    order.push_back(i);
+            std::vector<std::int32_t> used_routes; // routes with customers, in row order
+            for (std::int32_t r = 0; r < routes; ++r)
+                if (policy.view(0).length(r) > 0) used_routes.push_back(r);
+            REQUIRE(used_routes.size() > 30u);
+            const std::int32_t low = round == 1 ? used_routes[used_routes.size() / 3] : 0;
+            const std::int32_t high = round == 1 ? used_routes[used_routes.size() / 2] : routes;
+            std::vector<std::uint8_t> used(static_cast<std::size_t>(n), 0);
+            RouteMove* moves = policy.move_buffer(0);
+            std::int32_t count = 0;
+            std::int64_t total = 0;
+            int kinds[5] = {0, 0, 0, 0, 0};
+            int within = 0;
+            for (const std::size_t i : order) {
+                if (round == 2 && count == 1) break;
+                std::int32_t groups[2];
+                const int g = policy.move_groups(0, candidates[i], groups);
+                if (used[groups[0]] != 0 || used[groups[g - 1]] != 0) continue;
+                if (groups[0] < low || groups[0] >= high || groups[g - 1] < low ||
+                    groups[g - 1] >= high)
+                    continue;
+                used[groups[0]] = used[groups[g - 1]] = 1;
+                moves[count++] = candidates[i];
+                total += deltas[i];
+                ++kinds[candidates[i].kind];
+                within += g == 1 ? 1 : 0;
+            }
+            CAPTURE(count);
+            if (round == 0) {
+                REQUIRE(count > 100);
+                for (const int kind : kinds)
+                    CHECK(kind > 0);
+                CHECK(within > 0);
+                CHECK(within < count);
+            } else {
+                REQUIRE(count >= 1);
+                if (round == 1) CHECK(count > 5);
+            }
+            // One by one on chain 1, each move decoded again on its current state.
+            for (std::int32_t s = 0; s < count; ++s) {
+                RouteMove m = moves[s];
+                const RouteChainPolicy::View v1 = policy.view(1);
+                m.pu = v1.pos[m.u];
+                m.pv = v1.pos[m.v];
+                REQUIRE(RouteChainPolicy::delta(v1, m) ==
+                        RouteChainPolicy::delta(policy.view(0), moves[s]));
+                policy.apply(team, 1, single.data(), m);
+            }
+            const std::vector<std::int32_t> previous = many;
+            policy.apply_many(team, 0, many.data(), moves, count);
+            CHECK(many != previous);
+            CHECK(many == single);
+            CHECK(problem.verify(many).feasible);
+            CHECK(policy.evaluate(team, 0, many.data()) == before + total);
+            CHECK(policy.evaluate(team, 1, single.data()) == before + total);
+            const RouteChainPolicy::View a = policy.view(0);
+            const RouteChainPolicy::View b = policy.view(1);
+            std::int64_t differ = 0;
+            for (std::int32_t q = 0; q < w; ++q)
+                differ += a.lin[q] != b.lin[q] || a.lin[q] != many[q];
+            for (std::int32_t u = 1; u < n; ++u) {
+                differ += a.pos[u] != b.pos[u] || many[static_cast<std::size_t>(a.pos[u])] != u;
+                differ += a.route[u] != b.route[u];
+                differ += a.pre_load[u] != b.pre_load[u] || a.pre_dur[u] != b.pre_dur[u];
+            }
+            for (std::int32_t r = 0; r < routes; ++r) {
+                differ += a.route_begin[r] != b.route_begin[r] || a.route_end[r] != b.route_end[r];
+                differ += a.load[r] != b.load[r] || a.dur[r] != b.dur[r];
+                differ += many[static_cast<std::size_t>(a.route_begin[r])] != 0;
+                differ += policy.route_move[r] != 0; // reset after use
+            }
+            CHECK(differ == 0);
+            // A refresh from the row rebuilds the same workspace.
+            single = many;
+            policy.refresh(team, 1, single.data());
+            for (std::int32_t u = 1; u < n; ++u)
+                differ += a.pos[u] != b.pos[u] || a.route[u] != b.route[u] ||
+                          a.pre_load[u] != b.pre_load[u] || a.pre_dur[u] != b.pre_dur[u];
+            for (std::int32_t r = 0; r < routes; ++r)
+                differ += a.route_begin[r] != b.route_begin[r] ||
+                          a.route_end[r] != b.route_end[r] || a.load[r] != b.load[r] ||
+                          a.dur[r] != b.dur[r];
+            CHECK(differ == 0);
+        }
+    }
+    SUBCASE("descents with check_moves, the same for every thread count") {
+        for (const bool penalties : {false, true}) {
+            CAPTURE(penalties);
+            RouteChainOptions options;
+            options.candidates = 8;
+            options.segments = true;
+            options.penalties = penalties;
+            const ManyOutcome one = run_independent(problem, options, 2, 1, true, 1, 3);
+            const ManyOutcome all = run_independent(problem, options, 2, 0, false, 1, 3);
+            const ManyOutcome plain = run_independent(problem, options, 2, 0, false, 1, 3, true);
+            CHECK(one.checked);
+            CHECK(one.descent == all.descent);
+            CHECK(one.best == all.best);
+            CHECK(one.rows == all.rows);
+            // The same search as with the moves applied one by one.
+            CHECK(plain.descent == all.descent);
+            CHECK(plain.best == all.best);
+            CHECK(plain.rows == all.rows);
+            const RouteChainData data(instance, 0);
+            for (std::size_t c = 0; c < one.rows.size(); ++c) {
+                CHECK(static_cast<double>(one.descent[c]) <
+                      0.95 * static_cast<double>(one.start[c]));
+                CHECK(problem.verify(one.rows[c]).feasible);
+                CHECK(data.cost(one.rows[c]) == one.best[c]);
+            }
+        }
     }
 }
 

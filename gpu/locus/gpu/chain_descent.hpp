@@ -228,7 +228,8 @@ inline constexpr std::int32_t kHaltRows = 64;
 /// ties to the lowest column) is found by one rank; a row's move is chosen when it improves
 /// and is, for each of its groups, the best move on that group (smallest delta, then lowest
 /// row) — so chosen moves share no group and none changes another's delta; the chosen moves
-/// are applied in row order, each re-evaluated first (and skipped unless still improving).
+/// are applied in row order, each re-evaluated first (and skipped unless still improving); a
+/// policy with ManyMoves applies them all in one rebuild (apply_many), with the same result.
 /// Don't-look bits as in descend. Returns whether a move was applied. The result does not
 /// depend on the team's size.
 LOCUS_EXEC_CHECK_DISABLE
@@ -364,31 +365,77 @@ LOCUS_HD bool descend_many(const Team& team, const P& policy, const ChainArrays&
         if (picked == 0) break;
         std::int32_t* touched =
             a.touched + chain * static_cast<std::int64_t>(a.width > a.elements ? a.width : a.elements);
-        for (std::int32_t s = 0; s < picked; ++s) {
-            const std::int32_t one = 1;
-            const auto single = policy.template evaluator<k>(chain, solution, chosen + s, &one);
-            const typename P::move_type move = single.decode(0, chosen_col[s]);
-            const Delta delta = single(single.row(0, 0), chosen_col[s]);
-            team.sync(); // every rank decoded before the lists and the solution change
-            if (!(delta < Delta(0))) continue; // the same answer on every rank
-            if (rank == 0) {
-                const int n_touched = policy.touched(solution, move, touched);
-                std::int32_t listed = a.active_count[chain];
-                for (int t = 0; t < n_touched; ++t) {
-                    focus(a, chain, touched[t]);
-                    if (active_bits[touched[t]] == 0) {
-                        active_bits[touched[t]] = 1;
-                        improving[listed] = 0;
-                        active[listed++] = touched[t];
-                    }
-                }
-                a.active_count[chain] = listed;
-                a.trial_objective[chain] += static_cast<std::int64_t>(delta);
+        if constexpr (ManyMoves<P, Team>) {
+            // The chosen moves change disjoint groups: decoded and priced on this state, each by
+            // one rank, then applied together. row_delta holds their deltas from here on.
+            typename P::move_type* moves = policy.move_buffer(chain);
+            for (std::int32_t s = rank; s < picked; s += size) {
+                const std::int32_t one = 1;
+                const auto single = policy.template evaluator<k>(chain, solution, chosen + s, &one);
+                moves[s] = single.decode(0, chosen_col[s]);
+                row_delta[s] = static_cast<std::int64_t>(single(single.row(0, 0), chosen_col[s]));
             }
+            std::uint32_t mine = 0;
+            for (std::int32_t s = rank; s < picked; s += size)
+                mine += row_delta[s] < 0 ? 1u : 0u;
+            const auto applied = static_cast<std::int32_t>(team.sum(mine));
             team.sync();
-            policy.apply(team, chain, solution, move);
-            if (params.check_moves) check(team, policy, a, chain, k);
-            improved = true;
+            if (applied > 0) {
+                if (rank == 0) {
+                    // In row order, as one by one: what each move touches (the row before every
+                    // move; moves on disjoint groups see the same neighbours either way).
+                    std::int32_t listed = a.active_count[chain];
+                    std::int32_t kept_moves = 0;
+                    for (std::int32_t s = 0; s < picked; ++s) {
+                        if (!(row_delta[s] < 0)) continue;
+                        const typename P::move_type move = moves[s];
+                        const int n_touched = policy.touched(solution, move, touched);
+                        for (int t = 0; t < n_touched; ++t) {
+                            focus(a, chain, touched[t]);
+                            if (active_bits[touched[t]] == 0) {
+                                active_bits[touched[t]] = 1;
+                                improving[listed] = 0;
+                                active[listed++] = touched[t];
+                            }
+                        }
+                        a.trial_objective[chain] += row_delta[s];
+                        moves[kept_moves++] = move;
+                    }
+                    a.active_count[chain] = listed;
+                }
+                team.sync();
+                policy.apply_many(team, chain, solution,
+                                  static_cast<const typename P::move_type*>(moves), applied);
+                if (params.check_moves) check(team, policy, a, chain, k);
+                improved = true;
+            }
+        } else {
+            for (std::int32_t s = 0; s < picked; ++s) {
+                const std::int32_t one = 1;
+                const auto single = policy.template evaluator<k>(chain, solution, chosen + s, &one);
+                const typename P::move_type move = single.decode(0, chosen_col[s]);
+                const Delta delta = single(single.row(0, 0), chosen_col[s]);
+                team.sync(); // every rank decoded before the lists and the solution change
+                if (!(delta < Delta(0))) continue; // the same answer on every rank
+                if (rank == 0) {
+                    const int n_touched = policy.touched(solution, move, touched);
+                    std::int32_t listed = a.active_count[chain];
+                    for (int t = 0; t < n_touched; ++t) {
+                        focus(a, chain, touched[t]);
+                        if (active_bits[touched[t]] == 0) {
+                            active_bits[touched[t]] = 1;
+                            improving[listed] = 0;
+                            active[listed++] = touched[t];
+                        }
+                    }
+                    a.active_count[chain] = listed;
+                    a.trial_objective[chain] += static_cast<std::int64_t>(delta);
+                }
+                team.sync();
+                policy.apply(team, chain, solution, move);
+                if (params.check_moves) check(team, policy, a, chain, k);
+                improved = true;
+            }
         }
     }
     // Leave every active bit clear for the next descent.

@@ -123,6 +123,18 @@ concept IndependentMoves = requires(const P& p, std::uint32_t c,
     { p.move_groups(c, m, out) } -> std::convertible_to<int>;
 };
 
+/// Optional capability (with IndependentMoves): many moves applied in one rebuild of the
+/// solution. move_buffer(chain) is the chain's buffer of at most elements() moves;
+/// apply_many(team, chain, solution, moves, count), called by every rank alike, applies
+/// moves[0, count) — decoded on the current state, their groups pairwise disjoint — with the
+/// result of apply of each in turn, and ends synchronised (chain::descend_many).
+template <class P, class Team>
+concept ManyMoves = IndependentMoves<P> &&
+    requires(const P& p, const Team& t, std::uint32_t c, std::int32_t* s, std::int32_t count) {
+    { p.move_buffer(c) } -> std::same_as<typename P::move_type*>;
+    p.apply_many(t, c, s, static_cast<const typename P::move_type*>(p.move_buffer(c)), count);
+};
+
 /// Optional capability: chains confined to regions (ChainRunner::restrict_chains, the
 /// decompose exchange of the chains algorithm): per chain a subset of the elements outside of
 /// which its moves and kicks change nothing, so that chains confined to disjoint regions of one

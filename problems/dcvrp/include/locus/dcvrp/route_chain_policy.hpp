@@ -105,6 +105,12 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::uint8_t* taken = nullptr;     ///< chains x n: order-crossover flags
     std::int64_t* route_key = nullptr; ///< chains x 2n: crossover route headings (x, y)
     std::int32_t* route_order = nullptr; ///< chains x n: crossover routes by heading
+    /// apply_many (gpu::ManyMoves): the moves (move_buffer), per route 1 + the index of the
+    /// move that changes it (0: none; all 0 outside apply_many), and the new route ends within
+    /// the rewritten window.
+    RouteMove* many_moves = nullptr;     ///< chains x n
+    std::int32_t* route_move = nullptr;  ///< chains x n
+    std::int32_t* route_start = nullptr; ///< chains x n
     /// Regions (gpu::Regional, the decompose exchange): 1 when the arrays below are declared.
     /// A confined chain's moves and kicks involve only its region's customers, which are the
     /// customers of whole routes, so that it changes those routes only.
@@ -138,6 +144,9 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         list.add(taken, chains * nodes, "DCVRP crossover flags");
         list.add(route_key, chains * 2 * nodes, "DCVRP crossover route headings");
         list.add(route_order, chains * nodes, "DCVRP crossover route order");
+        list.add(many_moves, chains * nodes, "DCVRP chosen moves");
+        list.add(route_move, chains * nodes, "DCVRP chosen move of each route");
+        list.add(route_start, chains * nodes, "DCVRP new route ends");
         if (regions != 0) {
             list.add(region_mask, chains * nodes, "DCVRP region flags");
             list.add(region_list, chains * nodes, "DCVRP region customers");
@@ -494,6 +503,84 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             if (hi != lo) v.route_begin[hi] = begin_hi + shift;
             summarise(v, lo);
             if (hi != lo) summarise(v, hi);
+        }
+        team.sync();
+    }
+
+    /// Chain c's buffer of at most n moves for apply_many.
+    LOCUS_HD_INLINE RouteMove* move_buffer(std::uint32_t c) const {
+        return many_moves + static_cast<std::int64_t>(c) * n;
+    }
+
+    /// Applies moves[0, count), decoded on the current workspace and changing pairwise disjoint
+    /// routes, in one rebuild of the row window from the first changed route to the last: the
+    /// same row and workspace as apply of each in turn (the routes keep their number and order;
+    /// scratch aside). The window's routes' new lengths, their prefix sum (the new bounds),
+    /// every route's new content in scratch (composed or copied), then the window, positions
+    /// and bounds written back and the changed routes summarised. Every rank calls it with the
+    /// same arguments; ends synchronised.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD void apply_many(const Team& team, std::uint32_t c, std::int32_t* row,
+                             const RouteMove* moves, std::int32_t count) const {
+        if (count <= 0) return;
+        const View v = view(c);
+        const auto rank = static_cast<std::int32_t>(team.rank());
+        const auto size = static_cast<std::int32_t>(team.size());
+        std::int32_t* owner = route_move + static_cast<std::int64_t>(c) * n;
+        std::int32_t* ends = route_start + static_cast<std::int64_t>(c) * n;
+        std::int32_t first = 0x7fffffff;
+        std::int32_t last = -1;
+        for (std::int32_t s = rank; s < count; s += size) {
+            const std::int32_t ra = v.route[moves[s].u];
+            const std::int32_t rb = v.route[moves[s].v];
+            owner[ra] = s + 1;
+            owner[rb] = s + 1;
+            first = ra < first ? ra : first;
+            first = rb < first ? rb : first;
+            last = ra > last ? ra : last;
+            last = rb > last ? rb : last;
+        }
+        first = team.min(first);
+        last = -team.min(-last);
+        const std::int32_t base = v.route_begin[first]; // the window [base, stop) keeps its size
+        const std::int32_t stop = v.route_end[last];
+        const std::int32_t span = last - first + 1;
+        team.sync();
+        for (std::int32_t i = rank; i < span; i += size) { // ends[i]: route first + i
+            const std::int32_t r = first + i;
+            ends[i] = 1 + (owner[r] != 0 ? moved_length(v, moves[owner[r] - 1], r) : v.length(r));
+        }
+        team.sync();
+        gpu::scan_in_place(team, ends, static_cast<std::uint32_t>(span));
+        for (std::int32_t i = rank; i < span; i += size) {
+            const std::int32_t r = first + i;
+            std::int32_t* out = v.scratch + (i == 0 ? 0 : ends[i - 1]);
+            out[0] = 0;
+            if (owner[r] != 0) {
+                compose(v, moves[owner[r] - 1], r, out + 1);
+            } else {
+                const std::int32_t from = v.route_begin[r];
+                for (std::int32_t q = from + 1; q < v.route_end[r]; ++q)
+                    out[q - from] = v.lin[q];
+            }
+        }
+        team.sync();
+        for (std::int32_t q = base + rank; q < stop; q += size) {
+            const std::int32_t node = v.scratch[q - base];
+            v.lin[q] = node;
+            row[q] = node;
+            if (node != 0) v.pos[node] = q;
+        }
+        for (std::int32_t i = rank; i < span; i += size) {
+            v.route_begin[first + i] = base + (i == 0 ? 0 : ends[i - 1]);
+            v.route_end[first + i] = base + ends[i];
+        }
+        team.sync();
+        for (std::int32_t r = first + rank; r <= last; r += size) {
+            if (owner[r] == 0) continue;
+            summarise(v, r);
+            owner[r] = 0;
         }
         team.sync();
     }
