@@ -130,10 +130,15 @@ void ChainSearch::run(SolutionBatch& batch, SearchContext& ctx) {
             policy_->decomposition(), options_.exchange.group_size, ctx.seed(),
             static_cast<std::size_t>(build_.problem->solution_width()), std::move(value));
     }
-    s.runner->start(std::as_const(batch).data(), s.starts, s.stop, s.leaders);
-    exchanges.started();
-    if (s.decomposer) s.decomposer->started();
-    report(s);
+    if (s.decomposer) {
+        // The chains start at the first redraw: confined descents of the best start.
+        s.decomposer->begin(batch[first_best], s.starts[first_best]);
+        s.values.assign(chains, s.starts[first_best]);
+    } else {
+        s.runner->start(std::as_const(batch).data(), s.starts, s.stop, s.leaders);
+        exchanges.started();
+        report(s);
+    }
     epochs(s, exchanges);
     if (s.decomposer) fold(s); // the last epoch's improvements, also after the limit
     copy_back(s);
@@ -212,11 +217,16 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges) const {
     std::int64_t chains_best = *std::min_element(s.values.begin(), s.values.end());
     std::uint64_t quiet = 0;
     std::uint64_t restarts = 0;
+    std::uint64_t since_start = 0; // decompose: rounds since the chains' (re)start
+    const auto chains = static_cast<std::uint32_t>(s.values.size());
     for (std::uint64_t first = 0, round = 0; !s.ctx.should_stop();
-         first += options_.epoch, ++round) {
+         first += options_.epoch, ++round, ++since_start) {
         if (s.decomposer) {
             fold(s);
-            s.decomposer->redraw(*s.runner, s.values, round);
+            // The first two rounds descend every region from all its customers: the start's
+            // descent, then one across the first round's borders.
+            s.decomposer->redraw(*s.runner, chains, round, since_start < 2, s.stop);
+            if (s.ctx.should_stop()) break;
         } else {
             exchanges.before_epoch(*s.runner, s.values, round);
         }
@@ -231,11 +241,16 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges) const {
         ++restarts;
         restart_->construct_until(s.batch, derive_key(seed, restarts, salt::kChainRestart), s.stop);
         if (s.ctx.should_stop()) break;
-        measure_starts(s);
-        s.runner->start(std::as_const(s.batch).data(), s.starts, s.stop, s.leaders);
-        exchanges.started();
-        if (s.decomposer) s.decomposer->started();
-        report(s);
+        const std::uint32_t best_start = measure_starts(s);
+        if (s.decomposer) {
+            s.decomposer->begin(s.batch[best_start], s.starts[best_start]);
+            s.values.assign(chains, s.starts[best_start]);
+            since_start = static_cast<std::uint64_t>(-1); // 0 after the loop's increment
+        } else {
+            s.runner->start(std::as_const(s.batch).data(), s.starts, s.stop, s.leaders);
+            exchanges.started();
+            report(s);
+        }
         chains_best = *std::min_element(s.values.begin(), s.values.end());
         quiet = 0;
     }
@@ -246,6 +261,8 @@ void ChainSearch::copy_back(RunState& s) const {
     // solutions are copied back only for an enclosing algorithm (1024 chains of 10^6 cities
     // are 4 GB to download after the limit).
     if (s.ctx.depth() == 0) return;
+    // decompose: before the first redraw the chains hold nothing (the batch keeps its starts).
+    if (s.decomposer && s.decomposer->groups() == 0) return;
     // The chains' objectives are known unless chain units differ from the problem's: on 10^5
     // cities a full evaluation per chain took a noticeable time after the limit.
     const std::vector<std::int64_t> bests = s.runner->best_objectives();

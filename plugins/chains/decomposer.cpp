@@ -43,16 +43,8 @@ bool Decomposer::fold(gpu::ChainRunner& runner, std::span<const std::int64_t> va
     return true;
 }
 
-void Decomposer::redraw(gpu::ChainRunner& runner, std::span<const std::int64_t> values,
-                        std::uint64_t round) {
-    const auto chains = static_cast<std::uint32_t>(values.size());
-    if (!based_) {
-        const auto leader = static_cast<std::uint32_t>(
-            std::min_element(values.begin(), values.end()) - values.begin());
-        runner.best_solution(leader, base_);
-        base_value_ = values[leader];
-        based_ = true;
-    }
+void Decomposer::redraw(gpu::ChainRunner& runner, std::uint32_t chains, std::uint64_t round,
+                        bool descend, const std::function<bool()>& stop) {
     groups_ = decomposition_->split(base_, size_, chains,
                                     derive_key(seed_, round, salt::kChainDecomposition));
     const std::size_t groups = groups_.size();
@@ -66,7 +58,16 @@ void Decomposer::redraw(gpu::ChainRunner& runner, std::span<const std::int64_t> 
         offsets[c + 1] = static_cast<std::uint32_t>(elements.size());
     }
     runner.restrict_chains(elements, offsets);
-    runner.reset(base_, base_value_);
+    if (!descend) {
+        runner.reset(base_, base_value_);
+        return;
+    }
+    std::vector<std::int32_t> starts;
+    starts.reserve(width_ * chains);
+    for (std::uint32_t c = 0; c < chains; ++c)
+        starts.insert(starts.end(), base_.begin(), base_.end());
+    const std::vector<std::int64_t> values(chains, base_value_);
+    runner.start(starts, values, stop, 0);
 }
 
 } // namespace locus::chains

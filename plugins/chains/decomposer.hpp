@@ -25,19 +25,23 @@ public:
                std::uint64_t seed, std::size_t width,
                std::function<std::int64_t(std::span<const std::int32_t>)> value);
 
-    /// The chains (re)started: the next redraw takes the best chain's best as its base.
-    void started() {
+    /// The chains (re)start from `solution` (of chain objective `value`), the next redraw's
+    /// base; no chain holds a solution until that redraw.
+    void begin(std::span<const std::int32_t> solution, std::int64_t value) {
         groups_.clear();
-        based_ = false;
+        base_.assign(solution.begin(), solution.end());
+        base_value_ = value;
     }
     /// Folds the last epoch into the base: each group's part from the chain of the group with
     /// the best objective (`values`, the lowest chain among equals) when it improved on the
     /// base. Returns whether the base improved.
     bool fold(gpu::ChainRunner& runner, std::span<const std::int64_t> values);
     /// Splits the base into groups of round `round` and restarts every chain from the base,
-    /// chain c confined to group c mod G (not confined when there is one group).
-    void redraw(gpu::ChainRunner& runner, std::span<const std::int64_t> values,
-                std::uint64_t round);
+    /// chain c confined to group c mod G (not confined when there is one group); with
+    /// `descend`, each chain first descends from every element of its region, as a start does
+    /// (`stop` polled meanwhile), so that a construction's descent is shared by the regions.
+    void redraw(gpu::ChainRunner& runner, std::uint32_t chains, std::uint64_t round, bool descend,
+                const std::function<bool()>& stop);
 
     std::span<const std::int32_t> base() const { return base_; }
     std::int64_t base_value() const { return base_value_; }
@@ -50,7 +54,6 @@ private:
     std::uint64_t seed_;
     std::size_t width_;
     std::function<std::int64_t(std::span<const std::int32_t>)> value_;
-    bool based_ = false;
     std::vector<std::int32_t> base_;
     std::int64_t base_value_ = 0;
     std::vector<std::vector<std::int32_t>> groups_;
