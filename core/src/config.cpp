@@ -502,7 +502,8 @@ void register_job_schema(Registry& registry) {
             .integer("batch", "1", "solutions searched together", 1.0, 1048576.0)
             .integer("memory_budget", "0",
                      "device memory the engines may allocate, MiB (0 = memory_fraction of the "
-                     "free memory)",
+                     "free memory); also bounds the CPU twin's arrays of the chains (0: no "
+                     "bound)",
                      0.0, kMaxMemoryBudgetMiB)
             .real("memory_fraction", fmt::format("{}", kDefaultMemoryFraction),
                   "share of the free device memory the engines may use when memory_budget is 0",

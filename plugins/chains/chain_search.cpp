@@ -176,6 +176,7 @@ std::unique_ptr<gpu::ChainRunner> ChainSearch::make_runner(const RunState& s, st
     params.independent_moves = options_.independent_moves;
     params.thread_per_chain = options_.thread_per_chain;
     params.regions = options_.exchange.exchange == Exchange::decompose;
+    params.host_budget = build_.memory_budget;
     params.acceptance.kind = options_.acceptance;
     params.acceptance.threshold = std::llround(options_.threshold * scale);
     params.acceptance.temperature = options_.temperature * scale;

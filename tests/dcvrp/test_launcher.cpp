@@ -406,3 +406,16 @@ TEST_CASE("chains: exchange decompose is refused for chains without a decomposit
                           "regions, which the chains of problem 'tsp' do not have; use "
                           "copy_best, elite or none") != std::string::npos);
 }
+
+TEST_CASE("dcvrp chains over memory_budget on the CPU: a one-line error with the MiB needed and "
+          "the budget key, exit 1") {
+    const auto dir = locus::test::temp_dir("dcvrp-host-budget");
+    const auto run = locus::test::run_command(
+        locus_bin() + " run " + (locus::test::source_dir() / "configs/dcvrp/large.yaml").string() +
+        " -q --backend cpu --instance 'random-cvrp:n=20001,seed=2' --set batch=4 --set "
+        "memory_budget=1 --time-limit 30 --out " + (dir / "out").string());
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find("of host memory (largest: ") != std::string::npos);
+    CHECK(run.output.find("memory_budget allows 1.0 MiB; raise memory_budget or use a smaller "
+                          "batch") != std::string::npos);
+}

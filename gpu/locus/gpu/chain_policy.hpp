@@ -184,6 +184,9 @@ struct ChainParams {
     /// The policy's region arrays are allocated (Regional), so that restrict_chains may confine
     /// chains to regions (the decompose exchange)
     bool regions = false;
+    /// The CPU twin's memory budget in bytes (the job's memory_budget; 0: none): its arrays
+    /// are checked against it before they are allocated
+    std::size_t host_budget = 0;
     /// CUDA mapping: one thread per chain (Delévacq et al.'s FI-thread) instead of one block
     bool thread_per_chain = false;
     /// The halt flag (null: none): once set, descents end before their next exploration and

@@ -149,7 +149,7 @@ public:
         ArrayList list;
         a_.declare(list, chains);
         policy_.declare(list, chains);
-        storage_.allocate(list);
+        storage_.allocate(list, params.host_budget);
     }
 
     void start(std::span<const std::int32_t> starts, std::span<const std::int64_t> objectives,
