@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/cvrplib.hpp"
@@ -48,6 +49,22 @@ inline locus::SolutionBatch insertion_starts(const locus::dcvrp::DcvrpProblem& p
         batch.objective(s) = problem.evaluate(batch[s]);
     }
     return batch;
+}
+
+/// The ranges of ChainRunner::restrict_chains that confine chain c to groups[c mod G].
+struct Regions {
+    std::vector<std::int32_t> elements;
+    std::vector<std::uint32_t> offsets{0};
+};
+inline Regions regions_of(const std::vector<std::vector<std::int32_t>>& groups,
+                          std::uint32_t chains) {
+    Regions r;
+    for (std::uint32_t c = 0; c < chains; ++c) {
+        const auto& group = groups[c % groups.size()];
+        r.elements.insert(r.elements.end(), group.begin(), group.end());
+        r.offsets.push_back(static_cast<std::uint32_t>(r.elements.size()));
+    }
+    return r;
 }
 
 } // namespace dcvrp_test

@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "dcvrp_test_instances.hpp"
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
@@ -148,13 +149,8 @@ TEST_CASE("DCVRP chains confined to regions change only their region's routes; t
     const std::int64_t base_value = runner->best_objectives()[0];
     const auto groups = decomposition.split(base, 300, kChains, 9);
     REQUIRE(groups.size() == 4);
-    std::vector<std::uint32_t> offsets{0};
-    std::vector<std::int32_t> elements;
-    for (std::uint32_t c = 0; c < kChains; ++c) {
-        elements.insert(elements.end(), groups[c % 4].begin(), groups[c % 4].end());
-        offsets.push_back(static_cast<std::uint32_t>(elements.size()));
-    }
-    runner->restrict_chains(elements, offsets);
+    const auto regions = dcvrp_test::regions_of(groups, kChains);
+    runner->restrict_chains(regions.elements, regions.offsets);
     runner->reset(base, base_value);
     CHECK(runner->best_objectives() == std::vector<std::int64_t>(kChains, base_value));
     runner->epoch(0, 30, {});

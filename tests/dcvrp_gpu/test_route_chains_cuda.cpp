@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "dcvrp_test_instances.hpp"
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
@@ -190,17 +191,12 @@ TEST_CASE("DCVRP route chains confined to regions (decompose): CUDA and the CPU 
         // first descends its region from the base (a decomposed start).
         const auto groups = decomposition.split(base, small ? 130 : 650, chains, e);
         REQUIRE(groups.size() == 3);
-        std::vector<std::uint32_t> offsets{0};
-        std::vector<std::int32_t> elements;
-        for (std::uint32_t c = 0; c < chains; ++c) {
-            elements.insert(elements.end(), groups[c % 3].begin(), groups[c % 3].end());
-            offsets.push_back(static_cast<std::uint32_t>(elements.size()));
-        }
+        const auto regions = dcvrp_test::regions_of(groups, chains);
         std::vector<std::int32_t> starts;
         for (std::uint32_t c = 0; c < chains; ++c)
             starts.insert(starts.end(), base.begin(), base.end());
         for (gpu::ChainRunner* runner : {cpu.get(), cuda.get()}) {
-            runner->restrict_chains(elements, offsets);
+            runner->restrict_chains(regions.elements, regions.offsets);
             if (e == 0)
                 runner->start(starts, std::vector<std::int64_t>(chains, base_value), {}, 0);
             else

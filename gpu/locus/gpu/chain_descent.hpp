@@ -220,6 +220,30 @@ LOCUS_HD_INLINE void atomic_min(std::int32_t* to, std::int32_t value) {
 #endif
 }
 
+/// Leader, descend_many: the elements `move` touches (read on the row before it) join the
+/// chain's focus, and those not active yet the active list after its first `listed` entries
+/// (with their don't-look bits set); returns the list's new length.
+LOCUS_EXEC_CHECK_DISABLE
+template <class P>
+LOCUS_HD std::int32_t activate_touched(const P& policy, const ChainArrays& a, std::uint32_t chain,
+                                       const std::int32_t* solution,
+                                       const typename P::move_type& move, std::int32_t* touched,
+                                       std::int32_t listed) {
+    std::int32_t* active = a.active_list + a.element(chain);
+    std::uint8_t* active_bits = a.active_bits + a.element(chain);
+    std::uint8_t* improving = a.improving + a.element(chain);
+    const int n_touched = policy.touched(solution, move, touched);
+    for (int t = 0; t < n_touched; ++t) {
+        focus(a, chain, touched[t]);
+        if (active_bits[touched[t]] == 0) {
+            active_bits[touched[t]] = 1;
+            improving[listed] = 0;
+            active[listed++] = touched[t];
+        }
+    }
+    return listed;
+}
+
 /// Rows each rank explores between two reads of the halt flag in descend_many.
 inline constexpr std::int32_t kHaltRows = 64;
 
@@ -389,15 +413,8 @@ LOCUS_HD bool descend_many(const Team& team, const P& policy, const ChainArrays&
                     for (std::int32_t s = 0; s < picked; ++s) {
                         if (!(row_delta[s] < 0)) continue;
                         const typename P::move_type move = moves[s];
-                        const int n_touched = policy.touched(solution, move, touched);
-                        for (int t = 0; t < n_touched; ++t) {
-                            focus(a, chain, touched[t]);
-                            if (active_bits[touched[t]] == 0) {
-                                active_bits[touched[t]] = 1;
-                                improving[listed] = 0;
-                                active[listed++] = touched[t];
-                            }
-                        }
+                        listed = activate_touched(policy, a, chain, solution, move, touched,
+                                                  listed);
                         a.trial_objective[chain] += row_delta[s];
                         moves[kept_moves++] = move;
                     }
@@ -418,17 +435,8 @@ LOCUS_HD bool descend_many(const Team& team, const P& policy, const ChainArrays&
                 team.sync(); // every rank decoded before the lists and the solution change
                 if (!(delta < Delta(0))) continue; // the same answer on every rank
                 if (rank == 0) {
-                    const int n_touched = policy.touched(solution, move, touched);
-                    std::int32_t listed = a.active_count[chain];
-                    for (int t = 0; t < n_touched; ++t) {
-                        focus(a, chain, touched[t]);
-                        if (active_bits[touched[t]] == 0) {
-                            active_bits[touched[t]] = 1;
-                            improving[listed] = 0;
-                            active[listed++] = touched[t];
-                        }
-                    }
-                    a.active_count[chain] = listed;
+                    a.active_count[chain] = activate_touched(policy, a, chain, solution, move,
+                                                             touched, a.active_count[chain]);
                     a.trial_objective[chain] += static_cast<std::int64_t>(delta);
                 }
                 team.sync();
