@@ -18,6 +18,7 @@
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/instance.hpp"
+#include "locus/dcvrp/route_chains.hpp"
 
 namespace dcvrp_test {
 
@@ -49,6 +50,29 @@ inline locus::SolutionBatch insertion_starts(const locus::dcvrp::DcvrpProblem& p
         batch.objective(s) = problem.evaluate(batch[s]);
     }
     return batch;
+}
+
+/// `count` space-filling-curve solutions from start points drawn from seed + s.
+inline locus::SolutionBatch curve_starts(const locus::dcvrp::DcvrpProblem& problem,
+                                         std::size_t count, std::uint64_t seed) {
+    using namespace locus::dcvrp;
+    locus::SolutionBatch batch(count, problem.solution_width());
+    for (std::size_t s = 0; s < count; ++s) {
+        encode_routes(space_filling_curve(problem.instance(), OrderStart::random, seed + s),
+                      batch[s]);
+        batch.objective(s) = problem.evaluate(batch[s]);
+    }
+    return batch;
+}
+
+/// The route chains' costs (fixed point) of a batch's solutions.
+inline std::vector<std::int64_t> chain_costs(const locus::dcvrp::Instance& instance,
+                                             const locus::SolutionBatch& batch) {
+    const locus::dcvrp::RouteChainData data(instance, 0);
+    std::vector<std::int64_t> costs;
+    for (std::size_t s = 0; s < batch.count(); ++s)
+        costs.push_back(data.cost(batch[s]));
+    return costs;
 }
 
 /// The ranges of ChainRunner::restrict_chains that confine chain c to groups[c mod G].

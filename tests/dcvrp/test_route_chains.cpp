@@ -28,11 +28,7 @@ SolutionBatch starts(const DcvrpProblem& problem, std::size_t count, std::uint64
 
 /// The chains' costs of `batch` (fixed point).
 std::vector<std::int64_t> chain_costs(const DcvrpProblem& problem, const SolutionBatch& batch) {
-    const RouteChainData data(problem.instance(), 0);
-    std::vector<std::int64_t> costs(batch.count());
-    for (std::size_t c = 0; c < batch.count(); ++c)
-        costs[c] = data.cost(batch[c]);
-    return costs;
+    return dcvrp_test::chain_costs(problem.instance(), batch);
 }
 
 /// Every chain's best is feasible and its cost is the chain's best objective.

@@ -119,15 +119,6 @@ TEST_CASE("DCVRP instances above 10,000 nodes: read without a matrix, candidate 
 namespace {
 
 /// `count` space-filling-curve starts (random start points drawn from seed + s).
-SolutionBatch curve_starts(const DcvrpProblem& problem, std::size_t count, std::uint64_t seed) {
-    SolutionBatch batch(count, problem.solution_width());
-    for (std::size_t s = 0; s < count; ++s) {
-        encode_routes(space_filling_curve(problem.instance(), OrderStart::random, seed + s),
-                      batch[s]);
-        batch.objective(s) = problem.evaluate(batch[s]);
-    }
-    return batch;
-}
 
 struct ManyOutcome {
     std::vector<std::int64_t> start;   ///< the chains' costs of the starts
@@ -163,7 +154,7 @@ ManyOutcome run_independent(const DcvrpProblem& problem, const RouteChainOptions
     } else {
         runner = make_cpu_route_runner(problem, options, chains, params, threads);
     }
-    const SolutionBatch batch = curve_starts(problem, chains, 3);
+    const SolutionBatch batch = dcvrp_test::curve_starts(problem, chains, 3);
     const RouteChainData data(problem.instance(), 0);
     ManyOutcome out;
     for (std::size_t c = 0; c < batch.count(); ++c)
@@ -276,7 +267,7 @@ TEST_CASE("DCVRP route chains with independent moves on 3,000 customers: apply_m
         gpu::SerialTeam team;
         const std::int32_t n = instance.n;
         const std::int32_t w = policy.width();
-        const SolutionBatch start = curve_starts(problem, 1, 5);
+        const SolutionBatch start = dcvrp_test::curve_starts(problem, 1, 5);
         std::vector<std::int32_t> many(start[0].begin(), start[0].end());
         std::vector<std::int32_t> single = many;
         policy.refresh(team, 0, many.data());

@@ -119,13 +119,8 @@ TEST_CASE("DCVRP route chains with independent moves and distances from the coor
         const DcvrpProblem problem(instance);
         const std::uint32_t chains = 4;
         const std::uint32_t iterations = small ? 2 : 10;
-        SolutionBatch batch(chains, problem.solution_width());
-        for (std::uint32_t s = 0; s < chains; ++s)
-            encode_routes(space_filling_curve(instance, OrderStart::random, 50 + s), batch[s]);
-        const RouteChainData data(instance, 0);
-        std::vector<std::int64_t> objectives(chains);
-        for (std::uint32_t c = 0; c < chains; ++c)
-            objectives[c] = data.cost(batch[c]);
+        const SolutionBatch batch = dcvrp_test::curve_starts(problem, chains, 50);
+        const std::vector<std::int64_t> objectives = dcvrp_test::chain_costs(instance, batch);
         RouteChainOptions options;
         options.candidates = 12;
         options.segments = true;
@@ -163,13 +158,8 @@ TEST_CASE("DCVRP route chains confined to regions (decompose): CUDA and the CPU 
     const RouteDecomposition decomposition(instance);
     const std::uint32_t chains = 6;
     const std::uint32_t iterations = small ? 3 : 15;
-    SolutionBatch batch(chains, problem.solution_width());
-    for (std::uint32_t s = 0; s < chains; ++s)
-        encode_routes(space_filling_curve(instance, OrderStart::random, 70 + s), batch[s]);
-    const RouteChainData data(instance, 0);
-    std::vector<std::int64_t> objectives(chains);
-    for (std::uint32_t c = 0; c < chains; ++c)
-        objectives[c] = data.cost(batch[c]);
+    const SolutionBatch batch = dcvrp_test::curve_starts(problem, chains, 70);
+    const std::vector<std::int64_t> objectives = dcvrp_test::chain_costs(instance, batch);
     RouteChainOptions options;
     options.candidates = 12;
     options.segments = true;
