@@ -41,7 +41,7 @@ std::vector<std::int32_t> curve_row(const DcvrpProblem& problem, std::uint64_t s
 /// The routes of a row as sets of customers (orientation and order of routes ignored).
 std::set<std::vector<std::int32_t>> route_sets(std::span<const std::int32_t> row) {
     std::set<std::vector<std::int32_t>> out;
-    for (auto route : routes_of(row)) {
+    for (auto route : split_routes(row)) {
         std::sort(route.begin(), route.end());
         out.insert(route);
     }
@@ -55,7 +55,7 @@ TEST_CASE("DCVRP decomposition: sectors of whole routes cover every customer onc
     const DcvrpProblem problem(generate_random(2001, 3, 40, kNoLimit));
     const RouteDecomposition decomposition(problem.instance());
     const auto row = curve_row(problem, 5);
-    const auto routes = routes_of(row);
+    const auto routes = split_routes(row);
     REQUIRE(routes.size() > 40);
     const auto groups = decomposition.split(row, 250, 64, 11);
     CHECK(groups.size() == 8); // 2,000 customers / 250
@@ -116,8 +116,10 @@ TEST_CASE("DCVRP decomposition needs coordinates: explicit weights are refused w
     instance.dist.assign(static_cast<std::size_t>(instance.n) * instance.n, 1.0);
     instance.x.clear();
     instance.y.clear();
-    CHECK(test::error_message<ConfigError>([&] { RouteDecomposition{instance}; })
-              .find("use exchange: elite") != std::string::npos);
+    CHECK(test::error_message<ConfigError>([&] { RouteDecomposition{instance}; }) ==
+          "exchange: decompose groups routes by the polar angle of their barycentres around the "
+          "depot and needs node coordinates; this instance has explicit weights only (use "
+          "exchange: elite)");
 }
 
 TEST_CASE("DCVRP chains confined to regions change only their region's routes; the regions' "

@@ -9,30 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "locus/dcvrp/giant_tour.hpp"
 #include "locus/error.hpp"
 
 namespace locus::dcvrp {
-
-std::vector<std::vector<std::int32_t>> routes_of(std::span<const std::int32_t> row) {
-    std::vector<std::vector<std::int32_t>> routes;
-    const std::size_t w = row.size();
-    std::size_t first = 0;
-    while (first < w && row[first] != 0)
-        ++first;
-    if (first == w) first = 0; // no marker: one route
-    std::vector<std::int32_t> route;
-    for (std::size_t k = 0; k < w; ++k) {
-        const std::int32_t node = row[(first + k) % w];
-        if (node != 0) {
-            route.push_back(node);
-            continue;
-        }
-        if (!route.empty()) routes.push_back(std::move(route));
-        route.clear();
-    }
-    if (!route.empty()) routes.push_back(std::move(route));
-    return routes;
-}
 
 RouteDecomposition::RouteDecomposition(const Instance& instance)
     : n_(instance.n), x_(instance.x), y_(instance.y) {
@@ -45,7 +25,7 @@ RouteDecomposition::RouteDecomposition(const Instance& instance)
 std::vector<std::vector<std::int32_t>>
 RouteDecomposition::split(std::span<const std::int32_t> solution, std::uint32_t size,
                           std::uint32_t most, std::uint64_t draw) const {
-    const auto routes = routes_of(solution);
+    const auto routes = split_routes(solution);
     const std::size_t count = routes.size();
     std::vector<double> angle(count);
     std::size_t customers = 0;
@@ -100,7 +80,7 @@ void RouteDecomposition::assemble(std::span<const std::vector<std::int32_t>> gro
     std::size_t placed = 0;
     for (std::size_t g = 0; g < groups.size(); ++g) {
         std::size_t in_group = 0;
-        for (const auto& route : routes_of(parts[g])) {
+        for (const auto& route : split_routes(parts[g])) {
             const std::int32_t owner = group_of[static_cast<std::size_t>(route.front())];
             if (owner != static_cast<std::int32_t>(g)) continue;
             if (q + 1 + route.size() > out.size())

@@ -34,8 +34,4 @@ private:
     std::vector<double> x_, y_;
 };
 
-/// The routes of a giant-tour row (depot markers 0, read cyclically from its first marker):
-/// each route's customers, empty routes left out.
-std::vector<std::vector<std::int32_t>> routes_of(std::span<const std::int32_t> row);
-
 } // namespace locus::dcvrp
