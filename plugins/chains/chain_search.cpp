@@ -72,8 +72,17 @@ private:
                                                   double scale) const;
     /// Counts the evaluations, reads the chains' bests and offers the leader's when it is new.
     void report(RunState& s) const;
-    /// The epochs, with the exchanges before each and the restarts after quiet ones.
-    void epochs(RunState& s, Exchanges& exchanges) const;
+    /// (Re)starts the chains from the batch's solutions, `best` the chain of the best start.
+    /// decompose, on problems above regional_start_above elements: the chains hold nothing
+    /// until the first redraw, whose confined descents start from the best start; otherwise
+    /// every chain descends its own start whole (unconfined) and, with decompose, the best of
+    /// them is the first base. Returns how many redraws descend every region from all its
+    /// elements (decompose's regional start: the start's descent, then one across the first
+    /// round's borders).
+    std::uint32_t start_chains(RunState& s, Exchanges& exchanges, std::uint32_t best) const;
+    /// The epochs, with the exchanges before each and the restarts after quiet ones; the
+    /// first `descents` redraws of decompose descend every region from all its elements.
+    void epochs(RunState& s, Exchanges& exchanges, std::uint32_t descents) const;
     /// Copies the chains' bests back into the batch.
     void copy_back(RunState& s) const;
     /// decompose: folds the last epoch's regions into the base and offers it when it improved.
@@ -130,16 +139,8 @@ void ChainSearch::run(SolutionBatch& batch, SearchContext& ctx) {
             policy_->decomposition(), options_.exchange.group_size, ctx.seed(),
             static_cast<std::size_t>(build_.problem->solution_width()), std::move(value));
     }
-    if (s.decomposer) {
-        // The chains start at the first redraw: confined descents of the best start.
-        s.decomposer->begin(batch[first_best], s.starts[first_best]);
-        s.values.assign(chains, s.starts[first_best]);
-    } else {
-        s.runner->start(std::as_const(batch).data(), s.starts, s.stop, s.leaders);
-        exchanges.started();
-        report(s);
-    }
-    epochs(s, exchanges);
+    const std::uint32_t descents = start_chains(s, exchanges, first_best);
+    epochs(s, exchanges, descents);
     if (s.decomposer) fold(s); // the last epoch's improvements, also after the limit
     copy_back(s);
 }
@@ -210,7 +211,30 @@ void ChainSearch::report(RunState& s) const {
     }
 }
 
-void ChainSearch::epochs(RunState& s, Exchanges& exchanges) const {
+std::uint32_t ChainSearch::start_chains(RunState& s, Exchanges& exchanges,
+                                        std::uint32_t best) const {
+    const auto chains = static_cast<std::uint32_t>(s.starts.size());
+    if (s.decomposer && build_.problem->size() > options_.exchange.regional_start_above) {
+        s.decomposer->begin(s.batch[best], s.starts[best]);
+        s.values.assign(chains, s.starts[best]);
+        return 2;
+    }
+    if (s.decomposer) // a restart: the chains are confined to the last redraw's regions
+        s.runner->restrict_chains({}, std::vector<std::uint32_t>(chains + 1, 0));
+    s.runner->start(std::as_const(s.batch).data(), s.starts, s.stop, s.leaders);
+    exchanges.started();
+    report(s);
+    if (s.decomposer) {
+        const auto leader = static_cast<std::uint32_t>(
+            std::min_element(s.values.begin(), s.values.end()) - s.values.begin());
+        std::vector<std::int32_t> solution(s.batch.width());
+        s.runner->best_solution(leader, solution);
+        s.decomposer->begin(solution, s.values[leader]);
+    }
+    return 0;
+}
+
+void ChainSearch::epochs(RunState& s, Exchanges& exchanges, std::uint32_t descents) const {
     // Restarts: after `restart` epochs in which no chain improved on the chains' best since
     // their (re)start, every chain starts again from a fresh construction; the run's best
     // stays offered. Counted in epochs, not seconds, so a seed gives one run.
@@ -218,15 +242,13 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges) const {
     std::int64_t chains_best = *std::min_element(s.values.begin(), s.values.end());
     std::uint64_t quiet = 0;
     std::uint64_t restarts = 0;
-    std::uint64_t since_start = 0; // decompose: rounds since the chains' (re)start
     const auto chains = static_cast<std::uint32_t>(s.values.size());
     for (std::uint64_t first = 0, round = 0; !s.ctx.should_stop();
-         first += options_.epoch, ++round, ++since_start) {
+         first += options_.epoch, ++round) {
         if (s.decomposer) {
             fold(s);
-            // The first two rounds descend every region from all its customers: the start's
-            // descent, then one across the first round's borders.
-            s.decomposer->redraw(*s.runner, chains, round, since_start < 2, s.stop);
+            s.decomposer->redraw(*s.runner, chains, round, descents > 0, s.stop);
+            if (descents > 0) --descents;
             if (s.ctx.should_stop()) break;
         } else {
             exchanges.before_epoch(*s.runner, s.values, round);
@@ -242,16 +264,7 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges) const {
         ++restarts;
         restart_->construct_until(s.batch, derive_key(seed, restarts, salt::kChainRestart), s.stop);
         if (s.ctx.should_stop()) break;
-        const std::uint32_t best_start = measure_starts(s);
-        if (s.decomposer) {
-            s.decomposer->begin(s.batch[best_start], s.starts[best_start]);
-            s.values.assign(chains, s.starts[best_start]);
-            since_start = static_cast<std::uint64_t>(-1); // 0 after the loop's increment
-        } else {
-            s.runner->start(std::as_const(s.batch).data(), s.starts, s.stop, s.leaders);
-            exchanges.started();
-            report(s);
-        }
+        descents = start_chains(s, exchanges, measure_starts(s));
         chains_best = *std::min_element(s.values.begin(), s.values.end());
         quiet = 0;
     }

@@ -43,6 +43,13 @@ void add_engine_parameters(ComponentSchema& schema) {
                  "decompose: elements (customers) per region; as many regions as the batch "
                  "has chains at most",
                  1, 1 << 30)
+        .integer("regional_start_above", "30000",
+                 "decompose: on problems of more elements (customers) than this the chains "
+                 "start from the best construction, each descending only its region (64 whole "
+                 "descents of 100,000 customers did not end within a minute); up to this many "
+                 "every chain first descends its own construction whole and the best of them "
+                 "is the first base (better at 3,000-20,000 customers); 0 = always regional",
+                 0, 1e12)
         .integer("elite", "8",
                  "elite pool size (elite, recombine); members protected by cost in the "
                  "population's biased fitness (population)",
@@ -131,6 +138,7 @@ ChainSearchOptions options_of(const Params& p, const BuildContext& b) {
     if (b.batch > 0) check_islands(p, x.islands, b.batch);
     x.cross_islands = p.get_bool("cross_islands");
     x.group_size = static_cast<std::uint32_t>(p.get_int("group_size"));
+    x.regional_start_above = static_cast<std::uint64_t>(p.get_int("regional_start_above"));
     if (x.cross_islands && x.islands < 2)
         throw ConfigError(fmt::format("{}.cross_islands: folds islands into each other and "
                                       "needs islands >= 2 (islands is {})",

@@ -39,6 +39,10 @@ struct ExchangeOptions {
     std::uint32_t islands = 1;    ///< copy_best or merge within each of this many groups
     bool cross_islands = false;   ///< the best island's leader folds in the other leaders
     std::uint32_t group_size = 0; ///< decompose: elements per region
+    /// decompose: above this many elements (problem size) the chains start confined to the
+    /// regions of the best start; at most this many, every chain descends its own start whole
+    /// first (0: always confined)
+    std::uint64_t regional_start_above = 0;
 };
 
 /// The exchanges of one run: the state they keep between epochs (the population; for merge,

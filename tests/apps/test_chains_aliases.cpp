@@ -89,6 +89,7 @@ TEST_CASE("resident_ils: an unknown key is refused as before, located, with the 
                         ":2:33: algorithm.kik: unknown key 'kik' for algorithm 'resident_ils'; "
                         "did you mean 'kick'? (valid: acceptance, child_descent, close, "
                         "cooling, cross_islands, elite, epoch, exchange, generation, "
-                        "group_size, islands, kick, mapping, pivot, population, restart, "
-                        "restart_construction, start, temperature, threshold)") != std::string::npos);
+                        "group_size, islands, kick, mapping, pivot, population, "
+                        "regional_start_above, restart, restart_construction, start, "
+                        "temperature, threshold)") != std::string::npos);
 }

@@ -419,3 +419,52 @@ TEST_CASE("dcvrp chains over memory_budget on the CPU: a one-line error with the
     CHECK(run.output.find("memory_budget allows 1.0 MiB; raise memory_budget or use a smaller "
                           "batch") != std::string::npos);
 }
+
+TEST_CASE("configs/dcvrp/large.yaml with either start of decompose (whole descents per chain, or "
+          "the best construction's descent shared by the regions): a feasible, verified best.sol "
+          "below the construction within an iteration budget") {
+    const auto dir = locus::test::temp_dir("dcvrp-decompose-starts");
+    const std::string spec = "random-cvrp:n=1201,seed=5";
+    const auto run = [&](const std::string& name, const std::string& above) {
+        return locus::test::run_command(
+            locus_bin() + " run " + (locus::test::source_dir() / "configs/dcvrp/large.yaml").string() +
+            " -q --backend cpu --instance '" + spec +
+            "' --set batch=4 --set threads=2 --set algorithm.group_size=300 --set "
+            "termination.iterations=60 --set algorithm.regional_start_above=" +
+            above + " --out " + (dir / name).string());
+    };
+    std::vector<std::string> evaluations;
+    for (const auto& [name, above] : {std::pair<std::string, std::string>{"whole", "30000"},
+                                      std::pair<std::string, std::string>{"regional", "0"}}) {
+        CAPTURE(name);
+        const auto out = run(name, above);
+        INFO(out.output);
+        REQUIRE(out.exit_code == 0);
+        const std::string line = results_line(dir / name);
+        CHECK(line.find("\"feasible\":true") != std::string::npos);
+        CHECK(line.find("\"stop_reason\":\"iterations\"") != std::string::npos);
+        const auto at = line.rfind("\"evaluations\":"); // the run's, after the config's
+        REQUIRE(at != std::string::npos);
+        evaluations.push_back(line.substr(at, line.find(',', at) - at));
+        // The first trace point is the best construction; the decomposed search ends well below.
+        const auto trace_at = line.find("\"trace_file\":\"");
+        REQUIRE(trace_at != std::string::npos);
+        const std::string trace =
+            line.substr(trace_at + 14, line.find('"', trace_at + 14) - trace_at - 14);
+        std::ifstream trace_in(trace);
+        std::string first;
+        REQUIRE(std::getline(trace_in, first));
+        const double construction = objective_of(first);
+        CHECK(objective_of(line) < 0.97 * construction);
+        fs::path best;
+        for (const auto& entry : fs::recursive_directory_iterator(dir / name))
+            if (entry.path().filename() == "best.sol") best = entry.path();
+        REQUIRE(!best.empty());
+        const auto verify = locus::test::run_command(locus_bin() + " verify --problem dcvrp --instance '" +
+                                                     spec + "' --solution " + best.string());
+        INFO(verify.output);
+        CHECK(verify.exit_code == 0);
+    }
+    // The key chooses the start: whole descents evaluate other moves than shared ones.
+    CHECK(evaluations[0] != evaluations[1]);
+}
