@@ -1,5 +1,5 @@
-// The DCVRP route chains on the many-chain engine (CPU twin): every relocate, swap, 2-opt*, 2-opt
-// and segment-relocate move's delta against full re-evaluation and its workspace against a rebuild, exact
+// The DCVRP route chains on the many-chain engine (CPU twin): every relocate, swap, 2-opt*, 2-opt,
+// segment-relocate and segment-swap move's delta against full re-evaluation and its workspace against a rebuild, exact
 // costs, feasibility of every chain's best, determinism across thread counts, check_moves.
 
 #include <doctest/doctest.h>
@@ -88,6 +88,7 @@ TEST_CASE("DCVRP route chains: every move's delta equals re-evaluation, workspac
     // Tight capacity and duration limits (many moves refused), and a loose instance.
     std::uint64_t two_opt_moves = 0;
     std::uint64_t segment_moves = 0;
+    std::uint64_t swap_moves = 0;
     for (const Case c : {Case{30, 1, 25, 1300.0}, Case{45, 2, 60, 2500.0}, Case{25, 3, 200, 1e18}}) {
         const Instance instance = c.distance < 1e17
                                       ? generate_random(c.n, c.seed, c.capacity, c.distance)
@@ -106,7 +107,10 @@ TEST_CASE("DCVRP route chains: every move's delta equals re-evaluation, workspac
             locus::test::check_neighborhood<3>(data.policy(2), row, count);
             const std::uint64_t before_segments = count.moves;
             locus::test::check_neighborhood<4>(data.policy(2), row, count);
-            segment_moves += count.moves - before_segments;
+            const std::uint64_t before_swaps = count.moves;
+            locus::test::check_neighborhood<5>(data.policy(2), row, count);
+            swap_moves += count.moves - before_swaps;
+            segment_moves += before_swaps - before_segments;
             two_opt_moves += before_segments - before_two_opt;
             CAPTURE(c.n);
             CHECK(relocations > 20);
@@ -116,6 +120,7 @@ TEST_CASE("DCVRP route chains: every move's delta equals re-evaluation, workspac
     }
     CHECK(two_opt_moves > 20); // long routes of the loose instance
     CHECK(segment_moves > 100);
+    CHECK(swap_moves > 100);
 }
 
 TEST_CASE("DCVRP route chains with penalties: every move's delta equals the change of cost plus "
@@ -130,6 +135,7 @@ TEST_CASE("DCVRP route chains with penalties: every move's delta equals the chan
         RouteChainOptions options;
         options.kicks = 2;
         options.segments = true;
+        options.segment_swaps = true;
         options.penalties = true;
         const RouteChainPolicy policy = data.policy(options);
         const SolutionBatch batch = starts(problem, 1, 4);
@@ -152,6 +158,7 @@ TEST_CASE("DCVRP route chains with penalties: every move's delta equals the chan
             locus::test::check_neighborhood<2>(policy, row, count);
             locus::test::check_neighborhood<3>(policy, row, count);
             locus::test::check_neighborhood<4>(policy, row, count);
+            locus::test::check_neighborhood<5>(policy, row, count);
             CHECK(count.wrong_delta == 0);
             CHECK(count.wrong_workspace == 0);
             moves += count.moves;
@@ -344,4 +351,36 @@ TEST_CASE("DCVRP route chains restart from recombined host rows: feasible childr
         CAPTURE(descent);
         CHECK(bests[0] == bests[1]);
     }
+}
+
+TEST_CASE("DCVRP route chains: a swap of segments exchanges 2 customers with 1 or 2, each segment "
+          "in its orientation, in one route or two") {
+    const Instance instance = generate_random(6, 3, 1000); // five customers, a loose capacity
+    const RouteChainData data(instance, 4);
+    const RouteChainPolicy policy = data.policy(1);
+    gpu::ArrayList list;
+    RouteChainPolicy workspace = policy;
+    workspace.declare(list, 1);
+    gpu::HostStorage storage;
+    storage.allocate(list);
+    // Routes [1 2 3] and [4 5]; returns the row after the move (empty when it is not a move).
+    const auto moved = [&](std::int32_t variant, std::int32_t u, std::int32_t v) {
+        std::vector<std::int32_t> row{0, 1, 2, 3, 0, 4, 5, 0, 0, 0};
+        workspace.refresh(gpu::SerialTeam{}, 0, row.data());
+        const RouteMove m{5, variant, u, v};
+        const std::int64_t before = data.cost(row);
+        const std::int64_t delta = RouteChainPolicy::delta(workspace.view(0), m);
+        if (delta == gpu::invalid_delta<std::int64_t>()) return std::vector<std::int32_t>{};
+        workspace.apply(gpu::SerialTeam{}, 0, row.data(), m);
+        CHECK(data.cost(row) == before + delta);
+        return row;
+    };
+    using Row = std::vector<std::int32_t>;
+    CHECK(moved(0, 1, 4) == Row{0, 4, 3, 0, 1, 2, 5, 0, 0, 0}); // [1 2] <-> [4]
+    CHECK(moved(1, 3, 4) == Row{0, 1, 2, 4, 5, 0, 3, 0, 0, 0}); // [3] <-> [4 5]
+    CHECK(moved(2, 2, 4) == Row{0, 1, 4, 5, 0, 2, 3, 0, 0, 0}); // [2 3] <-> [4 5]
+    CHECK(moved(0, 1, 3) == Row{0, 3, 1, 2, 0, 4, 5, 0, 0, 0}); // adjacent in one route
+    CHECK(moved(1, 3, 1) == Row{0, 3, 1, 2, 0, 4, 5, 0, 0, 0}); // [3] <-> [1 2]
+    CHECK(moved(2, 3, 4).empty()); // [3 ...] would leave its route
+    CHECK(moved(0, 1, 2).empty()); // [1 2] and [2] overlap
 }

@@ -62,6 +62,7 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
         options.candidates = 10;
         options.kicks = 3;
         options.segments = distance < 1e17;
+        options.segment_swaps = distance > 1e17; // the sixth neighborhood on long routes
         gpu::ChainParams params;
         params.seed = 41;
         params.check_moves = true;
@@ -124,6 +125,7 @@ TEST_CASE("DCVRP route chains with independent moves and distances from the coor
         RouteChainOptions options;
         options.candidates = 12;
         options.segments = true;
+        options.segment_swaps = true;
         options.penalties = penalties;
         options.distances = DistanceMode::coordinates;
         gpu::ChainParams params;

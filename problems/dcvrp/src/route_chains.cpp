@@ -124,7 +124,8 @@ FixedDistance RouteChainData::distance() const {
     return d;
 }
 
-RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments) const {
+RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments,
+                                        bool segment_swaps) const {
     RouteChainPolicy p;
     p.dist = distance();
     p.demand = demand.data();
@@ -138,12 +139,13 @@ RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments) const
     p.kicks = kicks;
     p.vehicles = vehicles;
     p.segments = segments ? 1 : 0;
+    p.swaps = segment_swaps ? 1 : 0;
     p.load_weight = load_weight;
     return p;
 }
 
 RouteChainPolicy RouteChainData::policy(const RouteChainOptions& options) const {
-    RouteChainPolicy p = policy(options.kicks, options.segments);
+    RouteChainPolicy p = policy(options.kicks, options.segments, options.segment_swaps);
     p.penalties = options.penalties ? 1 : 0;
     p.target_feasible = static_cast<std::int32_t>(std::lround(options.feasible_target * 1000.0));
     p.repair_boost = options.repair_boost;
@@ -209,6 +211,7 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
     options.candidates = static_cast<std::int32_t>(p.get_int("candidates"));
     options.kicks = static_cast<std::int32_t>(p.get_int("kicks"));
     options.segments = p.get_bool("segments");
+    options.segment_swaps = p.get_bool("segment_swaps");
     options.penalties = p.get_bool("penalties");
     options.feasible_target = p.get_real("feasible_target");
     options.repair_boost = static_cast<std::int32_t>(p.get_int("repair_boost"));
@@ -240,6 +243,10 @@ void register_routing_ils(Registry& registry) {
         schema.boolean("segments", "false",
                        "also relocate 2 or 3 consecutive customers after a candidate (either "
                        "orientation) as a fifth neighborhood");
+        schema.boolean("segment_swaps", "false",
+                       "also exchange 2 consecutive customers with 1 or 2 consecutive customers "
+                       "of another place, a candidate first (swap 2-1, 1-2 and 2-2), as a sixth "
+                       "neighborhood");
         schema.boolean("penalties", "false",
                        "descents may exceed the capacity and the duration limit at a cost: "
                        "penalty weights per chain adapted towards feasible_target, infeasible "

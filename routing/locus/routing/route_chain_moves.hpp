@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// Route-chain moves (relocate, swap, 2-opt*, 2-opt, relocate of 2 or 3 customers) over a
+/// Route-chain moves (relocate, swap, 2-opt*, 2-opt, relocate of 2 or 3 customers, swaps of 2
+/// consecutive customers with 1 or 2) over a
 /// routing solution kept as routes with per-customer prefix summaries of load and duration:
 /// each move's cost change and its routes' new load and duration in O(1), and the routes it
 /// writes. Host-device, written once for the CPU twin and kernels, over any chain view that
@@ -23,7 +24,9 @@
 /// Moves (kind): 0 relocate u after v (variant 0) or before v (1); 1 swap u and v; 2 2-opt*
 /// between u's and v's routes, tails exchanged (0) or both heads reversed (1); 3 2-opt inside a
 /// route; 4 the 2 or 3 consecutive customers from u moved after v (variant 2 (length - 2) +
-/// reversed).
+/// reversed); 5 the segment from u exchanged with the segment from v, of 2 and 1 (variant 0),
+/// 1 and 2 (1) or 2 and 2 (2) consecutive customers, each keeping its orientation (swap 2-1,
+/// 1-2, 2-2 of Vidal et al. 2012; in one route or two).
 
 #include <concepts>
 #include <cstdint>
@@ -36,14 +39,19 @@ namespace locus::routing {
 /// A move of the route neighborhoods.
 struct RouteMove {
     std::int32_t kind = 0;    ///< neighborhood: 0 relocate, 1 swap, 2 2-opt*, 3 2-opt,
-                              ///< 4 relocate2/3
+                              ///< 4 relocate2/3, 5 swap of segments
     std::int32_t variant = 0; ///< relocate: 0 after v, 1 before v; 2-opt*: 0 tails, 1 reversed;
-                              ///< relocate2/3: 2 (length - 2) + reversed
+                              ///< relocate2/3: 2 (length - 2) + reversed; swap of segments:
+                              ///< 0 2-1, 1 1-2, 2 2-2 (customers from u, from v)
     std::int32_t u = 0;
     std::int32_t v = 0;
     std::int32_t pu = -1; ///< positions of u and v in the row when decoded (-1: not known)
     std::int32_t pv = -1;
 };
+
+/// Swap of segments (kind 5): customers of the segment from u and of the one from v.
+LOCUS_HD_INLINE std::int32_t swap_length_u(std::int32_t variant) { return variant == 1 ? 1 : 2; }
+LOCUS_HD_INLINE std::int32_t swap_length_v(std::int32_t variant) { return variant == 0 ? 1 : 2; }
 
 /// What the moves read of a chain view (the list above).
 template <class V>
@@ -166,6 +174,41 @@ template <class View> LOCUS_HD std::int64_t route_move_delta(const View& v, cons
         return limited(change, v.load[ra] - seg_load, v.dur[ra] + removal - seg_time,
                        v.load[rb] + seg_load, v.dur[rb] + insertion + seg_time);
     }
+    case 5: { // the segment from u exchanged with the segment from x
+        const std::int32_t first_u = v.pos[u];
+        const std::int32_t last_u = first_u + swap_length_u(m.variant) - 1;
+        const std::int32_t first_x = v.pos[x];
+        const std::int32_t last_x = first_x + swap_length_v(m.variant) - 1;
+        if (last_u >= v.route_end[ra] || last_x >= v.route_end[rb]) return kInvalid;
+        if (same && last_u >= first_x && last_x >= first_u) return kInvalid; // they overlap
+        const std::int32_t eu = v.lin[last_u]; // the segments' last customers
+        const std::int32_t ex = v.lin[last_x];
+        const std::int32_t pu = v.prev(u);
+        const std::int32_t px = v.prev(x);
+        const std::int32_t su = last_u + 1 < v.w ? v.lin[last_u + 1] : 0;
+        const std::int32_t sx = last_x + 1 < v.w ? v.lin[last_x + 1] : 0;
+        if (same && last_u + 1 == first_x) { // pu [u..eu][x..ex] sx -> pu [x..ex][u..eu] sx
+            const std::int64_t change =
+                v.d(pu, x) + v.d(ex, u) + v.d(eu, sx) - v.d(pu, u) - v.d(eu, x) - v.d(ex, sx);
+            return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
+        }
+        if (same && last_x + 1 == first_u) { // px [x..ex][u..eu] su -> px [u..eu][x..ex] su
+            const std::int64_t change =
+                v.d(px, u) + v.d(eu, x) + v.d(ex, su) - v.d(px, x) - v.d(ex, u) - v.d(eu, su);
+            return limited(change, v.load[ra], v.dur[ra] + change, 0, 0);
+        }
+        const std::int64_t at_u = v.d(pu, x) + v.d(ex, su) - v.d(pu, u) - v.d(eu, su);
+        const std::int64_t at_x = v.d(px, u) + v.d(eu, sx) - v.d(px, x) - v.d(ex, sx);
+        if (same) return limited(at_u + at_x, v.load[ra], v.dur[ra] + at_u + at_x, 0, 0);
+        // Each segment's load and time (inner edges and services) moves with it.
+        const std::int64_t load_u = v.pre_load[eu] - v.pre_load[u] + v.demand(u);
+        const std::int64_t load_x = v.pre_load[ex] - v.pre_load[x] + v.demand(x);
+        const std::int64_t time_u = v.pre_dur[eu] - v.pre_dur[u] + svc;
+        const std::int64_t time_x = v.pre_dur[ex] - v.pre_dur[x] + svc;
+        return limited(at_u + at_x, v.load[ra] - load_u + load_x,
+                       v.dur[ra] + at_u - time_u + time_x, v.load[rb] - load_x + load_u,
+                       v.dur[rb] + at_x - time_x + time_u);
+    }
     default: { // 2-opt within a route
         if (!same) return kInvalid;
         const std::int32_t a = v.pos[u] < v.pos[x] ? u : x;
@@ -204,6 +247,10 @@ LOCUS_HD std::int32_t moved_route_length(const View& v, const RouteMove& m, std:
     case 4: {
         const std::int32_t moved = 2 + m.variant / 2;
         return r == ra ? length - moved : length + moved;
+    }
+    case 5: {
+        const std::int32_t change = swap_length_v(m.variant) - swap_length_u(m.variant);
+        return r == ra ? length + change : length - change;
     }
     default:
         return length; // swap
@@ -279,6 +326,22 @@ LOCUS_HD std::int32_t compose_route(const View& v, const RouteMove& m, std::int3
                 for (std::int32_t t = 0; t < length; ++t)
                     put(v.lin[reversed ? pu + length - 1 - t : pu + t]);
             }
+        }
+        break;
+    }
+    case 5: { // swap of segments: each segment written where the other began
+        const std::int32_t len_u = swap_length_u(m.variant);
+        const std::int32_t len_x = swap_length_v(m.variant);
+        for (std::int32_t q = s + 1; q < e; ++q) {
+            if (q >= pu && q < pu + len_u) {
+                if (q == pu) copy_range(px, px + len_x);
+                continue;
+            }
+            if (q >= px && q < px + len_x) {
+                if (q == px) copy_range(pu, pu + len_u);
+                continue;
+            }
+            put(v.lin[q]);
         }
         break;
     }

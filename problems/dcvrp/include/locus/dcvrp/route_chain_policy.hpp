@@ -22,6 +22,8 @@
 ///   3 2-opt      u, v in one route: the part between them reversed, (u, v) + (u+, v+) added
 ///   4 relocate2/3 the 2 or 3 consecutive customers from u (one route) moved after v, as they
 ///                were or reversed (columns: (length - 2) 2K + reversed K + candidate)
+///   5 swap2      the segment from u exchanged with the segment from v: 2 and 1 customers
+///                ([0, K)), 1 and 2 ([K, 2K)), 2 and 2 ([2K, 3K))
 ///
 /// The moves' arithmetic and rewriting are the routing library's (routing/route_chain_moves.hpp)
 /// over this policy's View, which prices routes over a limit (hard limits or penalties);
@@ -52,7 +54,7 @@ inline constexpr std::int64_t kNoDurationLimit = std::int64_t{1} << 60;
 struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     using delta_type = std::int64_t;
     using move_type = RouteMove;
-    static constexpr int kNeighborhoods = 5;
+    static constexpr int kNeighborhoods = 6;
     static constexpr int kMaxTouched = 6;
     /// Most tries per kick of the perturbation.
     static constexpr int kKickTries = 32;
@@ -75,6 +77,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::int32_t kicks = 3; ///< random feasible relocations and swaps per perturbation
     std::int32_t vehicles = 0; ///< fleet limit K of recombined children (0: unlimited)
     std::int32_t segments = 0; ///< 1: neighborhood 4 (relocate2/3) searched; 0: left out
+    std::int32_t swaps = 0;    ///< 1: neighborhood 5 (swap of segments) searched; 0: left out
     /// 1: capacity and duration excess penalised in the descent with adaptive weights; 0: hard
     /// limits (moves over a limit refused).
     std::int32_t penalties = 0;
@@ -357,7 +360,10 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
 
         LOCUS_HD_INLINE gpu::MoveGrid grid() const {
             if (k == 4 && v.p->segments == 0) return {0, 0};
-            const std::int32_t cols = k == 4 ? 4 * v.p->K : ((k == 0 || k == 2) ? 2 * v.p->K : v.p->K);
+            if (k == 5 && v.p->swaps == 0) return {0, 0};
+            const std::int32_t cols = k == 4   ? 4 * v.p->K
+                                      : k == 5 ? 3 * v.p->K
+                                               : ((k == 0 || k == 2) ? 2 * v.p->K : v.p->K);
             return {static_cast<std::uint32_t>(rows), static_cast<std::uint32_t>(cols)};
         }
         LOCUS_HD_INLINE row_type row(std::uint32_t, std::uint32_t r) const { return active[r]; }
@@ -395,7 +401,11 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     LOCUS_HD int touched(const std::int32_t* row, const RouteMove& m, std::int32_t* out) const {
         const std::int32_t w = width();
         int count = 0;
-        const std::int32_t extra = m.kind == 4 ? 1 + m.variant / 2 : 0; // segment beyond u
+        // Customers of a segment beyond its first (u's for relocate2/3, u's and v's for swaps).
+        const std::int32_t extra = m.kind == 4   ? 1 + m.variant / 2
+                                   : m.kind == 5 ? routing::swap_length_u(m.variant) - 1
+                                                 : 0;
+        const std::int32_t extra_v = m.kind == 5 ? routing::swap_length_v(m.variant) - 1 : 0;
         // NOTE: the engine's buffer holds max(width, elements) entries; tiny instances (n = 3)
         // have fewer than the six this can name.
         const std::int32_t room = w > n ? w : n;
@@ -403,7 +413,9 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             if (node != 0 && count < room) out[count++] = node; // the depot has no moves
         };
         const auto around = [&](std::int32_t q) {
-            const std::int32_t after = row[q] == m.u ? q + 1 + extra : q + 1;
+            const std::int32_t after = row[q] == m.u   ? q + 1 + extra
+                                       : row[q] == m.v ? q + 1 + extra_v
+                                                       : q + 1;
             add(row[q]);
             add(row[q == 0 ? w - 1 : q - 1]);
             add(row[after % w]);
