@@ -214,12 +214,19 @@ TEST_CASE("with a vehicle limit the constructions stay within it where they can"
     Built enough(file.string(), routes);
     check_feasible(enough.problem(), enough.construct("savings", 1));
     // 25 vehicles (the k of the name) need routes filled to 98 %: greedy joins cannot get
-    // there, so savings keeps its 28 feasible routes and verify reports the fleet.
+    // there; savings' 28 routes are fitted into 25 (fit_fleet), over the capacity, which
+    // verify reports for a search with penalties to repair.
     Built tight(file.string(), 25);
-    CHECK(tight.problem().verify(tight.construct("savings", 1)[0]).message ==
-          "28 routes, more than the 25 vehicles");
-    CHECK(tight.problem().verify(tight.construct("one_per_customer", 1)[0]).message ==
-          "100 routes, more than the 25 vehicles");
+    for (const char* construction : {"savings", "one_per_customer"}) {
+        CAPTURE(construction);
+        const SolutionBatch batch = tight.construct(construction, 1);
+        const std::string message = tight.problem().verify(batch[0]).message;
+        CHECK(message.find("more than CAPACITY 206") != std::string::npos);
+        std::int32_t routes_used = 0;
+        for (const auto& route : locus::dcvrp::split_routes(batch[0]))
+            routes_used += route.empty() ? 0 : 1;
+        CHECK(routes_used == 25);
+    }
 }
 
 namespace {
@@ -467,4 +474,37 @@ TEST_CASE("a raised stop flag ends the constructions at scale") {
     locus::disarm_deadline(token);
     CHECK_FALSE(locus::stop_requested());
     check_routes_cover(inst, locus::dcvrp::split_order(inst, order));
+}
+
+TEST_CASE("fit_fleet: routes beyond the vehicle limit are dissolved into the others, every "
+          "customer once, exactly K routes, within the limits wherever they allow it") {
+    const Instance inst = locus::dcvrp::generate_random(101, 4, 50); // total demand 576
+    Routes routes = locus::dcvrp::one_per_customer(inst);
+    locus::dcvrp::fit_fleet(inst, routes, 14);
+    CHECK(routes.size() == 14);
+    std::vector<int> seen(static_cast<std::size_t>(inst.n), 0);
+    std::int64_t over = 0;
+    for (const auto& route : routes) {
+        std::int64_t load = 0;
+        for (const std::int32_t c : route) {
+            ++seen[static_cast<std::size_t>(c)];
+            load += inst.demand[static_cast<std::size_t>(c)];
+        }
+        over += std::max<std::int64_t>(0, load - inst.capacity);
+    }
+    for (std::int32_t c = 1; c < inst.n; ++c)
+        CHECK(seen[static_cast<std::size_t>(c)] == 1);
+    // 14 routes of capacity 50 hold 576 with room to spare; the least-excess insertion leaves
+    // little over the capacity (one customer's demand at most per route).
+    CHECK(over <= 14 * 10);
+    // Within the limit already: unchanged.
+    Routes few = {{1, 2}, {3}};
+    const Routes kept = few;
+    locus::dcvrp::fit_fleet(inst, few, 2);
+    CHECK(few == kept);
+    // The line instance: K = 2 merges its lightest route, over the limits if need be.
+    const Instance line = dcvrp_test::line5();
+    Routes saved = locus::dcvrp::savings(line, 0);
+    locus::dcvrp::fit_fleet(line, saved, 2);
+    CHECK(saved.size() == 2);
 }

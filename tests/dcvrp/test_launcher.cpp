@@ -468,3 +468,47 @@ TEST_CASE("configs/dcvrp/large.yaml with either start of decompose (whole descen
     // The key chooses the start: whole descents evaluate other moves than shared ones.
     CHECK(evaluations[0] != evaluations[1]);
 }
+
+TEST_CASE("a vehicle limit below the construction's route count: configs/dcvrp/best.yaml ends "
+          "feasible with K routes within an iteration budget") {
+    const auto dir = locus::test::temp_dir("dcvrp-fleet");
+    const std::string spec = "random-cvrp:n=101,seed=4"; // total demand 576, capacity 50
+    // The curve construction alone takes 13 routes.
+    std::ofstream(dir / "construct.yaml")
+        << "problem: {name: dcvrp, instance: \"" << spec << "\"}\n"
+        << "construction: space_filling_curve\nalgorithm: {name: construction_only}\nbatch: 4\n";
+    const auto alone = locus::test::run_command(locus_bin() + " run " +
+                                                (dir / "construct.yaml").string() +
+                                                " -q --backend cpu --out " + (dir / "alone").string());
+    REQUIRE(alone.exit_code == 0);
+    const auto routes_of = [](const fs::path& out) {
+        for (const auto& entry : fs::recursive_directory_iterator(out))
+            if (entry.path().filename() == "best.sol") {
+                std::ifstream in(entry.path());
+                std::string text;
+                int routes = 0;
+                while (std::getline(in, text))
+                    routes += text.starts_with("Route") ? 1 : 0;
+                return std::make_pair(entry.path(), routes);
+            }
+        return std::make_pair(fs::path{}, -1);
+    };
+    CHECK(routes_of(dir / "alone").second == 13);
+    const auto run = locus::test::run_command(
+        locus_bin() + " run " + (locus::test::source_dir() / "configs/dcvrp/best.yaml").string() +
+        " -q --backend cpu --instance '" + spec +
+        "' --set construction=space_filling_curve --set problem.vehicles=12 --set batch=16 "
+        "--set threads=2 --set termination.iterations=100 --out " + (dir / "fleet").string());
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    const std::string line = results_line(dir / "fleet");
+    CHECK(line.find("\"feasible\":true") != std::string::npos);
+    CHECK(line.find("\"stop_reason\":\"iterations\"") != std::string::npos);
+    const auto [best, routes] = routes_of(dir / "fleet");
+    CHECK(routes == 12);
+    const auto verify = locus::test::run_command(locus_bin() + " verify --problem dcvrp --instance '" +
+                                                 spec + "' --param vehicles=12 --solution " +
+                                                 best.string());
+    INFO(verify.output);
+    CHECK(verify.exit_code == 0);
+}

@@ -82,6 +82,72 @@ Routes cheapest_insertion(const Instance& instance, std::span<const std::int32_t
     return routes;
 }
 
+void fit_fleet(const Instance& instance, Routes& routes, std::int32_t vehicles) {
+    if (vehicles <= 0) return;
+    std::erase_if(routes, [](const std::vector<std::int32_t>& r) { return r.empty(); });
+    if (routes.size() <= static_cast<std::size_t>(vehicles)) return;
+    std::vector<RouteFigures> figures;
+    for (const auto& route : routes)
+        figures.push_back(route_figures(instance, route));
+    // Excess of a route of load l and duration t over the limits, the duration's in the
+    // instance's distance units and the load's weighted like the chains' initial load weight
+    // (the largest depot distance per unit of the largest demand) so both count.
+    double longest = 0.0;
+    std::int64_t heaviest = 1;
+    for (std::int32_t c = 1; c < instance.n; ++c) {
+        longest = std::max(longest, instance.distance(kDepot, c));
+        heaviest = std::max(heaviest, instance.demand[static_cast<std::size_t>(c)]);
+    }
+    const double load_weight = std::max(longest, 1.0) / static_cast<double>(heaviest);
+    const auto excess = [&](std::int64_t load, double duration) {
+        const double over_load =
+            static_cast<double>(std::max<std::int64_t>(0, load - instance.capacity));
+        const double over_time = within_duration(duration, instance.max_duration)
+                                     ? 0.0
+                                     : duration - instance.max_duration;
+        return over_load * load_weight + over_time;
+    };
+    while (routes.size() > static_cast<std::size_t>(vehicles)) {
+        // Dissolve the route of least load (ties: the last such), keeping its customers.
+        std::size_t lightest = 0;
+        for (std::size_t r = 1; r < routes.size(); ++r)
+            if (figures[r].load <= figures[lightest].load) lightest = r;
+        const std::vector<std::int32_t> customers = std::move(routes[lightest]);
+        routes.erase(routes.begin() + static_cast<std::ptrdiff_t>(lightest));
+        figures.erase(figures.begin() + static_cast<std::ptrdiff_t>(lightest));
+        for (const std::int32_t c : customers) {
+            const std::int64_t q = instance.demand[static_cast<std::size_t>(c)];
+            double best_excess = std::numeric_limits<double>::infinity();
+            double best_delta = std::numeric_limits<double>::infinity();
+            std::size_t best_route = 0;
+            std::size_t best_position = 0;
+            for (std::size_t r = 0; r < routes.size(); ++r) {
+                const std::vector<std::int32_t>& route = routes[r];
+                const double before = excess(figures[r].load, figures[r].duration(instance));
+                for (std::size_t p = 0; p <= route.size(); ++p) {
+                    const std::int32_t a = p == 0 ? kDepot : route[p - 1];
+                    const std::int32_t b = p == route.size() ? kDepot : route[p];
+                    const double delta =
+                        instance.distance(a, c) + instance.distance(c, b) - instance.distance(a, b);
+                    const double grown = excess(figures[r].load + q,
+                                                figures[r].duration(instance) + delta +
+                                                    instance.service_time) -
+                                         before;
+                    if (grown < best_excess || (grown == best_excess && delta < best_delta)) {
+                        best_excess = grown;
+                        best_delta = delta;
+                        best_route = r;
+                        best_position = p;
+                    }
+                }
+            }
+            std::vector<std::int32_t>& route = routes[best_route];
+            route.insert(route.begin() + static_cast<std::ptrdiff_t>(best_position), c);
+            figures[best_route] = route_figures(instance, route);
+        }
+    }
+}
+
 namespace {
 
 /// Routes being joined by the savings algorithm: route r starts as customer r alone.

@@ -37,7 +37,7 @@ public:
     void construct(SolutionBatch& batch, std::uint64_t seed) override {
         const auto count = static_cast<std::int64_t>(batch.count());
         if (!seeded_) {
-            const std::vector<std::int32_t> tour = encode_routes(build_(0), problem_.instance().n);
+            const std::vector<std::int32_t> tour = encode_routes(fitted(0), problem_.instance().n);
             const Objective cost = problem_.evaluate(tour);
             for (std::int64_t i = 0; i < count; ++i) {
                 std::copy(tour.begin(), tour.end(), batch[static_cast<std::size_t>(i)].begin());
@@ -56,7 +56,7 @@ public:
             if (failed) continue;
             try {
                 const auto slot = static_cast<std::size_t>(i);
-                encode_routes(build_(derive_key(seed, slot)), batch[slot]);
+                encode_routes(fitted(derive_key(seed, slot)), batch[slot]);
                 batch.objective(slot) = problem_.evaluate(batch[slot]);
             } catch (...) {
 #pragma omp critical(locus_dcvrp_construction)
@@ -67,6 +67,13 @@ public:
     }
 
 private:
+    /// The construction's routes, fitted into the vehicle limit when they exceed it.
+    Routes fitted(std::uint64_t key) const {
+        Routes routes = build_(key);
+        fit_fleet(problem_.instance(), routes, problem_.vehicles());
+        return routes;
+    }
+
     const DcvrpProblem& problem_;
     bool seeded_;
     Build build_;
@@ -136,7 +143,9 @@ void register_dcvrp_components(Registry& registry) {
         "construction", "cheapest_insertion", "dcvrp",
         "Cheapest insertion: customers one by one, each where it adds the least distance among "
         "the positions within capacity and duration (ties: lowest route, then position); a new "
-        "route when none fits (also beyond the vehicle limit, which verify then reports)."};
+        "route when none fits. Every construction fits a vehicle limit K it exceeds by "
+        "dissolving its lightest routes into the others, over the capacity if need be (a "
+        "search with penalties: true repairs that; verify reports it otherwise)."};
     insertion.choice("order", "random", {"random", "index", "farthest"},
                      "order of the customers: random (per solution, from the seed), index, or "
                      "farthest from the depot first");
@@ -195,8 +204,9 @@ void register_dcvrp_components(Registry& registry) {
         "construction", "sweep", "dcvrp",
         "Sweep: the customers by polar angle around the depot (ties: distance from the depot, "
         "then index) from a start angle, split optimally into routes within capacity and "
-        "duration (a route beyond the vehicle limit is reported by verify). O(n log n + n C), C "
-        "the most customers a route can carry; needs coordinates."};
+        "duration (routes beyond a vehicle limit dissolved into the others, as for every "
+        "construction). O(n log n + n C), C the most customers a route can carry; needs "
+        "coordinates."};
     start_option(sweep_schema, "zero (angle 0, the x axis; deterministic)");
     registry.add(sweep_schema, [start_of](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         const DcvrpProblem& problem = dcvrp_of(b, "sweep");
@@ -215,8 +225,9 @@ void register_dcvrp_components(Registry& registry) {
         "construction", "space_filling_curve", "dcvrp",
         "Space-filling curve: the customers along a Hilbert curve over the coordinates' bounding "
         "square (ties: index) from a start customer, split optimally into routes within "
-        "capacity and duration (a route beyond the vehicle limit is reported by verify). O(n "
-        "log n + n C), C the most customers a route can carry; needs coordinates."};
+        "capacity and duration (routes beyond a vehicle limit dissolved into the others, as for "
+        "every construction). O(n log n + n C), C the most customers a route can carry; needs "
+        "coordinates."};
     start_option(curve_schema, "zero (the curve's first customer; deterministic)");
     registry.add(curve_schema, [start_of](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
         const DcvrpProblem& problem = dcvrp_of(b, "space_filling_curve");

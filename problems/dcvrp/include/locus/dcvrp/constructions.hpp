@@ -5,7 +5,8 @@
 /// Every construction respects the capacity and the maximum duration (each customer alone is
 /// feasible by the instance invariants) and, where it can, the vehicle limit K (vehicles > 0).
 /// When a construction cannot stay within K it still returns routes that respect capacity and
-/// duration, and DcvrpProblem::verify reports the excess routes. Distances are read through
+/// duration; the construction components then fit them into K routes with fit_fleet (over the
+/// limits if need be, for a penalised search to repair). Distances are read through
 /// Instance::distance only; savings on candidate lists, sweep and space_filling_curve scale to
 /// 100,000 customers and read the stop flag every few thousand steps (throw_if_stopped: Stopped
 /// ends them when a run's time limit passes).
@@ -39,6 +40,15 @@ std::vector<std::int32_t> insertion_order(const Instance& instance, InsertionOrd
 /// then lowest position); a new route is opened when no position fits (also beyond K, which
 /// verify then reports). Deterministic for a given order. O(n^2).
 Routes cheapest_insertion(const Instance& instance, std::span<const std::int32_t> order);
+
+/// Fits `routes` into a fleet of `vehicles` (> 0) routes when it has more: the routes of least
+/// load are dissolved one by one, each of their customers (in route order) inserted where the
+/// capacity and duration excess of the receiving route grows least, then where it adds the
+/// least distance (ties: lowest route, then position) — over the capacity or the duration
+/// limit when no route can take it within them. The result has exactly `vehicles` routes and
+/// may be infeasible: a search with penalised limits (the route chains' `penalties`) repairs
+/// it, and never opens a route. Deterministic; O(n^2) per dissolved route at most.
+void fit_fleet(const Instance& instance, Routes& routes, std::int32_t vehicles);
 
 /// The savings construction pairs each customer with this many nearest customers when its
 /// `candidates` is 0 and the instance has more than kSavingsAllPairsCustomers customers.
