@@ -512,3 +512,21 @@ TEST_CASE("a vehicle limit below the construction's route count: configs/dcvrp/b
     INFO(verify.output);
     CHECK(verify.exit_code == 0);
 }
+
+TEST_CASE("configs/dcvrp/best.yaml on X-n101-k25 (CPU, seed 1) reaches the best-known value "
+          "27591 within an iteration budget") {
+    const auto dir = locus::test::temp_dir("dcvrp-best-x101");
+    const auto run = locus::test::run_command(
+        locus_bin() + " run " + (locus::test::source_dir() / "configs/dcvrp/best.yaml").string() +
+        " -q --backend cpu --instance cvrplib/X-n101-k25.vrp --seed 1 --set threads=2 --set "
+        "termination.iterations=1000 --set termination.time_limit=0 --out " +
+        (dir / "out").string());
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    const std::string line = results_line(dir / "out");
+    INFO(line);
+    CHECK(objective_of(line) == 27591.0);
+    CHECK(line.find("\"feasible\":true") != std::string::npos);
+    // The run stops at the best-known value (stop_at_optimum), before the budget.
+    CHECK(line.find("\"stop_reason\":\"target\"") != std::string::npos);
+}
