@@ -32,6 +32,20 @@ std::string results_line(const fs::path& out) {
     return line;
 }
 
+/// The best.sol a run wrote under `out` (empty when there is none).
+fs::path best_sol(const fs::path& out) {
+    for (const auto& entry : fs::recursive_directory_iterator(out))
+        if (entry.path().filename() == "best.sol") return entry.path();
+    return {};
+}
+
+/// `locus verify` of a DCVRP solution of instance `spec` (extra: further options).
+locus::test::CommandResult verify_sol(const std::string& spec, const fs::path& sol,
+                                      const std::string& extra = "") {
+    return locus::test::run_command(locus_bin() + " verify --problem dcvrp --instance '" + spec +
+                                    "' " + extra + "--solution " + sol.string());
+}
+
 /// The "objective" of a results line (0 when absent).
 double objective_of(const std::string& line) {
     const std::size_t at = line.find("\"objective\":");
@@ -92,17 +106,13 @@ TEST_CASE("a run writes a best.sol that verifies; --initial starts from a .sol f
     const std::string line = results_line(dir / "out");
     CHECK(line.find("\"feasible\":true") != std::string::npos);
     CHECK(line.find("\"problem\":\"dcvrp\"") != std::string::npos);
-    fs::path best;
-    for (const auto& entry : fs::recursive_directory_iterator(dir / "out"))
-        if (entry.path().filename() == "best.sol") best = entry.path();
+    const fs::path best = best_sol(dir / "out");
     REQUIRE(!best.empty());
 
     const auto problem = locus::dcvrp::DcvrpProblem::load(spec);
     const auto tour = problem->read_solution(best);
     const double cost = problem->evaluate(tour);
-    const auto verify =
-        locus::test::run_command(locus_bin() + " verify --problem dcvrp --instance '" + spec +
-                                 "' --solution " + best.string());
+    const auto verify = verify_sol(spec, best);
     CHECK(verify.exit_code == 0);
     REQUIRE(verify.output.starts_with("feasible: objective "));
     CHECK(std::stod(verify.output.substr(20)) == cost);
@@ -197,13 +207,9 @@ TEST_CASE("filter: compact without candidates is refused by name; with them a ru
     INFO(good.output);
     REQUIRE(good.exit_code == 0);
     CHECK(results_line(dir / "good").find("\"feasible\":true") != std::string::npos);
-    fs::path best;
-    for (const auto& entry : fs::recursive_directory_iterator(dir / "good"))
-        if (entry.path().filename() == "best.sol") best = entry.path();
+    const fs::path best = best_sol(dir / "good");
     REQUIRE(!best.empty());
-    const auto verify =
-        locus::test::run_command(locus_bin() + " verify --problem dcvrp --instance '" + spec +
-                                 "' --solution " + best.string());
+    const auto verify = verify_sol(spec, best);
     CHECK(verify.exit_code == 0);
 }
 
@@ -234,9 +240,7 @@ TEST_CASE("chains: a DCVRP run reports the exact objective of a feasible best.so
     REQUIRE(run.exit_code == 0);
     const std::string line = results_line(dir / "good");
     CHECK(line.find("\"feasible\":true") != std::string::npos);
-    fs::path best;
-    for (const auto& entry : fs::recursive_directory_iterator(dir / "good"))
-        if (entry.path().filename() == "best.sol") best = entry.path();
+    const fs::path best = best_sol(dir / "good");
     REQUIRE(!best.empty());
     const auto problem = locus::dcvrp::DcvrpProblem::load(spec);
     const double cost = problem->evaluate(problem->read_solution(best));
@@ -270,9 +274,7 @@ TEST_CASE("chains with DCVRP penalties on an instance that no fleet of that size
     const std::string line = results_line(dir / "out");
     CHECK(line.find("\"feasible\":false") != std::string::npos);
     CHECK(line.find("\"infeasible_reason\":") != std::string::npos);
-    fs::path best;
-    for (const auto& entry : fs::recursive_directory_iterator(dir / "out"))
-        if (entry.path().filename() == "best.sol") best = entry.path();
+    const fs::path best = best_sol(dir / "out");
     REQUIRE(!best.empty());
     const auto problem = locus::dcvrp::DcvrpProblem::load(spec);
     // Every customer is in the written solution (a giant tour of the instance).
@@ -373,12 +375,9 @@ TEST_CASE("configs/dcvrp/large.yaml on 12,000 customers (CPU): DIMENSION above 1
     REQUIRE(at != std::string::npos);
     const double total = std::stod(line.substr(at + 15));
     if (!locus::test::instrumented_run()) CHECK(total <= limit + 1.0 + 0.2 * limit);
-    fs::path best;
-    for (const auto& entry : fs::recursive_directory_iterator(dir / "out"))
-        if (entry.path().filename() == "best.sol") best = entry.path();
+    const fs::path best = best_sol(dir / "out");
     REQUIRE(!best.empty());
-    const auto verify = locus::test::run_command(locus_bin() + " verify --problem dcvrp --instance '" +
-                                                 spec + "' --solution " + best.string());
+    const auto verify = verify_sol(spec, best);
     INFO(verify.output);
     CHECK(verify.exit_code == 0);
 }
@@ -456,12 +455,9 @@ TEST_CASE("configs/dcvrp/large.yaml with either start of decompose (whole descen
         REQUIRE(std::getline(trace_in, first));
         const double construction = objective_of(first);
         CHECK(objective_of(line) < 0.97 * construction);
-        fs::path best;
-        for (const auto& entry : fs::recursive_directory_iterator(dir / name))
-            if (entry.path().filename() == "best.sol") best = entry.path();
+        const fs::path best = best_sol(dir / name);
         REQUIRE(!best.empty());
-        const auto verify = locus::test::run_command(locus_bin() + " verify --problem dcvrp --instance '" +
-                                                     spec + "' --solution " + best.string());
+        const auto verify = verify_sol(spec, best);
         INFO(verify.output);
         CHECK(verify.exit_code == 0);
     }
@@ -482,16 +478,13 @@ TEST_CASE("a vehicle limit below the construction's route count: configs/dcvrp/b
                                                 " -q --backend cpu --out " + (dir / "alone").string());
     REQUIRE(alone.exit_code == 0);
     const auto routes_of = [](const fs::path& out) {
-        for (const auto& entry : fs::recursive_directory_iterator(out))
-            if (entry.path().filename() == "best.sol") {
-                std::ifstream in(entry.path());
-                std::string text;
-                int routes = 0;
-                while (std::getline(in, text))
-                    routes += text.starts_with("Route") ? 1 : 0;
-                return std::make_pair(entry.path(), routes);
-            }
-        return std::make_pair(fs::path{}, -1);
+        const fs::path best = best_sol(out);
+        std::ifstream in(best);
+        std::string text;
+        int routes = 0;
+        while (std::getline(in, text))
+            routes += text.starts_with("Route") ? 1 : 0;
+        return std::make_pair(best, best.empty() ? -1 : routes);
     };
     CHECK(routes_of(dir / "alone").second == 13);
     const auto run = locus::test::run_command(
@@ -506,9 +499,7 @@ TEST_CASE("a vehicle limit below the construction's route count: configs/dcvrp/b
     CHECK(line.find("\"stop_reason\":\"iterations\"") != std::string::npos);
     const auto [best, routes] = routes_of(dir / "fleet");
     CHECK(routes == 12);
-    const auto verify = locus::test::run_command(locus_bin() + " verify --problem dcvrp --instance '" +
-                                                 spec + "' --param vehicles=12 --solution " +
-                                                 best.string());
+    const auto verify = verify_sol(spec, best, "--param vehicles=12 ");
     INFO(verify.output);
     CHECK(verify.exit_code == 0);
 }
