@@ -1,5 +1,5 @@
 // The DCVRP route chains on the many-chain engine (CPU twin): every relocate, swap, 2-opt*, 2-opt,
-// segment-relocate and segment-swap move's delta against full re-evaluation and its workspace against a rebuild, exact
+// segment-relocate, segment-swap and SWAP* move's delta against full re-evaluation and its workspace against a rebuild, exact
 // costs, feasibility of every chain's best, determinism across thread counts, check_moves.
 
 #include <doctest/doctest.h>
@@ -11,6 +11,7 @@
 #include "chain_policy_harness.hpp"
 #include "dcvrp_test_instances.hpp"
 #include "locus/dcvrp/constructions.hpp"
+#include "locus/dcvrp/cvrplib.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
 #include "locus/dcvrp/giant_tour.hpp"
@@ -89,6 +90,7 @@ TEST_CASE("DCVRP route chains: every move's delta equals re-evaluation, workspac
     std::uint64_t two_opt_moves = 0;
     std::uint64_t segment_moves = 0;
     std::uint64_t swap_moves = 0;
+    std::uint64_t star_moves = 0;
     for (const Case c : {Case{30, 1, 25, 1300.0}, Case{45, 2, 60, 2500.0}, Case{25, 3, 200, 1e18}}) {
         const Instance instance = c.distance < 1e17
                                       ? generate_random(c.n, c.seed, c.capacity, c.distance)
@@ -109,7 +111,10 @@ TEST_CASE("DCVRP route chains: every move's delta equals re-evaluation, workspac
             locus::test::check_neighborhood<4>(data.policy(2), row, count);
             const std::uint64_t before_swaps = count.moves;
             locus::test::check_neighborhood<5>(data.policy(2), row, count);
-            swap_moves += count.moves - before_swaps;
+            const std::uint64_t before_star = count.moves;
+            locus::test::check_neighborhood<6>(data.policy(2), row, count);
+            star_moves += count.moves - before_star;
+            swap_moves += before_star - before_swaps;
             segment_moves += before_swaps - before_segments;
             two_opt_moves += before_segments - before_two_opt;
             CAPTURE(c.n);
@@ -121,6 +126,7 @@ TEST_CASE("DCVRP route chains: every move's delta equals re-evaluation, workspac
     CHECK(two_opt_moves > 20); // long routes of the loose instance
     CHECK(segment_moves > 100);
     CHECK(swap_moves > 100);
+    CHECK(star_moves > 100);
 }
 
 TEST_CASE("DCVRP route chains with penalties: every move's delta equals the change of cost plus "
@@ -136,6 +142,7 @@ TEST_CASE("DCVRP route chains with penalties: every move's delta equals the chan
         options.kicks = 2;
         options.segments = true;
         options.segment_swaps = true;
+        options.swap_star = true;
         options.penalties = true;
         const RouteChainPolicy policy = data.policy(options);
         const SolutionBatch batch = starts(problem, 1, 4);
@@ -159,6 +166,7 @@ TEST_CASE("DCVRP route chains with penalties: every move's delta equals the chan
             locus::test::check_neighborhood<3>(policy, row, count);
             locus::test::check_neighborhood<4>(policy, row, count);
             locus::test::check_neighborhood<5>(policy, row, count);
+            locus::test::check_neighborhood<6>(policy, row, count);
             CHECK(count.wrong_delta == 0);
             CHECK(count.wrong_workspace == 0);
             moves += count.moves;
@@ -383,4 +391,38 @@ TEST_CASE("DCVRP route chains: a swap of segments exchanges 2 customers with 1 o
     CHECK(moved(1, 3, 1) == Row{0, 3, 1, 2, 0, 4, 5, 0, 0, 0}); // [3] <-> [1 2]
     CHECK(moved(2, 3, 4).empty()); // [3 ...] would leave its route
     CHECK(moved(0, 1, 2).empty()); // [1 2] and [2] overlap
+}
+
+TEST_CASE("DCVRP route chains: SWAP* puts each customer at its cheapest granular place in the "
+          "other's route, the one the other left included") {
+    // Customers on a line at x = 1..6 (depot at 0): routes [1 4 5] and [2 3 6].
+    const Instance instance = parse_cvrplib("NAME : line6\nTYPE : CVRP\nDIMENSION : 7\n"
+                                            "CAPACITY : 100\nEDGE_WEIGHT_TYPE : EUC_2D\n"
+                                            "NODE_COORD_SECTION\n1 0 0\n2 1 0\n3 2 0\n4 3 0\n"
+                                            "5 4 0\n6 5 0\n7 6 0\nDEMAND_SECTION\n1 0\n2 1\n"
+                                            "3 1\n4 1\n5 1\n6 1\n7 1\nDEPOT_SECTION\n1\n-1\n"
+                                            "EOF\n",
+                                            "line6.vrp");
+    const RouteChainData data(instance, 5);
+    RouteChainPolicy workspace = data.policy(1);
+    gpu::ArrayList list;
+    workspace.declare(list, 1);
+    gpu::HostStorage storage;
+    storage.allocate(list);
+    std::vector<std::int32_t> row{0, 1, 4, 5, 0, 2, 3, 6, 0, 0, 0, 0};
+    workspace.refresh(gpu::SerialTeam{}, 0, row.data());
+    const std::int64_t before = data.cost(row);
+    // 4 goes to its cheapest place in [3 6] (between 3 and 6: +0, where 2's place costs +2);
+    // 2 to its cheapest in [1 5], the place 4 left (+0; beside its candidates nothing is
+    // cheaper).
+    const RouteMove m{6, 0, 4, 2};
+    const std::int64_t delta = RouteChainPolicy::delta(workspace.view(0), m);
+    REQUIRE(delta != gpu::invalid_delta<std::int64_t>());
+    workspace.apply(gpu::SerialTeam{}, 0, row.data(), m);
+    CHECK(row == std::vector<std::int32_t>{0, 1, 2, 5, 0, 3, 4, 6, 0, 0, 0, 0});
+    CHECK(data.cost(row) == before + delta);
+    // Within one route it is not a move.
+    workspace.refresh(gpu::SerialTeam{}, 0, row.data());
+    CHECK(RouteChainPolicy::delta(workspace.view(0), RouteMove{6, 0, 1, 5}) ==
+          gpu::invalid_delta<std::int64_t>());
 }

@@ -62,7 +62,8 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
         options.candidates = 10;
         options.kicks = 3;
         options.segments = distance < 1e17;
-        options.segment_swaps = distance > 1e17; // the sixth neighborhood on long routes
+        options.segment_swaps = distance > 1e17; // the sixth and seventh neighborhoods on
+        options.swap_star = distance > 1e17;     // long routes
         gpu::ChainParams params;
         params.seed = 41;
         params.check_moves = true;
@@ -126,6 +127,7 @@ TEST_CASE("DCVRP route chains with independent moves and distances from the coor
         options.candidates = 12;
         options.segments = true;
         options.segment_swaps = true;
+        options.swap_star = true;
         options.penalties = penalties;
         options.distances = DistanceMode::coordinates;
         gpu::ChainParams params;

@@ -124,8 +124,8 @@ FixedDistance RouteChainData::distance() const {
     return d;
 }
 
-RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments,
-                                        bool segment_swaps) const {
+RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments, bool segment_swaps,
+                                        bool swap_star) const {
     RouteChainPolicy p;
     p.dist = distance();
     p.demand = demand.data();
@@ -140,12 +140,14 @@ RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments,
     p.vehicles = vehicles;
     p.segments = segments ? 1 : 0;
     p.swaps = segment_swaps ? 1 : 0;
+    p.swap_star = swap_star ? 1 : 0;
     p.load_weight = load_weight;
     return p;
 }
 
 RouteChainPolicy RouteChainData::policy(const RouteChainOptions& options) const {
-    RouteChainPolicy p = policy(options.kicks, options.segments, options.segment_swaps);
+    RouteChainPolicy p =
+        policy(options.kicks, options.segments, options.segment_swaps, options.swap_star);
     p.penalties = options.penalties ? 1 : 0;
     p.target_feasible = static_cast<std::int32_t>(std::lround(options.feasible_target * 1000.0));
     p.repair_boost = options.repair_boost;
@@ -212,6 +214,7 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
     options.kicks = static_cast<std::int32_t>(p.get_int("kicks"));
     options.segments = p.get_bool("segments");
     options.segment_swaps = p.get_bool("segment_swaps");
+    options.swap_star = p.get_bool("swap_star");
     options.penalties = p.get_bool("penalties");
     options.feasible_target = p.get_real("feasible_target");
     options.repair_boost = static_cast<std::int32_t>(p.get_int("repair_boost"));
@@ -247,6 +250,11 @@ void register_routing_ils(Registry& registry) {
                        "also exchange 2 consecutive customers with 1 or 2 consecutive customers "
                        "of another place, a candidate first (swap 2-1, 1-2 and 2-2), as a sixth "
                        "neighborhood");
+        schema.boolean("swap_star", "false",
+                       "also SWAP* (Vidal 2022): a customer and a candidate of another route "
+                       "exchanged, each put at its cheapest place in the other's route among "
+                       "the one the other left and those beside its own candidates there, as a "
+                       "seventh neighborhood");
         schema.boolean("penalties", "false",
                        "descents may exceed the capacity and the duration limit at a cost: "
                        "penalty weights per chain adapted towards feasible_target, infeasible "

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Route-chain moves (relocate, swap, 2-opt*, 2-opt, relocate of 2 or 3 customers, swaps of 2
-/// consecutive customers with 1 or 2) over a
+/// consecutive customers with 1 or 2, SWAP* on granular places) over a
 /// routing solution kept as routes with per-customer prefix summaries of load and duration:
 /// each move's cost change and its routes' new load and duration in O(1), and the routes it
 /// writes. Host-device, written once for the CPU twin and kernels, over any chain view that
@@ -17,6 +17,7 @@
 ///                      included)
 ///   load, dur          per route; route_begin, route_end: its marker and the next one
 ///   demand(u), service()
+///   candidate(u, i), candidate_count(): u's i-th nearest customer, and how many there are
 ///   limited(change, ra, la, ta, rb, lb, tb): `change` when routes ra (new load la, duration
 ///                      ta) and rb (lb, tb; ignored when rb == ra) may take the move, plus
 ///                      whatever the view charges for them; invalid_delta to refuse it.
@@ -26,7 +27,11 @@
 /// route; 4 the 2 or 3 consecutive customers from u moved after v (variant 2 (length - 2) +
 /// reversed); 5 the segment from u exchanged with the segment from v, of 2 and 1 (variant 0),
 /// 1 and 2 (1) or 2 and 2 (2) consecutive customers, each keeping its orientation (swap 2-1,
-/// 1-2, 2-2 of Vidal et al. 2012; in one route or two).
+/// 1-2, 2-2 of Vidal et al. 2012; in one route or two); 6 SWAP* (Vidal 2022) between u's and
+/// v's routes: u and v leave their routes, u goes to its cheapest place in v's route and v to
+/// its cheapest in u's, the places sought among the one the other customer left and those beside
+/// the incoming customer's candidates in the route (granular: O(K) per move, where HGS-CVRP
+/// caches every route's three best places per customer).
 
 #include <concepts>
 #include <cstdint>
@@ -39,7 +44,7 @@ namespace locus::routing {
 /// A move of the route neighborhoods.
 struct RouteMove {
     std::int32_t kind = 0;    ///< neighborhood: 0 relocate, 1 swap, 2 2-opt*, 3 2-opt,
-                              ///< 4 relocate2/3, 5 swap of segments
+                              ///< 4 relocate2/3, 5 swap of segments, 6 SWAP*
     std::int32_t variant = 0; ///< relocate: 0 after v, 1 before v; 2-opt*: 0 tails, 1 reversed;
                               ///< relocate2/3: 2 (length - 2) + reversed; swap of segments:
                               ///< 0 2-1, 1 1-2, 2 2-2 (customers from u, from v)
@@ -62,6 +67,8 @@ concept RouteChainView = requires(const V v, std::int32_t node, std::int64_t val
     { v.length(node) } -> std::convertible_to<std::int32_t>;
     { v.demand(node) } -> std::convertible_to<std::int64_t>;
     { v.service() } -> std::convertible_to<std::int64_t>;
+    { v.candidate(node, node) } -> std::convertible_to<std::int32_t>;
+    { v.candidate_count() } -> std::convertible_to<std::int32_t>;
     { v.w } -> std::convertible_to<std::int32_t>;
     { v.lin[node] } -> std::convertible_to<std::int32_t>;
     { v.pos[node] } -> std::convertible_to<std::int32_t>;
@@ -76,6 +83,39 @@ concept RouteChainView = requires(const V v, std::int32_t node, std::int64_t val
         v.limited(value, node, value, value, node, value, value)
         } -> std::convertible_to<std::int64_t>;
 };
+
+/// SWAP* (kind 6): the cheapest place of customer c in route r once customer `gone` (of r) has
+/// left it, among gone's place and the places before and after each of c's candidates in r
+/// (the first found among equals). Returns the insertion's cost change; `after` gets the node
+/// c follows (0: the route's start).
+template <class View>
+LOCUS_HD std::int64_t swap_star_place(const View& v, std::int32_t c, std::int32_t r,
+                                      std::int32_t gone, std::int32_t& after) {
+    const std::int32_t pg = v.prev(gone);
+    const std::int32_t sg = v.next(gone);
+    std::int64_t best = v.d(pg, c) + v.d(c, sg) - v.d(pg, sg);
+    after = pg;
+    const std::int32_t count = v.candidate_count();
+    for (std::int32_t i = 0; i < count; ++i) {
+        const std::int32_t w = v.candidate(c, i);
+        if (w == gone || v.route[w] != r) continue;
+        std::int32_t nw = v.next(w);
+        if (nw == gone) nw = sg;
+        const std::int64_t behind = v.d(w, c) + v.d(c, nw) - v.d(w, nw);
+        if (behind < best) {
+            best = behind;
+            after = w;
+        }
+        std::int32_t pw = v.prev(w);
+        if (pw == gone) pw = pg;
+        const std::int64_t before = v.d(pw, c) + v.d(c, w) - v.d(pw, w);
+        if (before < best) {
+            best = before;
+            after = pw;
+        }
+    }
+    return best;
+}
 
 /// Delta of move `m` on the chain of view `v`, or invalid_delta when it is not a move (a
 /// no-op, or refused by v.limited).
@@ -209,6 +249,23 @@ template <class View> LOCUS_HD std::int64_t route_move_delta(const View& v, cons
                        v.dur[ra] + at_u - time_u + time_x, v.load[rb] - load_x + load_u,
                        v.dur[rb] + at_x - time_x + time_u);
     }
+    case 6: { // SWAP*: u to its best place in x's route, x to its best in u's
+        if (same) return kInvalid;
+        std::int32_t after_u = 0;
+        std::int32_t after_x = 0;
+        const std::int64_t into_b = swap_star_place(v, u, rb, x, after_u);
+        const std::int64_t into_a = swap_star_place(v, x, ra, u, after_x);
+        const std::int32_t pu = v.prev(u);
+        const std::int32_t su = v.next(u);
+        const std::int32_t px = v.prev(x);
+        const std::int32_t sx = v.next(x);
+        const std::int64_t at_a = v.d(pu, su) - v.d(pu, u) - v.d(u, su) + into_a;
+        const std::int64_t at_b = v.d(px, sx) - v.d(px, x) - v.d(x, sx) + into_b;
+        const std::int64_t qu = v.demand(u);
+        const std::int64_t qx = v.demand(x);
+        return limited(at_a + at_b, v.load[ra] - qu + qx, v.dur[ra] + at_a, v.load[rb] - qx + qu,
+                       v.dur[rb] + at_b);
+    }
     default: { // 2-opt within a route
         if (!same) return kInvalid;
         const std::int32_t a = v.pos[u] < v.pos[x] ? u : x;
@@ -253,7 +310,7 @@ LOCUS_HD std::int32_t moved_route_length(const View& v, const RouteMove& m, std:
         return r == ra ? length + change : length - change;
     }
     default:
-        return length; // swap
+        return length; // swap, SWAP*
     }
 }
 
@@ -342,6 +399,21 @@ LOCUS_HD std::int32_t compose_route(const View& v, const RouteMove& m, std::int3
                 continue;
             }
             put(v.lin[q]);
+        }
+        break;
+    }
+    case 6: { // SWAP*: the leaving customer dropped, the other one put at its best place
+        const bool is_a = r == ra;
+        const std::int32_t gone = is_a ? m.u : m.v;
+        const std::int32_t come = is_a ? m.v : m.u;
+        std::int32_t after = 0;
+        swap_star_place(v, come, r, gone, after);
+        if (after == 0) put(come);
+        for (std::int32_t q = s + 1; q < e; ++q) {
+            const std::int32_t node = v.lin[q];
+            if (node == gone) continue;
+            put(node);
+            if (node == after) put(come);
         }
         break;
     }

@@ -24,6 +24,8 @@
 ///                were or reversed (columns: (length - 2) 2K + reversed K + candidate)
 ///   5 swap2      the segment from u exchanged with the segment from v: 2 and 1 customers
 ///                ([0, K)), 1 and 2 ([K, 2K)), 2 and 2 ([2K, 3K))
+///   6 SWAP*      u and v (different routes) exchanged, each put at its cheapest granular
+///                place in the other's route
 ///
 /// The moves' arithmetic and rewriting are the routing library's (routing/route_chain_moves.hpp)
 /// over this policy's View, which prices routes over a limit (hard limits or penalties);
@@ -54,7 +56,7 @@ inline constexpr std::int64_t kNoDurationLimit = std::int64_t{1} << 60;
 struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     using delta_type = std::int64_t;
     using move_type = RouteMove;
-    static constexpr int kNeighborhoods = 6;
+    static constexpr int kNeighborhoods = 7;
     static constexpr int kMaxTouched = 6;
     /// Most tries per kick of the perturbation.
     static constexpr int kKickTries = 32;
@@ -78,6 +80,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::int32_t vehicles = 0; ///< fleet limit K of recombined children (0: unlimited)
     std::int32_t segments = 0; ///< 1: neighborhood 4 (relocate2/3) searched; 0: left out
     std::int32_t swaps = 0;    ///< 1: neighborhood 5 (swap of segments) searched; 0: left out
+    std::int32_t swap_star = 0; ///< 1: neighborhood 6 (SWAP*) searched; 0: left out
     /// 1: capacity and duration excess penalised in the descent with adaptive weights; 0: hard
     /// limits (moves over a limit refused).
     std::int32_t penalties = 0;
@@ -200,6 +203,10 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         }
         LOCUS_HD_INLINE std::int64_t demand(std::int32_t u) const { return p->demand[u]; }
         LOCUS_HD_INLINE std::int64_t service() const { return p->service; }
+        LOCUS_HD_INLINE std::int32_t candidate(std::int32_t u, std::int32_t i) const {
+            return p->neighbors[static_cast<std::int64_t>(u) * p->K + i];
+        }
+        LOCUS_HD_INLINE std::int32_t candidate_count() const { return p->K; }
         /// The move's verdict on its routes (route_chain_moves.hpp): ra gets load la and
         /// duration ta, rb (when not ra) lb and tb. Hard limits: `change`, or invalid_delta
         /// when a route goes over a limit (admissible); penalties: `change` plus the change of
@@ -361,6 +368,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         LOCUS_HD_INLINE gpu::MoveGrid grid() const {
             if (k == 4 && v.p->segments == 0) return {0, 0};
             if (k == 5 && v.p->swaps == 0) return {0, 0};
+            if (k == 6 && v.p->swap_star == 0) return {0, 0};
             const std::int32_t cols = k == 4   ? 4 * v.p->K
                                       : k == 5 ? 3 * v.p->K
                                                : ((k == 0 || k == 2) ? 2 * v.p->K : v.p->K);

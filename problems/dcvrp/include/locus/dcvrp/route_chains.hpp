@@ -34,6 +34,7 @@ struct RouteChainOptions {
     std::int32_t kicks = 3;       ///< random feasible relocations/swaps per perturbation
     bool segments = false;        ///< also relocate 2-3 consecutive customers
     bool segment_swaps = false;   ///< also swap 2 consecutive customers with 1 or 2
+    bool swap_star = false;       ///< also SWAP* on granular places
     bool penalties = false;       ///< penalised capacity/duration excess in the descents
     double feasible_target = 0.2; ///< target share of feasible descents (penalty weights)
     std::int32_t repair_boost = 10; ///< weight factor of repair descents (1: no repair)
@@ -70,7 +71,7 @@ struct RouteChainData {
     FixedDistance distance() const;
     /// A policy over these host arrays (workspace pointers unset).
     RouteChainPolicy policy(std::int32_t kicks, bool segments = true,
-                            bool segment_swaps = true) const;
+                            bool segment_swaps = true, bool swap_star = true) const;
     /// A policy with the options' neighborhoods, kicks and penalties.
     RouteChainPolicy policy(const RouteChainOptions& options) const;
     /// The chains' cost of a giant-tour row.
