@@ -461,6 +461,15 @@ LOCUS_HD bool descend_in(int k, const Team& team, const P& policy, const ChainAr
                          const ChainParams& params, std::uint32_t chain) {
     if constexpr (First < P::kNeighborhoods) {
         if (k == First) {
+            // A neighborhood the policy leaves out (a grid without columns, e.g. a DCVRP
+            // neighborhood switched off) has no move for any row: skipped before the focus is
+            // copied and the team synchronised, with the result of descending it.
+            if (policy.template evaluator<First>(chain, a.trial + a.solution(chain),
+                                                 a.active_list + a.element(chain),
+                                                 a.active_count + chain)
+                    .grid()
+                    .cols == 0)
+                return false;
             if constexpr (IndependentMoves<P> && P::template focused<First>()) {
                 if (params.independent_moves)
                     return descend_many<First>(team, policy, a, params, chain);
