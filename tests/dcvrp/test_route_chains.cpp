@@ -23,6 +23,21 @@ using namespace locus::dcvrp;
 
 namespace {
 
+/// A route-chain policy with its workspace for `chains` chains in host memory (the storage
+/// holds the arrays the policy points to, so neither moves).
+struct HostWorkspace {
+    HostWorkspace(const RouteChainPolicy& p, std::size_t chains) : policy(p) {
+        gpu::ArrayList list;
+        policy.declare(list, chains);
+        storage.allocate(list);
+    }
+    HostWorkspace(const HostWorkspace&) = delete;
+    HostWorkspace& operator=(const HostWorkspace&) = delete;
+
+    RouteChainPolicy policy;
+    gpu::HostStorage storage;
+};
+
 SolutionBatch starts(const DcvrpProblem& problem, std::size_t count, std::uint64_t seed) {
     return dcvrp_test::insertion_starts(problem, count, seed);
 }
@@ -237,11 +252,8 @@ TEST_CASE("DCVRP route chains: order crossover and Split give feasible children 
                                                   : generate_random(60, 8, 40);
         const DcvrpProblem problem(instance);
         const RouteChainData data(instance, 6);
-        RouteChainPolicy policy = data.policy(2);
-        gpu::ArrayList list;
-        policy.declare(list, 1);
-        gpu::HostStorage storage;
-        storage.allocate(list);
+        HostWorkspace host(data.policy(2), 1);
+        const RouteChainPolicy& policy = host.policy;
         const SolutionBatch parents = starts(problem, 2, 11);
         std::vector<std::int32_t> child(problem.solution_width());
         for (std::uint64_t draw = 0; draw < 20; ++draw) {
@@ -365,12 +377,8 @@ TEST_CASE("DCVRP route chains: a swap of segments exchanges 2 customers with 1 o
           "in its orientation, in one route or two") {
     const Instance instance = generate_random(6, 3, 1000); // five customers, a loose capacity
     const RouteChainData data(instance, 4);
-    const RouteChainPolicy policy = data.policy(1);
-    gpu::ArrayList list;
-    RouteChainPolicy workspace = policy;
-    workspace.declare(list, 1);
-    gpu::HostStorage storage;
-    storage.allocate(list);
+    HostWorkspace host(data.policy(1), 1);
+    const RouteChainPolicy& workspace = host.policy;
     // Routes [1 2 3] and [4 5]; returns the row after the move (empty when it is not a move).
     const auto moved = [&](std::int32_t variant, std::int32_t u, std::int32_t v) {
         std::vector<std::int32_t> row{0, 1, 2, 3, 0, 4, 5, 0, 0, 0};
@@ -404,11 +412,8 @@ TEST_CASE("DCVRP route chains: SWAP* puts each customer at its cheapest granular
                                             "EOF\n",
                                             "line6.vrp");
     const RouteChainData data(instance, 5);
-    RouteChainPolicy workspace = data.policy(1);
-    gpu::ArrayList list;
-    workspace.declare(list, 1);
-    gpu::HostStorage storage;
-    storage.allocate(list);
+    HostWorkspace host(data.policy(1), 1);
+    const RouteChainPolicy& workspace = host.policy;
     std::vector<std::int32_t> row{0, 1, 4, 5, 0, 2, 3, 6, 0, 0, 0, 0};
     workspace.refresh(gpu::SerialTeam{}, 0, row.data());
     const std::int64_t before = data.cost(row);

@@ -93,26 +93,25 @@ LOCUS_HD std::int64_t swap_star_place(const View& v, std::int32_t c, std::int32_
                                       std::int32_t gone, std::int32_t& after) {
     const std::int32_t pg = v.prev(gone);
     const std::int32_t sg = v.next(gone);
-    std::int64_t best = v.d(pg, c) + v.d(c, sg) - v.d(pg, sg);
-    after = pg;
+    std::int64_t best = 0;
+    bool found = false;
+    const auto consider = [&](std::int32_t a, std::int32_t b) { // c between a and b
+        const std::int64_t cost = v.d(a, c) + v.d(c, b) - v.d(a, b);
+        if (!found || cost < best) {
+            best = cost;
+            after = a;
+            found = true;
+        }
+    };
+    consider(pg, sg); // gone's place
     const std::int32_t count = v.candidate_count();
     for (std::int32_t i = 0; i < count; ++i) {
         const std::int32_t w = v.candidate(c, i);
         if (w == gone || v.route[w] != r) continue;
-        std::int32_t nw = v.next(w);
-        if (nw == gone) nw = sg;
-        const std::int64_t behind = v.d(w, c) + v.d(c, nw) - v.d(w, nw);
-        if (behind < best) {
-            best = behind;
-            after = w;
-        }
-        std::int32_t pw = v.prev(w);
-        if (pw == gone) pw = pg;
-        const std::int64_t before = v.d(pw, c) + v.d(c, w) - v.d(pw, w);
-        if (before < best) {
-            best = before;
-            after = pw;
-        }
+        const std::int32_t nw = v.next(w);
+        const std::int32_t pw = v.prev(w);
+        consider(w, nw == gone ? sg : nw);  // behind w
+        consider(pw == gone ? pg : pw, w);  // before w
     }
     return best;
 }
