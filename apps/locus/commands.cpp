@@ -23,7 +23,7 @@ namespace {
 std::string type_name(const ParamSpec& spec) {
     switch (spec.type) {
     case ParamType::integer:
-        return "integer";
+        return spec.allows_auto ? "integer or auto" : "integer";
     case ParamType::real:
         return "real";
     case ParamType::boolean:

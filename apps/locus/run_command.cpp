@@ -325,6 +325,15 @@ BuildContext build_context(const Params& job, Registry& registry, bool quiet,
     build.memory_fraction = job.get_real("memory_fraction");
     build.seed = static_cast<std::uint64_t>(job.get_int("seed"));
     build.batch = static_cast<std::size_t>(job.get_int("batch"));
+    if (build.batch == 0) { // batch: auto
+        build.batch = gpu::auto_batch(build.device);
+        if (!quiet)
+            std::fprintf(stderr, "locus: batch auto -> %zu (%s)\n", build.batch,
+                         gpu::device_count() > 0
+                             ? fmt::format("the multiprocessors of CUDA device {}", build.device)
+                                   .c_str()
+                             : "no CUDA device");
+    }
     const std::string& backend = job.get_string("backend");
     if (backend == "cuda" || (backend == "auto" && gpu::device_count() > 0)) {
         gpu::require_device(build.device);
@@ -361,7 +370,7 @@ JobFacts job_facts(const RunOptions& options, const Params& job, const BuildCont
     facts.device_ordinal = build.backend == Backend::cuda ? build.device : -1;
     facts.device_pci_bus_id = device.pci_bus_id;
     facts.started_unix_s = started_unix_s;
-    facts.batch = static_cast<std::size_t>(job.get_int("batch"));
+    facts.batch = build.batch;
     facts.seed = build.seed;
     facts.threads = resolved_threads(build.threads);
     facts.best_known = table.lookup(problem.instance_name());

@@ -47,6 +47,7 @@ struct ParamSpec {
     std::optional<double> max;        ///< inclusive upper bound (integer, real)
     std::vector<std::string> choices; ///< valid values (choice)
     std::string component_kind;       ///< kind of nested components (component, component_list)
+    bool allows_auto = false;         ///< integer: the word `auto` is accepted, read as 0
 };
 
 /// The schema of a component: its kind, name, documentation and parameters.
@@ -78,6 +79,9 @@ struct ComponentSchema {
                                     std::string doc);
     /// Marks the most recently added parameter as required (no default).
     ComponentSchema& required();
+    /// Lets the most recently added integer parameter also be `auto`, which Params hold as 0
+    /// (outside its range, so a user's 0 is still refused); the component resolves it.
+    ComponentSchema& or_auto();
 
     const ParamSpec* find(const std::string& key) const;
 };

@@ -196,9 +196,11 @@ class Validator {
 
     static ParamValue integer_of(const ConfigNode& node, const ParamSpec& spec,
                                  const std::string& path) {
+        const std::string or_auto = spec.allows_auto ? " or auto" : "";
         if (node.type != ConfigNode::Type::scalar)
-            fail(node.location, path, "expected an integer, got " + describe(node));
+            fail(node.location, path, "expected an integer" + or_auto + ", got " + describe(node));
         const std::string& text = node.scalar;
+        if (spec.allows_auto && text == "auto") return std::int64_t{0};
         const std::size_t start = !text.empty() && text[0] == '+' ? 1 : 0;
         std::int64_t value = 0;
         const char* first = text.data() + start;
@@ -206,14 +208,15 @@ class Validator {
         const auto result = std::from_chars(first, last, value);
         if (first == last || result.ptr != last ||
             (start == 1 && text.size() > 1 && text[1] == '-'))
-            fail(node.location, path, "expected an integer, got " + describe(node));
+            fail(node.location, path, "expected an integer" + or_auto + ", got " + describe(node));
         if (result.ec == std::errc::result_out_of_range)
             fail(node.location, path,
-                 "expected an integer" + bounds_text(spec) + ", got " + describe(node) +
+                 "expected an integer" + bounds_text(spec) + or_auto + ", got " + describe(node) +
                      " (out of the 64-bit range)");
         if (!in_bounds(spec, static_cast<double>(value)))
             fail(node.location, path,
-                 "expected an integer" + bounds_text(spec) + ", got " + describe(node));
+                 "expected an integer" + bounds_text(spec) + or_auto + ", got " +
+                     describe(node));
         return value;
     }
 
@@ -499,7 +502,12 @@ void register_job_schema(Registry& registry) {
                     "where engines run (auto: cuda when a device is present, else cpu)")
             .integer("device", "0", "CUDA device ordinal", 0.0)
             .integer("threads", "0", "CPU threads of the CPU engines (0 = all cores)", 0.0)
-            .integer("batch", "1", "solutions searched together", 1.0, 1048576.0)
+            .integer("batch", "1",
+                     "solutions searched together (the chains of algorithm chains); auto: the "
+                     "chains that fill the CUDA device `device`, one per multiprocessor, on "
+                     "either backend (64 on a machine without a device)",
+                     1.0, 1048576.0)
+            .or_auto()
             .integer("memory_budget", "0",
                      "device memory the engines may allocate, MiB (0 = memory_fraction of the "
                      "free memory); also bounds the CPU twin's arrays of the chains (0: no "

@@ -100,6 +100,14 @@ ComponentSchema& ComponentSchema::required() {
     return *this;
 }
 
+ComponentSchema& ComponentSchema::or_auto() {
+    if (params.empty() || params.back().type != ParamType::integer)
+        throw Error("ComponentSchema::or_auto(): schema '" + name +
+                    "' has no integer parameter last");
+    params.back().allows_auto = true;
+    return *this;
+}
+
 const ParamSpec* ComponentSchema::find(const std::string& key) const {
     for (const ParamSpec& spec : params)
         if (spec.name == key)

@@ -32,6 +32,7 @@ void check_defaults(const ComponentSchema& schema, const std::string& plugin) {
         std::optional<double> value;
         switch (p.type) {
         case ParamType::integer:
+            if (p.allows_auto && text == "auto") break;
             if (const auto v = parse_integer(text)) value = static_cast<double>(*v);
             else fail("is not an integer");
             break;

@@ -75,6 +75,19 @@ std::string device_description(int ordinal) {
     return text;
 }
 
+int multiprocessor_count(int ordinal) {
+    require_ordinal(ordinal);
+    int count = 0;
+    LOCUS_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, ordinal));
+    return count;
+}
+
+std::size_t auto_batch(int ordinal) {
+    if (device_count() == 0) return kAutoBatchWithoutDevice;
+    return static_cast<std::size_t>(multiprocessor_count(ordinal)) *
+           ChainTuning<kTuningArch>::kChainsPerMultiprocessor;
+}
+
 std::string device_pci_bus_id(int ordinal) {
     require_ordinal(ordinal);
     char id[32] = {};

@@ -506,6 +506,35 @@ TEST_CASE("a limit that ends the candidate lists before any tour: a clear error,
     CHECK_FALSE(fs::exists(out / "results.jsonl"));
 }
 
+TEST_CASE("batch: auto runs the chains that fill the CUDA device, 64 without one; stderr and the "
+          "results line say how many") {
+    const fs::path out = temp_dir("batch-auto") / "out";
+    const std::string spec = "random-uniform:n=200,seed=5";
+    const CommandResult r = run_locus_stderr(
+        "run " + quoted((source_dir() / "configs/tsp/resident-ils.yaml").string()) + " --out " +
+        quoted(out.string()) + " --backend cpu --instance " + spec +
+        " --set batch=auto --set algorithm.epoch=2 --set termination.target_gap=null "
+        "--set termination.time_limit=null --set termination.iterations=4");
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto at = r.output.find("locus: batch auto -> ");
+    REQUIRE(at != std::string::npos);
+    const std::size_t chains = std::stoul(r.output.substr(at + 21));
+    if (r.output.find("(no CUDA device)", at) != std::string::npos) CHECK(chains == 64);
+    else CHECK(r.output.find("(the multiprocessors of CUDA device 0)", at) != std::string::npos);
+    const auto lines = read_jsonl(out / "results.jsonl");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["batch"].get<std::size_t>() == chains);
+    CHECK(verify_generated(spec, lines[0]["solution_file"].get<std::string>()) == 0);
+    // A user's 0 is not auto: the key's range and its word are named.
+    const CommandResult zero = run_locus_stderr(
+        "run " + quoted((source_dir() / "configs/tsp/resident-ils.yaml").string()) +
+        " --backend cpu --instance " + spec + " --set batch=0");
+    CHECK(zero.exit_code == 2);
+    CHECK(zero.output.find("batch: expected an integer in [1, 1048576] or auto, got '0'") !=
+          std::string::npos);
+}
+
 TEST_CASE("resident ILS from a start algorithm: the chains improve on the parallel VND's optimum") {
     // configs/tsp/resident-ils-large.yaml: a parallel VND takes the best nearest-neighbor tour
     // to a local optimum, then the chains search from it within the same limit.

@@ -254,8 +254,17 @@ TEST_CASE("value errors give file:line:col, key path and the bad value") {
     CHECK_THROWS_WITH_AS(compose(kMinimal + "seed: [1]\n"),
                          "run.yaml:3:7: seed: expected an integer, got a list", ConfigError);
     CHECK_THROWS_WITH_AS(compose(kMinimal + "batch: 0\n"),
-                         "run.yaml:3:8: batch: expected an integer in [1, 1048576], got '0'",
+                         "run.yaml:3:8: batch: expected an integer in [1, 1048576] or auto, got '0'",
                          ConfigError);
+    CHECK_THROWS_WITH_AS(compose(kMinimal + "batch: many\n"),
+                         "run.yaml:3:8: batch: expected an integer or auto, got 'many'",
+                         ConfigError);
+    CHECK_THROWS_WITH_AS(compose(kMinimal + "seed: auto\n"),
+                         "run.yaml:3:7: seed: expected an integer, got 'auto'", ConfigError);
+    // auto is held as 0, outside the range; the launcher resolves it (batch: the device's
+    // multiprocessors).
+    CHECK(compose(kMinimal + "batch: auto\n").get_int("batch") == 0);
+    CHECK(compose(kMinimal, {"batch=auto"}).get_int("batch") == 0);
     CHECK_THROWS_WITH_AS(compose(kMinimal + "check_moves: yes\n"),
                          "run.yaml:3:14: check_moves: expected true or false, got 'yes'",
                          ConfigError);

@@ -123,13 +123,17 @@ TEST_CASE("DCVRP decomposition needs coordinates: explicit weights are refused w
 }
 
 TEST_CASE("DCVRP chains confined to regions change only their region's routes; the regions' "
-          "best parts assemble into a solution that gains every region's improvement") {
+          "best parts assemble into a solution that gains every region's improvement (random "
+          "kicks, and ruin and recreate)") {
     const DcvrpProblem problem(generate_random(1201, 6, 40, 4000.0));
     const RouteDecomposition decomposition(problem.instance());
     const RouteChainData data(problem.instance(), 0);
+    for (const std::int32_t ruin : {0, 8}) {
+    CAPTURE(ruin);
     RouteChainOptions options;
     options.candidates = 10;
     options.segments = true;
+    options.ruin = ruin;
     gpu::ChainParams params;
     params.seed = 17;
     params.check_moves = true;
@@ -199,6 +203,7 @@ TEST_CASE("DCVRP chains confined to regions change only their region's routes; t
     runner->reset(assembled, data.cost(assembled));
     runner->epoch(30, 10, {});
     CHECK_FALSE(runner->check().failed);
+    }
 }
 
 TEST_CASE("Chains without regions refuse to be confined") {

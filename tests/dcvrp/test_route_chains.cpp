@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "chain_policy_harness.hpp"
@@ -17,6 +18,7 @@
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/route_chains.hpp"
 #include "locus/gpu/chain_engine.hpp"
+#include "locus/rng.hpp"
 
 using namespace locus;
 using namespace locus::dcvrp;
@@ -295,6 +297,99 @@ TEST_CASE("DCVRP route chains with recombination stay feasible and exact") {
     }
     CHECK_FALSE(runner->check().failed);
     check_bests(problem, *runner, chains);
+}
+
+TEST_CASE("DCVRP route chains: ruin and recreate puts every removed customer back; its change is "
+          "exact, the limits hold and the workspace equals a rebuild, under hard limits and "
+          "penalties") {
+    std::uint64_t kicks = 0;
+    std::uint64_t removed = 0;
+    std::uint64_t routes_changed = 0;
+    for (const bool penalties : {false, true}) {
+        for (const double distance : {1500.0, 1e18}) {
+            const Instance instance = distance < 1e17 ? generate_random(80, 8, 40, distance)
+                                                      : generate_random(80, 8, 40);
+            const DcvrpProblem problem(instance);
+            const RouteChainData data(instance, 8);
+            RouteChainOptions options;
+            options.ruin = 10;
+            options.penalties = penalties;
+            HostWorkspace host(data.policy(options), 1);
+            const RouteChainPolicy& policy = host.policy;
+            const auto full = [&](const std::int32_t* row) {
+                return penalties ? policy.descent_evaluate(gpu::SerialTeam{}, 0, row)
+                                 : policy.evaluate(gpu::SerialTeam{}, 0, row);
+            };
+            const SolutionBatch batch = starts(problem, 1, 6);
+            std::vector<std::int32_t> row(batch[0].begin(), batch[0].end());
+            std::vector<std::int32_t> out(row.size());
+            for (std::uint64_t k = 0; k < 150; ++k) {
+                CAPTURE(penalties);
+                CAPTURE(distance);
+                CAPTURE(k);
+                policy.refresh(gpu::SerialTeam{}, 0, row.data());
+                const std::int64_t before = full(row.data());
+                std::vector<std::int32_t> trial = row;
+                Rng rng(derive_key(99, k), 0);
+                std::int32_t count = 0;
+                const std::int64_t change =
+                    policy.perturb(gpu::SerialTeam{}, 0, trial.data(), rng, out.data(), count);
+                std::vector<unsigned char> kept(host.storage.bytes());
+                std::memcpy(kept.data(), host.storage.data(), kept.size());
+                policy.refresh(gpu::SerialTeam{}, 0, trial.data());
+                CHECK(std::memcmp(kept.data(), host.storage.data(), kept.size()) == 0);
+                CHECK(full(trial.data()) == before + change);
+                std::vector<std::int32_t> sorted = trial;
+                std::vector<std::int32_t> expected = row;
+                std::ranges::sort(sorted);
+                std::ranges::sort(expected);
+                CHECK(sorted == expected); // every customer once, the markers kept
+                if (!penalties) CHECK(problem.verify(trial).feasible);
+                std::vector<std::int32_t> moved(out.begin(), out.begin() + count);
+                std::ranges::sort(moved);
+                CHECK(std::ranges::adjacent_find(moved) == moved.end());
+                CHECK(std::ranges::all_of(moved, [](std::int32_t u) { return u > 0; }));
+                if (count > 0) {
+                    ++kicks;
+                    removed += static_cast<std::uint64_t>(count);
+                    routes_changed += trial != row ? 1 : 0;
+                } else {
+                    CHECK(trial == row); // a dropped kick leaves the row
+                }
+                row = trial;
+            }
+        }
+    }
+    CHECK(kicks > 500);
+    CHECK(removed > 2 * kicks); // strings, not single customers
+    CHECK(routes_changed > kicks / 4);
+}
+
+TEST_CASE("DCVRP route chains with ruin and recreate as the kick stay exact and feasible, and do "
+          "not depend on the number of threads") {
+    const DcvrpProblem problem(generate_random(120, 12, 50, 2500.0));
+    RouteChainOptions options;
+    options.candidates = 10;
+    options.ruin = 12;
+    gpu::ChainParams params;
+    params.seed = 31;
+    params.check_moves = true;
+    constexpr std::uint32_t kChains = 4;
+    std::vector<std::vector<std::int64_t>> bests;
+    for (const int threads : {1, 2}) {
+        auto runner = make_cpu_route_runner(problem, options, kChains, params, threads);
+        const SolutionBatch batch = starts(problem, kChains, 3);
+        const auto objectives = chain_costs(problem, batch);
+        runner->start(batch.data(), objectives, {}, 0);
+        const auto first = runner->best_objectives();
+        runner->epoch(0, 40, {});
+        CHECK_FALSE(runner->check().failed);
+        check_bests(problem, *runner, kChains);
+        bests.push_back(runner->best_objectives());
+        for (std::uint32_t c = 0; c < kChains; ++c)
+            CHECK(bests.back()[c] < first[c]); // 40 kicks and descents improve on the descent
+    }
+    CHECK(bests[0] == bests[1]);
 }
 
 TEST_CASE("DCVRP route chains on tiny instances with many kicks stay exact and feasible") {

@@ -19,6 +19,15 @@ std::string device_unavailable_reason();
 /// "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB)" for device `ordinal`.
 std::string device_description(int ordinal);
 
+/// The streaming multiprocessors of device `ordinal` (132 on an H100 SXM or H200).
+int multiprocessor_count(int ordinal);
+
+/// The batch `batch: auto` stands for: the chains that fill device `ordinal` (its
+/// multiprocessors x ChainTuning::kChainsPerMultiprocessor, one chain's block per
+/// multiprocessor), on either backend so that the CPU twin of a run searches the same chains;
+/// kAutoBatchWithoutDevice on a machine without a usable device.
+std::size_t auto_batch(int ordinal);
+
 /// The PCI bus id of device `ordinal` ("0000:1A:00.0"): names the physical card whatever
 /// CUDA_VISIBLE_DEVICES renumbers.
 std::string device_pci_bus_id(int ordinal);

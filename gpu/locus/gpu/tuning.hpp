@@ -67,6 +67,8 @@ template <int Arch>
 struct ChainTuning {
     static constexpr unsigned kBlockThreads = 128; ///< threads of one chain's block
     static constexpr unsigned kThreadMappedBlock = 32; ///< chains per block, mapping: thread
+    /// batch: auto — chains per streaming multiprocessor (auto_batch, device.hpp).
+    static constexpr std::size_t kChainsPerMultiprocessor = 1;
 };
 
 /// Successor engine (successor_engine.cuh); measured on an H200 (docs/benchmarks.md).

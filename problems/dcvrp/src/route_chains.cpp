@@ -149,6 +149,7 @@ RouteChainPolicy RouteChainData::policy(const RouteChainOptions& options) const 
     RouteChainPolicy p =
         policy(options.kicks, options.segments, options.segment_swaps, options.swap_star);
     p.penalties = options.penalties ? 1 : 0;
+    p.ruin = options.ruin;
     p.target_feasible = static_cast<std::int32_t>(std::lround(options.feasible_target * 1000.0));
     p.repair_boost = options.repair_boost;
     return p;
@@ -212,6 +213,7 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
     RouteChainOptions options;
     options.candidates = static_cast<std::int32_t>(p.get_int("candidates"));
     options.kicks = static_cast<std::int32_t>(p.get_int("kicks"));
+    options.ruin = static_cast<std::int32_t>(p.get_int("ruin"));
     options.segments = p.get_bool("segments");
     options.segment_swaps = p.get_bool("segment_swaps");
     options.swap_star = p.get_bool("swap_star");
@@ -243,6 +245,12 @@ void register_routing_ils(Registry& registry) {
     spec.parameters = [](ComponentSchema& schema) {
         schema.integer("candidates", "20", "granular candidate-list size K", 1, 1024);
         schema.integer("kicks", "3", "random feasible relocations/swaps per perturbation", 1, 64);
+        schema.integer("ruin", "0",
+                       "ruin and recreate as the kick instead (SISR, Christiaens & Vanden Berghe "
+                       "2020): customers removed on average, in strings of at most 10 from "
+                       "routes near a random customer, each put back at its cheapest place "
+                       "beside one of its candidates (blinks 1/100); 0: the random kicks",
+                       0, 64);
         schema.boolean("segments", "false",
                        "also relocate 2 or 3 consecutive customers after a candidate (either "
                        "orientation) as a fifth neighborhood");

@@ -60,6 +60,10 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     static constexpr int kMaxTouched = 6;
     /// Most tries per kick of the perturbation.
     static constexpr int kKickTries = 32;
+    /// Ruin and recreate: the longest string removed from one route (SISR's L_max), and the
+    /// most customers removed by one kick.
+    static constexpr std::int32_t kMaxString = 10;
+    static constexpr std::int32_t kMaxRuined = 256;
     /// Groups of a move (IndependentMoves): the routes it changes.
     static constexpr int kMaxGroups = 2;
 
@@ -77,6 +81,10 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::int32_t n = 0; ///< nodes, depot included
     std::int32_t K = 0;
     std::int32_t kicks = 3; ///< random feasible relocations and swaps per perturbation
+    /// Ruin and recreate as the kick (SISR, Christiaens & Vanden Berghe 2020): the average
+    /// number of customers removed in strings from routes near a random customer and put back
+    /// at their cheapest granular places; 0: `kicks` random moves.
+    std::int32_t ruin = 0;
     std::int32_t vehicles = 0; ///< fleet limit K of recombined children (0: unlimited)
     std::int32_t segments = 0; ///< 1: neighborhood 4 (relocate2/3) searched; 0: left out
     std::int32_t swaps = 0;    ///< 1: neighborhood 5 (swap of segments) searched; 0: left out
@@ -616,6 +624,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         count = 0;
         refresh(team, c, row);
         if (n < 4 || K < 1) return 0;
+        if (ruin > 0) return ruin_recreate(team, c, row, rng, out, count);
         const View v = view(c);
         std::int64_t total = 0;
         for (std::int32_t kick = 0; kick < kicks; ++kick) {
@@ -654,6 +663,241 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             }
         }
         return total;
+    }
+
+    /// The whole team, the workspace refreshed: ruin and recreate (SISR, Christiaens & Vanden
+    /// Berghe 2020). The leader removes strings (at most kMaxString customers) from up to
+    /// 4 ruin / (1 + L) - 1 routes met among a random customer and its candidates (L: the
+    /// shorter of kMaxString and that customer's route), then puts every removed customer — in
+    /// random order or by decreasing demand, decreasing or increasing distance from the depot
+    /// (weights 4, 4, 2, 1) — at its cheapest place beside one of its candidates (each place
+    /// skipped with probability 1/100, SISR's blinks), within the limits (hard limits) or at the
+    /// least penalised cost; a customer without such a place gets an empty route (unconfined
+    /// chains within the fleet limit), else the kick is dropped. The routes it changes are held
+    /// as linked lists in the recombination arrays (free between recombinations); the team then
+    /// writes the new row and refreshes the workspace. Returns the cost change (with penalties,
+    /// of the routes' penalty terms too) and (leader) the removed customers as touched.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD std::int64_t ruin_recreate(const Team& team, std::uint32_t c, std::int32_t* row,
+                                        Rng& rng, std::int32_t* out, std::int32_t& count) const {
+        const View v = view(c);
+        const std::int64_t nodes = n;
+        const std::int32_t routes = n - 1; // a row holds n - 1 markers
+        std::int32_t* succ = sequence + c * nodes;
+        std::int32_t* pred = split_from + c * nodes; // -1: removed, not yet put back
+        std::int32_t* head = route_order + c * nodes; // per opened route: its first customer
+        std::uint8_t* opened = taken + c * nodes;      // per route: held as a linked list
+        std::int32_t* lengths = route_start + c * nodes; // per route; [n - 1]: the kick's verdict
+        const auto rank = static_cast<std::int32_t>(team.rank());
+        const auto size = static_cast<std::int32_t>(team.size());
+        for (std::int32_t r = rank; r < routes; r += size)
+            opened[r] = 0;
+        team.sync();
+        std::int64_t change = 0;
+        if (rank == 0) {
+            const std::int32_t room0 = v.w > n ? v.w : n;
+            const std::int32_t room = room0 < kMaxRuined ? room0 : kMaxRuined;
+            std::int32_t pool = 0;
+            bool ok = true;
+            const auto open = [&](std::int32_t r) {
+                if (opened[r] != 0) return;
+                opened[r] = 1;
+                std::int32_t last = 0;
+                std::int32_t k = 0;
+                head[r] = 0;
+                for (std::int32_t q = v.route_begin[r] + 1; q < v.route_end[r]; ++q) {
+                    const std::int32_t node = v.lin[q];
+                    pred[node] = last;
+                    if (last != 0) succ[last] = node;
+                    else head[r] = node;
+                    last = node;
+                    ++k;
+                }
+                if (last != 0) succ[last] = 0;
+                lengths[r] = k;
+            };
+            // The change of route r's penalty term when its load and duration become l and t.
+            const auto penalty_change = [&](std::int32_t r, std::int64_t l, std::int64_t t) {
+                return penalties != 0 ? v.term(l, t) - v.term(v.load[r], v.dur[r])
+                                      : std::int64_t{0};
+            };
+            const auto unlink = [&](std::int32_t u) {
+                const std::int32_t r = v.route[u];
+                const std::int32_t a = pred[u];
+                const std::int32_t b = succ[u];
+                if (a != 0) succ[a] = b;
+                else head[r] = b;
+                if (b != 0) pred[b] = a;
+                const std::int64_t dd = v.d(a, b) - v.d(a, u) - v.d(u, b);
+                const std::int64_t l = v.load[r] - demand[u];
+                const std::int64_t t = v.dur[r] + dd - service;
+                change += dd + penalty_change(r, l, t);
+                v.load[r] = l;
+                v.dur[r] = t;
+                --lengths[r];
+                pred[u] = -1;
+                out[pool++] = u;
+            };
+            // Ruin.
+            const std::int32_t seed =
+                v.region != nullptr
+                    ? region_list[static_cast<std::int64_t>(c) * n +
+                                  static_cast<std::int64_t>(
+                                      rng.next_u64() %
+                                      static_cast<std::uint64_t>(region_count[c]))]
+                    : 1 + static_cast<std::int32_t>(rng.next_u64() %
+                                                    static_cast<std::uint64_t>(n - 1));
+            const std::int32_t seed_length = v.length(v.route[seed]);
+            const std::int32_t longest = seed_length < kMaxString ? seed_length : kMaxString;
+            std::int32_t most_routes = 4 * ruin / (1 + longest) - 1;
+            most_routes = most_routes < 1 ? 1 : most_routes;
+            const auto ruined_routes = static_cast<std::int32_t>(
+                1 + rng.next_u64() % static_cast<std::uint64_t>(most_routes));
+            std::int32_t ruined = 0;
+            for (std::int32_t i = -1; i < K && ruined < ruined_routes && pool < room; ++i) {
+                const std::int32_t x =
+                    i < 0 ? seed : neighbors[static_cast<std::int64_t>(seed) * K + i];
+                if (x <= 0 || (v.region != nullptr && v.region[x] == 0)) continue;
+                const std::int32_t r = v.route[x];
+                if (opened[r] != 0) continue; // ruined already
+                open(r);
+                const std::int32_t len = lengths[r];
+                const std::int32_t most = len < longest ? len : longest;
+                const auto l = static_cast<std::int32_t>(
+                    1 + rng.next_u64() % static_cast<std::uint64_t>(most));
+                const std::int32_t at = v.pos[x] - v.route_begin[r] - 1;
+                const std::int32_t lo = at - l + 1 > 0 ? at - l + 1 : 0;
+                const std::int32_t hi = at < len - l ? at : len - l;
+                const auto start = static_cast<std::int32_t>(
+                    lo + static_cast<std::int32_t>(rng.next_u64() %
+                                                   static_cast<std::uint64_t>(hi - lo + 1)));
+                std::int32_t node = head[r];
+                for (std::int32_t k = 0; k < start; ++k)
+                    node = succ[node];
+                for (std::int32_t k = 0; k < l && pool < room; ++k) {
+                    const std::int32_t next = succ[node];
+                    unlink(node);
+                    node = next;
+                }
+                ++ruined;
+            }
+            // Recreate, in one of SISR's orders.
+            const std::uint64_t order = rng.next_u64() % 11;
+            if (order < 4) {
+                for (std::int32_t i = pool - 1; i > 0; --i) {
+                    const auto j = static_cast<std::int32_t>(
+                        rng.next_u64() % static_cast<std::uint64_t>(i + 1));
+                    const std::int32_t t = out[i];
+                    out[i] = out[j];
+                    out[j] = t;
+                }
+            } else {
+                const auto key = [&](std::int32_t u) -> std::int64_t {
+                    return order < 8    ? -demand[u]
+                           : order < 10 ? -v.d(0, u)
+                                        : v.d(0, u);
+                };
+                for (std::int32_t i = 1; i < pool; ++i) { // insertion sort, ties by customer
+                    const std::int32_t u = out[i];
+                    std::int32_t j = i;
+                    while (j > 0 && (key(out[j - 1]) > key(u) ||
+                                     (key(out[j - 1]) == key(u) && out[j - 1] > u))) {
+                        out[j] = out[j - 1];
+                        --j;
+                    }
+                    out[j] = u;
+                }
+            }
+            constexpr std::int64_t kNone = std::int64_t{1} << 62;
+            for (std::int32_t t = 0; t < pool && ok; ++t) {
+                const std::int32_t u = out[t];
+                std::int64_t best = kNone;
+                std::int32_t best_r = -1;
+                std::int32_t best_a = 0;
+                std::int32_t best_b = 0;
+                const auto consider = [&](std::int32_t r, std::int32_t a, std::int32_t b,
+                                          bool blink) {
+                    if (blink && rng.next_u64() % 100 == 0) return;
+                    const std::int64_t dd = v.d(a, u) + v.d(u, b) - v.d(a, b);
+                    const std::int64_t l = v.load[r] + demand[u];
+                    const std::int64_t time = v.dur[r] + dd + service;
+                    if (penalties == 0 && (l > capacity || time > max_duration)) return;
+                    const std::int64_t cost = dd + penalty_change(r, l, time);
+                    if (cost < best) {
+                        best = cost;
+                        best_r = r;
+                        best_a = a;
+                        best_b = b;
+                    }
+                };
+                for (std::int32_t i = 0; i < K; ++i) {
+                    const std::int32_t w = neighbors[static_cast<std::int64_t>(u) * K + i];
+                    if (w <= 0 || (v.region != nullptr && v.region[w] == 0)) continue;
+                    const std::int32_t r = v.route[w];
+                    open(r);
+                    if (pred[w] < 0) continue; // removed, not yet put back
+                    consider(r, pred[w], w, true);
+                    consider(r, w, succ[w], true);
+                }
+                if (best_r < 0 && v.region == nullptr) { // an empty route, within the fleet
+                    std::int32_t empty = -1;
+                    std::int32_t used = 0;
+                    for (std::int32_t r = routes - 1; r >= 0; --r) {
+                        const std::int32_t len = opened[r] != 0 ? lengths[r] : v.length(r);
+                        if (len == 0 && empty < 0) empty = r;
+                        if (vehicles == 0 && empty >= 0) break;
+                        used += len > 0 ? 1 : 0;
+                    }
+                    if (empty >= 0 && (vehicles == 0 || used < vehicles)) {
+                        open(empty);
+                        consider(empty, 0, 0, false);
+                    }
+                }
+                if (best_r < 0) {
+                    ok = false;
+                    break;
+                }
+                pred[u] = best_a;
+                succ[u] = best_b;
+                if (best_a != 0) succ[best_a] = u;
+                else head[best_r] = u;
+                if (best_b != 0) pred[best_b] = u;
+                v.route[u] = best_r;
+                v.load[best_r] += demand[u];
+                v.dur[best_r] += v.d(best_a, u) + v.d(u, best_b) - v.d(best_a, best_b) + service;
+                ++lengths[best_r];
+                change += best;
+            }
+            lengths[routes] = ok ? 1 : 0;
+            count = ok ? pool : 0;
+            if (!ok) change = 0;
+        }
+        team.sync();
+        if (lengths[routes] != 0) { // the new row: every route's marker and customers
+            for (std::int32_t r = rank; r < routes; r += size)
+                lengths[r] = 1 + (opened[r] != 0 ? lengths[r] : v.length(r));
+            team.sync();
+            gpu::scan_in_place(team, lengths, static_cast<std::uint32_t>(routes));
+            for (std::int32_t r = rank; r < routes; r += size) {
+                std::int32_t* to = v.scratch + (r == 0 ? 0 : lengths[r - 1]);
+                std::int32_t q = 0;
+                to[q++] = 0;
+                if (opened[r] != 0) {
+                    for (std::int32_t node = head[r]; node != 0; node = succ[node])
+                        to[q++] = node;
+                } else {
+                    for (std::int32_t p = v.route_begin[r] + 1; p < v.route_end[r]; ++p)
+                        to[q++] = v.lin[p];
+                }
+            }
+            team.sync();
+            for (std::int32_t q = rank; q < v.w; q += size)
+                row[q] = v.scratch[q];
+        }
+        team.sync();
+        refresh(team, c, row);
+        return change;
     }
 
     /// Leader only: order crossover of the customer sequences of rows `a` and `b` (each read
