@@ -129,80 +129,80 @@ TEST_CASE("DCVRP chains confined to regions change only their region's routes; t
     const RouteDecomposition decomposition(problem.instance());
     const RouteChainData data(problem.instance(), 0);
     for (const std::int32_t ruin : {0, 8}) {
-    CAPTURE(ruin);
-    RouteChainOptions options;
-    options.candidates = 10;
-    options.segments = true;
-    options.ruin = ruin;
-    gpu::ChainParams params;
-    params.seed = 17;
-    params.check_moves = true;
-    params.independent_moves = true;
-    params.regions = true;
-    constexpr std::uint32_t kChains = 8;
-    auto runner = make_cpu_route_runner(problem, options, kChains, params, 0);
-    // The base: a curve start after one unconfined descent.
-    std::vector<std::int32_t> starts;
-    std::vector<std::int64_t> values;
-    for (std::uint32_t c = 0; c < kChains; ++c) {
-        const auto row = curve_row(problem, 40 + c);
-        starts.insert(starts.end(), row.begin(), row.end());
-        values.push_back(data.cost(row));
-    }
-    runner->start(starts, values, {}, 0);
-    std::vector<std::int32_t> base(problem.solution_width());
-    runner->best_solution(0, base);
-    const std::int64_t base_value = runner->best_objectives()[0];
-    const auto groups = decomposition.split(base, 300, kChains, 9);
-    REQUIRE(groups.size() == 4);
-    const auto regions = dcvrp_test::regions_of(groups, kChains);
-    runner->restrict_chains(regions.elements, regions.offsets);
-    runner->reset(base, base_value);
-    CHECK(runner->best_objectives() == std::vector<std::int64_t>(kChains, base_value));
-    runner->epoch(0, 30, {});
-    CHECK_FALSE(runner->check().failed);
-    const auto bests = runner->best_objectives();
-    // Each chain's best keeps every route outside its region as the base has it.
-    const auto base_routes = route_sets(base);
-    std::vector<std::vector<std::int32_t>> rows(kChains);
-    std::int64_t expected = base_value;
-    for (std::uint32_t g = 0; g < 4; ++g) {
-        std::uint32_t winner = g;
-        for (std::uint32_t c = g; c < kChains; c += 4) {
-            CAPTURE(c);
-            rows[c].resize(base.size());
-            runner->best_solution(c, rows[c]);
-            CHECK(problem.verify(rows[c]).feasible);
-            CHECK(data.cost(rows[c]) == bests[c]);
-            std::vector<std::uint8_t> inside(static_cast<std::size_t>(problem.instance().n), 0);
-            for (const std::int32_t e : groups[g])
-                inside[static_cast<std::size_t>(e)] = 1;
-            for (const auto& route : route_sets(rows[c]))
-                if (inside[static_cast<std::size_t>(route.front())] == 0)
-                    CHECK(base_routes.count(route) == 1);
-            if (bests[c] < bests[winner]) winner = c;
+        CAPTURE(ruin);
+        RouteChainOptions options;
+        options.candidates = 10;
+        options.segments = true;
+        options.ruin = ruin;
+        gpu::ChainParams params;
+        params.seed = 17;
+        params.check_moves = true;
+        params.independent_moves = true;
+        params.regions = true;
+        constexpr std::uint32_t kChains = 8;
+        auto runner = make_cpu_route_runner(problem, options, kChains, params, 0);
+        // The base: a curve start after one unconfined descent.
+        std::vector<std::int32_t> starts;
+        std::vector<std::int64_t> values;
+        for (std::uint32_t c = 0; c < kChains; ++c) {
+            const auto row = curve_row(problem, 40 + c);
+            starts.insert(starts.end(), row.begin(), row.end());
+            values.push_back(data.cost(row));
         }
-        expected += bests[winner] - base_value;
-    }
-    // The confined chains improved the base (30 iterations on 300 customers each).
-    CHECK(*std::min_element(bests.begin(), bests.end()) < base_value);
-    std::vector<std::span<const std::int32_t>> parts;
-    for (std::uint32_t g = 0; g < 4; ++g) {
-        std::uint32_t winner = g;
-        for (std::uint32_t c = g; c < kChains; c += 4)
-            if (bests[c] < bests[winner]) winner = c;
-        parts.emplace_back(rows[winner]);
-    }
-    std::vector<std::int32_t> assembled(base.size());
-    decomposition.assemble(groups, parts, assembled);
-    CHECK(problem.verify(assembled).feasible);
-    CHECK(data.cost(assembled) == expected); // the improvements of disjoint regions add up
-    CHECK(expected <= *std::min_element(bests.begin(), bests.end()));
-    // The region of an unconfined chain (empty range) is the whole solution again.
-    runner->restrict_chains({}, std::vector<std::uint32_t>(kChains + 1, 0));
-    runner->reset(assembled, data.cost(assembled));
-    runner->epoch(30, 10, {});
-    CHECK_FALSE(runner->check().failed);
+        runner->start(starts, values, {}, 0);
+        std::vector<std::int32_t> base(problem.solution_width());
+        runner->best_solution(0, base);
+        const std::int64_t base_value = runner->best_objectives()[0];
+        const auto groups = decomposition.split(base, 300, kChains, 9);
+        REQUIRE(groups.size() == 4);
+        const auto regions = dcvrp_test::regions_of(groups, kChains);
+        runner->restrict_chains(regions.elements, regions.offsets);
+        runner->reset(base, base_value);
+        CHECK(runner->best_objectives() == std::vector<std::int64_t>(kChains, base_value));
+        runner->epoch(0, 30, {});
+        CHECK_FALSE(runner->check().failed);
+        const auto bests = runner->best_objectives();
+        // Each chain's best keeps every route outside its region as the base has it.
+        const auto base_routes = route_sets(base);
+        std::vector<std::vector<std::int32_t>> rows(kChains);
+        std::int64_t expected = base_value;
+        for (std::uint32_t g = 0; g < 4; ++g) {
+            std::uint32_t winner = g;
+            for (std::uint32_t c = g; c < kChains; c += 4) {
+                CAPTURE(c);
+                rows[c].resize(base.size());
+                runner->best_solution(c, rows[c]);
+                CHECK(problem.verify(rows[c]).feasible);
+                CHECK(data.cost(rows[c]) == bests[c]);
+                std::vector<std::uint8_t> inside(static_cast<std::size_t>(problem.instance().n), 0);
+                for (const std::int32_t e : groups[g])
+                    inside[static_cast<std::size_t>(e)] = 1;
+                for (const auto& route : route_sets(rows[c]))
+                    if (inside[static_cast<std::size_t>(route.front())] == 0)
+                        CHECK(base_routes.count(route) == 1);
+                if (bests[c] < bests[winner]) winner = c;
+            }
+            expected += bests[winner] - base_value;
+        }
+        // The confined chains improved the base (30 iterations on 300 customers each).
+        CHECK(*std::min_element(bests.begin(), bests.end()) < base_value);
+        std::vector<std::span<const std::int32_t>> parts;
+        for (std::uint32_t g = 0; g < 4; ++g) {
+            std::uint32_t winner = g;
+            for (std::uint32_t c = g; c < kChains; c += 4)
+                if (bests[c] < bests[winner]) winner = c;
+            parts.emplace_back(rows[winner]);
+        }
+        std::vector<std::int32_t> assembled(base.size());
+        decomposition.assemble(groups, parts, assembled);
+        CHECK(problem.verify(assembled).feasible);
+        CHECK(data.cost(assembled) == expected); // the improvements of disjoint regions add up
+        CHECK(expected <= *std::min_element(bests.begin(), bests.end()));
+        // The region of an unconfined chain (empty range) is the whole solution again.
+        runner->restrict_chains({}, std::vector<std::uint32_t>(kChains + 1, 0));
+        runner->reset(assembled, data.cost(assembled));
+        runner->epoch(30, 10, {});
+        CHECK_FALSE(runner->check().failed);
     }
 }
 

@@ -1,7 +1,7 @@
 // The DCVRP route chains on CUDA (one block per chain) against the CPU twin: the same best
 // objectives and rows after the start and after epochs with exchanges (copies of the leader,
 // recombination, restarts from host rows, chains confined to regions of a decomposition), with
-// check_moves.
+// check_moves; random kicks and ruin and recreate.
 
 #include <doctest/doctest.h>
 
@@ -64,6 +64,7 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
         options.segments = distance < 1e17;
         options.segment_swaps = distance > 1e17; // the sixth and seventh neighborhoods on
         options.swap_star = distance > 1e17;     // long routes
+        options.ruin = distance > 1e17 ? 6 : 0;  // ruin and recreate, or random kicks
         gpu::ChainParams params;
         params.seed = 41;
         params.check_moves = true;
@@ -129,6 +130,7 @@ TEST_CASE("DCVRP route chains with independent moves and distances from the coor
         options.segment_swaps = true;
         options.swap_star = true;
         options.penalties = penalties;
+        options.ruin = penalties ? 10 : 0; // penalised ruin and recreate, or random kicks
         options.distances = DistanceMode::coordinates;
         gpu::ChainParams params;
         params.seed = 43;
@@ -154,7 +156,7 @@ TEST_CASE("DCVRP route chains with independent moves and distances from the coor
 }
 
 TEST_CASE("DCVRP route chains confined to regions (decompose): CUDA and the CPU twin reach the "
-          "same solutions") {
+          "same solutions, with random kicks and with ruin and recreate") {
     // Under compute-sanitizer a smaller instance and fewer iterations.
     const bool small = test::instrumented_run();
     const Instance instance = generate_random(small ? 400 : 2000, 13, 50, 9000.0);
@@ -164,54 +166,58 @@ TEST_CASE("DCVRP route chains confined to regions (decompose): CUDA and the CPU 
     const std::uint32_t iterations = small ? 3 : 15;
     const SolutionBatch batch = dcvrp_test::curve_starts(problem, chains, 70);
     const std::vector<std::int64_t> objectives = dcvrp_test::chain_costs(instance, batch);
-    RouteChainOptions options;
-    options.candidates = 12;
-    options.segments = true;
-    gpu::ChainParams params;
-    params.seed = 47;
-    params.check_moves = true;
-    params.independent_moves = true;
-    params.regions = true;
-    auto cpu = make_cpu_route_runner(problem, options, chains, params, 0);
-    auto cuda = make_cuda_route_runner(problem, options, chains, params, 0, {});
-    // The base: the best start, then the leader's best after each epoch.
-    const auto first = static_cast<std::size_t>(
-        std::min_element(objectives.begin(), objectives.end()) - objectives.begin());
-    std::vector<std::int32_t> base(batch[first].begin(), batch[first].end());
-    std::int64_t base_value = objectives[first];
-    std::int64_t started = 0;
-    for (std::uint64_t e = 0; e < 3; ++e) {
-        // Chain c confined to group c mod G of the base; in the first epoch every chain
-        // first descends its region from the base (a decomposed start).
-        const auto groups = decomposition.split(base, small ? 130 : 650, chains, e);
-        REQUIRE(groups.size() == 3);
-        const auto regions = dcvrp_test::regions_of(groups, chains);
-        std::vector<std::int32_t> starts;
-        for (std::uint32_t c = 0; c < chains; ++c)
-            starts.insert(starts.end(), base.begin(), base.end());
-        for (gpu::ChainRunner* runner : {cpu.get(), cuda.get()}) {
-            runner->restrict_chains(regions.elements, regions.offsets);
-            if (e == 0)
-                runner->start(starts, std::vector<std::int64_t>(chains, base_value), {}, 0);
-            else
-                runner->reset(base, base_value);
-        }
-        if (e == 0) {
-            CHECK(cpu->best_objectives() == cuda->best_objectives());
+    for (const std::int32_t ruin : {0, 8}) {
+        CAPTURE(ruin);
+        RouteChainOptions options;
+        options.candidates = 12;
+        options.segments = true;
+        options.ruin = ruin;
+        gpu::ChainParams params;
+        params.seed = 47;
+        params.check_moves = true;
+        params.independent_moves = true;
+        params.regions = true;
+        auto cpu = make_cpu_route_runner(problem, options, chains, params, 0);
+        auto cuda = make_cuda_route_runner(problem, options, chains, params, 0, {});
+        // The base: the best start, then the leader's best after each epoch.
+        const auto first = static_cast<std::size_t>(
+            std::min_element(objectives.begin(), objectives.end()) - objectives.begin());
+        std::vector<std::int32_t> base(batch[first].begin(), batch[first].end());
+        std::int64_t base_value = objectives[first];
+        std::int64_t started = 0;
+        for (std::uint64_t e = 0; e < 3; ++e) {
+            // Chain c confined to group c mod G of the base; in the first epoch every chain
+            // first descends its region from the base (a decomposed start).
+            const auto groups = decomposition.split(base, small ? 130 : 650, chains, e);
+            REQUIRE(groups.size() == 3);
+            const auto regions = dcvrp_test::regions_of(groups, chains);
+            std::vector<std::int32_t> starts;
+            for (std::uint32_t c = 0; c < chains; ++c)
+                starts.insert(starts.end(), base.begin(), base.end());
+            for (gpu::ChainRunner* runner : {cpu.get(), cuda.get()}) {
+                runner->restrict_chains(regions.elements, regions.offsets);
+                if (e == 0)
+                    runner->start(starts, std::vector<std::int64_t>(chains, base_value), {}, 0);
+                else
+                    runner->reset(base, base_value);
+            }
+            if (e == 0) {
+                CHECK(cpu->best_objectives() == cuda->best_objectives());
+                const auto values = cpu->best_objectives();
+                started = *std::min_element(values.begin(), values.end());
+                CHECK(started < base_value); // the confined descents improved the start
+            }
+            for (gpu::ChainRunner* runner : {cpu.get(), cuda.get()})
+                runner->epoch(e * iterations, iterations, {});
             const auto values = cpu->best_objectives();
-            started = *std::min_element(values.begin(), values.end());
-            CHECK(started < base_value); // the confined descents improved the start
+            const auto leader = static_cast<std::uint32_t>(
+                std::min_element(values.begin(), values.end()) - values.begin());
+            cpu->best_solution(leader, base);
+            base_value = values[leader];
         }
-        for (gpu::ChainRunner* runner : {cpu.get(), cuda.get()})
-            runner->epoch(e * iterations, iterations, {});
-        const auto values = cpu->best_objectives();
-        const auto leader = static_cast<std::uint32_t>(
-            std::min_element(values.begin(), values.end()) - values.begin());
-        cpu->best_solution(leader, base);
-        base_value = values[leader];
+        check_same_bests(problem, *cpu, *cuda, chains);
+        // The confined chains improved on the best start's descent.
+        const auto bests = cpu->best_objectives();
+        if (!small) CHECK(*std::min_element(bests.begin(), bests.end()) < started);
     }
-    check_same_bests(problem, *cpu, *cuda, chains);
-    // The confined chains improved on the best start's descent.
-    const auto bests = cpu->best_objectives();
-    if (!small) CHECK(*std::min_element(bests.begin(), bests.end()) < started);
 }
