@@ -1,0 +1,110 @@
+#pragma once
+/// \file
+/// The time-window resource of a route (Vidal, Crainic, Gendreau & Prins 2013, "A hybrid genetic
+/// algorithm with adaptive diversity management for a large class of vehicle routing problems
+/// with time-windows", Computers & Operations Research 40(1), §4: the time-window segment). Every
+/// node has a window [ready, due] for the start of its service and a service time; a vehicle that
+/// arrives early waits, one that arrives late "travels back in time" to the due time and the
+/// difference counts as time warp. A route is feasible when its time warp is zero; a search that
+/// allows infeasible routes prices the time warp (as it prices capacity excess). One of the
+/// resources a problem composes into its segment summaries (route_segment.hpp).
+///
+/// A piece summarises, for any sequence of customers, what a start of service at its first node
+/// at time s leads to: with E <= s <= L the piece ends at s + duration - time_warp with exactly
+/// `time_warp` of time warp and no waiting that a later start would avoid; a start before E
+/// waits until E, one after L adds s - L of time warp and ends as a start at L would. Two
+/// pieces joined by a travel time t follow in O(1) (Vidal et al. 2013, eqs. (11)-(15)):
+///
+///   delta     = D1 - TW1 + t                      time from the first start to the arrival
+///   waiting   = max(E2 - delta - L1, 0)
+///   warp      = max(E1 + delta - L2, 0)
+///   D  = D1 + D2 + t + waiting        TW = TW1 + TW2 + warp
+///   E  = max(E2 - delta, E1) - waiting             L  = min(L2 - delta, L1) + warp
+///
+/// The empty piece (the depot side of a route's open end in a segment summary) is the identity
+/// of this operation: D = TW = 0, E = -infinity, L = +infinity. A route is closed by the depot's
+/// window at both ends (leaving it at or after its ready time, back at or before its due time):
+/// its time warp is that of depot + piece + depot joined by zero travel (the piece already holds
+/// the edges from and to the depot).
+///
+/// Not symmetric: a reversed piece has other windows, so the giant-tour moves that reverse a part
+/// need summaries built in both directions (docs/routing-library.md).
+
+#include <cmath>
+#include <cstdint>
+
+#include "locus/hd.hpp"
+
+namespace locus::routing {
+
+/// Time windows: waiting allowed, lateness as time warp; feasible when a route has none.
+struct TimeWindowResource {
+    /// An open route piece's time-window summary (Vidal et al. 2013's D, TW, E, L).
+    struct Piece {
+        double elapsed = 0.0;              ///< D: travel, service and waiting
+        double time_warp = 0.0;            ///< TW: the least time warp of any start
+        double earliest_start = -HUGE_VAL; ///< E: the earliest start without avoidable waiting
+        double latest_start = HUGE_VAL;    ///< L: the latest start with only TW of time warp
+    };
+    /// The complete routes' time warp.
+    struct Excess {
+        double excess_time_warp = 0.0; ///< summed over the complete routes
+    };
+    /// Windows have a direction: a reversed piece is another piece.
+    static constexpr bool symmetric = false;
+
+    const double* ready = nullptr;   ///< per node: earliest start of service (host or device)
+    const double* due = nullptr;     ///< per node: latest start of service (depot: latest return)
+    const double* service = nullptr; ///< per node: service time (null: none)
+    std::int32_t depot = 0;          ///< the node whose window bounds every route
+
+    /// The piece of the one node `node`: its window and service time.
+    LOCUS_HD_INLINE void leaf(Piece& p, std::int32_t node) const {
+        p.elapsed = service == nullptr ? 0.0 : service[node];
+        p.time_warp = 0.0;
+        p.earliest_start = ready[node];
+        p.latest_start = due[node];
+    }
+
+    /// `a` followed by `b` over a travel time `edge`: the formulas above, O(1). `r` may be `a`
+    /// or `b`: every input is read before `r` is written.
+    LOCUS_HD_INLINE static void concat(Piece& r, const Piece& a, const Piece& b, double edge) {
+        const double delta = a.elapsed - a.time_warp + edge;
+        const double waiting = fmax(b.earliest_start - delta - a.latest_start, 0.0);
+        const double warp = fmax(a.earliest_start + delta - b.latest_start, 0.0);
+        const double earliest = fmax(b.earliest_start - delta, a.earliest_start) - waiting;
+        const double latest = fmin(b.latest_start - delta, a.latest_start) + warp;
+        const double elapsed = a.elapsed + b.elapsed + edge + waiting;
+        const double time_warp = a.time_warp + b.time_warp + warp;
+        r.elapsed = elapsed;
+        r.time_warp = time_warp;
+        r.earliest_start = earliest;
+        r.latest_start = latest;
+    }
+
+    /// The time warp of two disjoint sets of complete routes together.
+    LOCUS_HD_INLINE static void add(Excess& r, const Excess& a, const Excess& b) {
+        r.excess_time_warp = a.excess_time_warp + b.excess_time_warp;
+    }
+
+    /// The complete route of the customers `p` (with the edges from and to the depot): the
+    /// depot's window joined at both ends.
+    LOCUS_HD_INLINE Piece route(const Piece& p) const {
+        Piece d;
+        leaf(d, depot);
+        Piece r;
+        concat(r, d, p, 0.0);
+        concat(r, r, d, 0.0);
+        return r;
+    }
+
+    /// Adds the complete route `p` to `e`.
+    LOCUS_HD_INLINE void close(Excess& e, const Piece& p) const {
+        e.excess_time_warp += route(p).time_warp;
+    }
+
+    /// Whether no complete route of `e` has time warp.
+    LOCUS_HD_INLINE static bool feasible(const Excess& e) { return e.excess_time_warp == 0.0; }
+};
+
+} // namespace locus::routing
