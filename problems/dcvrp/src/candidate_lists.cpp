@@ -54,7 +54,9 @@ std::vector<std::int32_t> nearest_customers(const Instance& instance, std::int32
     // non-customer); every customer with a distance (after rounding) up to the k-th of those
     // lies within the radius below, and sorting that set by (distance, id) gives the lists of
     // the scan exactly, ties and rounding included.
-    const double slack = instance.rounding == Rounding::nint ? 0.5 : 0.0;
+    const double slack = instance.rounding == Rounding::nint     ? 0.5
+                         : instance.rounding == Rounding::tenths ? 0.1
+                                                                 : 0.0;
     std::vector<std::pair<double, std::int32_t>> heap;
     std::vector<std::int32_t> ids;
     std::vector<double> near;

@@ -1,6 +1,7 @@
 #include "locus/dcvrp/cvrplib.hpp"
 
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -134,6 +135,10 @@ Instance renumber(const Instance& file, std::size_t depot, const std::vector<dou
             instance.x[v] = file.x[order[v]];
             instance.y[v] = file.y[order[v]];
         }
+        if (file.has_time_windows()) {
+            instance.ready[v] = file.ready[order[v]];
+            instance.due[v] = file.due[order[v]];
+        }
     }
     const Rounding rounding = resolve_rounding(rounding_option, instance.name);
     if (matrix.empty()) {
@@ -148,7 +153,124 @@ Instance renumber(const Instance& file, std::size_t depot, const std::vector<dou
     return instance;
 }
 
+/// What a VRPTW .vrp file is read for (the CVRPLIB-style files of the Gehring-Homberger and
+/// Solomon sets; DISTANCE also allowed, a route duration limit beside the windows).
+formats::KeyedLayout vrptw_layout() {
+    return {{"NAME", "TYPE", "DIMENSION", "CAPACITY", "DISTANCE", "SERVICE_TIME", "VEHICLES",
+             "EDGE_WEIGHT_TYPE"},
+            {},
+            {"NODE_COORD_SECTION", "DEMAND_SECTION", "TIME_WINDOW_SECTION",
+             "SERVICE_TIME_SECTION", "DEPOT_SECTION"}};
+}
+
+/// SERVICE_TIME_SECTION (`id time`), when present: one service time for every customer (the
+/// instance's SERVICE_TIME); the depot's must be 0.
+void read_service_times(const KeyedFile& file, Instance& instance, std::size_t depot) {
+    const formats::KeyedSection& section = file.section("SERVICE_TIME_SECTION");
+    if (!section.present()) return;
+    const auto n = static_cast<std::size_t>(instance.n);
+    std::optional<double> common;
+    std::size_t first = 0;
+    const KeyedValue& key = file.value("SERVICE_TIME");
+    if (key.present()) common = instance.service_time;
+    file.for_each_node(
+        section, n, 2, "id time", "entries",
+        [&](std::size_t v, const KeyedLine& line, std::span<const std::string_view> words) {
+            const auto s = parse_number(words[1]);
+            if (!s || *s < 0.0)
+                file.fail(line.number, fmt::format("node {}: service time '{}' is not a "
+                                                   "non-negative number",
+                                                   v + 1, words[1]));
+            if (v == depot) {
+                if (*s != 0.0)
+                    file.fail(line.number, fmt::format("depot node {} has service time {} (the "
+                                                       "depot has none)",
+                                                       v + 1, words[1]));
+                return;
+            }
+            if (!common) {
+                common = *s;
+                first = line.number;
+            } else if (*s != *common) {
+                file.fail(line.number,
+                          fmt::format("node {} has service time {} where {} gives {}: every "
+                                      "customer must have the same service time (different "
+                                      "ones are not supported)",
+                                      v + 1, words[1],
+                                      first != 0 ? fmt::format("line {}", first)
+                                                 : std::string("SERVICE_TIME"),
+                                      format_number(*common)));
+            }
+        });
+    instance.service_time = common.value_or(0.0);
+}
+
+/// TIME_WINDOW_SECTION (`id earliest latest`) in file node order; `lines[v]` is the line of
+/// node v's window.
+void read_windows(const KeyedFile& file, Instance& instance, std::vector<std::size_t>& lines) {
+    const auto n = static_cast<std::size_t>(instance.n);
+    std::vector<double> ready(n, 0.0), due(n, 0.0);
+    lines.assign(n, 0);
+    file.for_each_node(
+        file.required_section("TIME_WINDOW_SECTION"), n, 3, "id earliest latest", "entries",
+        [&](std::size_t v, const KeyedLine& line, std::span<const std::string_view> words) {
+            const auto e = parse_number(words[1]);
+            const auto l = parse_number(words[2]);
+            if (!e || !l)
+                file.fail(line.number, fmt::format("node {}: time window '{} {}' is not two "
+                                                   "numbers",
+                                                   v + 1, words[1], words[2]));
+            ready[v] = *e;
+            due[v] = *l;
+            lines[v] = line.number;
+        });
+    instance.ready = std::move(ready);
+    instance.due = std::move(due);
+}
+
 } // namespace
+
+Instance parse_vrptw(std::string_view text, const std::string& source, RoundingOption rounding) {
+    const KeyedFile file(text, source, vrptw_layout());
+    file.required("TYPE");
+    file.choice("TYPE", {"VRPTW"}, 0);
+    const std::size_t n = dimension(file);
+    Instance in_file; // in file node order; renumbered at the end
+    in_file.n = static_cast<std::int32_t>(n);
+    in_file.name = file.name(".vrp");
+    in_file.capacity = capacity(file);
+    read_limits(file, in_file);
+    file.required("EDGE_WEIGHT_TYPE");
+    file.choice("EDGE_WEIGHT_TYPE", {"EUC_2D"}, 0);
+    const std::size_t depot = depot_index(file, n);
+    auto xy = file.coordinates(file.required_section("NODE_COORD_SECTION"), n);
+    in_file.x = std::move(xy.x);
+    in_file.y = std::move(xy.y);
+    read_demands(file, in_file);
+    read_service_times(file, in_file, depot);
+    std::vector<std::size_t> lines;
+    read_windows(file, in_file, lines);
+    // NOTE: the VRPTW benchmarks' best-known values use the DIMACS convention (distances and
+    // travel times truncated to one decimal), whatever their names.
+    const RoundingOption option =
+        rounding == RoundingOption::automatic ? RoundingOption::tenths : rounding;
+    Instance instance = renumber(in_file, depot, {}, option);
+    // Windows no route can respect, reported at their line before the other checks.
+    if (const auto problem = window_problem(instance))
+        file.fail(lines[static_cast<std::size_t>(instance.node_id[static_cast<std::size_t>(
+                      problem->first)] -
+                  1)],
+                  problem->second);
+    validate_instance(instance, source);
+    return instance;
+}
+
+Instance read_vrptw(const std::filesystem::path& path, RoundingOption rounding) {
+    const std::string source = path.string();
+    const std::string text = read_text_file(path, "instance");
+    return is_solomon_text(text) ? parse_solomon(text, source, rounding)
+                                 : parse_vrptw(text, source, rounding);
+}
 
 Instance parse_cvrplib(std::string_view text, const std::string& source, RoundingOption rounding) {
     const KeyedFile file(text, source, cvrplib_layout());

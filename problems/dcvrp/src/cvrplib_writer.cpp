@@ -14,7 +14,10 @@ std::string format_cvrplib(const Instance& instance) {
         throw InstanceError(
             fmt::format("{}: cannot write an EXPLICIT instance as EUC_2D", instance.name));
     std::string text = fmt::format("NAME : {}\nTYPE : {}\nDIMENSION : {}\nCAPACITY : {}\n",
-                                   instance.name, instance.has_duration_limit() ? "DCVRP" : "CVRP",
+                                   instance.name,
+                                   instance.has_time_windows()     ? "VRPTW"
+                                   : instance.has_duration_limit() ? "DCVRP"
+                                                                   : "CVRP",
                                    instance.n, instance.capacity);
     auto out = std::back_inserter(text);
     if (instance.has_duration_limit())
@@ -29,6 +32,11 @@ std::string format_cvrplib(const Instance& instance) {
     text += "DEMAND_SECTION\n";
     for (std::size_t v = 0; v < n; ++v)
         fmt::format_to(out, "{} {}\n", v + 1, instance.demand[v]);
+    if (instance.has_time_windows()) {
+        text += "TIME_WINDOW_SECTION\n";
+        for (std::size_t v = 0; v < n; ++v)
+            fmt::format_to(out, "{} {} {}\n", v + 1, instance.ready[v], instance.due[v]);
+    }
     text += "DEPOT_SECTION\n1\n-1\nEOF\n";
     return text;
 }

@@ -1,5 +1,7 @@
 #include "locus/dcvrp/giant_tour.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace locus::dcvrp {
@@ -108,6 +110,26 @@ std::optional<std::string> check_routes(const Instance& instance, const Routes& 
                                number, format_number(duration), format_number(figures.travel),
                                format_number(instance.service_time * figures.customers),
                                format_number(instance.max_duration));
+        if (!instance.has_time_windows()) continue;
+        // Leaving the depot at its earliest time gives every customer its earliest start.
+        double time = instance.ready[static_cast<std::size_t>(kDepot)];
+        std::int32_t previous = kDepot;
+        for (const std::int32_t c : route) {
+            const auto k = static_cast<std::size_t>(c);
+            time = std::max(time + instance.distance(previous, c), instance.ready[k]);
+            if (!within_duration(time, instance.due[k]))
+                return fmt::format("route {} starts serving customer node {} at {}, after its "
+                                   "latest time {}",
+                                   number, instance.node_id[k], format_number(time),
+                                   format_number(instance.due[k]));
+            time += instance.service_time;
+            previous = c;
+        }
+        time += instance.distance(previous, kDepot);
+        if (!within_duration(time, instance.due[static_cast<std::size_t>(kDepot)]))
+            return fmt::format("route {} returns to the depot at {}, after its latest time {}",
+                               number, format_number(time),
+                               format_number(instance.due[static_cast<std::size_t>(kDepot)]));
     }
     if (vehicles > 0 && number > vehicles)
         return fmt::format("{} routes, more than the {} vehicles", number, vehicles);

@@ -1,6 +1,9 @@
 #include "locus/dcvrp/instance.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -9,7 +12,7 @@
 namespace locus::dcvrp {
 
 std::string_view to_string(Rounding rounding) {
-    return rounding == Rounding::nint ? "nint" : "exact";
+    return rounding == Rounding::nint ? "nint" : rounding == Rounding::tenths ? "tenths" : "exact";
 }
 
 Rounding default_rounding(std::string_view name) {
@@ -30,6 +33,8 @@ Rounding resolve_rounding(RoundingOption option, std::string_view name) {
         return Rounding::exact;
     case RoundingOption::nint:
         return Rounding::nint;
+    case RoundingOption::tenths:
+        return Rounding::tenths;
     case RoundingOption::automatic:
         break;
     }
@@ -123,6 +128,7 @@ void validate_instance(const Instance& instance, std::string_view source) {
                                    "{}: loads must be exact whole numbers",
                                    id, kMaxQuantity));
         const double travel = instance.distance(kDepot, v) + instance.distance(v, kDepot);
+        // NOTE: a window instance's reachability is checked below, with the window's words.
         if (instance.has_duration_limit() &&
             !within_duration(travel + instance.service_time, instance.max_duration))
             throw fail(fmt::format("customer node {} cannot be served within DISTANCE {} even "
@@ -131,6 +137,53 @@ void validate_instance(const Instance& instance, std::string_view source) {
                                    format_number(travel), format_number(instance.service_time),
                                    format_number(travel + instance.service_time)));
     }
+    if (!instance.has_time_windows()) return;
+    if (instance.ready.size() != nodes || instance.due.size() != nodes)
+        throw fail(fmt::format("expected {} time windows, found {} earliest and {} latest times",
+                               nodes, instance.ready.size(), instance.due.size()));
+    if (const auto problem = window_problem(instance)) throw fail(problem->second);
+}
+
+std::optional<std::pair<std::int32_t, std::string>> window_problem(const Instance& instance) {
+    const auto at = [&](std::int32_t v) { return static_cast<std::size_t>(v); };
+    for (std::int32_t v = 0; v < instance.n; ++v) {
+        const double e = instance.ready[at(v)];
+        const double l = instance.due[at(v)];
+        const std::int32_t id = instance.node_id[at(v)];
+        if (!std::isfinite(e) || !std::isfinite(l) || e < 0.0 || l < 0.0)
+            return std::pair{v, fmt::format("node {} has time window [{}, {}] (times must be "
+                                            "finite and non-negative)",
+                                            id, format_number(e), format_number(l))};
+        if (e > l)
+            return std::pair{v, fmt::format("node {} has time window [{}, {}]: its earliest "
+                                            "time is after its latest",
+                                            id, format_number(e), format_number(l))};
+    }
+    const double depart = instance.ready[at(kDepot)];
+    const double close = instance.due[at(kDepot)];
+    for (std::int32_t v = 1; v < instance.n; ++v) {
+        const double e = instance.ready[at(v)];
+        const double l = instance.due[at(v)];
+        const std::int32_t id = instance.node_id[at(v)];
+        const double arrival = depart + instance.distance(kDepot, v);
+        if (!within_duration(arrival, l))
+            return std::pair{v, fmt::format("customer node {} cannot be reached within its time "
+                                            "window [{}, {}]: leaving the depot at {}, the "
+                                            "earliest arrival is {}",
+                                            id, format_number(e), format_number(l),
+                                            format_number(depart), format_number(arrival))};
+        const double start = std::max(arrival, e);
+        const double end = start + instance.service_time;
+        const double travel = instance.distance(v, kDepot);
+        if (!within_duration(end + travel, close))
+            return std::pair{v, fmt::format("customer node {} cannot return to the depot by its "
+                                            "latest time {}: service from {} to {}, then {} of "
+                                            "travel, back at {}",
+                                            id, format_number(close), format_number(start),
+                                            format_number(end), format_number(travel),
+                                            format_number(end + travel))};
+    }
+    return std::nullopt;
 }
 
 } // namespace locus::dcvrp

@@ -82,6 +82,7 @@ private:
 RoundingOption rounding_option(const std::string& word) {
     if (word == "exact") return RoundingOption::exact;
     if (word == "nint") return RoundingOption::nint;
+    if (word == "tenths") return RoundingOption::tenths;
     return RoundingOption::automatic;
 }
 
@@ -114,10 +115,11 @@ void register_dcvrp_components(Registry& registry) {
                 "CVRPLIB .vrp file (found through the data path) or a generator spec "
                 "'random-cvrp:n=N[,seed=S][,capacity=Q][,distance=D]' (N nodes, depot included)")
         .required()
-        .choice("rounding", "auto", {"auto", "exact", "nint"},
-                "EUC_2D distances: exact = real Euclidean, nint = TSPLIB rounding; auto = nint "
-                "for the CVRPLIB sets X, A, B, E, F, M, P (names 'X-...'), exact otherwise "
-                "(CMT, Golden, generated)")
+        .choice("rounding", "auto", {"auto", "exact", "nint", "tenths"},
+                "EUC_2D distances: exact = real Euclidean, nint = TSPLIB rounding, tenths = "
+                "truncated to one decimal (the DIMACS VRPTW convention); auto = nint for the "
+                "CVRPLIB sets X, A, B, E, F, M, P (names 'X-...') and the Belgium instances, "
+                "exact otherwise (CMT, Golden, generated)")
         .integer("vehicles", "0",
                  "fleet size K (routes allowed); 0 = VEHICLES of the file if present, else "
                  "unlimited",

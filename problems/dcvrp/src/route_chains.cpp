@@ -71,7 +71,7 @@ RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates
     if (!instance.explicit_weights) {
         x = instance.x;
         y = instance.y;
-        nint = instance.rounding == Rounding::nint ? 1 : 0;
+        nint = rounding_code(instance.rounding);
     }
     if (matrix) {
         const auto nodes = static_cast<std::size_t>(n);

@@ -47,12 +47,57 @@ Instance read_cvrplib(const std::filesystem::path& path,
 Instance parse_cvrplib(std::string_view text, const std::string& source,
                        RoundingOption rounding = RoundingOption::automatic);
 
-/// The .vrp text of an instance with coordinates (EUC_2D): NAME, TYPE (DCVRP when it has a
-/// DISTANCE, else CVRP), DIMENSION, CAPACITY, DISTANCE, SERVICE_TIME and VEHICLES when set,
-/// the sections and EOF; numbers in the shortest form that reads back as the same double, the
-/// depot as node 1. Reading it back with the instance's rounding gives the same instance.
-/// Throws InstanceError "<name>: cannot write an EXPLICIT instance as EUC_2D" when the
-/// instance has no coordinates. Used to hand generated instances to other tools.
+/// Parses the text of a VRPTW .vrp file in the CVRPLIB style of the Gehring-Homberger and
+/// Solomon sets: TYPE VRPTW, DIMENSION, CAPACITY, SERVICE_TIME (per customer; the depot has
+/// none), VEHICLES (optional), DISTANCE (optional, a route duration limit beside the windows),
+/// EDGE_WEIGHT_TYPE EUC_2D, NODE_COORD_SECTION, DEMAND_SECTION, TIME_WINDOW_SECTION
+/// (`id earliest latest`: the start of service; the depot's window bounds every route's
+/// departure and return), SERVICE_TIME_SECTION (optional, `id time`: one time for every
+/// customer, the depot's 0) and DEPOT_SECTION. Distances, which are also the travel times,
+/// follow `rounding`; automatic means tenths, the DIMACS convention of the published
+/// best-known values. Throws InstanceError "<source>[:<line>]: <message>": those of
+/// parse_cvrplib for the shared keys and sections, "<line>: unsupported TYPE '<t>'
+/// (supported: VRPTW)", "missing TIME_WINDOW_SECTION", "TIME_WINDOW_SECTION has <k> entries,
+/// DIMENSION says <n>", "<line>: node <id>: time window '<a> <b>' is not two numbers",
+/// "<line>: node <id> has service time <s> where <line l | SERVICE_TIME> gives <t>: every
+/// customer must have the same service time (different ones are not supported)", the
+/// reasons of window_problem at the line of the node's window, and the errors of
+/// validate_instance.
+Instance parse_vrptw(std::string_view text, const std::string& source,
+                     RoundingOption rounding = RoundingOption::automatic);
+
+/// Parses a VRPTW instance in the Solomon text format (Solomon 1987, also used by the
+/// Gehring-Homberger set): a name line; VEHICLE, a NUMBER CAPACITY header and the two values;
+/// CUSTOMER, a column header and one row per node (CUST NO., XCOORD., YCOORD., DEMAND, READY
+/// TIME, DUE DATE, SERVICE TIME), customer 0 the depot. Node ids are the customer numbers;
+/// windows, travel times and rounding as parse_vrptw. Throws InstanceError
+/// "<source>[:<line>]: <message>": "missing VEHICLE (...)" / "missing CUSTOMER (...)",
+/// "expected 'NUMBER CAPACITY' after VEHICLE", "expected the vehicles' NUMBER and CAPACITY, two
+/// positive whole numbers, found '<text>'", "expected the column header (...) after CUSTOMER",
+/// "expected a customer row of 7 numbers (...), found '<text>'", "customer number <k> where <j>
+/// was due (...)", "customer <k>: demand '<d>' is not a whole number", "customer <k> has
+/// negative service time <s>", "the depot (customer 0) has service time <s> (...)", "customer
+/// <k> has service time <s> where line <l> gives <t>: every customer must have the same service
+/// time (...)", "the CUSTOMER block needs the depot (customer 0) and at least one customer",
+/// the reasons of window_problem at the node's row, and the errors of validate_instance.
+Instance parse_solomon(std::string_view text, const std::string& source,
+                       RoundingOption rounding = RoundingOption::automatic);
+
+/// Whether `text` is in the Solomon format (it has a line "VEHICLE"), not CVRPLIB's.
+bool is_solomon_text(std::string_view text);
+
+/// Reads a VRPTW instance file in either format (parse_solomon when is_solomon_text, else
+/// parse_vrptw), with the path as source.
+Instance read_vrptw(const std::filesystem::path& path,
+                    RoundingOption rounding = RoundingOption::automatic);
+
+/// The .vrp text of an instance with coordinates (EUC_2D): NAME, TYPE (VRPTW with time
+/// windows, else DCVRP when it has a DISTANCE, else CVRP), DIMENSION, CAPACITY, DISTANCE,
+/// SERVICE_TIME and VEHICLES when set, the sections (TIME_WINDOW_SECTION with windows: read it
+/// back with parse_vrptw) and EOF; numbers in the shortest form that reads back as the same
+/// double, the depot as node 1. Reading it back with the instance's rounding gives the same
+/// instance. Throws InstanceError "<name>: cannot write an EXPLICIT instance as EUC_2D" when
+/// the instance has no coordinates. Used to hand generated instances to other tools.
 std::string format_cvrplib(const Instance& instance);
 
 } // namespace locus::dcvrp

@@ -21,11 +21,11 @@ struct FixedDistance {
     const double* y = nullptr;
     double scale = 1.0;
     std::int32_t n = 0;
-    std::int32_t nint = 0; ///< 1: TSPLIB nint rounding of the Euclidean distance
+    std::int32_t nint = 0; ///< the rounding of the Euclidean distance (kRoundExact, kRoundNint, kRoundTenths)
 
     /// Euclidean distance of a and b with the rounding, before scaling (coordinate mode).
     LOCUS_HD_INLINE double euclidean(std::int32_t a, std::int32_t b) const {
-        return rounded_euclidean(x[a] - x[b], y[a] - y[b], nint != 0);
+        return rounded_euclidean(x[a] - x[b], y[a] - y[b], nint);
     }
     LOCUS_HD_INLINE std::int64_t operator()(std::int32_t a, std::int32_t b) const {
         if (matrix != nullptr) return matrix[static_cast<std::int64_t>(a) * n + b];

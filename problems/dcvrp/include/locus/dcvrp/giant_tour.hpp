@@ -75,7 +75,12 @@ RouteFigures route_figures(const Instance& instance, std::span<const std::int32_
 /// Why `routes` violate a constraint, or nullopt when they respect all of them. Checked in
 /// this order: each route's load <= CAPACITY ("route <k> carries <load>, more than CAPACITY
 /// <q>"), each route's duration within DISTANCE ("route <k> takes <duration> (travel <t> +
-/// service <s>), more than DISTANCE <l>"), and the number of non-empty routes <= vehicles
+/// service <s>), more than DISTANCE <l>"), with time windows each route leaving the depot at
+/// its earliest time and waiting where early: every service started by its customer's latest
+/// time ("route <k> starts serving customer node <id> at <t>, after its latest time <l>"; <id> the
+/// file's node id) and the
+/// return by the depot's ("route <k> returns to the depot at <t>, after its latest time <l>"),
+/// and the number of non-empty routes <= vehicles
 /// when vehicles > 0 ("<r> routes, more than the <K> vehicles"). Routes are numbered from 1
 /// among the non-empty ones, as in the .sol file.
 std::optional<std::string> check_routes(const Instance& instance, const Routes& routes,

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "locus/dcvrp/euclidean.hpp"
@@ -32,12 +33,19 @@ inline constexpr std::int32_t kDepot = 0;
 enum class Rounding {
     exact, ///< real Euclidean distance (CMT, Golden: their best-known values use it)
     nint,  ///< TSPLIB nint: (int)(d + 0.5) (X, A, B, E, F, M, P sets)
+    tenths, ///< truncated to one decimal (the DIMACS convention of VRPTW benchmarks)
 };
 
-/// The `rounding` choice of the problem: `automatic` picks by family (default_rounding).
-enum class RoundingOption { automatic, exact, nint };
+/// The rounding as the integer code of rounded_euclidean (euclidean.hpp).
+inline int rounding_code(Rounding rounding) {
+    return rounding == Rounding::nint ? kRoundNint
+                                      : rounding == Rounding::tenths ? kRoundTenths : kRoundExact;
+}
 
-/// "exact" / "nint".
+/// The `rounding` choice of the problem: `automatic` picks by family (default_rounding).
+enum class RoundingOption { automatic, exact, nint, tenths };
+
+/// "exact" / "nint" / "tenths".
 std::string_view to_string(Rounding rounding);
 
 /// The rounding of an instance family, by instance name: nint for the CVRPLIB sets whose
@@ -84,6 +92,11 @@ struct Instance {
     std::vector<std::int32_t> node_id;   ///< the file's 1-based node id of each node
     /// n*n distances, row-major, for explicit weights only (8 n^2 bytes); empty otherwise
     std::vector<double> dist;
+    /// Time windows (VRPTW), empty when the instance has none: per node the earliest and the
+    /// latest start of its service; the depot's are the earliest departure and the latest
+    /// return of every route. Travel times are the distances; a vehicle may wait, never be
+    /// late.
+    std::vector<double> ready, due;
 
     /// Distance between nodes a and b (precondition: both < n): the matrix entry with explicit
     /// weights, else the Euclidean distance of the coordinates with `rounding`.
@@ -99,10 +112,12 @@ struct Instance {
     double euclidean(std::int32_t a, std::int32_t b) const {
         const double dx = x[static_cast<std::size_t>(a)] - x[static_cast<std::size_t>(b)];
         const double dy = y[static_cast<std::size_t>(a)] - y[static_cast<std::size_t>(b)];
-        return rounded_euclidean(dx, dy, rounding == Rounding::nint);
+        return rounded_euclidean(dx, dy, rounding_code(rounding));
     }
     /// True when the instance has a maximum route duration.
     bool has_duration_limit() const { return std::isfinite(max_duration); }
+    /// True when the instance has time windows.
+    bool has_time_windows() const { return !ready.empty(); }
     /// Number of customers, n - 1.
     std::int32_t customers() const { return n - 1; }
     /// Sum of the demands.
@@ -124,8 +139,20 @@ void use_coordinates(Instance& instance, Rounding rounding);
 ///    depot = <t> + SERVICE_TIME <s> = <t + s>)"
 ///   "distance from node <a> to node <b> is <w> (distances must be finite and non-negative)"
 ///   "node <id> has coordinates (<x>, <y>) (coordinates must be finite)"
+///   and with time windows the reasons of window_problem.
 /// Node ids are the file's (node_id).
 void validate_instance(const Instance& instance, std::string_view source);
+
+/// The first node whose time window no solution can respect, and why (node index, reason), or
+/// nothing. In node order:
+///   "node <id> has time window [<e>, <l>] (times must be finite and non-negative)"
+///   "node <id> has time window [<e>, <l>]: its earliest time is after its latest"
+///   "customer node <id> cannot be reached within its time window [<e>, <l>]: leaving the
+///    depot at <e0>, the earliest arrival is <a>"
+///   "customer node <id> cannot return to the depot by its latest time <l0>: service from <s>
+///    to <f>, then <t> of travel, back at <b>"
+/// Precondition: ready and due hold n entries each.
+std::optional<std::pair<std::int32_t, std::string>> window_problem(const Instance& instance);
 
 /// A number for messages: up to 10 significant digits, no trailing zeros ("205.3", "1e+20").
 std::string format_number(double value);

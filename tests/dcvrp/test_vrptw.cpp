@@ -1,0 +1,301 @@
+// VRPTW instances (CVRPLIB style, DIMACS convention): a hand-computed instance, the route checks
+// with time windows, every stored Gehring-Homberger instance with its best-known route set
+// (feasible, costing its value of data/best-known.csv), and the exact errors of bad input.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "locus/dcvrp/cvrplib.hpp"
+#include "locus/dcvrp/giant_tour.hpp"
+#include "locus/dcvrp/sol_io.hpp"
+#include "locus/error.hpp"
+#include "test_support.hpp"
+
+using locus::InstanceError;
+using locus::dcvrp::Instance;
+using locus::dcvrp::parse_vrptw;
+using locus::dcvrp::Rounding;
+using locus::dcvrp::Routes;
+
+namespace {
+
+// Depot (0, 0) open [0, 100]; node 2 at (3, 4) window [5, 20]; node 3 at (6, 8) [10, 40];
+// node 4 at (1, 1) [0, 100]; service 5. Travel times in tenths: 1-2 5.0, 2-3 5.0, 1-3 10.0,
+// 1-4 1.4 (sqrt 2), 4-2 3.6, 4-3 8.6. Line 20 holds node 2's window, line 21 node 3's.
+const std::string kTimed4 = "NAME : tw4\n"           // 1
+                            "TYPE : VRPTW\n"         // 2
+                            "DIMENSION : 4\n"        // 3
+                            "VEHICLES : 2\n"         // 4
+                            "CAPACITY : 10\n"        // 5
+                            "SERVICE_TIME : 5\n"     // 6
+                            "EDGE_WEIGHT_TYPE : EUC_2D\n"
+                            "NODE_COORD_SECTION\n"   // 8
+                            "1 0 0\n2 3 4\n3 6 8\n4 1 1\n"
+                            "DEMAND_SECTION\n"       // 13
+                            "1 0\n2 4\n3 4\n4 3\n"
+                            "TIME_WINDOW_SECTION\n"  // 18
+                            "1 0 100\n"              // 19
+                            "2 5 20\n"               // 20
+                            "3 10 40\n"              // 21
+                            "4 0 100\n"              // 22
+                            "DEPOT_SECTION\n1\n-1\nEOF\n";
+
+std::string timed4_with(const std::string& from, const std::string& to) {
+    std::string text = kTimed4;
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+std::string parse_error(const std::string& text) {
+    return locus::test::error_message<InstanceError>([&] { parse_vrptw(text, "x.vrp"); });
+}
+
+double routes_cost(const Instance& instance, const Routes& routes) {
+    return locus::dcvrp::giant_tour_cost(instance, locus::dcvrp::encode_routes(routes, instance.n));
+}
+
+/// best_known of data/best-known.csv for the rows of `library`.
+std::map<std::string, double> best_known(const std::string& library) {
+    std::ifstream in(locus::test::data_file("best-known.csv"));
+    REQUIRE(in);
+    std::map<std::string, double> values;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::stringstream row(line);
+        std::string lib, name, value;
+        std::getline(row, lib, ',');
+        std::getline(row, name, ',');
+        std::getline(row, value, ',');
+        if (lib == library) values[name] = std::stod(value);
+    }
+    return values;
+}
+
+} // namespace
+
+TEST_CASE("VRPTW: the hand-computed instance, its tenths and the route checks with windows") {
+    const Instance inst = parse_vrptw(kTimed4, "x.vrp");
+    CHECK(inst.name == "tw4");
+    CHECK(inst.n == 4);
+    CHECK(inst.vehicles == 2);
+    CHECK(inst.service_time == 5.0);
+    CHECK(inst.rounding == Rounding::tenths);
+    REQUIRE(inst.has_time_windows());
+    CHECK(inst.ready == std::vector<double>{0, 5, 10, 0});
+    CHECK(inst.due == std::vector<double>{100, 20, 40, 100});
+    CHECK(inst.distance(0, 1) == 5.0);
+    CHECK(inst.distance(0, 2) == 10.0);
+    CHECK(inst.distance(0, 3) == 1.4);
+    CHECK(inst.distance(3, 1) == 3.6);
+    CHECK(inst.distance(3, 2) == 8.6);
+    // Node 2 at 5 (no wait), done at 10; node 3 at 15, done at 20; back at 30.
+    CHECK_FALSE(locus::dcvrp::check_routes(inst, Routes{{1, 2}, {3}}, 2).has_value());
+    CHECK(routes_cost(inst, Routes{{1, 2}, {3}}) == doctest::Approx(5.0 + 5.0 + 10.0 + 2.8));
+    // Node 3 first: served 10-15, node 2 reached at 20, its latest time: feasible; with 19 not.
+    CHECK_FALSE(locus::dcvrp::check_routes(inst, Routes{{2, 1}, {3}}, 2).has_value());
+    Instance tight = inst;
+    tight.due[1] = 19.0;
+    CHECK(locus::dcvrp::check_routes(tight, Routes{{2, 1}, {3}}, 2) ==
+          "route 1 starts serving customer node 2 at 20, after its latest time 19");
+    // Node 4 first: served 1.4-6.4, node 2 reached at 10 (3.6 of travel), node 3 at 20, done at
+    // 25, back at 35.
+    Instance closing = inst;
+    closing.due[0] = 34.0;
+    CHECK(locus::dcvrp::check_routes(closing, Routes{{3, 1, 2}}, 2) ==
+          "route 1 returns to the depot at 35, after its latest time 34");
+    closing.due[0] = 35.0;
+    CHECK_FALSE(locus::dcvrp::check_routes(closing, Routes{{3, 1, 2}}, 2).has_value());
+    // Waiting counts: with node 2 opening at 12 the vehicle waits 2 there and reaches node 3 at
+    // 22.
+    Instance waiting = closing;
+    waiting.ready[1] = 12.0;
+    waiting.due[2] = 21.0;
+    CHECK(locus::dcvrp::check_routes(waiting, Routes{{3, 1, 2}}, 2) ==
+          "route 1 starts serving customer node 3 at 22, after its latest time 21");
+    // The fleet: three routes for two vehicles.
+    CHECK(locus::dcvrp::check_routes(inst, Routes{{1}, {2}, {3}}, 2) ==
+          "3 routes, more than the 2 vehicles");
+    // The instance writes back as VRPTW text and reads back the same.
+    const Instance back = parse_vrptw(locus::dcvrp::format_cvrplib(inst), "back.vrp");
+    CHECK(back.ready == inst.ready);
+    CHECK(back.due == inst.due);
+    CHECK(back.service_time == inst.service_time);
+    CHECK(back.demand == inst.demand);
+    CHECK(back.vehicles == inst.vehicles);
+}
+
+TEST_CASE("VRPTW: every stored Gehring-Homberger instance's best-known routes are feasible and "
+          "cost its best-known value; a reversed route breaks a window") {
+    const std::map<std::string, double> values = best_known("vrptw");
+    REQUIRE(values.size() == 24);
+    for (const auto& [name, value] : values) {
+        CAPTURE(name);
+        const Instance inst = locus::dcvrp::read_vrptw(locus::test::data_file("vrptw/" + name + ".vrp"));
+        CHECK(inst.n == 1001);
+        CHECK(inst.vehicles == 250);
+        CHECK(inst.rounding == Rounding::tenths);
+        const auto sol = locus::dcvrp::read_sol(
+            locus::test::data_file("vrptw/solutions/" + name + ".sol"), inst.n);
+        const auto verdict = locus::dcvrp::check_routes(inst, sol.routes, inst.vehicles);
+        CHECK_MESSAGE(!verdict.has_value(), verdict.value_or(""));
+        const double cost = routes_cost(inst, sol.routes);
+        CHECK(cost == doctest::Approx(value).epsilon(1e-9));
+        REQUIRE(sol.cost.has_value());
+        CHECK(cost == doctest::Approx(*sol.cost).epsilon(1e-9));
+        // Reversing the routes one at a time: some reversal breaks a window (and nothing else:
+        // loads and the fleet do not change).
+        bool broken = false;
+        for (std::size_t r = 0; r < sol.routes.size() && !broken; ++r) {
+            Routes reversed = sol.routes;
+            std::reverse(reversed[r].begin(), reversed[r].end());
+            if (const auto why = locus::dcvrp::check_routes(inst, reversed, inst.vehicles)) {
+                CHECK(why->find("after its latest time") != std::string::npos);
+                broken = true;
+            }
+        }
+        CHECK(broken);
+    }
+}
+
+TEST_CASE("VRPTW: bad input gets one line with the file and the line") {
+    CHECK(parse_error(timed4_with("2 5 20", "2 30 20")) ==
+          "x.vrp:20: node 2 has time window [30, 20]: its earliest time is after its latest");
+    CHECK(parse_error(timed4_with("3 10 40", "3 -1 40")) ==
+          "x.vrp:21: node 3 has time window [-1, 40] (times must be finite and non-negative)");
+    CHECK(parse_error(timed4_with("3 10 40", "3 2 8")) ==
+          "x.vrp:21: customer node 3 cannot be reached within its time window [2, 8]: leaving "
+          "the depot at 0, the earliest arrival is 10");
+    CHECK(parse_error(timed4_with("1 0 100", "1 0 20")) ==
+          "x.vrp:21: customer node 3 cannot return to the depot by its latest time 20: service "
+          "from 10 to 15, then 10 of travel, back at 25");
+    CHECK(parse_error(timed4_with("2 5 20", "2 5 late")) ==
+          "x.vrp:20: node 2: time window '5 late' is not two numbers");
+    CHECK(parse_error(timed4_with("TYPE : VRPTW", "TYPE : CVRP")) ==
+          "x.vrp:2: unsupported TYPE 'CVRP' (supported: VRPTW)");
+    CHECK(parse_error(timed4_with("2 4\n3 4\n", "2 4\n3 11\n")) ==
+          "x.vrp: customer node 3 has demand 11, more than CAPACITY 10");
+    const std::string no_windows =
+        timed4_with("TIME_WINDOW_SECTION\n1 0 100\n2 5 20\n3 10 40\n4 0 100\n", "");
+    CHECK(parse_error(no_windows) == "x.vrp: missing TIME_WINDOW_SECTION");
+    CHECK(parse_error(timed4_with("4 0 100\n", "")).find(
+              "TIME_WINDOW_SECTION has 3 entries, DIMENSION says 4") != std::string::npos);
+    CHECK(parse_error(timed4_with("DEPOT_SECTION", "SERVICE_TIME_SECTION\n1 0\n2 5\n3 6\n4 5\n"
+                                                   "DEPOT_SECTION")) ==
+          "x.vrp:26: node 3 has service time 6 where SERVICE_TIME gives 5: every customer must "
+          "have the same service time (different ones are not supported)");
+    // A VRPTW file is not read as a CVRP by the CVRPLIB reader (its windows would be lost).
+    CHECK(locus::test::error_message<InstanceError>([] {
+              locus::dcvrp::parse_cvrplib(kTimed4, "x.vrp");
+          }) == "x.vrp:2: unsupported TYPE 'VRPTW' (supported: CVRP, DCVRP)");
+}
+
+TEST_CASE("VRPTW: a SERVICE_TIME_SECTION of one time for every customer is that SERVICE_TIME") {
+    std::string text = timed4_with("SERVICE_TIME : 5\n", "");
+    text = text.replace(text.find("DEPOT_SECTION"), 13,
+                        "SERVICE_TIME_SECTION\n1 0\n2 7\n3 7\n4 7\nDEPOT_SECTION");
+    const Instance inst = parse_vrptw(text, "x.vrp");
+    CHECK(inst.service_time == 7.0);
+    CHECK(parse_error(timed4_with("DEPOT_SECTION", "SERVICE_TIME_SECTION\n1 3\n2 5\n3 5\n4 5\n"
+                                                   "DEPOT_SECTION")) ==
+          "x.vrp:24: depot node 1 has service time 3 (the depot has none)");
+}
+
+namespace {
+
+// kTimed4 in the Solomon format: customer 0 the depot. Rows on lines 10-13.
+const std::string kSolomon4 = "TW4\n"
+                              "\n"
+                              "VEHICLE\n"
+                              "NUMBER     CAPACITY\n"
+                              "  2         10\n"
+                              "\n"
+                              "CUSTOMER\n"
+                              "CUST NO.  XCOORD.   YCOORD.    DEMAND   READY TIME  DUE DATE   "
+                              "SERVICE   TIME\n"
+                              "\n"
+                              "    0      0         0          0          0       100          0\n"
+                              "    1      3         4          4          5        20          5\n"
+                              "    2      6         8          4         10        40          5\n"
+                              "    3      1         1          3          0       100          5\n";
+
+std::string solomon4_with(const std::string& from, const std::string& to) {
+    std::string text = kSolomon4;
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+std::string solomon_error(const std::string& text) {
+    return locus::test::error_message<InstanceError>(
+        [&] { locus::dcvrp::parse_solomon(text, "x.txt"); });
+}
+
+} // namespace
+
+TEST_CASE("VRPTW: the Solomon format gives the model of the same CVRPLIB-style instance; "
+          "read_vrptw tells the formats apart") {
+    const Instance cvrplib = parse_vrptw(kTimed4, "x.vrp");
+    const Instance solomon = locus::dcvrp::parse_solomon(kSolomon4, "x.txt");
+    CHECK(solomon.name == "TW4");
+    CHECK(solomon.n == cvrplib.n);
+    CHECK(solomon.vehicles == cvrplib.vehicles);
+    CHECK(solomon.capacity == cvrplib.capacity);
+    CHECK(solomon.service_time == cvrplib.service_time);
+    CHECK(solomon.demand == cvrplib.demand);
+    CHECK(solomon.x == cvrplib.x);
+    CHECK(solomon.y == cvrplib.y);
+    CHECK(solomon.ready == cvrplib.ready);
+    CHECK(solomon.due == cvrplib.due);
+    CHECK(solomon.rounding == Rounding::tenths);
+    CHECK(solomon.node_id == std::vector<std::int32_t>{0, 1, 2, 3});
+    for (std::int32_t a = 0; a < 4; ++a)
+        for (std::int32_t b = 0; b < 4; ++b) CHECK(solomon.distance(a, b) == cvrplib.distance(a, b));
+    CHECK(locus::dcvrp::is_solomon_text(kSolomon4));
+    CHECK_FALSE(locus::dcvrp::is_solomon_text(kTimed4));
+    const auto dir = locus::test::temp_dir("vrptw-formats");
+    for (const auto& [file, text] : {std::pair{"a.txt", kSolomon4}, std::pair{"b.vrp", kTimed4}}) {
+        std::ofstream(dir / file) << text;
+        const Instance read = locus::dcvrp::read_vrptw(dir / file);
+        CHECK(read.due == cvrplib.due);
+        CHECK(read.capacity == 10);
+    }
+}
+
+TEST_CASE("VRPTW: bad Solomon input gets one line with the file and the line") {
+    CHECK(solomon_error(solomon4_with("    2      6         8          4         10        40   "
+                                      "       5\n",
+                                      "    2      6         8          4         10        40\n")) ==
+          "x.txt:12: expected a customer row of 7 numbers (CUST NO., XCOORD., YCOORD., DEMAND, "
+          "READY TIME, DUE DATE, SERVICE TIME), found '2      6         8          4         10 "
+          "       40'");
+    CHECK(solomon_error(solomon4_with("    3      1", "    4      1")) ==
+          "x.txt:13: customer number 4 where 3 was due (the rows number the depot 0 and the "
+          "customers 1, 2, ...)");
+    CHECK(solomon_error(solomon4_with("100          5\n", "100          6\n")) ==
+          "x.txt:13: customer 3 has service time 6 where line 11 gives 5: every customer must "
+          "have the same service time (different ones are not supported)");
+    CHECK(solomon_error(solomon4_with("100          0\n", "100          9\n")) ==
+          "x.txt:10: the depot (customer 0) has service time 9 (the depot has none)");
+    CHECK(solomon_error(solomon4_with("4         10        40", "4          2         8")) ==
+          "x.txt:12: customer node 2 cannot be reached within its time window [2, 8]: leaving "
+          "the depot at 0, the earliest arrival is 10");
+    CHECK(solomon_error(solomon4_with("4         10        40", "4         50        40")) ==
+          "x.txt:12: node 2 has time window [50, 40]: its earliest time is after its latest");
+    CHECK(solomon_error(solomon4_with("  2         10\n", "  2\n")) ==
+          "x.txt:5: expected the vehicles' NUMBER and CAPACITY, two positive whole numbers, found "
+          "'2'");
+    CHECK(solomon_error(solomon4_with("CUSTOMER\n", "")) ==
+          "x.txt: missing CUSTOMER (a Solomon VRPTW instance has a name line, VEHICLE and "
+          "CUSTOMER blocks)");
+    CHECK(solomon_error(solomon4_with("    2      6         8          4 ",
+                                      "    2      6         8         12 ")) ==
+          "x.txt: customer node 2 has demand 12, more than CAPACITY 10");
+}
