@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "locus/dcvrp/cvrplib.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
@@ -520,4 +521,40 @@ TEST_CASE("configs/dcvrp/best.yaml on X-n101-k25 (CPU, seed 1) reaches the best-
     CHECK(line.find("\"feasible\":true") != std::string::npos);
     // The run stops at the best-known value (stop_at_optimum), before the budget.
     CHECK(line.find("\"stop_reason\":\"target\"") != std::string::npos);
+}
+
+TEST_CASE("VRPTW files: locus verify checks windows, capacity, the fleet and the cost; a run "
+          "refuses them by name (no search respects windows yet)") {
+    const auto vrp = locus::test::data_file("vrptw/C1_10_1.vrp");
+    const auto sol = locus::test::data_file("vrptw/solutions/C1_10_1.sol");
+    const auto ok = locus::test::run_command(locus_bin() + " verify --instance " + vrp.string() +
+                                             " --solution " + sol.string());
+    CHECK(ok.exit_code == 0);
+    CHECK(ok.output == "feasible: objective 42444.8 (" + sol.string() + " on C1_10_1)\n");
+
+    // The first route reversed: the same customers and loads, served too late.
+    const auto dir = locus::test::temp_dir("vrptw-verify");
+    std::string text = read_all(sol);
+    const std::size_t begin = text.find(": ") + 2;
+    const std::size_t end = text.find('\n');
+    std::stringstream words(text.substr(begin, end - begin));
+    std::vector<std::string> route;
+    for (std::string w; words >> w;) route.push_back(w);
+    std::string reversed;
+    for (auto it = route.rbegin(); it != route.rend(); ++it) reversed += *it + " ";
+    text.replace(begin, end - begin, reversed);
+    locus::test::write_file(dir / "reversed.sol", text);
+    const auto late = locus::test::run_command(locus_bin() + " verify --instance " + vrp.string() +
+                                               " --solution " + (dir / "reversed.sol").string());
+    CHECK(late.exit_code == 3);
+    CHECK(late.output.starts_with("infeasible: route 1 starts serving customer node "));
+    CHECK(late.output.find(", after its latest time ") != std::string::npos);
+
+    // A run: the construction refuses the instance by name, nothing is written as a result.
+    write_job(dir / "job.yaml", vrp.string());
+    const auto run = locus::test::run_command(locus_bin() + " run " + (dir / "job.yaml").string() +
+                                              " -q --out " + (dir / "out").string());
+    CHECK(run.exit_code != 0);
+    CHECK(run.output.find("savings does not respect time windows yet: instance C1_10_1 has them "
+                          "(`locus verify` checks VRPTW solutions)") != std::string::npos);
 }

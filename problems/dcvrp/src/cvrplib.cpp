@@ -300,6 +300,16 @@ Instance parse_cvrplib(std::string_view text, const std::string& source, Roundin
     return instance;
 }
 
+Instance read_routing_instance(const std::filesystem::path& path, RoundingOption rounding) {
+    const std::string source = path.string();
+    const std::string text = read_text_file(path, "instance");
+    if (is_solomon_text(text)) return parse_solomon(text, source, rounding);
+    for (const KeyedLine& line : formats::split_keyed_lines(text))
+        if (line.keyword && line.has_colon && line.key == "TYPE" && line.value == "VRPTW")
+            return parse_vrptw(text, source, rounding);
+    return parse_cvrplib(text, source, rounding);
+}
+
 Instance read_cvrplib(const std::filesystem::path& path, RoundingOption rounding) {
     const std::string source = path.string();
     return parse_cvrplib(read_text_file(path, "instance"), source, rounding);

@@ -38,7 +38,15 @@ std::unique_ptr<DcvrpProblem> DcvrpProblem::load(const std::string& spec, Roundi
         return std::make_unique<DcvrpProblem>(std::move(instance), vehicles);
     }
     return std::make_unique<DcvrpProblem>(
-        read_cvrplib(resolve_data_file(spec, "instance file"), rounding), vehicles);
+        read_routing_instance(resolve_data_file(spec, "instance file"), rounding), vehicles);
+}
+
+const DcvrpProblem& searchable(const DcvrpProblem& problem, std::string_view component) {
+    if (problem.instance().has_time_windows())
+        throw ConfigError(fmt::format("{} does not respect time windows yet: instance {} has them "
+                                      "(`locus verify` checks VRPTW solutions)",
+                                      component, problem.instance().name));
+    return problem;
 }
 
 Objective DcvrpProblem::evaluate(std::span<const std::int32_t> tour) const {

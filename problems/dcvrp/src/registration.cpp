@@ -21,7 +21,7 @@ namespace {
 
 const DcvrpProblem& dcvrp_of(const BuildContext& build, std::string_view component) {
     // NOTE: dcvrp-scoped components only exist for problem "dcvrp" (Registry).
-    return problem_as<DcvrpProblem>(build, "dcvrp", component);
+    return searchable(problem_as<DcvrpProblem>(build, "dcvrp", component), component);
 }
 
 /// A construction that builds routes and stores their canonical encodings. Unseeded ones are

@@ -228,7 +228,8 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
 }
 
 const DcvrpProblem& dcvrp_of(const BuildContext& b) {
-    return problem_as<DcvrpProblem>(b, "dcvrp", "chain_policy ils");
+    constexpr std::string_view kName = "chain_policy ils";
+    return searchable(problem_as<DcvrpProblem>(b, "dcvrp", kName), kName);
 }
 
 } // namespace

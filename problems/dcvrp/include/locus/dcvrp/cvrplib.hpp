@@ -91,6 +91,11 @@ bool is_solomon_text(std::string_view text);
 Instance read_vrptw(const std::filesystem::path& path,
                     RoundingOption rounding = RoundingOption::automatic);
 
+/// Reads an instance file of any format the DCVRP knows: a VRPTW file (the Solomon format, or
+/// TYPE VRPTW) by read_vrptw, else a CVRPLIB .vrp file by read_cvrplib.
+Instance read_routing_instance(const std::filesystem::path& path,
+                               RoundingOption rounding = RoundingOption::automatic);
+
 /// The .vrp text of an instance with coordinates (EUC_2D): NAME, TYPE (VRPTW with time
 /// windows, else DCVRP when it has a DISTANCE, else CVRP), DIMENSION, CAPACITY, DISTANCE,
 /// SERVICE_TIME and VEHICLES when set, the sections (TIME_WINDOW_SECTION with windows: read it

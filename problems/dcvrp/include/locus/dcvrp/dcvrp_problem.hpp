@@ -23,8 +23,9 @@ public:
     /// is negative.
     DcvrpProblem(Instance instance, std::int32_t vehicles = 0);
 
-    /// Loads `spec`: a generator spec ("random-cvrp:n=...") or a CVRPLIB .vrp file found
-    /// through the data path, with EUC_2D distances by `rounding`.
+    /// Loads `spec`: a generator spec ("random-cvrp:n=...") or an instance file found through
+    /// the data path (read_routing_instance: CVRPLIB .vrp, VRPTW in either format), with EUC_2D
+    /// distances by `rounding`.
     static std::unique_ptr<DcvrpProblem> load(const std::string& spec,
                                               RoundingOption rounding = RoundingOption::automatic,
                                               std::int32_t vehicles = 0);
@@ -54,6 +55,12 @@ private:
     Instance instance_;
     std::int32_t vehicles_ = 0;
 };
+
+/// `problem` for a search component named `component`. Throws ConfigError "<component> does
+/// not respect time windows yet: instance <name> has them (`locus verify` checks VRPTW
+/// solutions)" for an instance with time windows: every DCVRP construction, move and chain
+/// ignores them, so a search would return routes that break them.
+const DcvrpProblem& searchable(const DcvrpProblem& problem, std::string_view component);
 
 /// Registers the DCVRP problem and its constructions.
 void register_dcvrp_components(class Registry& registry);
