@@ -47,6 +47,8 @@ inline constexpr std::uint64_t kTspGenerator = 0x7473702D67656E00ull;
 inline constexpr std::uint64_t kQapGenerator = 0x7161702D67656E00ull;
 /// DCVRP instance generator, derive_key(instance seed, salt). "cvrp-gen".
 inline constexpr std::uint64_t kDcvrpGenerator = 0x637672702D67656Eull;
+/// VRPTW instance generator's windows, derive_key(instance seed, salt). "vrptw-gn".
+inline constexpr std::uint64_t kVrptwGenerator = 0x76727074772D676Eull;
 /// Gridpath instance generator, derive_key(instance seed, salt). "grid-gen".
 inline constexpr std::uint64_t kGridpathGenerator = 0x677269642D67656Eull;
 /// QAP greedy construction of solution k, derive_key(seed, k, salt). "gree".

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "locus/dcvrp/cvrplib.hpp"
+#include "locus/dcvrp/generator.hpp"
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/sol_io.hpp"
 #include "locus/error.hpp"
@@ -298,4 +299,66 @@ TEST_CASE("VRPTW: bad Solomon input gets one line with the file and the line") {
     CHECK(solomon_error(solomon4_with("    2      6         8          4 ",
                                       "    2      6         8         12 ")) ==
           "x.txt: customer node 2 has demand 12, more than CAPACITY 10");
+}
+
+TEST_CASE("random-vrptw: the customers of random-cvrp with windows that bind, each customer "
+          "servable alone; deterministic; written and read back alike; spec errors") {
+    const Instance inst = locus::dcvrp::generate_from_spec("random-vrptw:n=200,seed=5");
+    CHECK(inst.name == "random-vrptw:n=200,seed=5");
+    CHECK(inst.n == 200);
+    CHECK(inst.rounding == Rounding::tenths);
+    CHECK(inst.service_time == 10.0);
+    REQUIRE(inst.has_time_windows());
+    CHECK(inst.ready[0] == 0.0);
+    CHECK(inst.due[0] == locus::dcvrp::kGeneratorHorizon);
+    const Instance cvrp = locus::dcvrp::generate_from_spec("random-cvrp:n=200,seed=5");
+    CHECK(inst.x == cvrp.x);
+    CHECK(inst.demand == cvrp.demand);
+    Routes alone;
+    for (std::int32_t c = 1; c < inst.n; ++c) {
+        const auto k = static_cast<std::size_t>(c);
+        CHECK(inst.ready[k] <= inst.due[k]);
+        CHECK(inst.due[k] - inst.ready[k] <= 300.0);
+        CHECK(inst.ready[k] == std::floor(inst.ready[k]));
+        alone.push_back({c});
+    }
+    // Every customer alone: feasible. Two customers a route, in index order: some pairs break a
+    // window (loads of at most 20 never pass the capacity of 50).
+    CHECK_FALSE(locus::dcvrp::check_routes(inst, alone, 0).has_value());
+    int late = 0;
+    for (std::int32_t c = 1; c + 1 < inst.n; c += 2) {
+        const auto why = locus::dcvrp::check_routes(inst, Routes{{c, c + 1}}, 0);
+        if (why) {
+            CHECK(why->find("after its latest time") != std::string::npos);
+            ++late;
+        }
+    }
+    CHECK(late > 10);
+    CHECK(late < 99); // and some pairs fit
+    // Deterministic, and the .vrp text reads back as the same instance.
+    const Instance again = locus::dcvrp::generate_from_spec("random-vrptw:seed=5,n=200");
+    CHECK(again.ready == inst.ready);
+    CHECK(again.due == inst.due);
+    const Instance back = parse_vrptw(locus::dcvrp::format_cvrplib(inst), "back.vrp");
+    CHECK(back.ready == inst.ready);
+    CHECK(back.due == inst.due);
+    CHECK(back.service_time == inst.service_time);
+    for (std::int32_t c = 1; c < inst.n; c += 17) CHECK(back.distance(0, c) == inst.distance(0, c));
+    // Other parameters, and errors.
+    const Instance wide = locus::dcvrp::generate_from_spec("random-vrptw:n=50,service=0,width=3000");
+    CHECK(wide.name == "random-vrptw:n=50,seed=1,service=0,width=3000");
+    CHECK(wide.service_time == 0.0);
+    const auto spec_error = [](const std::string& spec) {
+        return locus::test::error_message<InstanceError>(
+            [&] { locus::dcvrp::generate_from_spec(spec); });
+    };
+    CHECK(spec_error("random-vrptw:n=50,width=3001") ==
+          "invalid instance generator spec 'random-vrptw:n=50,width=3001': width = 3001 is out of "
+          "range 0..3000");
+    CHECK(spec_error("random-vrptw:n=50,distance=9") ==
+          "invalid instance generator spec 'random-vrptw:n=50,distance=9': unknown parameter "
+          "'distance' (parameters: n, seed, capacity, service, width)");
+    CHECK(spec_error("random-vrp:n=50") ==
+          "invalid instance generator spec 'random-vrp:n=50': unknown generator 'random-vrp' "
+          "(available: random-cvrp, random-vrptw)");
 }
