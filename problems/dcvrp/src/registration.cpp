@@ -112,8 +112,11 @@ void register_dcvrp_components(Registry& registry) {
         "2(n-1)), written as CVRPLIB .sol; objective = total travel distance."};
     schema
         .string("instance", "",
-                "CVRPLIB .vrp file (found through the data path) or a generator spec "
-                "'random-cvrp:n=N[,seed=S][,capacity=Q][,distance=D]' (N nodes, depot included)")
+                "CVRPLIB .vrp file (found through the data path; VRPTW files, TYPE VRPTW or the "
+                "Solomon format, are checked by locus verify and refused by the searches) or a "
+                "generator spec 'random-cvrp:n=N[,seed=S][,capacity=Q][,distance=D]' or "
+                "'random-vrptw:n=N[,seed=S][,capacity=Q][,service=S][,width=W]' (N nodes, depot "
+                "included)")
         .required()
         .choice("rounding", "auto", {"auto", "exact", "nint", "tenths"},
                 "EUC_2D distances: exact = real Euclidean, nint = TSPLIB rounding, tenths = "
