@@ -92,7 +92,7 @@ TEST_CASE("bad generator specs give exact errors") {
           "'speed' (parameters: n, seed, capacity, distance)");
     CHECK(spec_error("random-vrp:n=10") == "invalid instance generator spec 'random-vrp:n=10': "
                                            "unknown generator 'random-vrp' (available: "
-                                           "random-cvrp)");
+                                           "random-cvrp, random-vrptw)");
     CHECK(locus::dcvrp::is_generator_spec("random-vrp:n=10"));
     CHECK_FALSE(locus::dcvrp::is_generator_spec("cvrplib/CMT1.vrp"));
     const std::string unreachable = spec_error("random-cvrp:n=10,distance=100");

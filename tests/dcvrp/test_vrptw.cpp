@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "locus/dcvrp/cvrplib.hpp"
+#include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/sol_io.hpp"
@@ -30,22 +31,22 @@ namespace {
 // Depot (0, 0) open [0, 100]; node 2 at (3, 4) window [5, 20]; node 3 at (6, 8) [10, 40];
 // node 4 at (1, 1) [0, 100]; service 5. Travel times in tenths: 1-2 5.0, 2-3 5.0, 1-3 10.0,
 // 1-4 1.4 (sqrt 2), 4-2 3.6, 4-3 8.6. Line 20 holds node 2's window, line 21 node 3's.
-const std::string kTimed4 = "NAME : tw4\n"           // 1
-                            "TYPE : VRPTW\n"         // 2
-                            "DIMENSION : 4\n"        // 3
-                            "VEHICLES : 2\n"         // 4
-                            "CAPACITY : 10\n"        // 5
-                            "SERVICE_TIME : 5\n"     // 6
+const std::string kTimed4 = "NAME : tw4\n"       // 1
+                            "TYPE : VRPTW\n"     // 2
+                            "DIMENSION : 4\n"    // 3
+                            "VEHICLES : 2\n"     // 4
+                            "CAPACITY : 10\n"    // 5
+                            "SERVICE_TIME : 5\n" // 6
                             "EDGE_WEIGHT_TYPE : EUC_2D\n"
-                            "NODE_COORD_SECTION\n"   // 8
+                            "NODE_COORD_SECTION\n" // 8
                             "1 0 0\n2 3 4\n3 6 8\n4 1 1\n"
-                            "DEMAND_SECTION\n"       // 13
+                            "DEMAND_SECTION\n" // 13
                             "1 0\n2 4\n3 4\n4 3\n"
-                            "TIME_WINDOW_SECTION\n"  // 18
-                            "1 0 100\n"              // 19
-                            "2 5 20\n"               // 20
-                            "3 10 40\n"              // 21
-                            "4 0 100\n"              // 22
+                            "TIME_WINDOW_SECTION\n" // 18
+                            "1 0 100\n"             // 19
+                            "2 5 20\n"              // 20
+                            "3 10 40\n"             // 21
+                            "4 0 100\n"             // 22
                             "DEPOT_SECTION\n1\n-1\nEOF\n";
 
 std::string timed4_with(const std::string& from, const std::string& to) {
@@ -109,6 +110,7 @@ TEST_CASE("VRPTW: the hand-computed instance, its tenths and the route checks wi
     // Node 4 first: served 1.4-6.4, node 2 reached at 10 (3.6 of travel), node 3 at 20, done at
     // 25, back at 35.
     Instance closing = inst;
+    closing.capacity = 11; // the three customers in one route
     closing.due[0] = 34.0;
     CHECK(locus::dcvrp::check_routes(closing, Routes{{3, 1, 2}}, 2) ==
           "route 1 returns to the depot at 35, after its latest time 34");
@@ -139,7 +141,8 @@ TEST_CASE("VRPTW: every stored Gehring-Homberger instance's best-known routes ar
     REQUIRE(values.size() == 24);
     for (const auto& [name, value] : values) {
         CAPTURE(name);
-        const Instance inst = locus::dcvrp::read_vrptw(locus::test::data_file("vrptw/" + name + ".vrp"));
+        const Instance inst =
+            locus::dcvrp::read_vrptw(locus::test::data_file("vrptw/" + name + ".vrp"));
         CHECK(inst.n == 1001);
         CHECK(inst.vehicles == 250);
         CHECK(inst.rounding == Rounding::tenths);
@@ -186,8 +189,8 @@ TEST_CASE("VRPTW: bad input gets one line with the file and the line") {
     const std::string no_windows =
         timed4_with("TIME_WINDOW_SECTION\n1 0 100\n2 5 20\n3 10 40\n4 0 100\n", "");
     CHECK(parse_error(no_windows) == "x.vrp: missing TIME_WINDOW_SECTION");
-    CHECK(parse_error(timed4_with("4 0 100\n", "")).find(
-              "TIME_WINDOW_SECTION has 3 entries, DIMENSION says 4") != std::string::npos);
+    CHECK(parse_error(timed4_with("4 0 100\n", ""))
+              .find("TIME_WINDOW_SECTION has 3 entries, DIMENSION says 4") != std::string::npos);
     CHECK(parse_error(timed4_with("DEPOT_SECTION", "SERVICE_TIME_SECTION\n1 0\n2 5\n3 6\n4 5\n"
                                                    "DEPOT_SECTION")) ==
           "x.vrp:26: node 3 has service time 6 where SERVICE_TIME gives 5: every customer must "
@@ -258,7 +261,8 @@ TEST_CASE("VRPTW: the Solomon format gives the model of the same CVRPLIB-style i
     CHECK(solomon.rounding == Rounding::tenths);
     CHECK(solomon.node_id == std::vector<std::int32_t>{0, 1, 2, 3});
     for (std::int32_t a = 0; a < 4; ++a)
-        for (std::int32_t b = 0; b < 4; ++b) CHECK(solomon.distance(a, b) == cvrplib.distance(a, b));
+        for (std::int32_t b = 0; b < 4; ++b)
+            CHECK(solomon.distance(a, b) == cvrplib.distance(a, b));
     CHECK(locus::dcvrp::is_solomon_text(kSolomon4));
     CHECK_FALSE(locus::dcvrp::is_solomon_text(kTimed4));
     const auto dir = locus::test::temp_dir("vrptw-formats");
@@ -271,12 +275,13 @@ TEST_CASE("VRPTW: the Solomon format gives the model of the same CVRPLIB-style i
 }
 
 TEST_CASE("VRPTW: bad Solomon input gets one line with the file and the line") {
-    CHECK(solomon_error(solomon4_with("    2      6         8          4         10        40   "
-                                      "       5\n",
-                                      "    2      6         8          4         10        40\n")) ==
-          "x.txt:12: expected a customer row of 7 numbers (CUST NO., XCOORD., YCOORD., DEMAND, "
-          "READY TIME, DUE DATE, SERVICE TIME), found '2      6         8          4         10 "
-          "       40'");
+    CHECK(
+        solomon_error(solomon4_with("    2      6         8          4         10        40   "
+                                    "       5\n",
+                                    "    2      6         8          4         10        40\n")) ==
+        "x.txt:12: expected a customer row of 7 numbers (CUST NO., XCOORD., YCOORD., DEMAND, "
+        "READY TIME, DUE DATE, SERVICE TIME), found '2      6         8          4         10 "
+        "       40'");
     CHECK(solomon_error(solomon4_with("    3      1", "    4      1")) ==
           "x.txt:13: customer number 4 where 3 was due (the rows number the depot 0 and the "
           "customers 1, 2, ...)");
@@ -344,9 +349,16 @@ TEST_CASE("random-vrptw: the customers of random-cvrp with windows that bind, ea
     CHECK(back.ready == inst.ready);
     CHECK(back.due == inst.due);
     CHECK(back.service_time == inst.service_time);
-    for (std::int32_t c = 1; c < inst.n; c += 17) CHECK(back.distance(0, c) == inst.distance(0, c));
+    for (std::int32_t c = 1; c < inst.n; c += 17)
+        CHECK(back.distance(0, c) == inst.distance(0, c));
+    // Loaded as a problem with `rounding: auto`: the same tenths and windows.
+    CHECK(locus::dcvrp::default_rounding("random-vrptw:n=200,seed=5") == Rounding::tenths);
+    const auto problem = locus::dcvrp::DcvrpProblem::load("random-vrptw:n=200,seed=5");
+    CHECK(problem->instance().rounding == Rounding::tenths);
+    CHECK(problem->instance().due == inst.due);
     // Other parameters, and errors.
-    const Instance wide = locus::dcvrp::generate_from_spec("random-vrptw:n=50,service=0,width=3000");
+    const Instance wide =
+        locus::dcvrp::generate_from_spec("random-vrptw:n=50,service=0,width=3000");
     CHECK(wide.name == "random-vrptw:n=50,seed=1,service=0,width=3000");
     CHECK(wide.service_time == 0.0);
     const auto spec_error = [](const std::string& spec) {

@@ -34,8 +34,9 @@ struct Timed {
     std::vector<double> x, y, ready, due, service;
     std::vector<std::int64_t> demand;
     double travel(std::int32_t u, std::int32_t v) const {
-        const double d = std::hypot(x[static_cast<std::size_t>(u)] - x[static_cast<std::size_t>(v)],
-                                    y[static_cast<std::size_t>(u)] - y[static_cast<std::size_t>(v)]);
+        const double d =
+            std::hypot(x[static_cast<std::size_t>(u)] - x[static_cast<std::size_t>(v)],
+                       y[static_cast<std::size_t>(u)] - y[static_cast<std::size_t>(v)]);
         return std::floor(d * 10.0) / 10.0;
     }
     TimeWindowResource windows() const { return {ready.data(), due.data(), service.data(), 0}; }
@@ -123,8 +124,10 @@ void check_same(const Piece& a, const Piece& b) {
 std::vector<std::int32_t> random_tour(std::int32_t m, std::int32_t routes, std::uint64_t seed) {
     locus::Rng rng(seed, 1);
     std::vector<std::int32_t> inner;
-    for (std::int32_t v = 1; v <= m; ++v) inner.push_back(v);
-    for (std::int32_t k = 1; k < routes; ++k) inner.push_back(0);
+    for (std::int32_t v = 1; v <= m; ++v)
+        inner.push_back(v);
+    for (std::int32_t k = 1; k < routes; ++k)
+        inner.push_back(0);
     for (std::size_t k = inner.size() - 1; k > 0; --k)
         std::swap(inner[k], inner[rng.below(static_cast<std::uint32_t>(k + 1))]);
     std::vector<std::int32_t> tour{0};
@@ -133,8 +136,8 @@ std::vector<std::int32_t> random_tour(std::int32_t m, std::int32_t routes, std::
     return tour;
 }
 
-TimedSegment fold_tour(const TimedResources& r, const Timed& t, const std::vector<std::int32_t>& tour,
-                       std::size_t i, std::size_t j) {
+TimedSegment fold_tour(const TimedResources& r, const Timed& t,
+                       const std::vector<std::int32_t>& tour, std::size_t i, std::size_t j) {
     TimedSegment s = r.leaf(tour[i]);
     for (std::size_t k = i + 1; k <= j; ++k)
         s = r.join(s, r.leaf(tour[k]), t.travel(tour[k - 1], tour[k]));
@@ -189,7 +192,8 @@ TEST_CASE("time windows: the empty piece is the identity of concatenation") {
     const Timed t = random_timed(30, 60.0, 5);
     const TimeWindowResource r = t.windows();
     std::vector<std::int32_t> nodes;
-    for (std::int32_t v = 1; v <= 30; ++v) nodes.push_back(v);
+    for (std::int32_t v = 1; v <= 30; ++v)
+        nodes.push_back(v);
     const Piece p = fold(r, t, nodes, 0, nodes.size() - 1);
     Piece left, right;
     TimeWindowResource::concat(left, Piece{}, p, 0.0);
@@ -214,7 +218,8 @@ TEST_CASE("time windows: every split point of random sequences gives the direct 
             const Timed t = random_timed(25, width, seed * 31 + static_cast<std::uint64_t>(width));
             const TimeWindowResource r = t.windows();
             std::vector<std::int32_t> nodes;
-            for (std::int32_t v = 1; v <= 25; ++v) nodes.push_back(v);
+            for (std::int32_t v = 1; v <= 25; ++v)
+                nodes.push_back(v);
             locus::Rng rng(seed, 7);
             for (std::size_t k = nodes.size() - 1; k > 0; --k)
                 std::swap(nodes[k], nodes[rng.below(static_cast<std::uint32_t>(k + 1))]);
@@ -301,7 +306,8 @@ TEST_CASE("time windows with capacity and a duration limit on giant tours: hiera
                 closed.push_back(0);
                 expected += simulate(t, closed, t.ready[0]).time_warp;
                 std::int64_t load = 0;
-                for (const std::int32_t v : route) load += t.demand[static_cast<std::size_t>(v)];
+                for (const std::int32_t v : route)
+                    load += t.demand[static_cast<std::size_t>(v)];
                 excess_load += std::max<std::int64_t>(load - 40, 0);
             }
             route.clear();
@@ -310,7 +316,7 @@ TEST_CASE("time windows with capacity and a duration limit on giant tours: hiera
         CHECK(all.excess_time_warp == approx(expected));
         CHECK(all.excess_load == excess_load);
         CHECK(expected > 0.0); // random routes under these windows are late somewhere
-        CHECK(TimedResources::feasible(all) == (expected == 0.0 && excess_load == 0 &&
-                                                all.excess_duration == 0.0));
+        CHECK(TimedResources::feasible(all) ==
+              (expected == 0.0 && excess_load == 0 && all.excess_duration == 0.0));
     }
 }

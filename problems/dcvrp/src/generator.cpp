@@ -87,8 +87,8 @@ Instance generate_random_vrptw(std::int32_t n, std::uint64_t seed, std::int64_t 
                                             "horizon {} with service time {}",
                                             name, instance.node_id[k],
                                             format_number(kGeneratorHorizon), service));
-        const std::int64_t centre =
-            first + static_cast<std::int64_t>(rng.below(static_cast<std::uint32_t>(last - first + 1)));
+        const auto span = static_cast<std::uint32_t>(last - first + 1);
+        const std::int64_t centre = first + static_cast<std::int64_t>(rng.below(span));
         instance.ready[k] = static_cast<double>(std::max(first, centre - half));
         instance.due[k] = static_cast<double>(std::min(last, centre + (width - half)));
     }
@@ -118,7 +118,8 @@ Instance vrptw_from_spec(std::string_view spec) {
         throw fail(fmt::format("capacity = {} is out of range 1..{}", *capacity, 1ull << 40));
     if (service && *service > 1000)
         throw fail(fmt::format("service = {} is out of range 0..1000", *service));
-    if (width && *width > 3000) throw fail(fmt::format("width = {} is out of range 0..3000", *width));
+    if (width && *width > 3000)
+        throw fail(fmt::format("width = {} is out of range 0..3000", *width));
     return generate_random_vrptw(
         static_cast<std::int32_t>(*n), parsed.integer("seed").value_or(1),
         capacity ? static_cast<std::int64_t>(*capacity) : kGeneratorCapacity,

@@ -1,6 +1,8 @@
 #include "locus/dcvrp/giant_tour.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -74,8 +76,15 @@ std::vector<std::int32_t> encode_routes(const Routes& routes, std::int32_t n) {
 }
 
 double giant_tour_cost(const Instance& instance, std::span<const std::int32_t> tour) {
-    double cost = 0.0;
     const std::size_t width = tour.size();
+    if (instance.rounding == Rounding::tenths && !instance.explicit_weights) {
+        // Whole tenths, exact in integers: the cost is the double nearest the decimal total.
+        std::int64_t tenths = 0;
+        for (std::size_t i = 0; i < width; ++i)
+            tenths += std::llround(instance.distance(tour[i], tour[(i + 1) % width]) * 10.0);
+        return static_cast<double>(tenths) / 10.0;
+    }
+    double cost = 0.0;
     for (std::size_t i = 0; i < width; ++i)
         cost += instance.distance(tour[i], tour[(i + 1) % width]);
     return cost;

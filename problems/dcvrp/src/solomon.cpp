@@ -90,8 +90,8 @@ Instance parse_solomon(std::string_view text, const std::string& source, Roundin
             throw fail(row.number, fmt::format("customer {}: demand '{}' is not a whole number",
                                                cells[0], cells[3]));
         if (value[6] < 0.0)
-            throw fail(row.number, fmt::format("customer {} has negative service time {}",
-                                               cells[0], cells[6]));
+            throw fail(row.number,
+                       fmt::format("customer {} has negative service time {}", cells[0], cells[6]));
         if (row_line.empty()) {
             if (value[6] != 0.0)
                 throw fail(row.number, fmt::format("the depot (customer 0) has service time {} "
@@ -101,11 +101,11 @@ Instance parse_solomon(std::string_view text, const std::string& source, Roundin
             service = value[6];
             service_line = row.number;
         } else if (value[6] != *service) {
-            throw fail(row.number, fmt::format("customer {} has service time {} where line {} "
-                                               "gives {}: every customer must have the same "
-                                               "service time (different ones are not supported)",
-                                               cells[0], cells[6], service_line,
-                                               format_number(*service)));
+            throw fail(row.number,
+                       fmt::format("customer {} has service time {} where line {} "
+                                   "gives {}: every customer must have the same "
+                                   "service time (different ones are not supported)",
+                                   cells[0], cells[6], service_line, format_number(*service)));
         }
         row_line.push_back(row.number);
         instance.node_id.push_back(static_cast<std::int32_t>(value[0]));
@@ -122,10 +122,10 @@ Instance parse_solomon(std::string_view text, const std::string& source, Roundin
         throw fail(0, fmt::format("{} nodes, more than {}", row_line.size(), kMaxNodes));
     instance.n = static_cast<std::int32_t>(row_line.size());
     instance.service_time = service.value_or(0.0);
-    use_coordinates(instance, resolve_rounding(rounding == RoundingOption::automatic
-                                                   ? RoundingOption::tenths
-                                                   : rounding,
-                                               instance.name));
+    use_coordinates(
+        instance,
+        resolve_rounding(rounding == RoundingOption::automatic ? RoundingOption::tenths : rounding,
+                         instance.name));
     if (const auto problem = window_problem(instance))
         throw fail(row_line[static_cast<std::size_t>(problem->first)], problem->second);
     validate_instance(instance, source);

@@ -88,7 +88,8 @@ struct TimeWindowResource {
     }
 
     /// The complete route of the customers `p` (with the edges from and to the depot): the
-    /// depot's window joined at both ends.
+    /// depot's window joined at both ends. The depot's service time must be 0 (it would count
+    /// at both ends).
     LOCUS_HD_INLINE Piece route(const Piece& p) const {
         Piece d;
         leaf(d, depot);

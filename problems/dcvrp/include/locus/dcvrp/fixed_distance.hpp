@@ -21,7 +21,8 @@ struct FixedDistance {
     const double* y = nullptr;
     double scale = 1.0;
     std::int32_t n = 0;
-    std::int32_t nint = 0; ///< the rounding of the Euclidean distance (kRoundExact, kRoundNint, kRoundTenths)
+    /// The rounding of the Euclidean distance: kRoundExact, kRoundNint or kRoundTenths.
+    std::int32_t nint = 0;
 
     /// Euclidean distance of a and b with the rounding, before scaling (coordinate mode).
     LOCUS_HD_INLINE double euclidean(std::int32_t a, std::int32_t b) const {

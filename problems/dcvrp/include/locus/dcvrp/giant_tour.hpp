@@ -55,7 +55,9 @@ void encode_routes(const Routes& routes, std::span<std::int32_t> out);
 std::vector<std::int32_t> encode_routes(const Routes& routes, std::int32_t n);
 
 /// The cost of an encoding: sum_{i < W} d(t[i], t[(i + 1) mod W]), summed in this order (so
-/// that every caller gets the same double). Precondition: entries in 0..n-1.
+/// that every caller gets the same double); with distances in tenths (Rounding::tenths) summed
+/// as whole tenths, so that the cost is the double nearest its decimal value (42444.8, not
+/// 42444.799999999916). Precondition: entries in 0..n-1.
 double giant_tour_cost(const Instance& instance, std::span<const std::int32_t> tour);
 
 /// Load, travel distance and customer count of one route.

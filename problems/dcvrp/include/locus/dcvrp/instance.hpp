@@ -51,8 +51,8 @@ std::string_view to_string(Rounding rounding);
 /// The rounding of an instance family, by instance name: nint for the CVRPLIB sets whose
 /// best-known values use TSPLIB-rounded distances, i.e. names starting with "X-", "A-", "B-",
 /// "E-", "F-", "M-" or "P-", and the Belgium instances of Arnold, Gendreau & Sörensen (2019):
-/// names starting with "Leuven", "Antwerp", "Ghent", "Brussels" or "Flanders"; exact otherwise
-/// (CMT, Golden, generated instances).
+/// names starting with "Leuven", "Antwerp", "Ghent", "Brussels" or "Flanders"; tenths for
+/// generated VRPTW instances ("random-vrptw:..."); exact otherwise (CMT, Golden, random-cvrp).
 ///
 /// NOTE: the brief named only the X set; A, B, E, F, M and P follow the same convention
 /// (E-n51-k5 has the data of CMT1 and its optimum 521 is the nint value of CMT1's 524.61).
