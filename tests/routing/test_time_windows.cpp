@@ -14,6 +14,7 @@
 #include "locus/routing/load_resource.hpp"
 #include "locus/routing/segment_table.hpp"
 #include "locus/routing/time_window_resource.hpp"
+#include "locus/routing/time_window_route.hpp"
 
 using locus::routing::TimeWindowResource;
 using Piece = TimeWindowResource::Piece;
@@ -319,4 +320,95 @@ TEST_CASE("time windows with capacity and a duration limit on giant tours: hiera
         CHECK(TimedResources::feasible(all) ==
               (expected == 0.0 && excess_load == 0 && all.excess_duration == 0.0));
     }
+}
+
+namespace {
+
+/// The time warp of the route 0 customers 0 left at the depot's earliest time.
+double route_time_warp(const Timed& t, const std::vector<std::int32_t>& customers) {
+    std::vector<std::int32_t> closed{0};
+    closed.insert(closed.end(), customers.begin(), customers.end());
+    closed.push_back(0);
+    return simulate(t, closed, t.ready[0]).time_warp;
+}
+
+struct RoutePieces {
+    std::vector<Piece> forward, backward;
+};
+
+RoutePieces pieces_of(const Timed& t, const std::vector<std::int32_t>& route) {
+    const auto m = static_cast<std::int32_t>(route.size());
+    RoutePieces p;
+    p.forward.resize(route.size() + 2);
+    p.backward.resize(route.size() + 2);
+    locus::routing::time_window_pieces(
+        t.windows(), route.data(), m,
+        [&t](std::int32_t a, std::int32_t b) { return t.travel(a, b); }, p.forward.data(),
+        p.backward.data());
+    return p;
+}
+
+} // namespace
+
+TEST_CASE("time windows: forward and backward pieces of routes give the time warp of every "
+          "relocation, removal and 2-opt* in O(1), as the simulated routes") {
+    int warped = 0, clean = 0;
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        CAPTURE(seed);
+        Timed t = random_timed(30, seed % 2 == 0 ? 120.0 : 1000.0, seed + 200);
+        t.due[0] = 1100.0;
+        locus::Rng rng(seed, 3);
+        std::vector<std::int32_t> order;
+        for (std::int32_t v = 1; v <= 30; ++v)
+            order.push_back(v);
+        for (std::size_t k = order.size() - 1; k > 0; --k)
+            std::swap(order[k], order[rng.below(static_cast<std::uint32_t>(k + 1))]);
+        const std::vector<std::int32_t> one(order.begin(), order.begin() + 12);
+        const std::vector<std::int32_t> two(order.begin() + 12, order.begin() + 16);
+        const RoutePieces p1 = pieces_of(t, one);
+        const RoutePieces p2 = pieces_of(t, two);
+        const auto node = [](const std::vector<std::int32_t>& r, std::size_t k) {
+            return k == 0 || k > r.size() ? 0 : r[k - 1]; // 1-based position, 0 the depot
+        };
+        // The whole routes.
+        CHECK(locus::routing::joined_time_warp(p1.forward[one.size()], p1.backward[one.size() + 1],
+                                               t.travel(one.back(), 0)) ==
+              approx(route_time_warp(t, one)));
+        for (std::size_t i = 1; i <= one.size(); ++i) {
+            const std::int32_t u = one[i - 1];
+            // Removing u from route one.
+            std::vector<std::int32_t> without = one;
+            without.erase(without.begin() + static_cast<std::ptrdiff_t>(i - 1));
+            CHECK(locus::routing::joined_time_warp(p1.forward[i - 1], p1.backward[i + 1],
+                                                   t.travel(node(one, i - 1), node(one, i + 1))) ==
+                  approx(route_time_warp(t, without)));
+            // Inserting u into route two after its j-th customer.
+            Piece leaf;
+            t.windows().leaf(leaf, u);
+            for (std::size_t j = 0; j <= two.size(); ++j) {
+                std::vector<std::int32_t> with = two;
+                with.insert(with.begin() + static_cast<std::ptrdiff_t>(j), u);
+                const double expected = route_time_warp(t, with);
+                CHECK(locus::routing::joined_time_warp(
+                          p2.forward[j], leaf, p2.backward[j + 1], t.travel(node(two, j), u),
+                          t.travel(u, node(two, j + 1))) == approx(expected));
+                (expected > 0 ? warped : clean) += 1;
+            }
+        }
+        // 2-opt*: the first a customers of route one, then route two from its b-th customer.
+        for (std::size_t a = 0; a <= one.size(); ++a) {
+            for (std::size_t b = 1; b <= two.size() + 1; ++b) {
+                std::vector<std::int32_t> joined(one.begin(),
+                                                 one.begin() + static_cast<std::ptrdiff_t>(a));
+                joined.insert(joined.end(), two.begin() + static_cast<std::ptrdiff_t>(b - 1),
+                              two.end());
+                CHECK(locus::routing::joined_time_warp(p1.forward[a], p2.backward[b],
+                                                       t.travel(node(one, a), node(two, b))) ==
+                      approx(route_time_warp(t, joined)));
+            }
+        }
+    }
+    // Both verdicts occur among the insertions.
+    CHECK(warped > 0);
+    CHECK(clean > 0);
 }
