@@ -556,5 +556,20 @@ TEST_CASE("VRPTW files: locus verify checks windows, capacity, the fleet and the
                                               " -q --out " + (dir / "out").string());
     CHECK(run.exit_code != 0);
     CHECK(run.output.find("savings does not respect time windows yet: instance C1_10_1 has them "
-                          "(`locus verify` checks VRPTW solutions)") != std::string::npos);
+                          "(construction time_window_insertion with algorithm construction_only "
+                          "does; `locus verify` checks VRPTW solutions)") != std::string::npos);
+
+    // The construction that respects windows: a feasible best.sol that locus verify accepts.
+    write_job(dir / "timed.yaml", "random-vrptw:n=200,seed=3", "time_window_insertion");
+    const auto timed = locus::test::run_command(locus_bin() + " run " +
+                                                (dir / "timed.yaml").string() + " -q --out " +
+                                                (dir / "timed").string());
+    REQUIRE(timed.exit_code == 0);
+    const fs::path written = best_sol(dir / "timed");
+    REQUIRE_FALSE(written.empty());
+    const auto checked = verify_sol("random-vrptw:n=200,seed=3", written);
+    CHECK(checked.exit_code == 0);
+    CHECK(checked.output.starts_with("feasible: objective "));
+    CHECK(objective_of(results_line(dir / "timed")) ==
+          doctest::Approx(std::stod(checked.output.substr(20))));
 }

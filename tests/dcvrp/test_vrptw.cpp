@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/cvrplib.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
@@ -374,4 +375,29 @@ TEST_CASE("random-vrptw: the customers of random-cvrp with windows that bind, ea
     CHECK(spec_error("random-vrp:n=50") ==
           "invalid instance generator spec 'random-vrp:n=50': unknown generator 'random-vrp' "
           "(available: random-cvrp, random-vrptw)");
+}
+
+TEST_CASE("time_window_insertion: feasible routes, every customer once, on a Gehring-Homberger "
+          "instance and a generated one; instances without windows refused") {
+    for (const std::string spec : {"vrptw/C1_10_1.vrp", "vrptw/R2_10_1.vrp", "random-vrptw"}) {
+        CAPTURE(spec);
+        const Instance inst = spec == "random-vrptw"
+                                  ? locus::dcvrp::generate_from_spec("random-vrptw:n=300,seed=9")
+                                  : locus::dcvrp::read_vrptw(locus::test::data_file(spec));
+        const Routes routes = locus::dcvrp::time_window_insertion(inst);
+        const std::vector<std::int32_t> tour = locus::dcvrp::encode_routes(routes, inst.n);
+        CHECK_FALSE(locus::dcvrp::check_giant_tour(tour, inst.n).has_value());
+        const auto verdict = locus::dcvrp::check_routes(inst, routes, 0);
+        CHECK_MESSAGE(!verdict.has_value(), verdict.value_or(""));
+        std::size_t used = 0;
+        for (const auto& route : routes)
+            used += route.empty() ? 0 : 1;
+        MESSAGE(inst.name << ": " << used << " routes, cost " << routes_cost(inst, routes));
+        CHECK(used < static_cast<std::size_t>(inst.n - 1) / 2); // far from one route each
+    }
+    const Instance plain = locus::dcvrp::generate_from_spec("random-cvrp:n=20,seed=1");
+    CHECK(locus::test::error_message<locus::ConfigError>([&] {
+              locus::dcvrp::time_window_insertion(plain);
+          }) == "time_window_insertion needs an instance with time windows; "
+                "random-cvrp:n=20,seed=1 has none (use savings or cheapest_insertion)");
 }

@@ -67,10 +67,12 @@ public:
     }
 
 private:
-    /// The construction's routes, fitted into the vehicle limit when they exceed it.
+    /// The construction's routes, fitted into the vehicle limit when they exceed it (not with
+    /// time windows: fit_fleet does not respect them; verify reports the excess instead).
     Routes fitted(std::uint64_t key) const {
         Routes routes = build_(key);
-        fit_fleet(problem_.instance(), routes, problem_.vehicles());
+        if (!problem_.instance().has_time_windows())
+            fit_fleet(problem_.instance(), routes, problem_.vehicles());
         return routes;
     }
 
@@ -141,6 +143,26 @@ void register_dcvrp_components(Registry& registry) {
         const DcvrpProblem& problem = dcvrp_of(b, "one_per_customer");
         return std::make_unique<RouteConstruction>(problem, false, [&problem](std::uint64_t) {
             return one_per_customer(problem.instance());
+        });
+    });
+
+    ComponentSchema timed{
+        "construction", "time_window_insertion", "dcvrp",
+        "VRPTW instances: customers by earliest deadline, each where it adds the least distance "
+        "among the places that keep every window of its route, the capacity and the duration "
+        "limit; a new route when none fits (always feasible; more routes than a vehicle limit "
+        "are reported by verify, not fitted). The one construction that respects time windows; "
+        "instances without windows are refused."};
+    registry.add(timed, [](const Params&, BuildContext& b) -> std::unique_ptr<Component> {
+        const auto& problem =
+            problem_as<DcvrpProblem>(b, "dcvrp", "time_window_insertion"); // respects windows
+        if (!problem.instance().has_time_windows())
+            throw ConfigError(fmt::format("time_window_insertion needs an instance with time "
+                                          "windows; {} has none (use savings or "
+                                          "cheapest_insertion)",
+                                          problem.instance().name));
+        return std::make_unique<RouteConstruction>(problem, false, [&problem](std::uint64_t) {
+            return time_window_insertion(problem.instance());
         });
     });
 

@@ -21,6 +21,16 @@
 
 namespace locus::dcvrp {
 
+/// The VRPTW insertion construction: customers by earliest deadline (then earliest start, then
+/// index), each inserted where it adds the least distance among the places that keep every
+/// window of its route (leaving the depot at its earliest time, waiting where early), the
+/// capacity and the duration limit (ties: lowest route, then place); a new route when none
+/// fits, so the routes are always feasible but may number more than a vehicle limit (verify
+/// reports that; fit_fleet would break windows). O(n (n + R)) time with O(1) checks from the
+/// routes' time-window pieces (routing/time_window_route.hpp). Throws ConfigError
+/// "time_window_insertion needs an instance with time windows; <name> has none (...)".
+Routes time_window_insertion(const Instance& instance);
+
 /// Every customer alone on its route, in index order (n - 1 routes).
 Routes one_per_customer(const Instance& instance);
 

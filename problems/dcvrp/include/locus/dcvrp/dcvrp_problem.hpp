@@ -57,9 +57,10 @@ private:
 };
 
 /// `problem` for a search component named `component`. Throws ConfigError "<component> does
-/// not respect time windows yet: instance <name> has them (`locus verify` checks VRPTW
-/// solutions)" for an instance with time windows: every DCVRP construction, move and chain
-/// ignores them, so a search would return routes that break them.
+/// not respect time windows yet: instance <name> has them (construction time_window_insertion
+/// with algorithm construction_only does; `locus verify` checks VRPTW solutions)" for an
+/// instance with time windows: every DCVRP construction, move and chain but
+/// time_window_insertion ignores them, so a search would return routes that break them.
 const DcvrpProblem& searchable(const DcvrpProblem& problem, std::string_view component);
 
 /// Registers the DCVRP problem and its constructions.
