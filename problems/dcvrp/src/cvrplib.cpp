@@ -73,6 +73,16 @@ void read_limits(const KeyedFile& file, Instance& instance) {
     }
 }
 
+/// The keys both readers share: DIMENSION, NAME, CAPACITY, DISTANCE, SERVICE_TIME, VEHICLES.
+Instance read_header(const KeyedFile& file) {
+    Instance instance;
+    instance.n = static_cast<std::int32_t>(dimension(file));
+    instance.name = file.name(".vrp");
+    instance.capacity = capacity(file);
+    read_limits(file, instance);
+    return instance;
+}
+
 /// The 0-based file index of the single depot of DEPOT_SECTION.
 std::size_t depot_index(const KeyedFile& file, std::size_t n) {
     const formats::KeyedSection& section = file.section("DEPOT_SECTION");
@@ -234,12 +244,8 @@ Instance parse_vrptw(std::string_view text, const std::string& source, RoundingO
     const KeyedFile file(text, source, vrptw_layout());
     file.required("TYPE");
     file.choice("TYPE", {"VRPTW"}, 0);
-    const std::size_t n = dimension(file);
-    Instance in_file; // in file node order; renumbered at the end
-    in_file.n = static_cast<std::int32_t>(n);
-    in_file.name = file.name(".vrp");
-    in_file.capacity = capacity(file);
-    read_limits(file, in_file);
+    Instance in_file = read_header(file); // in file node order; renumbered at the end
+    const auto n = static_cast<std::size_t>(in_file.n);
     file.required("EDGE_WEIGHT_TYPE");
     file.choice("EDGE_WEIGHT_TYPE", {"EUC_2D"}, 0);
     const std::size_t depot = depot_index(file, n);
@@ -276,12 +282,8 @@ Instance parse_cvrplib(std::string_view text, const std::string& source, Roundin
     const KeyedFile file(text, source, cvrplib_layout());
     // NOTE: a file without TYPE is read as a CVRP.
     file.choice("TYPE", {"CVRP", "DCVRP"}, 0);
-    const std::size_t n = dimension(file);
-    Instance in_file; // in file node order; renumbered at the end
-    in_file.n = static_cast<std::int32_t>(n);
-    in_file.name = file.name(".vrp");
-    in_file.capacity = capacity(file);
-    read_limits(file, in_file);
+    Instance in_file = read_header(file); // in file node order; renumbered at the end
+    const auto n = static_cast<std::size_t>(in_file.n);
     file.required("EDGE_WEIGHT_TYPE");
     const bool explicit_weights = file.choice("EDGE_WEIGHT_TYPE", {"EUC_2D", "EXPLICIT"}, 0) == 1;
     const std::size_t depot = depot_index(file, n);
