@@ -9,13 +9,16 @@ build=$1 out=$2
 shift 2
 p=algorithm.policy
 for variant in "$@"; do
-    case $variant in
-        base) args="" ;;
-        moves) args="--set $p.swap_star=true --set $p.segment_swaps=true --set $p.segments=true" ;;
-        ruin) args="--set $p.ruin=10" ;;
-        auto) args="--set batch=auto" ;;
-        *) echo "unknown variant $variant"; exit 2 ;;
-    esac
+    args=""
+    for part in ${variant//+/ }; do # a variant joins parts with "+", e.g. moves+ruin
+        case $part in
+            base) ;;
+            moves) args+=" --set $p.swap_star=true --set $p.segment_swaps=true --set $p.segments=true" ;;
+            ruin) args+=" --set $p.ruin=10" ;;
+            auto) args+=" --set batch=auto" ;;
+            *) echo "unknown variant $part"; exit 2 ;;
+        esac
+    done
     mkdir -p "$out/$variant"
     echo "== $variant: $args"
     ROUTING_SEEDS=1 ROUTING_INSTANCES="${AB_INSTANCES:-Golden_8 Golden_20 X/X-n313-k71 X-n502-k39}" \
