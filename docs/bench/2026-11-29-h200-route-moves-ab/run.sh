@@ -19,9 +19,10 @@ for variant in "$@"; do
             *) echo "unknown variant $part"; exit 2 ;;
         esac
     done
-    mkdir -p "$out/$variant"
+    dir="$out/${variant//+/-}" # "+" is not a folder name that comes back from the device
+    mkdir -p "$dir"
     echo "== $variant: $args"
     ROUTING_SEEDS=1 ROUTING_INSTANCES="${AB_INSTANCES:-Golden_8 Golden_20 X/X-n313-k71 X-n502-k39}" \
         ROUTING_HGS=$([ "$variant" = base ] && echo 1 || echo 0) \
-        ROUTING_CUDA_ARGS="$args" scripts/peers/routing-quality "$build" "$out/$variant"
+        ROUTING_CUDA_ARGS="$args" scripts/peers/routing-quality "$build" "$dir"
 done
