@@ -7,8 +7,11 @@
 #include <cmath>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/dcvrp/route_decomposition.hpp"
+#include "locus/error.hpp"
 #include "locus/gpu/chain_policy_component.hpp"
 #include "locus/params.hpp"
 #include "locus/registry.hpp"
@@ -92,6 +95,28 @@ RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates
         max_duration = static_cast<std::int64_t>(std::floor(instance.max_duration * scale)) -
                        (integral ? 0 : n);
     }
+    if (instance.has_time_windows()) {
+        // Exact when every scaled time is whole: nint or tenths distances (k x 10^5 at scale
+        // 10^6) and whole windows and service times, as in the VRPTW benchmark files.
+        const auto whole = [&](double value) {
+            const double scaled = value * scale;
+            return std::abs(scaled - std::round(scaled)) < 1e-6;
+        };
+        bool exact = (integral || instance.rounding == Rounding::tenths) &&
+                     whole(instance.service_time);
+        for (std::int32_t v = 0; v < n && exact; ++v)
+            exact = whole(instance.ready[static_cast<std::size_t>(v)]) &&
+                    whole(instance.due[static_cast<std::size_t>(v)]);
+        slack = exact ? 0 : 1;
+        ready.resize(static_cast<std::size_t>(n));
+        due.resize(static_cast<std::size_t>(n));
+        for (std::size_t v = 0; v < ready.size(); ++v) {
+            ready[v] = exact ? std::llround(instance.ready[v] * scale)
+                             : static_cast<std::int64_t>(std::ceil(instance.ready[v] * scale));
+            due[v] = exact ? std::llround(instance.due[v] * scale)
+                           : static_cast<std::int64_t>(std::floor(instance.due[v] * scale));
+        }
+    }
     if (K > 0) neighbors = nearest_customers(instance, K);
     const double longest = facts.longest;
     std::int64_t heaviest = 1;
@@ -134,6 +159,7 @@ RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments, bool 
     p.capacity = capacity;
     p.service = service;
     p.max_duration = max_duration;
+    if (!ready.empty()) p.windows = {ready.data(), due.data(), service, slack};
     p.n = n;
     p.K = K;
     p.kicks = kicks;
@@ -227,9 +253,20 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
     return options;
 }
 
+// The route chains respect time windows (the moves fold the routes they change); of their
+// options only ruin and recreate does not yet.
 const DcvrpProblem& dcvrp_of(const BuildContext& b) {
-    constexpr std::string_view kName = "chain_policy ils";
-    return searchable(problem_as<DcvrpProblem>(b, "dcvrp", kName), kName);
+    return problem_as<DcvrpProblem>(b, "dcvrp", "chain_policy ils");
+}
+
+const DcvrpProblem& dcvrp_of(const BuildContext& b, const RouteChainOptions& options) {
+    const DcvrpProblem& problem = dcvrp_of(b);
+    if (options.ruin > 0 && problem.instance().has_time_windows())
+        throw ConfigError(fmt::format(
+            "chain_policy ils: ruin and recreate (ruin: {}) does not respect time windows yet: "
+            "instance {} has them; use the random kicks (ruin: 0, kicks: K)",
+            options.ruin, problem.instance().name));
+    return problem;
 }
 
 } // namespace
@@ -282,11 +319,11 @@ void register_routing_ils(Registry& registry) {
     spec.options = route_chain_options;
     spec.cpu = [](const BuildContext& b, const RouteChainOptions& options, std::uint32_t chains,
                   const gpu::ChainParams& params, const gpu::EngineSettings& settings) {
-        return make_cpu_route_runner(dcvrp_of(b), options, chains, params, settings.threads);
+        return make_cpu_route_runner(dcvrp_of(b, options), options, chains, params, settings.threads);
     };
     spec.cuda = [](const BuildContext& b, const RouteChainOptions& options, std::uint32_t chains,
                    const gpu::ChainParams& params, const gpu::EngineSettings& settings) {
-        return make_cuda_route_runner(dcvrp_of(b), options, chains, params, settings.device,
+        return make_cuda_route_runner(dcvrp_of(b, options), options, chains, params, settings.device,
                                       settings.memory);
     };
     spec.chain_objective = [](const BuildContext& b) -> gpu::ChainObjective {

@@ -30,6 +30,12 @@ struct DeviceRouteData {
             neighbors.allocate(host.neighbors.size(), "DCVRP candidate lists");
             neighbors.upload(host.neighbors.data(), host.neighbors.size());
         }
+        if (!host.ready.empty()) {
+            ready.allocate(host.ready.size(), "DCVRP window starts");
+            ready.upload(host.ready.data(), host.ready.size());
+            due.allocate(host.due.size(), "DCVRP window ends");
+            due.upload(host.due.data(), host.due.size());
+        }
     }
     gpu::DeviceBuffer<std::int64_t> dist;
     gpu::DeviceBuffer<double> x;
@@ -37,6 +43,8 @@ struct DeviceRouteData {
     gpu::DeviceBuffer<std::int64_t> demand;
     gpu::DeviceBuffer<std::int32_t> neighbors;
     gpu::DeviceBuffer<std::int32_t> heading;
+    gpu::DeviceBuffer<std::int64_t> ready;
+    gpu::DeviceBuffer<std::int64_t> due;
 };
 
 } // namespace
@@ -58,6 +66,10 @@ std::unique_ptr<gpu::ChainRunner> make_cuda_route_runner(const DcvrpProblem& pro
     policy.demand = data->demand.data();
     policy.neighbors = data->neighbors.data();
     policy.heading = data->heading.data();
+    if (policy.windows.active()) {
+        policy.windows.ready = data->ready.data();
+        policy.windows.due = data->due.data();
+    }
     return std::make_unique<gpu::CudaChainRunner<RouteChainPolicy>>(policy, chains, params,
                                                                      budget, data);
 }

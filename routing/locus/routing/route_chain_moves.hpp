@@ -18,9 +18,16 @@
 ///   load, dur          per route; route_begin, route_end: its marker and the next one
 ///   demand(u), service()
 ///   candidate(u, i), candidate_count(): u's i-th nearest customer, and how many there are
-///   limited(change, ra, la, ta, rb, lb, tb): `change` when routes ra (new load la, duration
-///                      ta) and rb (lb, tb; ignored when rb == ra) may take the move, plus
-///                      whatever the view charges for them; invalid_delta to refuse it.
+///   windows()          the instance's time windows in fixed point (FixedWindows, inactive
+///                      when it has none)
+///   limited(change, ra, la, ta, wa, rb, lb, tb, wb): `change` when routes ra (new load la,
+///                      duration ta, time warp wa) and rb (lb, tb, wb; ignored when rb == ra)
+///                      may take the move, plus whatever the view charges for them;
+///                      invalid_delta to refuse it.
+///
+/// Time windows (time_window_resource.hpp) are priced by folding each changed route as the
+/// move leaves it, node by node (moved_route_warp): O(route length) per move where the load
+/// and the duration are O(1); the time warp is 0 without windows and then costs nothing.
 ///
 /// Moves (kind): 0 relocate u after v (variant 0) or before v (1); 1 swap u and v; 2 2-opt*
 /// between u's and v's routes, tails exchanged (0) or both heads reversed (1); 3 2-opt inside a
@@ -38,6 +45,7 @@
 
 #include "locus/gpu/neighborhood_engine.hpp"
 #include "locus/hd.hpp"
+#include "locus/routing/time_window_resource.hpp"
 
 namespace locus::routing {
 
@@ -79,10 +87,29 @@ concept RouteChainView = requires(const V v, std::int32_t node, std::int64_t val
     { v.pre_dur[node] } -> std::convertible_to<std::int64_t>;
     { v.load[node] } -> std::convertible_to<std::int64_t>;
     { v.dur[node] } -> std::convertible_to<std::int64_t>;
+    { v.windows() } -> std::convertible_to<FixedWindows>;
     {
-        v.limited(value, node, value, value, node, value, value)
+        v.limited(value, node, value, value, value, node, value, value, value)
         } -> std::convertible_to<std::int64_t>;
 };
+
+template <class View, class Put>
+LOCUS_HD void visit_moved_route(const View& v, const RouteMove& m, std::int32_t r, Put&& put);
+
+/// The time warp of route r (the move's first or second route) after the move: the route
+/// folded node by node (0 without windows).
+template <class View>
+LOCUS_HD std::int64_t moved_route_warp(const View& v, const RouteMove& m, std::int32_t r) {
+    const FixedWindows& windows = v.windows();
+    if (!windows.active()) return 0;
+    WindowFold fold(windows);
+    std::int32_t last = 0;
+    visit_moved_route(v, m, r, [&](std::int32_t node) {
+        fold.add(node, v.d(last, node));
+        last = node;
+    });
+    return fold.close(v.d(last, 0));
+}
 
 /// SWAP* (kind 6): the cheapest place of customer c in route r once customer `gone` (of r) has
 /// left it, among gone's place and the places before and after each of c's candidates in r
@@ -129,11 +156,17 @@ template <class View> LOCUS_HD std::int64_t route_move_delta(const View& v, cons
     const std::int32_t ra = v.route[u];
     const std::int32_t rb = v.route[x];
     const bool same = ra == rb;
-    // The changed routes' new load and duration (route ra, and rb when it differs) go to the
-    // view, which refuses or prices them.
+    // The changed routes' new load, duration and time warp (route ra, and rb when it differs)
+    // go to the view, which refuses or prices them.
     const auto limited = [&](std::int64_t change, std::int64_t la, std::int64_t ta, std::int64_t lb,
                              std::int64_t tb) -> std::int64_t {
-        return v.limited(change, ra, la, ta, rb, lb, tb);
+        std::int64_t wa = 0;
+        std::int64_t wb = 0;
+        if (v.windows().active()) {
+            wa = moved_route_warp(v, m, ra);
+            if (!same) wb = moved_route_warp(v, m, rb);
+        }
+        return v.limited(change, ra, la, ta, wa, rb, lb, tb, wb);
     };
     switch (m.kind) {
     case 0: { // relocate u between a and b
@@ -313,19 +346,14 @@ LOCUS_HD std::int32_t moved_route_length(const View& v, const RouteMove& m, std:
     }
 }
 
-/// Writes route r's customers after the move to `out` (r is one of the move's routes); returns
-/// their count. Serial (one thread).
-template <class View>
-LOCUS_HD std::int32_t compose_route(const View& v, const RouteMove& m, std::int32_t r,
-                                    std::int32_t* out) {
-    static_assert(RouteChainView<View>, "the chain view lacks part of the state the route-chain "
-                                        "moves read (see routing/route_chain_moves.hpp)");
+/// Calls put(node) for route r's customers after the move, in order (r is one of the move's
+/// routes). Serial (one thread).
+template <class View, class Put>
+LOCUS_HD void visit_moved_route(const View& v, const RouteMove& m, std::int32_t r, Put&& put) {
     const std::int32_t ra = v.route[m.u];
     const std::int32_t rb = v.route[m.v];
     const std::int32_t s = v.route_begin[r];
     const std::int32_t e = v.route_end[r];
-    std::int32_t count = 0;
-    const auto put = [&](std::int32_t node) { out[count++] = node; };
     const auto copy_range = [&](std::int32_t from, std::int32_t to) { // [from, to)
         for (std::int32_t q = from; q < to; ++q)
             put(v.lin[q]);
@@ -425,6 +453,17 @@ LOCUS_HD std::int32_t compose_route(const View& v, const RouteMove& m, std::int3
         break;
     }
     }
+}
+
+/// Writes route r's customers after the move to `out` (r is one of the move's routes); returns
+/// their count. Serial (one thread).
+template <class View>
+LOCUS_HD std::int32_t compose_route(const View& v, const RouteMove& m, std::int32_t r,
+                                    std::int32_t* out) {
+    static_assert(RouteChainView<View>, "the chain view lacks part of the state the route-chain "
+                                        "moves read (see routing/route_chain_moves.hpp)");
+    std::int32_t count = 0;
+    visit_moved_route(v, m, r, [&](std::int32_t node) { out[count++] = node; });
     return count;
 }
 

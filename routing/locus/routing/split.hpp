@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "locus/hd.hpp"
+#include "locus/routing/time_window_resource.hpp"
 
 namespace locus::routing {
 
@@ -17,13 +18,15 @@ struct SplitLimits {
     std::int64_t capacity = 0;            ///< most load of a route
     std::int64_t service = 0;             ///< service time of every customer
     std::int64_t max_duration = 0;        ///< most duration of a route (edges + services)
+    FixedWindows windows;                 ///< time windows (inactive: none); no time warp
 };
 
 /// Splits seq[0, count) into routes of least total length (`d(a, b)`: fixed-point distance of
 /// nodes a and b). `label` and `from` hold count + 1 entries: label[k] the least cost of routing
 /// seq[0, k), from[k] where the last of those routes starts. Returns the number of routes, or
-/// -1 when no split respects the limits. A route stops growing at the capacity or the duration
-/// limit (loads and durations before the return only grow); O(count x longest route).
+/// -1 when no split respects the limits. A route stops growing at the capacity, the duration
+/// limit or time warp (loads, durations and the time warp of an open route only grow);
+/// O(count x longest route).
 template <class Distance>
 LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, const Distance& d,
                                    const SplitLimits& limits, std::int64_t* label,
@@ -37,14 +40,23 @@ LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, 
         std::int64_t l = 0;
         std::int64_t t = 0;
         std::int32_t last = 0;
+        const bool windows = limits.windows.active();
+        FixedWindowPiece open;
+        if (windows) open = limits.windows.leaf(0);
         for (std::int32_t k = s; k < count; ++k) {
             const std::int32_t node = seq[k];
             l += limits.demand[node];
             if (l > limits.capacity) break;
-            t += d(last, node) + limits.service;
+            const std::int64_t edge = d(last, node);
+            t += edge + limits.service;
             if (t > limits.max_duration) break; // durations only grow along the sequence
             last = node;
             const std::int64_t route_duration = t + d(node, 0);
+            if (windows) {
+                open = limits.windows.extend(open, node, edge);
+                if (open.time_warp > 0) break;
+                if (limits.windows.extend(open, 0, d(node, 0)).time_warp > 0) continue;
+            }
             if (route_duration > limits.max_duration) continue;
             const std::int64_t cost = route_duration - limits.service * (k - s + 1);
             if (label[s] + cost < label[k + 1]) {

@@ -108,4 +108,75 @@ struct TimeWindowResource {
     LOCUS_HD_INLINE static bool feasible(const Excess& e) { return e.excess_time_warp == 0.0; }
 };
 
+/// A piece in fixed point (integers): the same four quantities and the same join, for the route
+/// chains, whose costs are fixed point so that both backends agree exactly. No infinities: every
+/// piece there is built from nodes' leaves.
+struct FixedWindowPiece {
+    std::int64_t elapsed = 0;        ///< D
+    std::int64_t time_warp = 0;      ///< TW
+    std::int64_t earliest_start = 0; ///< E
+    std::int64_t latest_start = 0;   ///< L
+};
+
+/// `a` followed by `b` over a travel time `edge` (the formulas above, in integers; exact, so
+/// any order of joins gives the same piece).
+LOCUS_HD_INLINE FixedWindowPiece join_windows(const FixedWindowPiece& a, const FixedWindowPiece& b,
+                                              std::int64_t edge) {
+    const std::int64_t delta = a.elapsed - a.time_warp + edge;
+    const std::int64_t gap = b.earliest_start - delta - a.latest_start;
+    const std::int64_t waiting = gap > 0 ? gap : 0;
+    const std::int64_t late = a.earliest_start + delta - b.latest_start;
+    const std::int64_t warp = late > 0 ? late : 0;
+    const std::int64_t from_b = b.earliest_start - delta;
+    const std::int64_t until_b = b.latest_start - delta;
+    FixedWindowPiece r;
+    r.elapsed = a.elapsed + b.elapsed + edge + waiting;
+    r.time_warp = a.time_warp + b.time_warp + warp;
+    r.earliest_start = (from_b > a.earliest_start ? from_b : a.earliest_start) - waiting;
+    r.latest_start = (until_b < a.latest_start ? until_b : a.latest_start) + warp;
+    return r;
+}
+
+/// The time windows of an instance in fixed point (host or device pointers): per node the
+/// earliest and latest start of service (the depot's: leaving and the latest return), every
+/// customer's service time, and `slack` units added to every travel and service time. Slack 1
+/// makes a fixed-point schedule no earlier than the real one when the fixed-point times are
+/// rounded (each rounded by at most half a unit), so that a route without time warp in fixed
+/// point has none in the instance's own times; 0 when they are exact.
+struct FixedWindows {
+    const std::int64_t* ready = nullptr; ///< null: no windows
+    const std::int64_t* due = nullptr;
+    std::int64_t service = 0;
+    std::int64_t slack = 0;
+
+    LOCUS_HD_INLINE bool active() const { return ready != nullptr; }
+    /// The piece of node alone (the depot's: no service).
+    LOCUS_HD_INLINE FixedWindowPiece leaf(std::int32_t node) const {
+        FixedWindowPiece p;
+        p.elapsed = node == 0 ? 0 : service + slack;
+        p.earliest_start = ready[node];
+        p.latest_start = due[node];
+        return p;
+    }
+    /// `p` (ending at a node at distance `edge` from `node`) followed by `node`.
+    LOCUS_HD_INLINE FixedWindowPiece extend(const FixedWindowPiece& p, std::int32_t node,
+                                            std::int64_t edge) const {
+        return join_windows(p, leaf(node), edge + slack);
+    }
+};
+
+/// Folds a route given node by node from the depot (start(), then add(node, edge from the
+/// previous node) for each customer, then close(edge back to the depot)) into its time warp.
+struct WindowFold {
+    const FixedWindows& windows;
+    FixedWindowPiece piece;
+    LOCUS_HD_INLINE explicit WindowFold(const FixedWindows& w) : windows(w), piece(w.leaf(0)) {}
+    LOCUS_HD_INLINE void add(std::int32_t node, std::int64_t edge) {
+        piece = windows.extend(piece, node, edge);
+    }
+    LOCUS_HD_INLINE std::int64_t close(std::int64_t edge) const {
+        return windows.extend(piece, 0, edge).time_warp;
+    }
+};
+
 } // namespace locus::routing

@@ -78,6 +78,9 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::int64_t capacity = 0;
     std::int64_t service = 0;
     std::int64_t max_duration = kNoDurationLimit;
+    /// Time windows (inactive: none): a route's time warp is priced like its duration excess,
+    /// under the duration weight (both are time), and a route with time warp is infeasible.
+    routing::FixedWindows windows;
     std::int32_t n = 0; ///< nodes, depot included
     std::int32_t K = 0;
     std::int32_t kicks = 3; ///< random feasible relocations and swaps per perturbation
@@ -109,6 +112,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::int32_t* route_end = nullptr;   ///< chains x n: per route, the next marker's position
     std::int64_t* load = nullptr;        ///< chains x n: per route, its load
     std::int64_t* dur = nullptr;         ///< chains x n: per route, its duration
+    std::int64_t* warp = nullptr;        ///< chains x n: per route, its time warp (windows)
     std::int32_t* scratch = nullptr;     ///< chains x W
     std::int64_t* weights = nullptr;     ///< chains x 2: load and duration weights (penalties)
     std::int32_t* tally = nullptr;       ///< chains x 4: descents, load-feasible,
@@ -149,6 +153,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         list.add(route_end, chains * nodes, "DCVRP route ends");
         list.add(load, chains * nodes, "DCVRP route loads");
         list.add(dur, chains * nodes, "DCVRP route durations");
+        if (windows.active()) list.add(warp, chains * nodes, "DCVRP route time warps");
         list.add(scratch, chains * w, "DCVRP move scratch");
         list.add(weights, chains * 2, "DCVRP penalty weights");
         list.add(tally, chains * 4, "DCVRP feasibility tallies");
@@ -187,6 +192,13 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         /// The chain's region flags (null: not confined): moves of customers outside are not
         /// moves.
         const std::uint8_t* region;
+        std::int64_t* warp; ///< per route, its time warp (null without windows)
+
+        LOCUS_HD_INLINE const routing::FixedWindows& windows() const { return p->windows; }
+        /// Route r's time warp (0 without windows).
+        LOCUS_HD_INLINE std::int64_t route_warp(std::int32_t r) const {
+            return warp != nullptr ? warp[r] : 0;
+        }
 
         LOCUS_HD_INLINE std::int64_t d(std::int32_t a, std::int32_t b) const {
             return p->dist(a, b);
@@ -196,14 +208,17 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             return q < w ? lin[q] : 0;
         }
         LOCUS_HD_INLINE std::int32_t prev(std::int32_t u) const { return lin[pos[u] - 1]; }
-        /// Hard limits: a route's new load and duration are within the limits or no further
-        /// over them than route r's now.
-        LOCUS_HD_INLINE bool admissible(std::int64_t l, std::int64_t t, std::int32_t r) const {
-            return (l <= p->capacity || l <= load[r]) && (t <= p->max_duration || t <= dur[r]);
+        /// Hard limits: a route's new load, duration and time warp are within the limits or
+        /// no further over them than route r's now.
+        LOCUS_HD_INLINE bool admissible(std::int64_t l, std::int64_t t, std::int64_t tw,
+                                        std::int32_t r) const {
+            return (l <= p->capacity || l <= load[r]) && (t <= p->max_duration || t <= dur[r]) &&
+                   (tw == 0 || tw <= route_warp(r));
         }
-        /// Penalty term of a route of load l and duration t under this chain's weights.
-        LOCUS_HD_INLINE std::int64_t term(std::int64_t l, std::int64_t t) const {
-            return p->penalty(l, t, wl, wd);
+        /// Penalty term of a route of load l, duration t and time warp tw under this chain's
+        /// weights.
+        LOCUS_HD_INLINE std::int64_t term(std::int64_t l, std::int64_t t, std::int64_t tw) const {
+            return p->penalty(l, t, tw, wl, wd);
         }
         /// Customers of route r.
         LOCUS_HD_INLINE std::int32_t length(std::int32_t r) const {
@@ -215,21 +230,23 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             return p->neighbors[static_cast<std::int64_t>(u) * p->K + i];
         }
         LOCUS_HD_INLINE std::int32_t candidate_count() const { return p->K; }
-        /// The move's verdict on its routes (route_chain_moves.hpp): ra gets load la and
-        /// duration ta, rb (when not ra) lb and tb. Hard limits: `change`, or invalid_delta
-        /// when a route goes over a limit (admissible); penalties: `change` plus the change of
-        /// the routes' penalty terms.
+        /// The move's verdict on its routes (route_chain_moves.hpp): ra gets load la,
+        /// duration ta and time warp wa, rb (when not ra) lb, tb and wb. Hard limits: `change`,
+        /// or invalid_delta when a route goes over a limit (admissible); penalties: `change`
+        /// plus the change of the routes' penalty terms.
         LOCUS_HD_INLINE std::int64_t limited(std::int64_t change, std::int32_t ra,
-                                             std::int64_t la, std::int64_t ta, std::int32_t rb,
-                                             std::int64_t lb, std::int64_t tb) const {
+                                             std::int64_t la, std::int64_t ta, std::int64_t wa,
+                                             std::int32_t rb, std::int64_t lb, std::int64_t tb,
+                                             std::int64_t wb) const {
             const bool same = ra == rb;
             if (p->penalties == 0) {
-                if (!admissible(la, ta, ra)) return gpu::invalid_delta<std::int64_t>();
-                if (!same && !admissible(lb, tb, rb)) return gpu::invalid_delta<std::int64_t>();
+                if (!admissible(la, ta, wa, ra)) return gpu::invalid_delta<std::int64_t>();
+                if (!same && !admissible(lb, tb, wb, rb))
+                    return gpu::invalid_delta<std::int64_t>();
                 return change;
             }
-            change += term(la, ta) - term(load[ra], dur[ra]);
-            if (!same) change += term(lb, tb) - term(load[rb], dur[rb]);
+            change += term(la, ta, wa) - term(load[ra], dur[ra], route_warp(ra));
+            if (!same) change += term(lb, tb, wb) - term(load[rb], dur[rb], route_warp(rb));
             return change;
         }
     };
@@ -251,7 +268,8 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                 width(),
                 penalties != 0 ? weights[2 * c] * tally[4 * c + 3] : 0,
                 penalties != 0 ? weights[2 * c + 1] * tally[4 * c + 3] : 0,
-                regions != 0 && region_count[c] > 0 ? region_mask + c * nodes : nullptr};
+                regions != 0 && region_count[c] > 0 ? region_mask + c * nodes : nullptr,
+                windows.active() ? warp + c * nodes : nullptr};
     }
 
     /// Whether the move stays within the chain's region (always when it is not confined).
@@ -259,24 +277,28 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         return v.region == nullptr || (v.region[m.u] != 0 && v.region[m.v] != 0);
     }
 
-    // Penalties. Weights are capped so that every product fits in 63 bits: load excess x load
-    // weight <= 2^22 x 2^36 x boost, duration excess x duration weight <= 2^38 x 2^20 x boost.
+    // Penalties. Weights are capped (load 2^36, duration 2^20, before a repair's factor) and
+    // each part of a penalty at 2^50 (penalty()).
     static constexpr std::int64_t kMaxLoadWeight = std::int64_t{1} << 36;
     static constexpr std::int64_t kMaxDurationWeight = std::int64_t{1} << 20;
     static constexpr std::int64_t kMaxTerm = std::int64_t{1} << 50;
     /// Chain objectives of infeasible solutions start here: any feasible one is cheaper.
     static constexpr std::int64_t kInfeasible = std::int64_t{1} << 60;
 
-    /// Penalty of a route of load l and duration t under weights wl (per unit of load) and wd
-    /// (per 1024 units of duration): each part capped at 2^50.
-    LOCUS_HD_INLINE std::int64_t penalty(std::int64_t l, std::int64_t t, std::int64_t wl,
-                                         std::int64_t wd) const {
+    /// Penalty of a route of load l, duration t and time warp tw under weights wl (per unit of
+    /// load) and wd (per 1024 units of time: duration excess plus time warp): each part capped
+    /// at 2^50.
+    LOCUS_HD_INLINE std::int64_t penalty(std::int64_t l, std::int64_t t, std::int64_t tw,
+                                         std::int64_t wl, std::int64_t wd) const {
         std::int64_t load_excess = l > capacity ? l - capacity : 0;
-        std::int64_t time_excess = t > max_duration ? t - max_duration : 0;
+        std::int64_t time_excess = (t > max_duration ? t - max_duration : 0) + tw;
         load_excess = load_excess < (std::int64_t{1} << 22) ? load_excess : std::int64_t{1} << 22;
         time_excess = time_excess < (std::int64_t{1} << 38) ? time_excess : std::int64_t{1} << 38;
-        const std::int64_t a = load_excess * wl;
-        const std::int64_t b = (time_excess * wd) >> 10;
+        // The products are capped before they are formed: a repair multiplies the weights by
+        // up to 1000.
+        const std::int64_t a = wl > 0 && load_excess > kMaxTerm / wl ? kMaxTerm : load_excess * wl;
+        const std::int64_t b =
+            wd > 0 && time_excess > (kMaxTerm << 10) / wd ? kMaxTerm : (time_excess * wd) >> 10;
         return (a < kMaxTerm ? a : kMaxTerm) + (b < kMaxTerm ? b : kMaxTerm);
     }
 
@@ -292,16 +314,21 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         return kInfeasible + (value < kCap ? value : kCap);
     }
 
-    /// Leader: route r's customer summaries (route, prefix load and duration) and its load and
-    /// duration, from lin between its bounds.
+    /// Leader: route r's customer summaries (route, prefix load and duration) and its load,
+    /// duration and time warp, from lin between its bounds.
     LOCUS_HD void summarise(const View& v, std::int32_t r) const {
         std::int32_t last = 0;
         std::int64_t l = 0;
         std::int64_t t = 0;
+        const bool windowed = windows.active();
+        routing::FixedWindowPiece piece;
+        if (windowed) piece = windows.leaf(0);
         for (std::int32_t q = v.route_begin[r] + 1; q < v.route_end[r]; ++q) {
             const std::int32_t node = v.lin[q];
+            const std::int64_t edge = v.d(last, node);
             l += demand[node];
-            t += v.d(last, node) + service;
+            t += edge + service;
+            if (windowed) piece = windows.extend(piece, node, edge);
             v.route[node] = r;
             v.pre_load[node] = l;
             v.pre_dur[node] = t;
@@ -309,6 +336,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         }
         v.load[r] = l;
         v.dur[r] = t + v.d(last, 0);
+        if (windowed) v.warp[r] = windows.extend(piece, 0, v.d(last, 0)).time_warp;
     }
 
     /// Rebuilds the chain's workspace from `row`, normalising the row in place first (rotated to
@@ -719,7 +747,8 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             };
             // The change of route r's penalty term when its load and duration become l and t.
             const auto penalty_change = [&](std::int32_t r, std::int64_t l, std::int64_t t) {
-                return penalties != 0 ? v.term(l, t) - v.term(v.load[r], v.dur[r])
+                // NOTE: ruin and recreate is refused under time windows (route_chains.cpp).
+                return penalties != 0 ? v.term(l, t, 0) - v.term(v.load[r], v.dur[r], 0)
                                       : std::int64_t{0};
             };
             const auto unlink = [&](std::int32_t u) {
@@ -928,7 +957,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         routing::customers_by_heading(b, w, heading, keys, order, other);
         routing::order_crossover(seq, other, count, taken + c * nodes, rng);
         const auto d = [&](std::int32_t x, std::int32_t y) { return dist(x, y); };
-        const routing::SplitLimits limits{demand, capacity, service, max_duration};
+        const routing::SplitLimits limits{demand, capacity, service, max_duration, windows};
         std::int32_t* from = split_from + c * nodes;
         const std::int32_t routes =
             routing::split_routes(seq, count, d, limits, potential + c * nodes, from);

@@ -67,6 +67,11 @@ struct RouteChainData {
     std::vector<std::int64_t> demand;
     std::vector<std::int32_t> neighbors;
     std::vector<std::int32_t> heading; ///< n x 2 unit vectors from the depot, x 2^16
+    /// Time windows in fixed point (empty: none): per node the earliest and latest start of
+    /// service (rounded inwards when not exact), and the slack added to every travel and
+    /// service time (routing::FixedWindows: 1 when the fixed-point times are rounded).
+    std::vector<std::int64_t> ready, due;
+    std::int64_t slack = 0;
 
     /// The fixed-point distance over these host arrays.
     FixedDistance distance() const;

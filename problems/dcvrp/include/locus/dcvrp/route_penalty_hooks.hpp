@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "locus/hd.hpp"
+#include "locus/routing/time_window_resource.hpp"
 
 namespace locus::dcvrp {
 
@@ -16,8 +17,8 @@ namespace locus::dcvrp {
 template <class Policy> struct RoutePenaltyHooks {
     LOCUS_HD_INLINE const Policy& self() const { return static_cast<const Policy&>(*this); }
 
-    /// Routes of `row` in row order (serial): calls visit(load, duration) for every route
-    /// (the empty ones too) and returns the row's cost.
+    /// Routes of `row` in row order (serial): calls visit(load, duration, time warp) for every
+    /// route (the empty ones too) and returns the row's cost.
     template <class F> LOCUS_HD std::int64_t scan_routes(const std::int32_t* row, F&& visit) const {
         const Policy& p = self();
         const std::int32_t w = p.width();
@@ -28,16 +29,21 @@ template <class Policy> struct RoutePenaltyHooks {
         std::int64_t l = 0;
         std::int64_t t = 0;
         std::int32_t last = 0;
+        const bool windowed = p.windows.active();
+        routing::FixedWindowPiece piece;
+        if (windowed) piece = p.windows.leaf(0);
         for (std::int32_t q = 1; q <= w; ++q) { // q = w: the closing depot
             const std::int32_t node = q < w ? row[first + q < w ? first + q : first + q - w] : 0;
             const std::int64_t edge = p.dist(last, node);
             cost += edge;
             t += edge;
+            if (windowed) piece = p.windows.extend(piece, node, edge);
             if (node == 0) {
-                visit(l, t);
+                visit(l, t, windowed ? piece.time_warp : std::int64_t{0});
                 l = 0;
                 t = 0;
                 last = 0;
+                if (windowed) piece = p.windows.leaf(0);
                 continue;
             }
             l += p.demand[node];
@@ -62,9 +68,9 @@ template <class Policy> struct RoutePenaltyHooks {
         std::int64_t excess = 0; // the leader's: the routes' penalty under the initial weights
         std::int64_t over = 0;   // the leader's: routes over a limit
         if (team.rank() == 0) {
-            scan_routes(row, [&](std::int64_t l, std::int64_t t) {
-                excess += p.penalty(l, t, p.load_weight, p.duration_weight);
-                over += (l > p.capacity || t > p.max_duration) ? 1 : 0;
+            scan_routes(row, [&](std::int64_t l, std::int64_t t, std::int64_t tw) {
+                excess += p.penalty(l, t, tw, p.load_weight, p.duration_weight);
+                over += (l > p.capacity || t > p.max_duration || tw > 0) ? 1 : 0;
             });
         }
         over = team.sum(over);
@@ -83,15 +89,16 @@ template <class Policy> struct RoutePenaltyHooks {
         if (team.rank() == 0) {
             const typename Policy::View v = p.view(c);
             std::int64_t terms = 0;
-            const std::int64_t cost =
-                scan_routes(row, [&](std::int64_t l, std::int64_t t) { terms += v.term(l, t); });
+            const std::int64_t cost = scan_routes(
+                row, [&](std::int64_t l, std::int64_t t, std::int64_t tw) { terms += v.term(l, t, tw); });
             value = cost + terms;
         }
         return team.sum(value);
     }
 
     /// Sums over chain c's routes from its workspace: cost, penalty under the current weights,
-    /// penalty under the initial weights, routes over the capacity, routes over the duration.
+    /// penalty under the initial weights, routes over the capacity, routes over the duration or
+    /// with time warp.
     struct RouteSums {
         std::int64_t cost = 0;
         std::int64_t penalty = 0;
@@ -107,10 +114,11 @@ template <class Policy> struct RoutePenaltyHooks {
         for (std::int32_t r = static_cast<std::int32_t>(team.rank()); r < p.n - 1;
              r += static_cast<std::int32_t>(team.size())) {
             s.cost += v.dur[r] - p.service * v.length(r);
-            s.penalty += v.term(v.load[r], v.dur[r]);
-            s.initial += p.penalty(v.load[r], v.dur[r], p.load_weight, p.duration_weight);
+            const std::int64_t tw = v.route_warp(r);
+            s.penalty += v.term(v.load[r], v.dur[r], tw);
+            s.initial += p.penalty(v.load[r], v.dur[r], tw, p.load_weight, p.duration_weight);
             s.over_load += v.load[r] > p.capacity ? 1 : 0;
-            s.over_duration += v.dur[r] > p.max_duration ? 1 : 0;
+            s.over_duration += (v.dur[r] > p.max_duration || tw > 0) ? 1 : 0;
         }
         s.cost = team.sum(s.cost);
         s.penalty = team.sum(s.penalty);
@@ -132,7 +140,7 @@ template <class Policy> struct RoutePenaltyHooks {
     }
 
     /// After a descent: the leader tallies whether the solution respects the capacity and the
-    /// duration limit and adapts the weights every adapt_every descents (x 1.2 below the target
+    /// duration limit (and the time windows: the duration's tally and weight) and adapts the weights every adapt_every descents (x 1.2 below the target
     /// share of feasible descents, x 0.85 above it, as Vidal 2022 does); with penalties and an
     /// infeasible solution the weights are multiplied by repair_boost and true is returned: the
     /// engine then runs a repair descent and calls end_repair. Ends synchronised.
@@ -173,7 +181,8 @@ template <class Policy> struct RoutePenaltyHooks {
         const typename Policy::View v = p.view(c);
         std::int32_t count = 0;
         for (std::int32_t r = 0; r < p.n - 1; ++r) {
-            if (v.load[r] <= p.capacity && v.dur[r] <= p.max_duration) continue;
+            if (v.load[r] <= p.capacity && v.dur[r] <= p.max_duration && v.route_warp(r) == 0)
+                continue;
             for (std::int32_t q = v.route_begin[r] + 1; q < v.route_end[r]; ++q)
                 out[count++] = v.lin[q];
         }

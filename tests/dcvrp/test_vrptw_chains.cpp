@@ -1,0 +1,290 @@
+// The DCVRP route chains under time windows (CPU twin): every move's delta against full
+// re-evaluation of the time warp, hard and penalised, from feasible and late starts; the
+// fixed-point time warp against check_routes; Split under windows; whole chain runs that end
+// feasible, exact and independent of the thread count.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "chain_policy_harness.hpp"
+#include "dcvrp_test_instances.hpp"
+#include "locus/dcvrp/constructions.hpp"
+#include "locus/dcvrp/dcvrp_problem.hpp"
+#include "locus/dcvrp/generator.hpp"
+#include "locus/dcvrp/giant_tour.hpp"
+#include "locus/dcvrp/route_chains.hpp"
+#include "locus/gpu/chain_engine.hpp"
+#include "locus/rng.hpp"
+
+using namespace locus;
+using namespace locus::dcvrp;
+
+namespace {
+
+/// time_window_insertion's routes as a row.
+std::vector<std::int32_t> insertion_row(const Instance& instance) {
+    return encode_routes(time_window_insertion(instance), instance.n);
+}
+
+/// The row with every other depot marker dropped: routes merged pairwise, most of them late
+/// (and overloaded).
+std::vector<std::int32_t> merged(const std::vector<std::int32_t>& row) {
+    std::vector<std::int32_t> out;
+    int markers = 0;
+    for (const std::int32_t node : row) {
+        if (node == 0 && (markers++ % 2) == 1) continue;
+        out.push_back(node);
+    }
+    while (out.size() < row.size())
+        out.push_back(0);
+    return out;
+}
+
+/// Random rows: the customers shuffled and cut into routes of 1..`longest` customers.
+std::vector<std::int32_t> random_row(std::int32_t n, std::int32_t longest, Rng& rng) {
+    std::vector<std::int32_t> customers(static_cast<std::size_t>(n - 1));
+    std::iota(customers.begin(), customers.end(), 1);
+    for (std::size_t i = customers.size() - 1; i > 0; --i)
+        std::swap(customers[i], customers[rng.next_u64() % (i + 1)]);
+    std::vector<std::int32_t> row;
+    std::size_t at = 0;
+    while (at < customers.size()) {
+        row.push_back(0);
+        const auto length = 1 + rng.next_u64() % static_cast<std::uint64_t>(longest);
+        for (std::uint64_t k = 0; k < length && at < customers.size(); ++k)
+            row.push_back(customers[at++]);
+    }
+    row.resize(2 * static_cast<std::size_t>(n - 1), 0);
+    return row;
+}
+
+} // namespace
+
+TEST_CASE("VRPTW route chains: every move's delta equals re-evaluation with time warp, hard and "
+          "penalised, from feasible and late starts; the workspace equals a rebuild") {
+    std::uint64_t hard_moves = 0;
+    std::uint64_t soft_moves = 0;
+    std::uint64_t plain_moves = 0;
+    // Tight windows (width 60) and loose ones (600); capacity 40 and 200; the last case adds a
+    // duration limit, so that capacity, duration and windows bind together.
+    for (const auto& [seed, capacity, width, duration] :
+         {std::tuple{1, 40, 60, 0.0}, std::tuple{2, 200, 600, 0.0}, std::tuple{3, 200, 60, 0.0},
+          std::tuple{4, 60, 300, 1500.0}}) {
+        Instance instance = generate_random_vrptw(36, static_cast<std::uint64_t>(seed), capacity,
+                                                  10, width);
+        if (duration > 0.0) instance.max_duration = duration;
+        const DcvrpProblem problem(instance);
+        const RouteChainData data(instance, 7);
+        const std::vector<std::int32_t> start = insertion_row(instance);
+        REQUIRE(problem.verify(start).feasible);
+        const std::vector<std::int32_t> late = merged(start);
+        REQUIRE_FALSE(problem.verify(late).feasible);
+        RouteChainOptions options;
+        options.segments = true;
+        options.segment_swaps = true;
+        options.swap_star = true;
+        const RouteChainPolicy hard = data.policy(options);
+        options.penalties = true;
+        const RouteChainPolicy soft = data.policy(options);
+        CAPTURE(seed);
+        for (const auto* row : {&start, &late}) {
+            for (const RouteChainPolicy* policy : {&hard, &soft}) {
+                locus::test::HarnessCount count;
+                locus::test::check_neighborhood<0>(*policy, *row, count);
+                locus::test::check_neighborhood<1>(*policy, *row, count);
+                locus::test::check_neighborhood<2>(*policy, *row, count);
+                locus::test::check_neighborhood<3>(*policy, *row, count);
+                locus::test::check_neighborhood<4>(*policy, *row, count);
+                locus::test::check_neighborhood<5>(*policy, *row, count);
+                locus::test::check_neighborhood<6>(*policy, *row, count);
+                CHECK(count.wrong_delta == 0);
+                CHECK(count.wrong_workspace == 0);
+                (policy == &hard ? hard_moves : soft_moves) += count.moves;
+            }
+        }
+        // The same customers without windows: the windows refuse moves.
+        Instance plain = instance;
+        plain.ready.clear();
+        plain.due.clear();
+        const RouteChainData plain_data(plain, 7);
+        options.penalties = false;
+        locus::test::HarnessCount count;
+        locus::test::check_neighborhood<0>(plain_data.policy(options), start, count);
+        locus::test::check_neighborhood<1>(plain_data.policy(options), start, count);
+        plain_moves += count.moves;
+        locus::test::HarnessCount windowed;
+        locus::test::check_neighborhood<0>(hard, start, windowed);
+        locus::test::check_neighborhood<1>(hard, start, windowed);
+        CHECK(windowed.moves < count.moves);
+    }
+    CHECK(hard_moves > 500);
+    CHECK(soft_moves > hard_moves); // penalised moves into time warp are moves
+    CHECK(plain_moves > 0);
+}
+
+TEST_CASE("VRPTW route chains: hard-limit moves from a feasible start keep every window, the "
+          "capacity and the duration limit") {
+    Instance instance = generate_random_vrptw(40, 7, 60, 10, 120);
+    instance.max_duration = 1500.0;
+    const DcvrpProblem problem(instance);
+    const RouteChainData data(instance, 8);
+    RouteChainOptions options;
+    options.segments = true;
+    options.segment_swaps = true;
+    options.swap_star = true;
+    const RouteChainPolicy policy = data.policy(options);
+    std::vector<std::int32_t> row = insertion_row(instance);
+    gpu::ArrayList list;
+    RouteChainPolicy p = policy;
+    p.declare(list, 1);
+    gpu::HostStorage storage;
+    storage.allocate(list);
+    p.refresh(gpu::SerialTeam{}, 0, row.data());
+    std::vector<std::int32_t> active(static_cast<std::size_t>(p.elements()));
+    std::iota(active.begin(), active.end(), 0);
+    const std::int32_t active_count = p.elements();
+    // Apply 30 improving moves in turn (the first found of each neighborhood): each result is
+    // feasible, windows included, and costs what the deltas say.
+    std::int64_t cost = data.cost(row);
+    int applied = 0;
+    for (int step = 0; step < 30; ++step) {
+        bool moved = false;
+        const auto try_kind = [&](auto kind) {
+            constexpr int k = decltype(kind)::value;
+            if (moved) return;
+            const auto eval = p.evaluator<k>(0, row.data(), active.data(), &active_count);
+            const gpu::MoveGrid grid = eval.grid();
+            for (std::uint64_t index = 0; index < grid.size() && !moved; ++index) {
+                const auto r = static_cast<std::uint32_t>(index / grid.cols);
+                const std::int64_t d =
+                    eval(eval.row(0, r), static_cast<std::uint32_t>(index % grid.cols));
+                if (d == gpu::invalid_delta<std::int64_t>() || d >= 0) continue;
+                p.apply(gpu::SerialTeam{}, 0, row.data(), eval.decode(0, index));
+                cost += d;
+                moved = true;
+            }
+        };
+        try_kind(std::integral_constant<int, 0>{});
+        try_kind(std::integral_constant<int, 1>{});
+        try_kind(std::integral_constant<int, 2>{});
+        try_kind(std::integral_constant<int, 6>{});
+        try_kind(std::integral_constant<int, 4>{});
+        try_kind(std::integral_constant<int, 5>{});
+        try_kind(std::integral_constant<int, 3>{});
+        if (!moved) break;
+        ++applied;
+        const auto verdict = problem.verify(row);
+        CHECK_MESSAGE(verdict.feasible, verdict.message);
+        CHECK(data.cost(row) == cost);
+    }
+    CHECK(applied >= 10);
+}
+
+TEST_CASE("VRPTW route chains: a route's fixed-point time warp is 0 exactly when check_routes "
+          "accepts it (tenths: exact times); with real distances a route without it is feasible") {
+    Rng rng(derive_key(17, 0), 0);
+    int feasible_rows = 0;
+    int late_rows = 0;
+    for (const bool tenths : {true, false}) {
+        Instance instance = generate_random_vrptw(30, 4, 500, 10, 400);
+        if (!tenths) use_coordinates(instance, Rounding::exact);
+        const DcvrpProblem problem(instance);
+        const RouteChainData data(instance, 0);
+        CHECK(data.slack == (tenths ? 0 : 1));
+        constexpr std::int64_t kInfeasible = RouteChainPolicy::kInfeasible;
+        for (int draw = 0; draw < 400; ++draw) {
+            const std::vector<std::int32_t> row = random_row(instance.n, 1 + draw % 4, rng);
+            const bool chains_feasible = data.value(row) < kInfeasible;
+            const bool feasible = problem.verify(row).feasible;
+            CAPTURE(draw);
+            if (tenths) CHECK(chains_feasible == feasible);
+            else if (chains_feasible) CHECK(feasible);
+            (feasible ? feasible_rows : late_rows) += 1;
+        }
+    }
+    CHECK(feasible_rows > 50);
+    CHECK(late_rows > 50);
+}
+
+TEST_CASE("VRPTW route chains: order crossover and Split give children that keep every window") {
+    const Instance instance = generate_random_vrptw(60, 8, 80, 10, 200);
+    const DcvrpProblem problem(instance);
+    const RouteChainData data(instance, 6);
+    RouteChainPolicy policy = data.policy(2);
+    gpu::ArrayList list;
+    policy.declare(list, 1);
+    gpu::HostStorage storage;
+    storage.allocate(list);
+    const std::vector<std::int32_t> a = insertion_row(instance);
+    // The second parent: the first one's row reversed (the same routes, other orders of
+    // their customers for the crossover's sequence).
+    std::vector<std::int32_t> b = a;
+    std::reverse(b.begin(), b.end());
+    std::vector<std::int32_t> child(problem.solution_width());
+    int distinct = 0;
+    for (std::uint64_t draw = 0; draw < 20; ++draw) {
+        Rng rng(derive_key(5, draw), 0);
+        policy.recombine(0, a.data(), b.data(), child.data(), rng);
+        CAPTURE(draw);
+        const auto verdict = problem.verify(child);
+        CHECK_MESSAGE(verdict.feasible, verdict.message);
+        distinct += child != a ? 1 : 0;
+    }
+    CHECK(distinct > 0); // not only copies of the first parent
+}
+
+TEST_CASE("VRPTW route chains improve time_window_insertion, end feasible, exact and independent "
+          "of the thread count, hard and penalised") {
+    const DcvrpProblem problem(generate_random_vrptw(80, 6, 100, 10, 300));
+    const std::vector<std::int32_t> start = insertion_row(problem.instance());
+    const RouteChainData data(problem.instance(), 0);
+    for (const bool penalties : {false, true}) {
+        CAPTURE(penalties);
+        std::vector<std::vector<std::int64_t>> bests;
+        for (const int threads : {1, 0}) {
+            RouteChainOptions options;
+            options.candidates = 8;
+            options.segments = true;
+            options.segment_swaps = true;
+            options.swap_star = true;
+            options.penalties = penalties;
+            gpu::ChainParams params;
+            params.seed = 11;
+            params.check_moves = threads == 1;
+            const std::uint32_t chains = 4;
+            auto runner = make_cpu_route_runner(problem, options, chains, params, threads);
+            SolutionBatch batch(chains, problem.solution_width());
+            std::vector<std::int64_t> objectives;
+            for (std::uint32_t c = 0; c < chains; ++c) {
+                std::copy(start.begin(), start.end(), batch[c].begin());
+                objectives.push_back(data.cost(start));
+            }
+            runner->start(batch.data(), objectives, {}, 0);
+            for (std::uint64_t round = 0; round < 3; ++round) {
+                std::vector<std::uint32_t> a(chains), b(chains);
+                for (std::uint32_t c = 0; c < chains; ++c) {
+                    a[c] = c;
+                    b[c] = (c + 1) % chains;
+                }
+                runner->recombine(a, b, round);
+                runner->epoch(round * 10, 10, {});
+            }
+            CHECK_FALSE(runner->check().failed);
+            const auto best = runner->best_objectives();
+            for (std::uint32_t c = 0; c < chains; ++c) {
+                std::vector<std::int32_t> row(problem.solution_width());
+                runner->best_solution(c, row);
+                const auto verdict = problem.verify(row);
+                CHECK_MESSAGE(verdict.feasible, verdict.message);
+                CHECK(data.cost(row) == best[c]);
+                CHECK(best[c] < objectives[c]);
+            }
+            bests.push_back(best);
+        }
+        CHECK(bests[0] == bests[1]);
+    }
+}
