@@ -609,15 +609,4 @@ TEST_CASE("configs/vrptw/best.yaml on a generated 200-customer VRPTW file (CPU, 
     CHECK(verify.exit_code == 0);
     CHECK(verify.output.starts_with("feasible: objective "));
     CHECK(objective_of(line) == doctest::Approx(std::stod(verify.output.substr(20))));
-
-    // Ruin and recreate does not respect windows yet: refused by name, no result written.
-    const auto ruin = locus::test::run_command(locus_bin() + " run " + config + common +
-                                               "--set algorithm.policy.ruin=10 --set "
-                                               "termination.iterations=5 --out " +
-                                               (dir / "ruin").string());
-    CHECK(ruin.exit_code != 0);
-    CHECK(ruin.output.find("chain_policy ils: ruin and recreate (ruin: 10) does not respect time "
-                           "windows yet: instance random-vrptw:n=201,seed=3 has them; use the "
-                           "random kicks (ruin: 0, kicks: K)") != std::string::npos);
-    CHECK(best_sol(dir / "ruin").empty());
 }

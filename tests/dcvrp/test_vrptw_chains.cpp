@@ -1,12 +1,13 @@
 // The DCVRP route chains under time windows (CPU twin): every move's delta against full
 // re-evaluation of the time warp, hard and penalised, from feasible and late starts; the
-// fixed-point time warp against check_routes; Split under windows; whole chain runs that end
-// feasible, exact and independent of the thread count.
+// fixed-point time warp against check_routes; Split under windows; ruin and recreate under
+// windows; whole chain runs that end feasible, exact and independent of the thread count.
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -238,12 +239,14 @@ TEST_CASE("VRPTW route chains: order crossover and Split give children that keep
 }
 
 TEST_CASE("VRPTW route chains improve time_window_insertion, end feasible, exact and independent "
-          "of the thread count, hard and penalised") {
+          "of the thread count, hard and penalised, with random kicks and with ruin and recreate") {
     const DcvrpProblem problem(generate_random_vrptw(80, 6, 100, 10, 300));
     const std::vector<std::int32_t> start = insertion_row(problem.instance());
     const RouteChainData data(problem.instance(), 0);
-    for (const bool penalties : {false, true}) {
+    for (const auto& [penalties, ruin] : {std::pair{false, 0}, std::pair{true, 0},
+                                          std::pair{true, 8}}) {
         CAPTURE(penalties);
+        CAPTURE(ruin);
         std::vector<std::vector<std::int64_t>> bests;
         for (const int threads : {1, 0}) {
             RouteChainOptions options;
@@ -252,6 +255,7 @@ TEST_CASE("VRPTW route chains improve time_window_insertion, end feasible, exact
             options.segment_swaps = true;
             options.swap_star = true;
             options.penalties = penalties;
+            options.ruin = ruin;
             gpu::ChainParams params;
             params.seed = 11;
             params.check_moves = threads == 1;
@@ -287,4 +291,57 @@ TEST_CASE("VRPTW route chains improve time_window_insertion, end feasible, exact
         }
         CHECK(bests[0] == bests[1]);
     }
+}
+
+TEST_CASE("VRPTW route chains: ruin and recreate puts every removed customer back; its change is "
+          "exact with time warp, hard kicks keep every window, the workspace equals a rebuild") {
+    std::uint64_t kicks = 0;
+    std::uint64_t late_kicks = 0;
+    for (const bool penalties : {false, true}) {
+        const Instance instance = generate_random_vrptw(80, 8, 60, 10, 200);
+        const DcvrpProblem problem(instance);
+        const RouteChainData data(instance, 8);
+        RouteChainOptions options;
+        options.ruin = 10;
+        options.penalties = penalties;
+        RouteChainPolicy policy = data.policy(options);
+        gpu::ArrayList list;
+        policy.declare(list, 1);
+        gpu::HostStorage storage;
+        storage.allocate(list);
+        const auto full = [&](const std::int32_t* row) {
+            return penalties ? policy.descent_evaluate(gpu::SerialTeam{}, 0, row)
+                             : policy.evaluate(gpu::SerialTeam{}, 0, row);
+        };
+        std::vector<std::int32_t> row = insertion_row(instance);
+        std::vector<std::int32_t> out(row.size());
+        for (std::uint64_t k = 0; k < 150; ++k) {
+            CAPTURE(penalties);
+            CAPTURE(k);
+            policy.refresh(gpu::SerialTeam{}, 0, row.data());
+            const std::int64_t before = full(row.data());
+            std::vector<std::int32_t> trial = row;
+            Rng rng(derive_key(77, k), 0);
+            std::int32_t count = 0;
+            const std::int64_t change =
+                policy.perturb(gpu::SerialTeam{}, 0, trial.data(), rng, out.data(), count);
+            std::vector<unsigned char> kept(storage.bytes());
+            std::memcpy(kept.data(), storage.data(), kept.size());
+            policy.refresh(gpu::SerialTeam{}, 0, trial.data());
+            CHECK(std::memcmp(kept.data(), storage.data(), kept.size()) == 0);
+            CHECK(full(trial.data()) == before + change);
+            std::vector<std::int32_t> sorted = trial;
+            std::vector<std::int32_t> expected = row;
+            std::ranges::sort(sorted);
+            std::ranges::sort(expected);
+            CHECK(sorted == expected); // every customer once, the markers kept
+            const auto verdict = problem.verify(trial);
+            if (!penalties) CHECK_MESSAGE(verdict.feasible, verdict.message);
+            if (penalties && !verdict.feasible) ++late_kicks;
+            kicks += count > 0 ? 1 : 0;
+            row = trial;
+        }
+    }
+    CHECK(kicks > 200);
+    CHECK(late_kicks > 0); // penalised kicks may put customers where they are late
 }

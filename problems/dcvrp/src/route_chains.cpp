@@ -7,11 +7,9 @@
 #include <cmath>
 #include <string>
 
-#include <fmt/format.h>
 
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/dcvrp/route_decomposition.hpp"
-#include "locus/error.hpp"
 #include "locus/gpu/chain_policy_component.hpp"
 #include "locus/params.hpp"
 #include "locus/registry.hpp"
@@ -253,20 +251,8 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
     return options;
 }
 
-// The route chains respect time windows (the moves fold the routes they change); of their
-// options only ruin and recreate does not yet.
 const DcvrpProblem& dcvrp_of(const BuildContext& b) {
     return problem_as<DcvrpProblem>(b, "dcvrp", "chain_policy ils");
-}
-
-const DcvrpProblem& dcvrp_of(const BuildContext& b, const RouteChainOptions& options) {
-    const DcvrpProblem& problem = dcvrp_of(b);
-    if (options.ruin > 0 && problem.instance().has_time_windows())
-        throw ConfigError(fmt::format(
-            "chain_policy ils: ruin and recreate (ruin: {}) does not respect time windows yet: "
-            "instance {} has them; use the random kicks (ruin: 0, kicks: K)",
-            options.ruin, problem.instance().name));
-    return problem;
 }
 
 } // namespace
@@ -319,11 +305,11 @@ void register_routing_ils(Registry& registry) {
     spec.options = route_chain_options;
     spec.cpu = [](const BuildContext& b, const RouteChainOptions& options, std::uint32_t chains,
                   const gpu::ChainParams& params, const gpu::EngineSettings& settings) {
-        return make_cpu_route_runner(dcvrp_of(b, options), options, chains, params, settings.threads);
+        return make_cpu_route_runner(dcvrp_of(b), options, chains, params, settings.threads);
     };
     spec.cuda = [](const BuildContext& b, const RouteChainOptions& options, std::uint32_t chains,
                    const gpu::ChainParams& params, const gpu::EngineSettings& settings) {
-        return make_cuda_route_runner(dcvrp_of(b, options), options, chains, params, settings.device,
+        return make_cuda_route_runner(dcvrp_of(b), options, chains, params, settings.device,
                                       settings.memory);
     };
     spec.chain_objective = [](const BuildContext& b) -> gpu::ChainObjective {

@@ -700,7 +700,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     /// random order or by decreasing demand, decreasing or increasing distance from the depot
     /// (weights 4, 4, 2, 1) — at its cheapest place beside one of its candidates (each place
     /// skipped with probability 1/100, SISR's blinks), within the limits (hard limits) or at the
-    /// least penalised cost; a customer without such a place gets an empty route (unconfined
+    /// least penalised cost (with time windows each place's time warp folded over its route); a customer without such a place gets an empty route (unconfined
     /// chains within the fleet limit), else the kick is dropped. The routes it changes are held
     /// as linked lists in the recombination arrays (free between recombinations); the team then
     /// writes the new row and refreshes the workspace. Returns the cost change (with penalties,
@@ -745,11 +745,30 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                 if (last != 0) succ[last] = 0;
                 lengths[r] = k;
             };
-            // The change of route r's penalty term when its load and duration become l and t.
-            const auto penalty_change = [&](std::int32_t r, std::int64_t l, std::int64_t t) {
-                // NOTE: ruin and recreate is refused under time windows (route_chains.cpp).
-                return penalties != 0 ? v.term(l, t, 0) - v.term(v.load[r], v.dur[r], 0)
+            // The change of route r's penalty term when its load, duration and time warp
+            // become l, t and tw.
+            const auto penalty_change = [&](std::int32_t r, std::int64_t l, std::int64_t t,
+                                            std::int64_t tw) {
+                return penalties != 0 ? v.term(l, t, tw) - v.term(v.load[r], v.dur[r],
+                                                                  v.route_warp(r))
                                       : std::int64_t{0};
+            };
+            // Windows: the time warp of opened route r as linked now, with customer `extra`
+            // (when >= 0) put after `after` (0: at its front) — the route folded (O(length)).
+            const bool windowed = windows.active();
+            const auto list_warp = [&](std::int32_t r, std::int32_t extra, std::int32_t after) {
+                routing::WindowFold fold(windows);
+                std::int32_t last = 0;
+                const auto visit = [&](std::int32_t node) {
+                    fold.add(node, v.d(last, node));
+                    last = node;
+                };
+                if (extra >= 0 && after == 0) visit(extra);
+                for (std::int32_t node = head[r]; node != 0; node = succ[node]) {
+                    visit(node);
+                    if (node == after && extra >= 0) visit(extra);
+                }
+                return fold.close(v.d(last, 0));
             };
             const auto unlink = [&](std::int32_t u) {
                 const std::int32_t r = v.route[u];
@@ -761,9 +780,11 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                 const std::int64_t dd = v.d(a, b) - v.d(a, u) - v.d(u, b);
                 const std::int64_t l = v.load[r] - demand[u];
                 const std::int64_t t = v.dur[r] + dd - service;
-                change += dd + penalty_change(r, l, t);
+                const std::int64_t tw = windowed ? list_warp(r, -1, 0) : 0;
+                change += dd + penalty_change(r, l, t, tw);
                 v.load[r] = l;
                 v.dur[r] = t;
+                if (windowed) v.warp[r] = tw;
                 --lengths[r];
                 pred[u] = -1;
                 out[pool++] = u;
@@ -845,6 +866,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                 std::int32_t best_r = -1;
                 std::int32_t best_a = 0;
                 std::int32_t best_b = 0;
+                std::int64_t best_warp = 0;
                 const auto consider = [&](std::int32_t r, std::int32_t a, std::int32_t b,
                                           bool blink) {
                     if (blink && rng.next_u64() % 100 == 0) return;
@@ -852,12 +874,15 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                     const std::int64_t l = v.load[r] + demand[u];
                     const std::int64_t time = v.dur[r] + dd + service;
                     if (penalties == 0 && (l > capacity || time > max_duration)) return;
-                    const std::int64_t cost = dd + penalty_change(r, l, time);
+                    const std::int64_t tw = windowed ? list_warp(r, u, a) : 0;
+                    if (penalties == 0 && tw > 0) return;
+                    const std::int64_t cost = dd + penalty_change(r, l, time, tw);
                     if (cost < best) {
                         best = cost;
                         best_r = r;
                         best_a = a;
                         best_b = b;
+                        best_warp = tw;
                     }
                 };
                 for (std::int32_t i = 0; i < K; ++i) {
@@ -895,6 +920,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                 v.route[u] = best_r;
                 v.load[best_r] += demand[u];
                 v.dur[best_r] += v.d(best_a, u) + v.d(u, best_b) - v.d(best_a, best_b) + service;
+                if (windowed) v.warp[best_r] = best_warp;
                 ++lengths[best_r];
                 change += best;
             }
