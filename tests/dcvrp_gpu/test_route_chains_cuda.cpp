@@ -1,7 +1,7 @@
 // The DCVRP route chains on CUDA (one block per chain) against the CPU twin: the same best
 // objectives and rows after the start and after epochs with exchanges (copies of the leader,
 // recombination, restarts from host rows, chains confined to regions of a decomposition), with
-// check_moves; random kicks and ruin and recreate.
+// check_moves; random kicks and ruin and recreate; time windows.
 
 #include <doctest/doctest.h>
 
@@ -219,5 +219,54 @@ TEST_CASE("DCVRP route chains confined to regions (decompose): CUDA and the CPU 
         // The confined chains improved on the best start's descent.
         const auto bests = cpu->best_objectives();
         if (!small) CHECK(*std::min_element(bests.begin(), bests.end()) < started);
+    }
+}
+
+TEST_CASE("VRPTW route chains: CUDA and the CPU twin reach the same solutions (every "
+          "neighborhood, penalised time warp, random kicks and ruin and recreate, "
+          "recombination)") {
+    for (const int ruin : {0, 6}) {
+        const Instance instance = generate_random_vrptw(90, 5, 80, 10, 250);
+        const DcvrpProblem problem(instance);
+        const std::uint32_t chains = 6;
+        const std::uint32_t iterations = test::instrumented_run() ? 3 : 15;
+        const std::vector<std::int32_t> start =
+            encode_routes(time_window_insertion(instance), instance.n);
+        SolutionBatch batch(chains, problem.solution_width());
+        for (std::uint32_t s = 0; s < chains; ++s)
+            std::copy(start.begin(), start.end(), batch[s].begin());
+        const RouteChainData data(instance, 0);
+        const std::vector<std::int64_t> objectives(chains, data.cost(start));
+        RouteChainOptions options;
+        options.candidates = 10;
+        options.segments = true;
+        options.segment_swaps = true;
+        options.swap_star = true;
+        options.penalties = true;
+        options.ruin = ruin;
+        gpu::ChainParams params;
+        params.seed = 43;
+        params.check_moves = true;
+        auto cpu = make_cpu_route_runner(problem, options, chains, params, 0);
+        auto cuda = make_cuda_route_runner(problem, options, chains, params, 0, {});
+        cpu->start(batch.data(), objectives, {}, 0);
+        cuda->start(batch.data(), objectives, {}, 0);
+        CHECK(cpu->best_objectives() == cuda->best_objectives());
+        for (std::uint64_t e = 0; e < 3; ++e) {
+            if (e == 1) {
+                std::vector<std::uint32_t> a(chains), b(chains);
+                for (std::uint32_t c = 0; c < chains; ++c) {
+                    a[c] = c;
+                    b[c] = (c + 1) % chains;
+                }
+                cpu->recombine(a, b, e);
+                cuda->recombine(a, b, e);
+            }
+            cpu->epoch(e * iterations, iterations, {});
+            cuda->epoch(e * iterations, iterations, {});
+        }
+        check_same_bests(problem, *cpu, *cuda, chains);
+        const auto best = cpu->best_objectives();
+        CHECK(*std::min_element(best.begin(), best.end()) < objectives[0]);
     }
 }
