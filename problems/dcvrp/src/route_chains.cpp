@@ -7,7 +7,6 @@
 #include <cmath>
 #include <string>
 
-
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/dcvrp/route_decomposition.hpp"
 #include "locus/gpu/chain_policy_component.hpp"
@@ -263,8 +262,8 @@ void register_routing_ils(Registry& registry) {
     spec.doc = "Route chains of the many-chain search (algorithm chains): each chain iterates "
                "random feasible relocations and swaps as the kick, a VND over relocate, swap, "
                "2-opt* and 2-opt on granular candidate lists (each move O(1) from route prefix "
-               "loads and durations, capacity and duration limits enforced, no route opened) "
-               "and acceptance. Costs in fixed point inside the chains; results re-evaluated "
+               "loads and durations, capacity and duration limits enforced, no route opened; "
+               "time windows: each changed route folded into its time warp) and acceptance. Costs in fixed point inside the chains; results re-evaluated "
                "exactly; the population exchange ranks diversity by the broken-pairs distance.";
     spec.parameters = [](ComponentSchema& schema) {
         schema.integer("candidates", "20", "granular candidate-list size K", 1, 1024);
@@ -288,7 +287,8 @@ void register_routing_ils(Registry& registry) {
                        "the one the other left and those beside its own candidates there, as a "
                        "seventh neighborhood");
         schema.boolean("penalties", "false",
-                       "descents may exceed the capacity and the duration limit at a cost: "
+                       "descents may exceed the capacity, the duration limit and time windows "
+                       "(time warp, under the duration's weight) at a cost: "
                        "penalty weights per chain adapted towards feasible_target, infeasible "
                        "results repaired under repair_boost x the weights; bests stay feasible "
                        "once a feasible solution is seen");

@@ -58,9 +58,9 @@ private:
 
 /// `problem` for a search component named `component`. Throws ConfigError "<component> does
 /// not respect time windows yet: instance <name> has them (construction time_window_insertion
-/// with algorithm construction_only does; `locus verify` checks VRPTW solutions)" for an
-/// instance with time windows: every DCVRP construction, move and chain but
-/// time_window_insertion ignores them, so a search would return routes that break them.
+/// and the route chains of algorithm chains do: configs/vrptw/best.yaml)" for an instance with
+/// time windows: every DCVRP construction and giant-tour search but time_window_insertion and
+/// the route chains ignores them, so it would return routes that break them.
 const DcvrpProblem& searchable(const DcvrpProblem& problem, std::string_view component);
 
 /// Registers the DCVRP problem and its constructions.

@@ -293,7 +293,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         std::int64_t load_excess = l > capacity ? l - capacity : 0;
         std::int64_t time_excess = (t > max_duration ? t - max_duration : 0) + tw;
         load_excess = load_excess < (std::int64_t{1} << 22) ? load_excess : std::int64_t{1} << 22;
-        time_excess = time_excess < (std::int64_t{1} << 38) ? time_excess : std::int64_t{1} << 38;
+        time_excess = time_excess < kMaxTerm ? time_excess : kMaxTerm;
         // The products are capped before they are formed: a repair multiplies the weights by
         // up to 1000.
         const std::int64_t a = wl > 0 && load_excess > kMaxTerm / wl ? kMaxTerm : load_excess * wl;
@@ -700,8 +700,9 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     /// random order or by decreasing demand, decreasing or increasing distance from the depot
     /// (weights 4, 4, 2, 1) — at its cheapest place beside one of its candidates (each place
     /// skipped with probability 1/100, SISR's blinks), within the limits (hard limits) or at the
-    /// least penalised cost (with time windows each place's time warp folded over its route); a customer without such a place gets an empty route (unconfined
-    /// chains within the fleet limit), else the kick is dropped. The routes it changes are held
+    /// least penalised cost (with time windows, each place's time warp folded over its route); a
+    /// customer without such a place gets an empty route (unconfined chains within the fleet
+    /// limit), else the kick is dropped. The routes it changes are held
     /// as linked lists in the recombination arrays (free between recombinations); the team then
     /// writes the new row and refreshes the workspace. Returns the cost change (with penalties,
     /// of the routes' penalty terms too) and (leader) the removed customers as touched.

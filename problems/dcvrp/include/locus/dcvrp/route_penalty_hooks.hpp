@@ -4,7 +4,7 @@
 /// Penalising), as a base of RouteChainPolicy (CRTP): chain objectives of rows and of chain
 /// workspaces, the adaptive penalty weights (the rule of Vidal 2022) and the repair descent of an
 /// infeasible result. Policy provides the instance and workspace (view(c), width(), tally,
-/// weights, the limits and the initial weights), penalty(l, t, wl, wd) and chain_value.
+/// weights, the limits and the initial weights), penalty(l, t, tw, wl, wd) and chain_value.
 
 #include <cstdint>
 
@@ -89,8 +89,10 @@ template <class Policy> struct RoutePenaltyHooks {
         if (team.rank() == 0) {
             const typename Policy::View v = p.view(c);
             std::int64_t terms = 0;
-            const std::int64_t cost = scan_routes(
-                row, [&](std::int64_t l, std::int64_t t, std::int64_t tw) { terms += v.term(l, t, tw); });
+            const std::int64_t cost =
+                scan_routes(row, [&](std::int64_t l, std::int64_t t, std::int64_t tw) {
+                    terms += v.term(l, t, tw);
+                });
             value = cost + terms;
         }
         return team.sum(value);
@@ -140,10 +142,11 @@ template <class Policy> struct RoutePenaltyHooks {
     }
 
     /// After a descent: the leader tallies whether the solution respects the capacity and the
-    /// duration limit (and the time windows: the duration's tally and weight) and adapts the weights every adapt_every descents (x 1.2 below the target
-    /// share of feasible descents, x 0.85 above it, as Vidal 2022 does); with penalties and an
-    /// infeasible solution the weights are multiplied by repair_boost and true is returned: the
-    /// engine then runs a repair descent and calls end_repair. Ends synchronised.
+    /// duration limit (and the time windows, under the duration's tally and weight) and adapts
+    /// the weights every adapt_every descents (x 1.2 below the target share of feasible
+    /// descents, x 0.85 above it, as Vidal 2022 does); with penalties and an infeasible solution
+    /// the weights are multiplied by repair_boost and true is returned: the engine then runs a
+    /// repair descent and calls end_repair. Ends synchronised.
     LOCUS_EXEC_CHECK_DISABLE
     template <class Team> LOCUS_HD bool needs_repair(const Team& team, std::uint32_t c) const {
         const Policy& p = self();
