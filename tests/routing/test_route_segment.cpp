@@ -242,7 +242,7 @@ TEST_CASE("Split: the least cost over every division of small sequences") {
         const auto d = [&](std::int32_t u, std::int32_t v) {
             return matrix[static_cast<std::size_t>(u * (count + 1) + v)];
         };
-        const locus::routing::SplitLimits limits{demand.data(), 10, 2, 200};
+        const locus::routing::SplitLimits limits{demand.data(), 10, 2, 200, {}};
         std::vector<std::int32_t> seq(static_cast<std::size_t>(count));
         for (std::int32_t k = 0; k < count; ++k)
             seq[static_cast<std::size_t>(k)] = k + 1;
