@@ -75,6 +75,19 @@ inline std::vector<std::int64_t> chain_costs(const locus::dcvrp::Instance& insta
     return costs;
 }
 
+/// Parents of a recombination round: chain c with chain (c + 1 + shift) mod chains.
+struct ParentPairs {
+    std::vector<std::uint32_t> a, b;
+};
+inline ParentPairs neighbour_pairs(std::uint32_t chains, std::uint32_t shift = 0) {
+    ParentPairs pairs{std::vector<std::uint32_t>(chains), std::vector<std::uint32_t>(chains)};
+    for (std::uint32_t c = 0; c < chains; ++c) {
+        pairs.a[c] = c;
+        pairs.b[c] = (c + 1 + shift) % chains;
+    }
+    return pairs;
+}
+
 /// The ranges of ChainRunner::restrict_chains that confine chain c to groups[c mod G].
 struct Regions {
     std::vector<std::int32_t> elements;

@@ -287,12 +287,9 @@ TEST_CASE("DCVRP route chains with recombination stay feasible and exact") {
     const SolutionBatch batch = starts(problem, chains, 21);
     runner->start(batch.data(), chain_costs(problem, batch), {}, 0);
     for (std::uint64_t round = 0; round < 4; ++round) {
-        std::vector<std::uint32_t> a(chains), b(chains);
-        for (std::uint32_t c = 0; c < chains; ++c) {
-            a[c] = c;
-            b[c] = (c + 1 + static_cast<std::uint32_t>(round)) % chains;
-        }
-        runner->recombine(a, b, round);
+        const auto pairs =
+            dcvrp_test::neighbour_pairs(chains, static_cast<std::uint32_t>(round));
+        runner->recombine(pairs.a, pairs.b, round);
         runner->epoch(round * 10, 10, {});
     }
     CHECK_FALSE(runner->check().failed);

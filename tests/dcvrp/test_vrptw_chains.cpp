@@ -273,12 +273,8 @@ TEST_CASE("VRPTW route chains improve time_window_insertion, end feasible, exact
             }
             runner->start(batch.data(), objectives, {}, 0);
             for (std::uint64_t round = 0; round < 3; ++round) {
-                std::vector<std::uint32_t> a(chains), b(chains);
-                for (std::uint32_t c = 0; c < chains; ++c) {
-                    a[c] = c;
-                    b[c] = (c + 1) % chains;
-                }
-                runner->recombine(a, b, round);
+                const auto pairs = dcvrp_test::neighbour_pairs(chains);
+                runner->recombine(pairs.a, pairs.b, round);
                 runner->epoch(round * 10, 10, {});
             }
             CHECK_FALSE(runner->check().failed);

@@ -81,13 +81,9 @@ TEST_CASE("DCVRP route chains: CUDA and the CPU twin reach the same solutions") 
             const std::vector<std::uint32_t> sources(chains, leader);
             if (e == 1) {
                 // Recombination: order crossover and Split of chain c's and c + 1's bests.
-                std::vector<std::uint32_t> a(chains), b(chains);
-                for (std::uint32_t c = 0; c < chains; ++c) {
-                    a[c] = c;
-                    b[c] = (c + 1) % chains;
-                }
-                cpu->recombine(a, b, e);
-                cuda->recombine(a, b, e);
+                const auto pairs = dcvrp_test::neighbour_pairs(chains);
+                cpu->recombine(pairs.a, pairs.b, e);
+                cuda->recombine(pairs.a, pairs.b, e);
             } else if (e == 2) {
                 // Restarts from host rows (population exchange): chain c from the bests of
                 // chains c and c + 2, read back in one piece.
@@ -254,13 +250,9 @@ TEST_CASE("VRPTW route chains: CUDA and the CPU twin reach the same solutions (e
         CHECK(cpu->best_objectives() == cuda->best_objectives());
         for (std::uint64_t e = 0; e < 3; ++e) {
             if (e == 1) {
-                std::vector<std::uint32_t> a(chains), b(chains);
-                for (std::uint32_t c = 0; c < chains; ++c) {
-                    a[c] = c;
-                    b[c] = (c + 1) % chains;
-                }
-                cpu->recombine(a, b, e);
-                cuda->recombine(a, b, e);
+                const auto pairs = dcvrp_test::neighbour_pairs(chains);
+                cpu->recombine(pairs.a, pairs.b, e);
+                cuda->recombine(pairs.a, pairs.b, e);
             }
             cpu->epoch(e * iterations, iterations, {});
             cuda->epoch(e * iterations, iterations, {});
