@@ -37,6 +37,26 @@
 
 namespace locus::routing {
 
+/// `a` followed by `b` over a travel time `edge`: the formulas above, O(1), for any piece of the
+/// four quantities (`elapsed`, `time_warp`, `earliest_start`, `latest_start`) in real numbers
+/// or in fixed point.
+template <class Piece, class T>
+LOCUS_HD_INLINE Piece join_window_pieces(const Piece& a, const Piece& b, T edge) {
+    const T delta = a.elapsed - a.time_warp + edge;
+    const T gap = b.earliest_start - delta - a.latest_start;
+    const T waiting = gap > T{0} ? gap : T{0};
+    const T late = a.earliest_start + delta - b.latest_start;
+    const T warp = late > T{0} ? late : T{0};
+    const T from_b = b.earliest_start - delta;
+    const T until_b = b.latest_start - delta;
+    Piece r;
+    r.elapsed = a.elapsed + b.elapsed + edge + waiting;
+    r.time_warp = a.time_warp + b.time_warp + warp;
+    r.earliest_start = (from_b > a.earliest_start ? from_b : a.earliest_start) - waiting;
+    r.latest_start = (until_b < a.latest_start ? until_b : a.latest_start) + warp;
+    return r;
+}
+
 /// Time windows: waiting allowed, lateness as time warp; feasible when a route has none.
 struct TimeWindowResource {
     /// An open route piece's time-window summary (Vidal et al. 2013's D, TW, E, L).
@@ -69,17 +89,7 @@ struct TimeWindowResource {
     /// `a` followed by `b` over a travel time `edge`: the formulas above, O(1). `r` may be `a`
     /// or `b`: every input is read before `r` is written.
     LOCUS_HD_INLINE static void concat(Piece& r, const Piece& a, const Piece& b, double edge) {
-        const double delta = a.elapsed - a.time_warp + edge;
-        const double waiting = fmax(b.earliest_start - delta - a.latest_start, 0.0);
-        const double warp = fmax(a.earliest_start + delta - b.latest_start, 0.0);
-        const double earliest = fmax(b.earliest_start - delta, a.earliest_start) - waiting;
-        const double latest = fmin(b.latest_start - delta, a.latest_start) + warp;
-        const double elapsed = a.elapsed + b.elapsed + edge + waiting;
-        const double time_warp = a.time_warp + b.time_warp + warp;
-        r.elapsed = elapsed;
-        r.time_warp = time_warp;
-        r.earliest_start = earliest;
-        r.latest_start = latest;
+        r = join_window_pieces(a, b, edge);
     }
 
     /// The time warp of two disjoint sets of complete routes together.
@@ -122,19 +132,7 @@ struct FixedWindowPiece {
 /// any order of joins gives the same piece).
 LOCUS_HD_INLINE FixedWindowPiece join_windows(const FixedWindowPiece& a, const FixedWindowPiece& b,
                                               std::int64_t edge) {
-    const std::int64_t delta = a.elapsed - a.time_warp + edge;
-    const std::int64_t gap = b.earliest_start - delta - a.latest_start;
-    const std::int64_t waiting = gap > 0 ? gap : 0;
-    const std::int64_t late = a.earliest_start + delta - b.latest_start;
-    const std::int64_t warp = late > 0 ? late : 0;
-    const std::int64_t from_b = b.earliest_start - delta;
-    const std::int64_t until_b = b.latest_start - delta;
-    FixedWindowPiece r;
-    r.elapsed = a.elapsed + b.elapsed + edge + waiting;
-    r.time_warp = a.time_warp + b.time_warp + warp;
-    r.earliest_start = (from_b > a.earliest_start ? from_b : a.earliest_start) - waiting;
-    r.latest_start = (until_b < a.latest_start ? until_b : a.latest_start) + warp;
-    return r;
+    return join_window_pieces(a, b, edge);
 }
 
 /// The time windows of an instance in fixed point (host or device pointers): per node the
