@@ -156,7 +156,16 @@ RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments, bool 
     p.capacity = capacity;
     p.service = service;
     p.max_duration = max_duration;
-    if (!ready.empty()) p.windows = {ready.data(), due.data(), service, slack};
+    if (!ready.empty()) {
+        p.windows = {ready.data(), due.data(), service, slack};
+        // Time warp starts at the duration weight's cap (1,024 per unit of time), adapted down
+        // from there. At 1 per unit (the duration limit's start) a penalised descent trades
+        // far too much lateness for distance on tight windows: on R1_10_1 each iteration
+        // undid and repaired hundreds of customers, and the weight, adapted every 100
+        // descents, stayed low for the whole minute (docs/results.md, "Measurements behind
+        // design decisions").
+        p.duration_weight = RouteChainPolicy::kMaxDurationWeight;
+    }
     p.n = n;
     p.K = K;
     p.kicks = kicks;
