@@ -553,14 +553,30 @@ TEST_CASE("VRPTW files: locus verify checks windows, capacity, the fleet and the
     CHECK(late.output.starts_with("infeasible: route 1 starts serving customer node "));
     CHECK(late.output.find(", after its latest time ") != std::string::npos);
 
-    // A run: the construction refuses the instance by name, nothing is written as a result.
-    write_job(dir / "job.yaml", vrp.string());
+    // A run: a construction that ignores windows refuses the instance by name, nothing is
+    // written as a result.
+    write_job(dir / "job.yaml", vrp.string(), "cheapest_insertion");
     const auto run = locus::test::run_command(locus_bin() + " run " + (dir / "job.yaml").string() +
                                               " -q --out " + (dir / "out").string());
     CHECK(run.exit_code != 0);
-    CHECK(run.output.find("savings does not respect time windows yet: instance C1_10_1 has them "
-                          "(construction time_window_insertion and the route chains of algorithm "
-                          "chains do: configs/vrptw/best.yaml)") != std::string::npos);
+    CHECK(run.output.find("cheapest_insertion does not respect time windows yet: instance "
+                          "C1_10_1 has them (the constructions time_window_insertion and savings "
+                          "and the route chains of algorithm chains do: "
+                          "configs/vrptw/best.yaml)") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "out" / "results.jsonl"));
+
+    // Savings joins only routes that keep their windows: locus verify accepts its best.sol.
+    write_job(dir / "savings.yaml", vrp.string(), "savings");
+    const auto joined = locus::test::run_command(locus_bin() + " run " +
+                                                 (dir / "savings.yaml").string() + " -q --out " +
+                                                 (dir / "savings").string());
+    REQUIRE(joined.exit_code == 0);
+    const fs::path joined_sol = best_sol(dir / "savings");
+    REQUIRE_FALSE(joined_sol.empty());
+    const auto joined_check = locus::test::run_command(
+        locus_bin() + " verify --instance " + vrp.string() + " --solution " + joined_sol.string());
+    CHECK(joined_check.exit_code == 0);
+    CHECK(joined_check.output.starts_with("feasible: objective "));
 
     // The construction that respects windows: a feasible best.sol that locus verify accepts.
     write_job(dir / "timed.yaml", "random-vrptw:n=200,seed=3", "time_window_insertion");

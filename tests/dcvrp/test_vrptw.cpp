@@ -401,3 +401,34 @@ TEST_CASE("time_window_insertion: feasible routes, every customer once, on a Geh
           }) == "time_window_insertion needs an instance with time windows; "
                 "random-cvrp:n=20,seed=1 has none (use savings or cheapest_insertion)");
 }
+
+TEST_CASE("savings under time windows: feasible routes, every customer once, far fewer routes "
+          "than customers; the same joins without the window check break windows") {
+    for (const std::string spec : {"vrptw/R1_10_1.vrp", "vrptw/RC2_10_1.vrp", "random-vrptw"}) {
+        CAPTURE(spec);
+        const Instance inst = spec == "random-vrptw"
+                                  ? locus::dcvrp::generate_from_spec("random-vrptw:n=300,seed=9")
+                                  : locus::dcvrp::read_vrptw(locus::test::data_file(spec));
+        // All pairs (the instance's size) and the candidate-list pairs.
+        for (const std::int32_t candidates : {0, 10}) {
+            CAPTURE(candidates);
+            const Routes routes = locus::dcvrp::savings(inst, 0, 1.0, candidates);
+            const std::vector<std::int32_t> tour = locus::dcvrp::encode_routes(routes, inst.n);
+            CHECK_FALSE(locus::dcvrp::check_giant_tour(tour, inst.n).has_value());
+            const auto verdict = locus::dcvrp::check_routes(inst, routes, 0);
+            CHECK_MESSAGE(!verdict.has_value(), verdict.value_or(""));
+            MESSAGE(inst.name << ": " << routes.size() << " routes, cost "
+                              << routes_cost(inst, routes));
+            CHECK(routes.size() < static_cast<std::size_t>(inst.n - 1) / 2);
+        }
+        // The capacitated joins alone (the windows taken away) break a window: the check
+        // above is what keeps them.
+        Instance untimed = inst;
+        untimed.ready.clear();
+        untimed.due.clear();
+        REQUIRE_FALSE(untimed.has_time_windows());
+        const auto broken = locus::dcvrp::check_routes(inst, locus::dcvrp::savings(untimed, 0), 0);
+        REQUIRE(broken.has_value());
+        CHECK(broken->find("after its latest time") != std::string::npos);
+    }
+}

@@ -8,6 +8,7 @@
 
 #include "locus/dcvrp/giant_tour_search.hpp"
 #include "locus/rng.hpp"
+#include "locus/routing/time_window_resource.hpp"
 #include "locus/search_context.hpp"
 
 namespace locus::dcvrp {
@@ -150,18 +151,30 @@ void fit_fleet(const Instance& instance, Routes& routes, std::int32_t vehicles) 
 
 namespace {
 
-/// Routes being joined by the savings algorithm: route r starts as customer r alone.
+/// Routes being joined by the savings algorithm: route r starts as customer r alone. With
+/// time windows each route keeps the time-window piece of its customers (depot left out), so
+/// a join's time warp is two O(1) concatenations (Vidal et al. 2013), and routes are joined
+/// only in their own direction (a reversed route rarely keeps its windows).
 class SavingsRoutes {
 public:
+    using Piece = routing::TimeWindowResource::Piece;
+
     explicit SavingsRoutes(const Instance& instance)
         : instance_(instance), routes_(static_cast<std::size_t>(instance.n)),
           figures_(static_cast<std::size_t>(instance.n)),
           route_of_(static_cast<std::size_t>(instance.n)), count_(instance.customers()) {
+        if (instance.has_time_windows()) {
+            service_.assign(static_cast<std::size_t>(instance.n), instance.service_time);
+            service_[static_cast<std::size_t>(kDepot)] = 0.0;
+            windows_ = {instance.ready.data(), instance.due.data(), service_.data(), kDepot};
+            pieces_.resize(static_cast<std::size_t>(instance.n));
+        }
         for (std::int32_t c = 1; c < instance.n; ++c) {
             const auto r = static_cast<std::size_t>(c);
             routes_[r] = {c};
             figures_[r] = route_figures(instance, routes_[r]);
             route_of_[r] = c;
+            if (timed()) windows_.leaf(pieces_[r], c);
         }
     }
 
@@ -182,8 +195,20 @@ public:
         if (!within_duration(travel + service, instance_.max_duration)) return false;
         std::vector<std::int32_t>& first = routes_[ri];
         std::vector<std::int32_t>& second = routes_[rj];
-        if (first.back() != i) std::reverse(first.begin(), first.end());
-        if (second.front() != j) std::reverse(second.begin(), second.end());
+        if (timed()) {
+            // i's route then j's (i its last, j its first), else j's then i's.
+            Piece joined;
+            const bool i_first = first.back() == i && second.front() == j && fits(ri, rj, joined);
+            if (!i_first) {
+                if (second.back() != j || first.front() != i || !fits(rj, ri, joined))
+                    return false;
+                std::swap(first, second); // j's route first, kept under index ri
+            }
+            pieces_[ri] = joined;
+        } else {
+            if (first.back() != i) std::reverse(first.begin(), first.end());
+            if (second.front() != j) std::reverse(second.begin(), second.end());
+        }
         for (const std::int32_t c : second)
             route_of_[static_cast<std::size_t>(c)] = static_cast<std::int32_t>(ri);
         first.insert(first.end(), second.begin(), second.end());
@@ -203,6 +228,25 @@ public:
     }
 
 private:
+    bool timed() const { return !pieces_.empty(); }
+
+    /// Time windows: whether route `head` followed by route `tail` keeps every window (and
+    /// the depot's); its customers' piece in `joined`.
+    bool fits(std::size_t head, std::size_t tail, Piece& joined) const {
+        const std::int32_t last = routes_[head].back();
+        const std::int32_t first = routes_[tail].front();
+        routing::TimeWindowResource::concat(joined, pieces_[head], pieces_[tail],
+                                            instance_.distance(last, first));
+        Piece depot;
+        windows_.leaf(depot, kDepot);
+        Piece route;
+        routing::TimeWindowResource::concat(route, depot, joined,
+                                            instance_.distance(kDepot, routes_[head].front()));
+        routing::TimeWindowResource::concat(route, route, depot,
+                                            instance_.distance(routes_[tail].back(), kDepot));
+        return !(route.time_warp > 0.0);
+    }
+
     bool is_end(std::size_t r, std::int32_t c) const {
         return routes_[r].front() == c || routes_[r].back() == c;
     }
@@ -212,6 +256,9 @@ private:
     std::vector<RouteFigures> figures_;
     std::vector<std::int32_t> route_of_;
     std::int32_t count_;
+    std::vector<double> service_;      ///< per node (the depot's 0): time windows only
+    routing::TimeWindowResource windows_{};
+    std::vector<Piece> pieces_;        ///< per route, its customers' piece (time windows only)
 };
 
 struct Saving {

@@ -44,8 +44,9 @@ std::unique_ptr<DcvrpProblem> DcvrpProblem::load(const std::string& spec, Roundi
 const DcvrpProblem& searchable(const DcvrpProblem& problem, std::string_view component) {
     if (problem.instance().has_time_windows())
         throw ConfigError(fmt::format("{} does not respect time windows yet: instance {} has them "
-                                      "(construction time_window_insertion and the route chains "
-                                      "of algorithm chains do: configs/vrptw/best.yaml)",
+                                      "(the constructions time_window_insertion and savings and "
+                                      "the route chains of algorithm chains do: "
+                                      "configs/vrptw/best.yaml)",
                                       component, problem.instance().name));
     return problem;
 }

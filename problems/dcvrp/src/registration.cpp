@@ -151,8 +151,8 @@ void register_dcvrp_components(Registry& registry) {
         "VRPTW instances: customers by earliest deadline, each where it adds the least distance "
         "among the places that keep every window of its route, the capacity and the duration "
         "limit; a new route when none fits (always feasible; more routes than a vehicle limit "
-        "are reported by verify, not fitted). The one construction that respects time windows; "
-        "instances without windows are refused."};
+        "are reported by verify, not fitted). With savings, one of the two constructions that "
+        "respect time windows; instances without windows are refused."};
     registry.add(timed, [](const Params&, BuildContext& b) -> std::unique_ptr<Component> {
         const auto& problem =
             problem_as<DcvrpProblem>(b, "dcvrp", "time_window_insertion"); // respects windows
@@ -189,7 +189,9 @@ void register_dcvrp_components(Registry& registry) {
     ComponentSchema clarke_wright{
         "construction", "savings", "dcvrp",
         "Clarke-Wright parallel savings with capacity and duration checks (deterministic); "
-        "with a vehicle limit K it keeps joining routes through non-positive savings while "
+        "with time windows, routes are joined only in their own direction and only when every "
+        "window of the joined route holds; with a vehicle limit K it keeps joining routes "
+        "through non-positive savings while "
         "more than K remain. The recommended construction: name it in dcvrp configs (the job "
         "default, random, is not a dcvrp construction). Every pair of customers up to 1,000 "
         "customers (O(n^2 log n) time, O(n^2) memory), else the pairs of candidate lists "
@@ -204,7 +206,8 @@ void register_dcvrp_components(Registry& registry) {
                  "exceeded (verify reports it)",
                  0, 2147483647);
     registry.add(clarke_wright, [](const Params& p, BuildContext& b) -> std::unique_ptr<Component> {
-        const DcvrpProblem& problem = dcvrp_of(b, "savings");
+        // Respects time windows (the joins check them), so not refused like the others.
+        const DcvrpProblem& problem = problem_as<DcvrpProblem>(b, "dcvrp", "savings");
         const double shape = p.get_real("shape");
         const auto candidates = static_cast<std::int32_t>(p.get_int("candidates"));
         return std::make_unique<RouteConstruction>(

@@ -75,7 +75,9 @@ std::int32_t savings_candidates(const Instance& instance, std::int32_t candidate
 /// Clarke & Wright parallel savings: start from one route per customer; for the pairs (i, j)
 /// by decreasing saving d(0,i) + d(0,j) - shape * d(i,j) (ties: lowest i, then j), join the
 /// route ending at i and the route starting at j (reversing routes as needed) when i and j
-/// are ends of different routes and the joined route is within capacity and duration; only
+/// are ends of different routes and the joined route is within capacity and duration (with
+/// time windows: routes are not reversed, i's route is followed by j's or j's by i's, and the
+/// joined route keeps every window, priced from the routes' time-window pieces in O(1)); only
 /// positive savings are used. With vehicles > 0 and more routes than that, the remaining
 /// pairs (non-positive savings included) are then joined in the same order until the routes
 /// fit in the fleet or no join is feasible. Deterministic.
