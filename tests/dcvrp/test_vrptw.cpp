@@ -61,6 +61,12 @@ std::string parse_error(const std::string& text) {
     return locus::test::error_message<InstanceError>([&] { parse_vrptw(text, "x.vrp"); });
 }
 
+/// A stored instance (a path under data/) or, for "random-vrptw", a generated 300-customer one.
+Instance vrptw_instance(const std::string& spec) {
+    return spec == "random-vrptw" ? locus::dcvrp::generate_from_spec("random-vrptw:n=300,seed=9")
+                                  : locus::dcvrp::read_vrptw(locus::test::data_file(spec));
+}
+
 double routes_cost(const Instance& instance, const Routes& routes) {
     return locus::dcvrp::giant_tour_cost(instance, locus::dcvrp::encode_routes(routes, instance.n));
 }
@@ -381,9 +387,7 @@ TEST_CASE("time_window_insertion: feasible routes, every customer once, on a Geh
           "instance and a generated one; instances without windows refused") {
     for (const std::string spec : {"vrptw/C1_10_1.vrp", "vrptw/R2_10_1.vrp", "random-vrptw"}) {
         CAPTURE(spec);
-        const Instance inst = spec == "random-vrptw"
-                                  ? locus::dcvrp::generate_from_spec("random-vrptw:n=300,seed=9")
-                                  : locus::dcvrp::read_vrptw(locus::test::data_file(spec));
+        const Instance inst = vrptw_instance(spec);
         const Routes routes = locus::dcvrp::time_window_insertion(inst);
         const std::vector<std::int32_t> tour = locus::dcvrp::encode_routes(routes, inst.n);
         CHECK_FALSE(locus::dcvrp::check_giant_tour(tour, inst.n).has_value());
@@ -406,9 +410,7 @@ TEST_CASE("savings under time windows: feasible routes, every customer once, far
           "than customers; the same joins without the window check break windows") {
     for (const std::string spec : {"vrptw/R1_10_1.vrp", "vrptw/RC2_10_1.vrp", "random-vrptw"}) {
         CAPTURE(spec);
-        const Instance inst = spec == "random-vrptw"
-                                  ? locus::dcvrp::generate_from_spec("random-vrptw:n=300,seed=9")
-                                  : locus::dcvrp::read_vrptw(locus::test::data_file(spec));
+        const Instance inst = vrptw_instance(spec);
         // All pairs (the instance's size) and the candidate-list pairs.
         for (const std::int32_t candidates : {0, 10}) {
             CAPTURE(candidates);
