@@ -27,7 +27,9 @@
 ///
 /// Time windows (time_window_resource.hpp) are priced by folding each changed route as the
 /// move leaves it, node by node (moved_route_warp): O(route length) per move where the load
-/// and the duration are O(1); the time warp is 0 without windows and then costs nothing.
+/// and the duration are O(1); the time warp is 0 without windows and then costs nothing. A
+/// descent may skip the fold of every move that could not improve even without time warp
+/// (route_move_delta's improving_only).
 ///
 /// Moves (kind): 0 relocate u after v (variant 0) or before v (1); 1 swap u and v; 2 2-opt*
 /// between u's and v's routes, tails exchanged (0) or both heads reversed (1); 3 2-opt inside a
@@ -144,8 +146,14 @@ LOCUS_HD std::int64_t swap_star_place(const View& v, std::int32_t c, std::int32_
 }
 
 /// Delta of move `m` on the chain of view `v`, or invalid_delta when it is not a move (a
-/// no-op, or refused by v.limited).
-template <class View> LOCUS_HD std::int64_t route_move_delta(const View& v, const RouteMove& m) {
+/// no-op, or refused by v.limited). With `improving_only` and time windows, a move whose delta
+/// without any time warp is not negative gets that value (a lower bound of its delta, or
+/// invalid_delta) without the fold of its routes: time warp can only raise a delta (a penalty
+/// grows with it; hard limits refuse more of it), so such a move cannot improve, and a descent
+/// that applies only improving moves takes the same ones.
+template <class View>
+LOCUS_HD std::int64_t route_move_delta(const View& v, const RouteMove& m,
+                                       bool improving_only = false) {
     static_assert(RouteChainView<View>, "the chain view lacks part of the state the route-chain "
                                         "moves read (see routing/route_chain_moves.hpp)");
     constexpr std::int64_t kInvalid = gpu::invalid_delta<std::int64_t>();
@@ -163,6 +171,10 @@ template <class View> LOCUS_HD std::int64_t route_move_delta(const View& v, cons
         std::int64_t wa = 0;
         std::int64_t wb = 0;
         if (v.windows().active()) {
+            if (improving_only) {
+                const std::int64_t bound = v.limited(change, ra, la, ta, 0, rb, lb, tb, 0);
+                if (!(bound < 0)) return bound;
+            }
             wa = moved_route_warp(v, m, ra);
             if (!same) wb = moved_route_warp(v, m, rb);
         }

@@ -92,6 +92,10 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::int32_t segments = 0; ///< 1: neighborhood 4 (relocate2/3) searched; 0: left out
     std::int32_t swaps = 0;    ///< 1: neighborhood 5 (swap of segments) searched; 0: left out
     std::int32_t swap_star = 0; ///< 1: neighborhood 6 (SWAP*) searched; 0: left out
+    /// 1: the evaluators price every move exactly (the tests of every delta); 0: with time
+    /// windows a move that cannot improve may get a lower bound of its delta, its routes'
+    /// time warp not folded (route_move_delta's improving_only): the same moves are applied.
+    std::int32_t exact_deltas = 0;
     /// 1: capacity and duration excess penalised in the descent with adaptive weights; 0: hard
     /// limits (moves over a limit refused).
     std::int32_t penalties = 0;
@@ -387,7 +391,8 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     /// Delta of a move, or invalid_delta when it is not a move (no-op; with hard limits, a move
     /// that takes a route over the capacity or the duration limit, or further over it). With
     /// penalties the delta includes the change of the routes' penalty terms. Shared by the
-    /// evaluators, the perturbation and the tests.
+    /// perturbation and the tests; the evaluators skip the time-warp fold of moves that cannot
+    /// improve unless exact_deltas is set.
     LOCUS_HD static std::int64_t delta(const View& v, const RouteMove& m) {
         return routing::route_move_delta(v, m);
     }
@@ -421,7 +426,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             if (u <= 0) return gpu::invalid_delta<delta_type>();
             const RouteMove m = move(u, col);
             if (!in_region(v, m)) return gpu::invalid_delta<delta_type>();
-            return delta(v, m);
+            return routing::route_move_delta(v, m, v.p->exact_deltas == 0);
         }
         LOCUS_HD_INLINE RouteMove decode(std::uint32_t, std::uint64_t index) const {
             const std::uint32_t cols = this->grid().cols;
