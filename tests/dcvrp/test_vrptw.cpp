@@ -434,3 +434,54 @@ TEST_CASE("savings under time windows: feasible routes, every customer once, far
         CHECK(broken->find("after its latest time") != std::string::npos);
     }
 }
+
+TEST_CASE("savings under time windows makes every join that the rule allows: the routes of a "
+          "direct implementation that checks each joined route with check_routes") {
+    for (const std::string spec : {"random-vrptw:n=120,seed=4", "random-vrptw:n=120,seed=5,width=900",
+                                   "random-vrptw:n=120,seed=6,capacity=200"}) {
+        CAPTURE(spec);
+        const Instance inst = locus::dcvrp::generate_from_spec(spec);
+        // Every pair by decreasing saving (ties: lowest i, then j); i's route then j's when i
+        // ends one and j starts the other, else j's then i's; each joined route checked whole.
+        struct Pair {
+            double saving;
+            std::int32_t i, j;
+        };
+        std::vector<Pair> pairs;
+        for (std::int32_t i = 1; i < inst.n; ++i)
+            for (std::int32_t j = i + 1; j < inst.n; ++j) {
+                const double s = inst.distance(0, i) + inst.distance(0, j) - inst.distance(i, j);
+                if (s > 0.0) pairs.push_back({s, i, j});
+            }
+        std::stable_sort(pairs.begin(), pairs.end(),
+                         [](const Pair& a, const Pair& b) { return a.saving > b.saving; });
+        Routes direct;
+        for (std::int32_t c = 1; c < inst.n; ++c) direct.push_back({c});
+        const auto holding = [&direct](std::int32_t c) {
+            for (std::size_t r = 0; r < direct.size(); ++r)
+                if (std::find(direct[r].begin(), direct[r].end(), c) != direct[r].end()) return r;
+            return direct.size();
+        };
+        for (const Pair& p : pairs) {
+            const std::size_t a = holding(p.i);
+            const std::size_t b = holding(p.j);
+            if (a == b) continue;
+            const auto try_join = [&](std::size_t head, std::size_t tail) {
+                std::vector<std::int32_t> joined = direct[head];
+                joined.insert(joined.end(), direct[tail].begin(), direct[tail].end());
+                if (locus::dcvrp::check_routes(inst, Routes{joined}, 0).has_value()) return false;
+                direct[head] = joined;
+                direct.erase(direct.begin() + static_cast<std::ptrdiff_t>(tail));
+                return true;
+            };
+            if (direct[a].back() == p.i && direct[b].front() == p.j && try_join(a, b)) continue;
+            if (direct[b].back() == p.j && direct[a].front() == p.i) try_join(b, a);
+        }
+        Routes fast = locus::dcvrp::savings(inst, 0);
+        std::sort(fast.begin(), fast.end());
+        std::sort(direct.begin(), direct.end());
+        CHECK(fast.size() == direct.size());
+        CHECK(fast == direct);
+        CHECK(direct.size() < static_cast<std::size_t>(inst.n - 1) / 2);
+    }
+}

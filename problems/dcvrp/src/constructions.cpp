@@ -203,6 +203,8 @@ public:
                 if (second.back() != j || first.front() != i || !fits(rj, ri, joined))
                     return false;
                 std::swap(first, second); // j's route first, kept under index ri
+                for (const std::int32_t c : first)
+                    route_of_[static_cast<std::size_t>(c)] = static_cast<std::int32_t>(ri);
             }
             pieces_[ri] = joined;
         } else {
