@@ -573,8 +573,7 @@ TEST_CASE("VRPTW files: locus verify checks windows, capacity, the fleet and the
     REQUIRE(joined.exit_code == 0);
     const fs::path joined_sol = best_sol(dir / "savings");
     REQUIRE_FALSE(joined_sol.empty());
-    const auto joined_check = locus::test::run_command(
-        locus_bin() + " verify --instance " + vrp.string() + " --solution " + joined_sol.string());
+    const auto joined_check = verify_sol(vrp.string(), joined_sol);
     CHECK(joined_check.exit_code == 0);
     CHECK(joined_check.output.starts_with("feasible: objective "));
 
