@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "locus/dcvrp/candidate_lists.hpp"
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/cvrplib.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
@@ -381,6 +382,54 @@ TEST_CASE("random-vrptw: the customers of random-cvrp with windows that bind, ea
     CHECK(spec_error("random-vrp:n=50") ==
           "invalid instance generator spec 'random-vrp:n=50': unknown generator 'random-vrp' "
           "(available: random-cvrp, random-vrptw)");
+}
+
+TEST_CASE("candidate lists under time windows: the proximity of Vidal et al. 2013, each list the "
+          "k closest customers by it, distance lists without windows") {
+    // Node 3 (index 2) ready at 60, due 80: after node 2 (index 1, due 20) a vehicle waits at
+    // least 60 - 20 - 5 - 5 = 30; before it, node 2 is late by at least 60 + 5 + 5 - 20 = 50.
+    const Instance tw4 = parse_vrptw(timed4_with("3 10 40\n", "3 60 80\n"), "tw4.vrp");
+    CHECK(locus::dcvrp::window_proximity(tw4, 1, 2) == doctest::Approx(5.0 + 0.2 * 30.0));
+    CHECK(locus::dcvrp::window_proximity(tw4, 2, 1) == doctest::Approx(5.0 + 50.0));
+    CHECK(locus::dcvrp::window_proximity(tw4, 2, 1, {0.0, 2.0}) == doctest::Approx(105.0));
+    CHECK(locus::dcvrp::window_proximity(tw4, 1, 3) == doctest::Approx(tw4.distance(1, 3)));
+
+    const Instance inst = locus::dcvrp::generate_from_spec("random-vrptw:n=200,seed=5");
+    constexpr std::int32_t k = 12;
+    const std::vector<std::int32_t> lists = locus::dcvrp::candidate_customers(inst, k);
+    REQUIRE(lists.size() == static_cast<std::size_t>(inst.n * k));
+    const auto proximity = [&](std::int32_t u, std::int32_t v) {
+        return std::min(locus::dcvrp::window_proximity(inst, u, v),
+                        locus::dcvrp::window_proximity(inst, v, u));
+    };
+    const std::vector<std::int32_t> nearest = locus::dcvrp::nearest_customers(inst, k);
+    int differ = 0;
+    for (std::int32_t u = 0; u < inst.n; ++u) {
+        const std::int32_t* list = lists.data() + static_cast<std::ptrdiff_t>(u) * k;
+        std::vector<bool> in(static_cast<std::size_t>(inst.n), false);
+        for (std::int32_t q = 0; q < k; ++q) {
+            const std::int32_t v = list[q];
+            REQUIRE(v >= 1);
+            REQUIRE(v < inst.n);
+            CHECK(v != u);
+            CHECK_FALSE(in[static_cast<std::size_t>(v)]);
+            in[static_cast<std::size_t>(v)] = true;
+            if (q > 0) CHECK(proximity(u, list[q - 1]) <= proximity(u, v));
+        }
+        // No customer left out is closer than the last one in.
+        const double last = proximity(u, list[k - 1]);
+        for (std::int32_t v = 1; v < inst.n; ++v)
+            if (v != u && !in[static_cast<std::size_t>(v)]) CHECK(proximity(u, v) >= last);
+        differ += std::equal(list, list + k,
+                             nearest.data() + static_cast<std::ptrdiff_t>(u) * k)
+                      ? 0
+                      : 1;
+    }
+    CHECK(differ > inst.n / 2); // the windows bind: most lists are not the nearest customers
+    // Without the window terms, and without windows, the lists are the nearest customers.
+    CHECK(locus::dcvrp::candidate_customers(inst, k, {0.0, 0.0}) == nearest);
+    const Instance cvrp = locus::dcvrp::generate_from_spec("random-cvrp:n=200,seed=5");
+    CHECK(locus::dcvrp::candidate_customers(cvrp, k) == locus::dcvrp::nearest_customers(cvrp, k));
 }
 
 TEST_CASE("time_window_insertion: feasible routes, every customer once, on a Gehring-Homberger "

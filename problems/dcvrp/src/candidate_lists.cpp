@@ -1,5 +1,6 @@
 // The DCVRP's candidate lists: k nearest customers by a 2-d tree over the coordinates, or by a
-// scan of every row for explicit weights.
+// scan of every row for explicit weights; with time windows, k closest by a proximity that
+// counts waiting and lateness, by a scan.
 
 #include "locus/dcvrp/candidate_lists.hpp"
 
@@ -72,6 +73,41 @@ std::vector<std::int32_t> nearest_customers(const Instance& instance, std::int32
         tree.within(u, -1, radius, ids);
         std::erase(ids, kDepot);
         keep_nearest(instance, u, ids, k, out.data() + static_cast<std::ptrdiff_t>(u) * k);
+    }
+    throw_if_stopped();
+    return out;
+}
+
+double window_proximity(const Instance& instance, std::int32_t i, std::int32_t j,
+                        const WindowProximity& weights) {
+    const auto a = static_cast<std::size_t>(i);
+    const auto b = static_cast<std::size_t>(j);
+    const double d = instance.distance(i, j);
+    const double s = i == kDepot ? 0.0 : instance.service_time;
+    const double wait = std::max(instance.ready[b] - instance.due[a] - s - d, 0.0);
+    const double warp = std::max(instance.ready[a] + s + d - instance.due[b], 0.0);
+    return d + weights.wait * wait + weights.warp * warp;
+}
+
+std::vector<std::int32_t> candidate_customers(const Instance& instance, std::int32_t k,
+                                              const WindowProximity& weights) {
+    if (!instance.has_time_windows()) return nearest_customers(instance, k);
+    const std::int32_t n = instance.n;
+    std::vector<std::int32_t> out(static_cast<std::size_t>(n) * static_cast<std::size_t>(k));
+    std::vector<std::pair<double, std::int32_t>> scored;
+#pragma omp parallel for schedule(dynamic, 64) private(scored) if (n > 256)
+    for (std::int32_t u = 0; u < n; ++u) {
+        if (stop_requested()) continue; // a limit or a signal: the rest is skipped, then Stopped
+        scored.clear();
+        for (std::int32_t v = 1; v < n; ++v)
+            if (v != u)
+                scored.emplace_back(std::min(window_proximity(instance, u, v, weights),
+                                             window_proximity(instance, v, u, weights)),
+                                    v);
+        std::partial_sort(scored.begin(), scored.begin() + k, scored.end());
+        for (std::int32_t q = 0; q < k; ++q)
+            out[static_cast<std::size_t>(u) * static_cast<std::size_t>(k) +
+                static_cast<std::size_t>(q)] = scored[static_cast<std::size_t>(q)].second;
     }
     throw_if_stopped();
     return out;

@@ -114,7 +114,7 @@ RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates
                            : static_cast<std::int64_t>(std::floor(instance.due[v] * scale));
         }
     }
-    if (K > 0) neighbors = nearest_customers(instance, K);
+    if (K > 0) neighbors = candidate_customers(instance, K);
     const double longest = facts.longest;
     std::int64_t heaviest = 1;
     for (const std::int64_t q : instance.demand)

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// The DCVRP as a policy of the many-chain engine (locus/gpu/chain_engine.hpp): route
-/// neighborhoods on granular candidate lists (each customer's K nearest), every move evaluated in
+/// neighborhoods on granular candidate lists (each customer's K nearest; with time windows its K
+/// closest by a proximity that counts waiting and lateness), every move evaluated in
 /// O(1) from per-route prefix summaries (load, duration with service times) and checked against
 /// the capacity and the duration limit; moves never open a route, so a fleet limit that the
 /// start respects holds throughout. Solutions are the plugin's giant-tour rows (2(n - 1) words,
