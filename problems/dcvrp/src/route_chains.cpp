@@ -272,8 +272,10 @@ void register_routing_ils(Registry& registry) {
                "random feasible relocations and swaps as the kick, a VND over relocate, swap, "
                "2-opt* and 2-opt on granular candidate lists (each move O(1) from route prefix "
                "loads and durations, capacity and duration limits enforced, no route opened; "
-               "time windows: each changed route folded into its time warp) and acceptance. Costs in fixed point inside the chains; results re-evaluated "
-               "exactly; the population exchange ranks diversity by the broken-pairs distance.";
+               "time windows: candidates by a proximity of distance, waiting and lateness, "
+               "each changed route folded into its time warp) and acceptance. Costs in fixed "
+               "point inside the chains; results re-evaluated exactly; the population exchange "
+               "ranks diversity by the broken-pairs distance.";
     spec.parameters = [](ComponentSchema& schema) {
         schema.integer("candidates", "20", "granular candidate-list size K", 1, 1024);
         schema.integer("kicks", "3", "random feasible relocations/swaps per perturbation", 1, 64);
