@@ -18,6 +18,7 @@
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
 #include "locus/dcvrp/giant_tour.hpp"
+#include "locus/dcvrp/route_chains.hpp"
 #include "locus/dcvrp/sol_io.hpp"
 #include "locus/error.hpp"
 #include "test_support.hpp"
@@ -426,6 +427,8 @@ TEST_CASE("candidate lists under time windows: the proximity of Vidal et al. 201
                       : 1;
     }
     CHECK(differ > inst.n / 2); // the windows bind: most lists are not the nearest customers
+    // The route chains search these lists.
+    CHECK(locus::dcvrp::RouteChainData(inst, k).neighbors == lists);
     // Without the window terms, and without windows, the lists are the nearest customers.
     CHECK(locus::dcvrp::candidate_customers(inst, k, {0.0, 0.0}) == nearest);
     const Instance cvrp = locus::dcvrp::generate_from_spec("random-cvrp:n=200,seed=5");
