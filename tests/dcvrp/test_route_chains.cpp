@@ -200,6 +200,60 @@ TEST_CASE("DCVRP route chains with penalties: every move's delta equals the chan
     CHECK(over_limits > 0);
 }
 
+namespace {
+__extension__ typedef __int128 Wide; // the penalty's reference products, never overflowing
+} // namespace
+
+TEST_CASE("DCVRP route chains: a route's penalty is each part's excess times its weight, "
+          "capped at 2^50 per part, up to the largest weights a repair makes") {
+    RouteChainPolicy policy;
+    policy.capacity = 1000;
+    policy.max_duration = 50000;
+    const Wide cap = Wide{1} << 50;
+    // The reference in 128 bits: min(load excess (at most 2^22) x wl, 2^50) + min(time excess
+    // (at most 2^50) x wd / 1024, 2^50).
+    const auto reference = [&](std::int64_t l, std::int64_t t, std::int64_t tw, std::int64_t wl,
+                               std::int64_t wd) {
+        const Wide le = std::min<Wide>(std::max<std::int64_t>(l - 1000, 0), 1 << 22);
+        const Wide te = std::min<Wide>(std::max<std::int64_t>(t - 50000, 0) + tw, cap);
+        const Wide a = std::min<Wide>(le * wl, cap);
+        const Wide b = std::min<Wide>((te * wd) >> 10, cap);
+        return static_cast<std::int64_t>(a + b);
+    };
+    Rng rng(derive_key(41, 0), 0);
+    std::uint64_t wrong = 0;
+    std::uint64_t capped = 0;
+    std::uint64_t zero = 0;
+    for (int i = 0; i < 200000; ++i) {
+        // Excesses and weights from 0 to beyond the caps, log-uniform, with the boundaries.
+        const auto draw = [&](int bits) -> std::int64_t {
+            const auto b = static_cast<int>(rng.next_u64() % static_cast<std::uint64_t>(bits + 1));
+            const auto v = static_cast<std::int64_t>(rng.next_u64() >> (64 - 62));
+            return b == 0 ? 0 : v >> (62 - b);
+        };
+        const std::int64_t l = 1000 + (i % 3 == 0 ? 0 : draw(30));
+        const std::int64_t t = 50000 + (i % 5 == 0 ? -draw(10) : draw(52));
+        const std::int64_t tw = i % 2 == 0 ? 0 : draw(52);
+        const std::int64_t wl = i % 7 == 0 ? (std::int64_t{1000} << 36) : draw(46);
+        const std::int64_t wd = i % 11 == 0 ? (std::int64_t{1000} << 20) : draw(30);
+        const std::int64_t p = policy.penalty(l, t, tw, wl, wd);
+        const std::int64_t r = reference(l, t, tw, wl, wd);
+        wrong += p != r ? 1 : 0;
+        capped += r >= static_cast<std::int64_t>(cap) ? 1 : 0;
+        zero += r == 0 ? 1 : 0;
+    }
+    CHECK(wrong == 0);
+    CHECK(capped > 1000);
+    CHECK(zero > 1000);
+    // At the caps' edges.
+    CHECK(policy.penalty(1000 + (1 << 22), 0, 0, std::int64_t{1} << 28, 0) == std::int64_t{1} << 50);
+    CHECK(policy.penalty(1000 + (1 << 22) - 1, 0, 0, std::int64_t{1} << 28, 0) ==
+          (std::int64_t{1} << 50) - (std::int64_t{1} << 28));
+    CHECK(policy.penalty(0, 50000, std::int64_t{1} << 40, 0, 1024) == std::int64_t{1} << 40);
+    CHECK(policy.penalty(0, 50000, std::int64_t{1} << 50, 0, 2048) == std::int64_t{1} << 50);
+    CHECK(policy.penalty(1000, 50000, 0, std::int64_t{1} << 40, std::int64_t{1} << 30) == 0);
+}
+
 TEST_CASE("DCVRP route chains: chain objective ranks feasible rows by cost before every "
           "infeasible one") {
     const Instance instance = generate_random(30, 6, 40, 1500.0);

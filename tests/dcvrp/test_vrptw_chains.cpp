@@ -129,6 +129,66 @@ TEST_CASE("VRPTW route chains: every move's delta equals re-evaluation with time
     CHECK(plain_moves > 0);
 }
 
+TEST_CASE("VRPTW route chains: a move's routes priced from the kept forward and backward "
+          "pieces have the time warp of the whole routes folded, for every move") {
+    std::uint64_t pieced = 0;
+    std::uint64_t folded_only = 0;
+    std::uint64_t wrong = 0;
+    std::uint64_t late = 0;
+    Rng rng(derive_key(29, 0), 0);
+    for (const auto& [seed, width] : {std::tuple{1, 60}, std::tuple{2, 600}, std::tuple{3, 150}}) {
+        CAPTURE(seed);
+        const Instance instance =
+            generate_random_vrptw(40, static_cast<std::uint64_t>(seed), 1000, 10, width);
+        const RouteChainData data(instance, 9);
+        RouteChainOptions options;
+        options.penalties = true; // every move a move, late routes included
+        options.segments = true;
+        options.segment_swaps = true;
+        options.swap_star = true;
+        RouteChainPolicy policy = data.policy(options);
+        gpu::ArrayList list;
+        policy.declare(list, 1);
+        gpu::HostStorage storage;
+        storage.allocate(list);
+        for (int trial = 0; trial < 3; ++trial) {
+            // The construction's routes, then random routes of up to 16 customers.
+            std::vector<std::int32_t> row =
+                trial == 0 ? insertion_row(instance) : random_row(instance.n, 16, rng);
+            policy.refresh(gpu::SerialTeam{}, 0, row.data());
+            const RouteChainPolicy::View v = policy.view(0);
+            for (int kind = 0; kind < 7; ++kind) {
+                const int variants = kind == 4 ? 4 : kind == 5 ? 3 : (kind == 0 || kind == 2) ? 2 : 1;
+                for (int variant = 0; variant < variants; ++variant) {
+                    for (std::int32_t u = 1; u < instance.n; ++u) {
+                        for (std::int32_t x = 1; x < instance.n; ++x) {
+                            const routing::RouteMove m{kind, variant, u, x};
+                            if (routing::route_move_delta(v, m) == gpu::invalid_delta<std::int64_t>())
+                                continue;
+                            for (const std::int32_t r : {v.route[u], v.route[x]}) {
+                                const std::int64_t fast = routing::pieced_route_warp(v, m, r);
+                                const std::int64_t slow = routing::folded_route_warp(v, m, r);
+                                if (fast < 0) {
+                                    ++folded_only;
+                                    continue;
+                                }
+                                ++pieced;
+                                late += slow > 0 ? 1 : 0;
+                                wrong += fast != slow ? 1 : 0;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    CHECK(wrong == 0);
+    CHECK(pieced > 100000);
+    CHECK(late > pieced / 10); // late routes priced, not only punctual ones
+    CHECK(folded_only > 0);    // 2-opt* with reversed heads keeps the fold
+    CHECK(folded_only < pieced / 10);
+}
+
 namespace {
 
 /// Neighborhood k's cells of `policy` on `row`: the descents' deltas (time warp not folded for

@@ -25,11 +25,13 @@
 ///                      may take the move, plus whatever the view charges for them;
 ///                      invalid_delta to refuse it.
 ///
-/// Time windows (time_window_resource.hpp) are priced by folding each changed route as the
-/// move leaves it, node by node (moved_route_warp): O(route length) per move where the load
-/// and the duration are O(1); the time warp is 0 without windows and then costs nothing. A
-/// descent may skip the fold of every move that could not improve even without time warp
-/// (route_move_delta's improving_only).
+/// Time windows (time_window_resource.hpp): a view that keeps each customer's forward and
+/// backward time-window pieces (WindowPieceView) has a move's changed routes priced from them
+/// (pieced_route_warp): O(1) for the moves between two routes, O(the positions between the
+/// move's ends) within one route; other views, and 2-opt* with reversed heads, fold each changed
+/// route as the move leaves it, node by node (folded_route_warp, O(route length)). The time
+/// warp is 0 without windows and then costs nothing. A descent may skip the pricing of every
+/// move that could not improve even without time warp (route_move_delta's improving_only).
 ///
 /// Moves (kind): 0 relocate u after v (variant 0) or before v (1); 1 swap u and v; 2 2-opt*
 /// between u's and v's routes, tails exchanged (0) or both heads reversed (1); 3 2-opt inside a
@@ -98,10 +100,14 @@ concept RouteChainView = requires(const V v, std::int32_t node, std::int64_t val
 template <class View, class Put>
 LOCUS_HD void visit_moved_route(const View& v, const RouteMove& m, std::int32_t r, Put&& put);
 
-/// The time warp of route r (the move's first or second route) after the move: the route
-/// folded node by node (0 without windows).
 template <class View>
-LOCUS_HD std::int64_t moved_route_warp(const View& v, const RouteMove& m, std::int32_t r) {
+LOCUS_HD std::int64_t swap_star_place(const View& v, std::int32_t c, std::int32_t r,
+                                      std::int32_t gone, std::int32_t& after);
+
+/// The time warp of route r (the move's first or second route) after the move: the whole route
+/// folded node by node, O(route length) (0 without windows).
+template <class View>
+LOCUS_HD std::int64_t folded_route_warp(const View& v, const RouteMove& m, std::int32_t r) {
     const FixedWindows& windows = v.windows();
     if (!windows.active()) return 0;
     WindowFold fold(windows);
@@ -111,6 +117,190 @@ LOCUS_HD std::int64_t moved_route_warp(const View& v, const RouteMove& m, std::i
         last = node;
     });
     return fold.close(v.d(last, 0));
+}
+
+/// A chain view that keeps, per customer u of a route 0 c_1 .. c_m 0, the fixed-point
+/// time-window pieces of its prefix 0 c_1 .. u (forward_piece) and of its suffix u .. c_m 0
+/// (backward_piece); both of node 0 are the depot's piece (time_window_route.hpp's forward and
+/// backward pieces, Vidal et al. 2013, §4).
+template <class V>
+concept WindowPieceView = requires(const V v, std::int32_t node) {
+    { v.forward_piece(node) } -> std::convertible_to<FixedWindowPiece>;
+    { v.backward_piece(node) } -> std::convertible_to<FixedWindowPiece>;
+};
+
+/// A route after a move, priced from the pieces it keeps: the prefix up to `from`, then nodes
+/// one by one, then the suffix from the node given to close().
+template <class View> struct PieceWalk {
+    const View& v;
+    FixedWindows windows;
+    FixedWindowPiece piece;
+    std::int32_t last;
+    LOCUS_HD_INLINE PieceWalk(const View& view, std::int32_t from)
+        : v(view), windows(view.windows()), piece(view.forward_piece(from)), last(from) {}
+    LOCUS_HD_INLINE void add(std::int32_t node) {
+        piece = windows.extend(piece, node, v.d(last, node));
+        last = node;
+    }
+    /// The customers at row positions first..last (inclusive; none when last < first).
+    LOCUS_HD_INLINE void add_range(std::int32_t first, std::int32_t last_q) {
+        for (std::int32_t q = first; q <= last_q; ++q)
+            add(v.lin[q]);
+    }
+    /// The time warp of the route closed by the suffix from `to` (0: the depot).
+    LOCUS_HD_INLINE std::int64_t close(std::int32_t to) const {
+        return join_windows(piece, v.backward_piece(to), v.d(last, to) + windows.slack)
+            .time_warp;
+    }
+};
+
+/// The time warp of route r after the move from the kept pieces: O(1) for the moves between
+/// two routes (a prefix, at most three customers and a suffix), O(the positions between the
+/// move's ends) for those in one route and for SWAP*; -1 for the one move it does not price
+/// (2-opt* with both heads reversed, whose reversed pieces are not kept). Joins are exact in
+/// fixed point, so this equals folded_route_warp.
+template <class View>
+LOCUS_HD std::int64_t pieced_route_warp(const View& v, const RouteMove& m, std::int32_t r) {
+    const std::int32_t u = m.u;
+    const std::int32_t x = m.v;
+    const std::int32_t ra = v.route[u];
+    const bool same = ra == v.route[x];
+    const bool is_a = r == ra;
+    const std::int32_t pu = v.pos[u];
+    const std::int32_t px = v.pos[x];
+    const auto at = [&](std::int32_t q) { return q < v.w ? v.lin[q] : 0; };
+    switch (m.kind) {
+    case 0: { // relocate u between a and b
+        const std::int32_t a = m.variant == 0 ? x : v.prev(x);
+        const std::int32_t b = m.variant == 0 ? v.next(x) : x;
+        if (!same && is_a) {
+            PieceWalk<View> walk(v, v.prev(u));
+            return walk.close(v.next(u));
+        }
+        if (!same) {
+            PieceWalk<View> walk(v, a);
+            walk.add(u);
+            return walk.close(b);
+        }
+        const std::int32_t pa = a == 0 ? v.route_begin[ra] : v.pos[a];
+        if (pa > pu) { // u moves later
+            PieceWalk<View> walk(v, v.prev(u));
+            walk.add_range(pu + 1, pa);
+            walk.add(u);
+            return walk.close(b);
+        }
+        PieceWalk<View> walk(v, a);
+        walk.add(u);
+        walk.add_range(pa + 1, pu - 1);
+        return walk.close(v.next(u));
+    }
+    case 1: { // swap
+        if (!same) {
+            const std::int32_t gone = is_a ? u : x;
+            PieceWalk<View> walk(v, v.prev(gone));
+            walk.add(is_a ? x : u);
+            return walk.close(v.next(gone));
+        }
+        const std::int32_t first = pu < px ? u : x;
+        const std::int32_t second = first == u ? x : u;
+        const std::int32_t pf = v.pos[first];
+        const std::int32_t ps = v.pos[second];
+        PieceWalk<View> walk(v, v.prev(first));
+        walk.add(second);
+        walk.add_range(pf + 1, ps - 1);
+        walk.add(first);
+        return walk.close(v.next(second));
+    }
+    case 2: { // 2-opt*: tails exchanged
+        if (m.variant != 0) return -1;
+        PieceWalk<View> walk(v, is_a ? u : x);
+        return walk.close(is_a ? v.next(x) : v.next(u));
+    }
+    case 4: { // relocate2/3
+        const std::int32_t length = 2 + m.variant / 2;
+        const bool reversed = (m.variant & 1) != 0;
+        const std::int32_t last_pos = pu + length - 1;
+        const auto add_segment = [&](PieceWalk<View>& walk) {
+            for (std::int32_t t = 0; t < length; ++t)
+                walk.add(v.lin[reversed ? last_pos - t : pu + t]);
+        };
+        if (!same && is_a) {
+            PieceWalk<View> walk(v, v.prev(u));
+            return walk.close(at(last_pos + 1));
+        }
+        if (!same || px < pu) { // after x, in x's route or earlier in u's
+            PieceWalk<View> walk(v, x);
+            add_segment(walk);
+            if (same) walk.add_range(px + 1, pu - 1);
+            return walk.close(same ? at(last_pos + 1) : v.next(x));
+        }
+        PieceWalk<View> walk(v, v.prev(u)); // later in u's route
+        walk.add_range(last_pos + 1, px);
+        add_segment(walk);
+        return walk.close(v.next(x));
+    }
+    case 5: { // swap of segments, each keeping its orientation
+        const std::int32_t len_u = swap_length_u(m.variant);
+        const std::int32_t len_x = swap_length_v(m.variant);
+        if (!same) {
+            const std::int32_t p_gone = is_a ? pu : px;
+            const std::int32_t len_gone = is_a ? len_u : len_x;
+            const std::int32_t p_come = is_a ? px : pu;
+            const std::int32_t len_come = is_a ? len_x : len_u;
+            PieceWalk<View> walk(v, v.lin[p_gone - 1]);
+            walk.add_range(p_come, p_come + len_come - 1);
+            return walk.close(at(p_gone + len_gone));
+        }
+        const bool u_first = pu < px;
+        const std::int32_t p1 = u_first ? pu : px;
+        const std::int32_t l1 = u_first ? len_u : len_x;
+        const std::int32_t p2 = u_first ? px : pu;
+        const std::int32_t l2 = u_first ? len_x : len_u;
+        PieceWalk<View> walk(v, v.lin[p1 - 1]);
+        walk.add_range(p2, p2 + l2 - 1);
+        walk.add_range(p1 + l1, p2 - 1);
+        walk.add_range(p1, p1 + l1 - 1);
+        return walk.close(at(p2 + l2));
+    }
+    case 6: { // SWAP*: `gone` leaves route r, `come` goes after `after`
+        const std::int32_t gone = is_a ? u : x;
+        const std::int32_t come = is_a ? x : u;
+        std::int32_t after = 0;
+        swap_star_place(v, come, r, gone, after);
+        const std::int32_t pg = v.pos[gone];
+        const std::int32_t pa = after == 0 ? v.route_begin[r] : v.pos[after];
+        if (pa < pg) {
+            PieceWalk<View> walk(v, after);
+            walk.add(come);
+            walk.add_range(pa + 1, pg - 1);
+            return walk.close(v.next(gone));
+        }
+        PieceWalk<View> walk(v, v.prev(gone));
+        walk.add_range(pg + 1, pa);
+        walk.add(come);
+        return walk.close(v.next(after));
+    }
+    default: { // 2-opt: (first + 1 .. second) reversed
+        const std::int32_t first = pu < px ? pu : px;
+        const std::int32_t second = pu < px ? px : pu;
+        PieceWalk<View> walk(v, v.lin[first]);
+        for (std::int32_t q = second; q > first; --q)
+            walk.add(v.lin[q]);
+        return walk.close(at(second + 1));
+    }
+    }
+}
+
+/// The time warp of route r (the move's first or second route) after the move (0 without
+/// windows): from the kept pieces when the view keeps them (pieced_route_warp), else folded.
+template <class View>
+LOCUS_HD std::int64_t moved_route_warp(const View& v, const RouteMove& m, std::int32_t r) {
+    if (!v.windows().active()) return 0;
+    if constexpr (WindowPieceView<View>) {
+        const std::int64_t warp = pieced_route_warp(v, m, r);
+        if (warp >= 0) return warp;
+    }
+    return folded_route_warp(v, m, r);
 }
 
 /// SWAP* (kind 6): the cheapest place of customer c in route r once customer `gone` (of r) has

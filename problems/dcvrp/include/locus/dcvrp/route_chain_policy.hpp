@@ -118,6 +118,11 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::int64_t* load = nullptr;        ///< chains x n: per route, its load
     std::int64_t* dur = nullptr;         ///< chains x n: per route, its duration
     std::int64_t* warp = nullptr;        ///< chains x n: per route, its time warp (windows)
+    /// chains x n (windows): per customer, the time-window piece of its route from the depot up
+    /// to it and from it back to the depot (routing::WindowPieceView), which price a move's
+    /// routes without folding them.
+    routing::FixedWindowPiece* forward = nullptr;
+    routing::FixedWindowPiece* backward = nullptr;
     std::int32_t* scratch = nullptr;     ///< chains x W
     std::int64_t* weights = nullptr;     ///< chains x 2: load and duration weights (penalties)
     std::int32_t* tally = nullptr;       ///< chains x 4: descents, load-feasible,
@@ -158,7 +163,11 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         list.add(route_end, chains * nodes, "DCVRP route ends");
         list.add(load, chains * nodes, "DCVRP route loads");
         list.add(dur, chains * nodes, "DCVRP route durations");
-        if (windows.active()) list.add(warp, chains * nodes, "DCVRP route time warps");
+        if (windows.active()) {
+            list.add(warp, chains * nodes, "DCVRP route time warps");
+            list.add(forward, chains * nodes, "DCVRP forward time-window pieces");
+            list.add(backward, chains * nodes, "DCVRP backward time-window pieces");
+        }
         list.add(scratch, chains * w, "DCVRP move scratch");
         list.add(weights, chains * 2, "DCVRP penalty weights");
         list.add(tally, chains * 4, "DCVRP feasibility tallies");
@@ -198,8 +207,19 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         /// moves.
         const std::uint8_t* region;
         std::int64_t* warp; ///< per route, its time warp (null without windows)
+        /// Per customer, its route's pieces up to it and from it (null without windows).
+        routing::FixedWindowPiece* forward;
+        routing::FixedWindowPiece* backward;
 
         LOCUS_HD_INLINE const routing::FixedWindows& windows() const { return p->windows; }
+        /// The time-window piece of u's route from the depot up to u (u = 0: the depot's).
+        LOCUS_HD_INLINE routing::FixedWindowPiece forward_piece(std::int32_t u) const {
+            return u == 0 ? p->windows.leaf(0) : forward[u];
+        }
+        /// The time-window piece of u's route from u back to the depot (u = 0: the depot's).
+        LOCUS_HD_INLINE routing::FixedWindowPiece backward_piece(std::int32_t u) const {
+            return u == 0 ? p->windows.leaf(0) : backward[u];
+        }
         /// Route r's time warp (0 without windows).
         LOCUS_HD_INLINE std::int64_t route_warp(std::int32_t r) const {
             return warp != nullptr ? warp[r] : 0;
@@ -274,7 +294,9 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                 penalties != 0 ? weights[2 * c] * tally[4 * c + 3] : 0,
                 penalties != 0 ? weights[2 * c + 1] * tally[4 * c + 3] : 0,
                 regions != 0 && region_count[c] > 0 ? region_mask + c * nodes : nullptr,
-                windows.active() ? warp + c * nodes : nullptr};
+                windows.active() ? warp + c * nodes : nullptr,
+                windows.active() ? forward + c * nodes : nullptr,
+                windows.active() ? backward + c * nodes : nullptr};
     }
 
     /// Whether the move stays within the chain's region (always when it is not confined).
@@ -297,13 +319,20 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                                          std::int64_t wl, std::int64_t wd) const {
         std::int64_t load_excess = l > capacity ? l - capacity : 0;
         std::int64_t time_excess = (t > max_duration ? t - max_duration : 0) + tw;
+        if (load_excess == 0 && time_excess == 0) return 0; // most routes of a descent
         load_excess = load_excess < (std::int64_t{1} << 22) ? load_excess : std::int64_t{1} << 22;
         time_excess = time_excess < kMaxTerm ? time_excess : kMaxTerm;
-        // The products are capped before they are formed: a repair multiplies the weights by
-        // up to 1000.
-        const std::int64_t a = wl > 0 && load_excess > kMaxTerm / wl ? kMaxTerm : load_excess * wl;
-        const std::int64_t b =
-            wd > 0 && time_excess > (kMaxTerm << 10) / wd ? kMaxTerm : (time_excess * wd) >> 10;
+        // A product that could overflow (a repair multiplies the weights by up to 1000) is not
+        // formed: the guard compares it in doubles, and every product below 2^62 is formed in
+        // integers and capped after, so the cap's value is exact without a division (64-bit
+        // divisions are slow, on the device most of all).
+        constexpr double kGuard = 4611686018427387904.0; // 2^62
+        const std::int64_t a =
+            static_cast<double>(load_excess) * static_cast<double>(wl) >= kGuard ? kMaxTerm
+                                                                                 : load_excess * wl;
+        const std::int64_t b = static_cast<double>(time_excess) * static_cast<double>(wd) >= kGuard
+                                   ? kMaxTerm
+                                   : (time_excess * wd) >> 10;
         return (a < kMaxTerm ? a : kMaxTerm) + (b < kMaxTerm ? b : kMaxTerm);
     }
 
@@ -319,8 +348,9 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         return kInfeasible + (value < kCap ? value : kCap);
     }
 
-    /// Leader: route r's customer summaries (route, prefix load and duration) and its load,
-    /// duration and time warp, from lin between its bounds.
+    /// Leader: route r's customer summaries (route, prefix load and duration; with windows the
+    /// forward and backward pieces) and its load, duration and time warp, from lin between its
+    /// bounds.
     LOCUS_HD void summarise(const View& v, std::int32_t r) const {
         std::int32_t last = 0;
         std::int64_t l = 0;
@@ -333,7 +363,10 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             const std::int64_t edge = v.d(last, node);
             l += demand[node];
             t += edge + service;
-            if (windowed) piece = windows.extend(piece, node, edge);
+            if (windowed) {
+                piece = windows.extend(piece, node, edge);
+                v.forward[node] = piece;
+            }
             v.route[node] = r;
             v.pre_load[node] = l;
             v.pre_dur[node] = t;
@@ -341,7 +374,16 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         }
         v.load[r] = l;
         v.dur[r] = t + v.d(last, 0);
-        if (windowed) v.warp[r] = windows.extend(piece, 0, v.d(last, 0)).time_warp;
+        if (!windowed) return;
+        v.warp[r] = windows.extend(piece, 0, v.d(last, 0)).time_warp;
+        routing::FixedWindowPiece back = windows.leaf(0);
+        std::int32_t next = 0;
+        for (std::int32_t q = v.route_end[r] - 1; q > v.route_begin[r]; --q) {
+            const std::int32_t node = v.lin[q];
+            back = routing::join_windows(windows.leaf(node), back, v.d(node, next) + windows.slack);
+            v.backward[node] = back;
+            next = node;
+        }
     }
 
     /// Rebuilds the chain's workspace from `row`, normalising the row in place first (rotated to
