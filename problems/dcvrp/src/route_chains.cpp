@@ -273,7 +273,8 @@ void register_routing_ils(Registry& registry) {
                "2-opt* and 2-opt on granular candidate lists (each move O(1) from route prefix "
                "loads and durations, capacity and duration limits enforced, no route opened; "
                "time windows: candidates by a proximity of distance, waiting and lateness, "
-               "each changed route folded into its time warp) and acceptance. Costs in fixed "
+               "each changed route's time warp joined from kept prefix and suffix pieces) and "
+               "acceptance. Costs in fixed "
                "point inside the chains; results re-evaluated exactly; the population exchange "
                "ranks diversity by the broken-pairs distance.";
     spec.parameters = [](ComponentSchema& schema) {
