@@ -374,18 +374,21 @@ TEST_CASE("VRPTW route chains: order crossover and Split give children that keep
 }
 
 TEST_CASE("VRPTW route chains improve time_window_insertion, end feasible, exact and independent "
-          "of the thread count: hard and penalised, random kicks and ruin, independent moves") {
+          "of the thread count: hard and penalised, random kicks and ruin, independent moves, "
+          "the penalised Split") {
     const DcvrpProblem problem(generate_random_vrptw(80, 6, 100, 10, 300));
     const std::vector<std::int32_t> start = insertion_row(problem.instance());
     const RouteChainData data(problem.instance(), 0);
-    // Hard and penalised descents, random kicks and ruin and recreate, and a step's independent
-    // moves applied together (apply_many).
-    for (const auto& [penalties, ruin, independent] :
-         {std::tuple{false, 0, false}, std::tuple{true, 0, false}, std::tuple{true, 8, false},
-          std::tuple{true, 0, true}}) {
+    // Hard and penalised descents, random kicks and ruin and recreate, a step's independent
+    // moves applied together (apply_many), and children split with late routes priced.
+    for (const auto& [penalties, ruin, independent, split_warp] :
+         {std::tuple{false, 0, false, 0}, std::tuple{true, 0, false, 0},
+          std::tuple{true, 8, false, 0}, std::tuple{true, 0, true, 0},
+          std::tuple{true, 0, false, 2}}) {
         CAPTURE(penalties);
         CAPTURE(ruin);
         CAPTURE(independent);
+        CAPTURE(split_warp);
         std::vector<std::vector<std::int64_t>> bests;
         for (const int threads : {1, 0}) {
             RouteChainOptions options;
@@ -395,6 +398,7 @@ TEST_CASE("VRPTW route chains improve time_window_insertion, end feasible, exact
             options.swap_star = true;
             options.penalties = penalties;
             options.ruin = ruin;
+            options.split_warp_weight = split_warp;
             gpu::ChainParams params;
             params.seed = 11;
             params.check_moves = threads == 1;

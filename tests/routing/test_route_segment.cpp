@@ -242,7 +242,7 @@ TEST_CASE("Split: the least cost over every division of small sequences") {
         const auto d = [&](std::int32_t u, std::int32_t v) {
             return matrix[static_cast<std::size_t>(u * (count + 1) + v)];
         };
-        const locus::routing::SplitLimits limits{demand.data(), 10, 2, 200, {}};
+        const locus::routing::SplitLimits limits{demand.data(), 10, 2, 200, {}, 0};
         std::vector<std::int32_t> seq(static_cast<std::size_t>(count));
         for (std::int32_t k = 0; k < count; ++k)
             seq[static_cast<std::size_t>(k)] = k + 1;
@@ -304,6 +304,107 @@ TEST_CASE("Split: the least cost over every division of small sequences") {
         CHECK(routes >= 1);
         CHECK(best_routes >= 1);
     }
+}
+
+TEST_CASE("Split under time windows: the least cost over every division, routes with time "
+          "warp left out (weight 0) or charged per unit of time warp (penalised Split)") {
+    locus::Rng rng(16, 0);
+    std::uint64_t late_best = 0; // penalised optima with a late route
+    std::uint64_t fewer = 0;     // penalised optima with fewer routes than the hard ones
+    for (int round = 0; round < 400; ++round) {
+        const auto count = static_cast<std::int32_t>(1 + rng.below(9));
+        const std::size_t nodes = static_cast<std::size_t>(count) + 1;
+        std::vector<std::int64_t> demand(nodes, 0);
+        std::vector<std::int64_t> ready(nodes, 0);
+        std::vector<std::int64_t> due(nodes, 400);
+        std::vector<std::int64_t> matrix(nodes * nodes);
+        std::vector<std::int32_t> px, py;
+        for (std::size_t v = 0; v < nodes; ++v) {
+            px.push_back(static_cast<std::int32_t>(rng.below(50)));
+            py.push_back(static_cast<std::int32_t>(rng.below(50)));
+            if (v == 0) continue;
+            demand[v] = 1 + rng.below(6);
+            ready[v] = rng.below(200);
+            due[v] = ready[v] + rng.below(60);
+        }
+        for (std::size_t u = 0; u < nodes; ++u)
+            for (std::size_t v = 0; v < nodes; ++v)
+                matrix[u * nodes + v] = std::abs(px[u] - px[v]) + std::abs(py[u] - py[v]);
+        const auto d = [&](std::int32_t u, std::int32_t v) {
+            return matrix[static_cast<std::size_t>(u) * nodes + static_cast<std::size_t>(v)];
+        };
+        locus::routing::FixedWindows windows;
+        windows.ready = ready.data();
+        windows.due = due.data();
+        windows.service = 2;
+        std::vector<std::int32_t> seq(static_cast<std::size_t>(count));
+        for (std::int32_t k = 0; k < count; ++k)
+            seq[static_cast<std::size_t>(k)] = k + 1;
+        for (std::int32_t k = count - 1; k > 0; --k)
+            std::swap(seq[static_cast<std::size_t>(k)],
+                      seq[rng.below(static_cast<std::uint32_t>(k + 1))]);
+        std::int32_t hard_routes = -1;
+        for (const std::int64_t weight : {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}}) {
+            CAPTURE(round);
+            CAPTURE(weight);
+            const locus::routing::SplitLimits limits{demand.data(), 10, 2, 300, windows, weight};
+            // Every division: bit k set = a route ends after seq[k]; each route's time warp by
+            // a fold of its nodes.
+            std::int64_t best = -1;
+            std::int32_t best_routes = 0;
+            bool best_late = false;
+            for (std::uint32_t cuts = 0; cuts < (1u << (count - 1)); ++cuts) {
+                std::int64_t cost = 0;
+                std::int32_t routes = 0;
+                bool ok = true;
+                bool late = false;
+                std::int32_t start = 0;
+                for (std::int32_t k = 0; k < count && ok; ++k) {
+                    if (k + 1 < count && (cuts >> k & 1u) == 0) continue;
+                    std::int64_t load = 0;
+                    std::int64_t length = 0;
+                    std::int32_t last = 0;
+                    locus::routing::WindowFold fold(windows);
+                    for (std::int32_t q = start; q <= k; ++q) {
+                        const std::int32_t v = seq[static_cast<std::size_t>(q)];
+                        load += demand[static_cast<std::size_t>(v)];
+                        length += d(last, v);
+                        fold.add(v, d(last, v));
+                        last = v;
+                    }
+                    length += d(last, 0);
+                    const std::int64_t warp = fold.close(d(last, 0));
+                    ok = load <= limits.capacity &&
+                         length + limits.service * (k - start + 1) <= limits.max_duration &&
+                         (weight > 0 || warp == 0);
+                    cost += length + weight * warp;
+                    late = late || warp > 0;
+                    ++routes;
+                    start = k + 1;
+                }
+                if (ok && (best < 0 || cost < best)) {
+                    best = cost;
+                    best_routes = routes;
+                    best_late = late;
+                }
+            }
+            std::vector<std::int64_t> label(nodes);
+            std::vector<std::int32_t> from(nodes);
+            const std::int32_t routes = locus::routing::split_routes(
+                seq.data(), count, d, limits, label.data(), from.data());
+            if (best < 0) {
+                CHECK(routes == -1);
+                continue;
+            }
+            REQUIRE(routes > 0);
+            CHECK(label[static_cast<std::size_t>(count)] == best);
+            if (weight == 0) hard_routes = best_routes;
+            if (weight > 0 && best_late) ++late_best;
+            if (weight > 0 && hard_routes > 0 && routes < hard_routes) ++fewer;
+        }
+    }
+    CHECK(late_best > 20); // the penalised Split does take late routes
+    CHECK(fewer > 10);     // and with them fewer routes
 }
 
 TEST_CASE("route crossover: a permutation that keeps the first parent's slice") {

@@ -184,6 +184,7 @@ RouteChainPolicy RouteChainData::policy(const RouteChainOptions& options) const 
     p.ruin = options.ruin;
     p.target_feasible = static_cast<std::int32_t>(std::lround(options.feasible_target * 1000.0));
     p.repair_boost = options.repair_boost;
+    p.split_warp_weight = options.split_warp_weight;
     return p;
 }
 
@@ -252,6 +253,7 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
     options.penalties = p.get_bool("penalties");
     options.feasible_target = p.get_real("feasible_target");
     options.repair_boost = static_cast<std::int32_t>(p.get_int("repair_boost"));
+    options.split_warp_weight = static_cast<std::int32_t>(p.get_int("split_warp_weight"));
     const std::string distances = p.get_string("distances");
     options.distances = distances == "matrix"        ? DistanceMode::matrix
                         : distances == "coordinates" ? DistanceMode::coordinates
@@ -308,6 +310,12 @@ void register_routing_ils(Registry& registry) {
                     "penalties: target share of descents that end feasible", 0.01, 0.99);
         schema.integer("repair_boost", "10",
                        "penalties: weight factor of the repair descent (1: no repair)", 1, 1000);
+        schema.integer("split_warp_weight", "0",
+                       "time windows: the Split of recombined children prices a route's time "
+                       "warp at this many units of distance per unit (the penalised Split of "
+                       "Vidal et al. 2013; the descents and the repair take it out); 0: a route "
+                       "ends at its first time warp",
+                       0, 1024);
         schema.choice("distances", "auto", {"auto", "matrix", "coordinates"},
                       "fixed-point distances: an n x n matrix (8 n^2 bytes on each backend), "
                       "computed from the coordinates on every use (16 n bytes), or auto: the "

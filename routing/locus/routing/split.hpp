@@ -18,15 +18,19 @@ struct SplitLimits {
     std::int64_t capacity = 0;            ///< most load of a route
     std::int64_t service = 0;             ///< service time of every customer
     std::int64_t max_duration = 0;        ///< most duration of a route (edges + services)
-    FixedWindows windows;                 ///< time windows (inactive: none); no time warp
+    FixedWindows windows;                 ///< time windows (inactive: none)
+    /// Time windows: 0, no route has time warp (a route stops growing at its first); w > 0,
+    /// a route's time warp costs w per unit (the penalised Split of Vidal et al. 2013: a
+    /// late route may be cheaper than another route, and a descent repairs it).
+    std::int64_t warp_weight = 0;
 };
 
 /// Splits seq[0, count) into routes of least total length (`d(a, b)`: fixed-point distance of
 /// nodes a and b). `label` and `from` hold count + 1 entries: label[k] the least cost of routing
 /// seq[0, k), from[k] where the last of those routes starts. Returns the number of routes, or
 /// -1 when no split respects the limits. A route stops growing at the capacity, the duration
-/// limit or time warp (loads, durations and the time warp of an open route only grow);
-/// O(count x longest route).
+/// limit or (unless limits.warp_weight prices it) time warp: loads, durations and the time
+/// warp of an open route only grow; O(count x longest route).
 template <class Distance>
 LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, const Distance& d,
                                    const SplitLimits& limits, std::int64_t* label,
@@ -52,13 +56,17 @@ LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, 
             if (t > limits.max_duration) break; // durations only grow along the sequence
             last = node;
             const std::int64_t route_duration = t + d(node, 0);
+            std::int64_t late = 0; // the closed route's time-warp cost
             if (windows) {
                 open = limits.windows.extend(open, node, edge);
-                if (open.time_warp > 0) break;
-                if (limits.windows.extend(open, 0, d(node, 0)).time_warp > 0) continue;
+                const bool soft = limits.warp_weight > 0;
+                if (open.time_warp > 0 && !soft) break;
+                const std::int64_t warp = limits.windows.extend(open, 0, d(node, 0)).time_warp;
+                if (warp > 0 && !soft) continue;
+                late = warp * limits.warp_weight;
             }
             if (route_duration > limits.max_duration) continue;
-            const std::int64_t cost = route_duration - limits.service * (k - s + 1);
+            const std::int64_t cost = route_duration - limits.service * (k - s + 1) + late;
             if (label[s] + cost < label[k + 1]) {
                 label[k + 1] = label[s] + cost;
                 from[k + 1] = s;

@@ -105,6 +105,10 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::int32_t target_feasible = 200;    ///< target share of feasible descents, per mille
     std::int32_t adapt_every = 100;        ///< descents between weight adaptations
     std::int32_t repair_boost = 10;        ///< weight factor of the repair descent
+    /// Time windows: the Split of a recombined child prices each unit of a route's time warp
+    /// at this many units of distance (routing::SplitLimits::warp_weight; the penalised
+    /// descents and the repair then take it out); 0: a route stops at its first time warp.
+    std::int32_t split_warp_weight = 0;
 
     // Per-chain workspace (W = 2(n - 1) words per chain; routes numbered in row order).
     std::int32_t* lin = nullptr;         ///< chains x W: the row, normalised
@@ -1032,7 +1036,8 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         routing::customers_by_heading(b, w, heading, keys, order, other);
         routing::order_crossover(seq, other, count, taken + c * nodes, rng);
         const auto d = [&](std::int32_t x, std::int32_t y) { return dist(x, y); };
-        const routing::SplitLimits limits{demand, capacity, service, max_duration, windows};
+        const routing::SplitLimits limits{demand, capacity, service, max_duration, windows,
+                                          split_warp_weight};
         std::int32_t* from = split_from + c * nodes;
         const std::int32_t routes =
             routing::split_routes(seq, count, d, limits, potential + c * nodes, from);

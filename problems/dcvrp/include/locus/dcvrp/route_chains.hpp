@@ -39,6 +39,9 @@ struct RouteChainOptions {
     bool penalties = false;       ///< penalised capacity/duration excess in the descents
     double feasible_target = 0.2; ///< target share of feasible descents (penalty weights)
     std::int32_t repair_boost = 10; ///< weight factor of repair descents (1: no repair)
+    /// Time windows: cost per unit of time warp in the Split of recombined children (0: routes
+    /// without time warp only)
+    std::int32_t split_warp_weight = 0;
     DistanceMode distances = DistanceMode::automatic; ///< matrix or coordinates
 };
 
