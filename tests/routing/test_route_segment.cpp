@@ -18,6 +18,17 @@
 
 namespace {
 
+/// The customers 1..count in a random order.
+std::vector<std::int32_t> shuffled_customers(std::int32_t count, locus::Rng& rng) {
+    std::vector<std::int32_t> seq(static_cast<std::size_t>(count));
+    for (std::int32_t k = 0; k < count; ++k)
+        seq[static_cast<std::size_t>(k)] = k + 1;
+    for (std::int32_t k = count - 1; k > 0; --k)
+        std::swap(seq[static_cast<std::size_t>(k)],
+                  seq[rng.below(static_cast<std::uint32_t>(k + 1))]);
+    return seq;
+}
+
 using Both = locus::routing::SegmentResources<locus::routing::LoadResource,
                                               locus::routing::DurationResource>;
 using LoadOnly = locus::routing::SegmentResources<locus::routing::LoadResource>;
@@ -243,12 +254,7 @@ TEST_CASE("Split: the least cost over every division of small sequences") {
             return matrix[static_cast<std::size_t>(u * (count + 1) + v)];
         };
         const locus::routing::SplitLimits limits{demand.data(), 10, 2, 200, {}, 0};
-        std::vector<std::int32_t> seq(static_cast<std::size_t>(count));
-        for (std::int32_t k = 0; k < count; ++k)
-            seq[static_cast<std::size_t>(k)] = k + 1;
-        for (std::int32_t k = count - 1; k > 0; --k)
-            std::swap(seq[static_cast<std::size_t>(k)],
-                      seq[rng.below(static_cast<std::uint32_t>(k + 1))]);
+        const std::vector<std::int32_t> seq = shuffled_customers(count, rng);
         // Every division: bit k set = a route ends after seq[k].
         std::int64_t best = -1;
         std::int32_t best_routes = 0;
@@ -337,12 +343,7 @@ TEST_CASE("Split under time windows: the least cost over every division, routes 
         windows.ready = ready.data();
         windows.due = due.data();
         windows.service = 2;
-        std::vector<std::int32_t> seq(static_cast<std::size_t>(count));
-        for (std::int32_t k = 0; k < count; ++k)
-            seq[static_cast<std::size_t>(k)] = k + 1;
-        for (std::int32_t k = count - 1; k > 0; --k)
-            std::swap(seq[static_cast<std::size_t>(k)],
-                      seq[rng.below(static_cast<std::uint32_t>(k + 1))]);
+        const std::vector<std::int32_t> seq = shuffled_customers(count, rng);
         std::int32_t hard_routes = -1;
         for (const std::int64_t weight : {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}}) {
             CAPTURE(round);
