@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -375,20 +376,22 @@ TEST_CASE("VRPTW route chains: order crossover and Split give children that keep
 
 TEST_CASE("VRPTW route chains improve time_window_insertion, end feasible, exact and independent "
           "of the thread count: hard and penalised, random kicks and ruin, independent moves, "
-          "the penalised Split") {
+          "the penalised Split, route elimination") {
     const DcvrpProblem problem(generate_random_vrptw(80, 6, 100, 10, 300));
     const std::vector<std::int32_t> start = insertion_row(problem.instance());
     const RouteChainData data(problem.instance(), 0);
     // Hard and penalised descents, random kicks and ruin and recreate, a step's independent
     // moves applied together (apply_many), and children split with late routes priced.
-    for (const auto& [penalties, ruin, independent, split_warp] :
-         {std::tuple{false, 0, false, 0}, std::tuple{true, 0, false, 0},
-          std::tuple{true, 8, false, 0}, std::tuple{true, 0, true, 0},
-          std::tuple{true, 0, false, 2}}) {
+    for (const auto& [penalties, ruin, independent, split_warp, eliminate] :
+         {std::tuple{false, 0, false, 0, 0}, std::tuple{true, 0, false, 0, 0},
+          std::tuple{true, 8, false, 0, 0}, std::tuple{true, 0, true, 0, 0},
+          std::tuple{true, 0, false, 2, 0}, std::tuple{true, 0, false, 0, 30},
+          std::tuple{false, 8, false, 0, 30}}) {
         CAPTURE(penalties);
         CAPTURE(ruin);
         CAPTURE(independent);
         CAPTURE(split_warp);
+        CAPTURE(eliminate);
         std::vector<std::vector<std::int64_t>> bests;
         for (const int threads : {1, 0}) {
             RouteChainOptions options;
@@ -399,6 +402,7 @@ TEST_CASE("VRPTW route chains improve time_window_insertion, end feasible, exact
             options.penalties = penalties;
             options.ruin = ruin;
             options.split_warp_weight = split_warp;
+            options.eliminate = eliminate;
             gpu::ChainParams params;
             params.seed = 11;
             params.check_moves = threads == 1;
@@ -480,4 +484,93 @@ TEST_CASE("VRPTW route chains: ruin and recreate puts every removed customer bac
     }
     CHECK(kicks > 200);
     CHECK(late_kicks > 0); // penalised kicks may put customers where they are late
+}
+
+TEST_CASE("Route chains: route elimination empties one route into the others and opens none; its "
+          "change is exact and the workspace equals a rebuild (capacity and duration, windows; "
+          "hard and penalised)") {
+    // The routes of a row as sorted customer sets (empty routes left out).
+    const auto routes_of = [](const std::vector<std::int32_t>& row) {
+        std::vector<std::vector<std::int32_t>> routes;
+        for (const std::int32_t node : row) {
+            if (node == 0) routes.emplace_back();
+            else routes.back().push_back(node);
+        }
+        std::erase_if(routes, [](const auto& r) { return r.empty(); });
+        for (auto& r : routes)
+            std::ranges::sort(r);
+        return routes;
+    };
+    for (const bool windowed : {false, true}) {
+        for (const bool penalties : {false, true}) {
+            CAPTURE(windowed);
+            CAPTURE(penalties);
+            const Instance instance = windowed ? generate_random_vrptw(80, 8, 60, 10, 200)
+                                               : generate_random(80, 8, 40, 1500.0);
+            const DcvrpProblem problem(instance);
+            const RouteChainData data(instance, 8);
+            RouteChainOptions options;
+            options.eliminate = 100;
+            options.penalties = penalties;
+            RouteChainPolicy policy = data.policy(options);
+            gpu::ArrayList list;
+            policy.declare(list, 1);
+            gpu::HostStorage storage;
+            storage.allocate(list);
+            const auto full = [&](const std::int32_t* row) {
+                return penalties ? policy.descent_evaluate(gpu::SerialTeam{}, 0, row)
+                                 : policy.evaluate(gpu::SerialTeam{}, 0, row);
+            };
+            // The construction's routes each split in two: more routes than needed, so that
+            // elimination within the hard limits has room too.
+            Routes halves;
+            for (const auto& route : windowed ? time_window_insertion(instance)
+                                              : savings(instance, 0)) {
+                const auto middle = route.begin() + static_cast<std::ptrdiff_t>(route.size() / 2);
+                if (middle != route.begin()) halves.emplace_back(route.begin(), middle);
+                halves.emplace_back(middle, route.end());
+            }
+            const std::vector<std::int32_t> start = encode_routes(halves, instance.n);
+            REQUIRE(problem.verify(start).feasible);
+            std::vector<std::int32_t> row = start;
+            std::vector<std::int32_t> out(row.size());
+            std::int32_t eliminated = 0;
+            for (std::uint64_t k = 0; k < 120; ++k) {
+                CAPTURE(k);
+                policy.refresh(gpu::SerialTeam{}, 0, row.data());
+                const std::int64_t before = full(row.data());
+                const auto routes = routes_of(row);
+                std::vector<std::int32_t> trial = row;
+                Rng rng(derive_key(61, k), 0);
+                std::int32_t count = 0;
+                const std::int64_t change =
+                    policy.perturb(gpu::SerialTeam{}, 0, trial.data(), rng, out.data(), count);
+                std::vector<unsigned char> kept(storage.bytes());
+                std::memcpy(kept.data(), storage.data(), kept.size());
+                policy.refresh(gpu::SerialTeam{}, 0, trial.data());
+                CHECK(std::memcmp(kept.data(), storage.data(), kept.size()) == 0);
+                CHECK(full(trial.data()) == before + change);
+                std::vector<std::int32_t> sorted = trial;
+                std::vector<std::int32_t> expected = row;
+                std::ranges::sort(sorted);
+                std::ranges::sort(expected);
+                CHECK(sorted == expected); // every customer once, the markers kept
+                const auto verdict = problem.verify(trial);
+                if (!penalties) CHECK_MESSAGE(verdict.feasible, verdict.message);
+                const auto after = routes_of(trial);
+                CHECK(after.size() <= routes.size()); // no route opened
+                std::vector<std::int32_t> moved(out.begin(), out.begin() + count);
+                std::ranges::sort(moved);
+                if (count > 2 && std::ranges::find(routes, moved) != routes.end()) {
+                    // A whole route moved: it is gone, its customers are in the other routes.
+                    CHECK(after.size() + 1 == routes.size());
+                    CHECK(std::ranges::find(after, moved) == after.end());
+                    ++eliminated;
+                }
+                row = trial;
+            }
+            CHECK(eliminated > 2);
+            CHECK(routes_of(row).size() + 5 < routes_of(start).size());
+        }
+    }
 }

@@ -1,11 +1,12 @@
 // The DCVRP route chains on CUDA (one block per chain) against the CPU twin: the same best
 // objectives and rows after the start and after epochs with exchanges (copies of the leader,
 // recombination, restarts from host rows, chains confined to regions of a decomposition), with
-// check_moves; random kicks and ruin and recreate; time windows.
+// check_moves; random kicks, ruin and recreate and route elimination; time windows.
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "dcvrp_test_instances.hpp"
@@ -127,6 +128,7 @@ TEST_CASE("DCVRP route chains with independent moves and distances from the coor
         options.swap_star = true;
         options.penalties = penalties;
         options.ruin = penalties ? 10 : 0; // penalised ruin and recreate, or random kicks
+        options.eliminate = penalties ? 0 : 25; // hard route elimination, often refused
         options.distances = DistanceMode::coordinates;
         gpu::ChainParams params;
         params.seed = 43;
@@ -219,9 +221,11 @@ TEST_CASE("DCVRP route chains confined to regions (decompose): CUDA and the CPU 
 }
 
 TEST_CASE("VRPTW route chains: CUDA and the CPU twin reach the same solutions (every "
-          "neighborhood, penalised time warp, random kicks and ruin and recreate, "
-          "recombination)") {
-    for (const int ruin : {0, 6}) {
+          "neighborhood, penalised time warp, random kicks, ruin and recreate and route "
+          "elimination, recombination)") {
+    for (const auto& [ruin, eliminate] : {std::pair{0, 0}, std::pair{6, 0}, std::pair{0, 40}}) {
+        CAPTURE(ruin);
+        CAPTURE(eliminate);
         const Instance instance = generate_random_vrptw(90, 5, 80, 10, 250);
         const DcvrpProblem problem(instance);
         const std::uint32_t chains = 6;
@@ -240,6 +244,7 @@ TEST_CASE("VRPTW route chains: CUDA and the CPU twin reach the same solutions (e
         options.swap_star = true;
         options.penalties = true;
         options.ruin = ruin;
+        options.eliminate = eliminate;
         gpu::ChainParams params;
         params.seed = 43;
         params.check_moves = true;

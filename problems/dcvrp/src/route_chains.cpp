@@ -182,6 +182,7 @@ RouteChainPolicy RouteChainData::policy(const RouteChainOptions& options) const 
         policy(options.kicks, options.segments, options.segment_swaps, options.swap_star);
     p.penalties = options.penalties ? 1 : 0;
     p.ruin = options.ruin;
+    p.eliminate = options.eliminate;
     p.target_feasible = static_cast<std::int32_t>(std::lround(options.feasible_target * 1000.0));
     p.repair_boost = options.repair_boost;
     p.split_warp_weight = options.split_warp_weight;
@@ -247,6 +248,7 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
     options.candidates = static_cast<std::int32_t>(p.get_int("candidates"));
     options.kicks = static_cast<std::int32_t>(p.get_int("kicks"));
     options.ruin = static_cast<std::int32_t>(p.get_int("ruin"));
+    options.eliminate = static_cast<std::int32_t>(p.get_int("eliminate"));
     options.segments = p.get_bool("segments");
     options.segment_swaps = p.get_bool("segment_swaps");
     options.swap_star = p.get_bool("swap_star");
@@ -288,6 +290,13 @@ void register_routing_ils(Registry& registry) {
                        "routes near a random customer, each put back at its cheapest place "
                        "beside one of its candidates (blinks 1/100); 0: the random kicks",
                        0, 64);
+        schema.integer("eliminate", "0",
+                       "route elimination: the per cent of perturbations that first try to "
+                       "empty the shortest route among those of a random customer and its "
+                       "candidates, each of its customers put at its cheapest place beside one "
+                       "of its candidates in another route (penalised or within the limits), no "
+                       "route opened; the kick above when no place is found; 0: never",
+                       0, 100);
         schema.boolean("segments", "false",
                        "also relocate 2 or 3 consecutive customers after a candidate (either "
                        "orientation) as a fifth neighborhood");

@@ -89,6 +89,10 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     /// number of customers removed in strings from routes near a random customer and put back
     /// at their cheapest granular places; 0: `kicks` random moves.
     std::int32_t ruin = 0;
+    /// Route elimination: the per cent of perturbations that first try to empty a whole route
+    /// (the shortest among the routes of a random customer and its candidates) into the other
+    /// routes, no route opened; when no place is found, the kick above instead. 0: never.
+    std::int32_t eliminate = 0;
     std::int32_t vehicles = 0; ///< fleet limit K of recombined children (0: unlimited)
     std::int32_t segments = 0; ///< 1: neighborhood 4 (relocate2/3) searched; 0: left out
     std::int32_t swaps = 0;    ///< 1: neighborhood 5 (swap of segments) searched; 0: left out
@@ -704,7 +708,18 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         count = 0;
         refresh(team, c, row);
         if (n < 4 || K < 1) return 0;
-        if (ruin > 0) return ruin_recreate(team, c, row, rng, out, count);
+        if (eliminate > 0 && rng.next_u64() % 100 < static_cast<std::uint64_t>(eliminate)) {
+            const Rng kept = rng; // only the leader draws in ruin_recreate
+            bool kicked = false;
+            const std::int64_t change = ruin_recreate(team, c, row, rng, out, count, true, kicked);
+            if (kicked) return change;
+            rng = kept;
+            count = 0;
+        }
+        if (ruin > 0) {
+            bool kicked = false;
+            return ruin_recreate(team, c, row, rng, out, count, false, kicked);
+        }
         const View v = view(c);
         std::int64_t total = 0;
         for (std::int32_t kick = 0; kick < kicks; ++kick) {
@@ -757,11 +772,16 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     /// limit), else the kick is dropped. The routes it changes are held
     /// as linked lists in the recombination arrays (free between recombinations); the team then
     /// writes the new row and refreshes the workspace. Returns the cost change (with penalties,
-    /// of the routes' penalty terms too) and (leader) the removed customers as touched.
+    /// of the routes' penalty terms too), (leader) the removed customers as touched and (every
+    /// rank) whether the row changed. `whole_route`: route elimination instead of strings —
+    /// the shortest non-empty route among those of the random customer and its candidates is
+    /// emptied (when it has at most kMaxRuined customers) and its customers go to the other
+    /// routes only, never to an empty one.
     LOCUS_EXEC_CHECK_DISABLE
     template <class Team>
     LOCUS_HD std::int64_t ruin_recreate(const Team& team, std::uint32_t c, std::int32_t* row,
-                                        Rng& rng, std::int32_t* out, std::int32_t& count) const {
+                                        Rng& rng, std::int32_t* out, std::int32_t& count,
+                                        bool whole_route, bool& kicked) const {
         const View v = view(c);
         const std::int64_t nodes = n;
         const std::int32_t routes = n - 1; // a row holds n - 1 markers
@@ -855,8 +875,31 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             const std::int32_t longest = seed_length < kMaxString ? seed_length : kMaxString;
             std::int32_t most_routes = 4 * ruin / (1 + longest) - 1;
             most_routes = most_routes < 1 ? 1 : most_routes;
-            const auto ruined_routes = static_cast<std::int32_t>(
-                1 + rng.next_u64() % static_cast<std::uint64_t>(most_routes));
+            const auto ruined_routes =
+                whole_route ? 0
+                            : static_cast<std::int32_t>(
+                                  1 + rng.next_u64() % static_cast<std::uint64_t>(most_routes));
+            if (whole_route) {
+                std::int32_t target = -1;
+                std::int32_t shortest = room + 1;
+                for (std::int32_t i = -1; i < K; ++i) {
+                    const std::int32_t x =
+                        i < 0 ? seed : neighbors[static_cast<std::int64_t>(seed) * K + i];
+                    if (x <= 0 || (v.region != nullptr && v.region[x] == 0)) continue;
+                    const std::int32_t len = v.length(v.route[x]);
+                    if (len > 0 && len < shortest) {
+                        shortest = len;
+                        target = v.route[x];
+                    }
+                }
+                if (target >= 0) {
+                    open(target);
+                    while (head[target] != 0)
+                        unlink(head[target]);
+                } else {
+                    ok = false;
+                }
+            }
             std::int32_t ruined = 0;
             for (std::int32_t i = -1; i < K && ruined < ruined_routes && pool < room; ++i) {
                 const std::int32_t x =
@@ -947,7 +990,8 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                     consider(r, pred[w], w, true);
                     consider(r, w, succ[w], true);
                 }
-                if (best_r < 0 && v.region == nullptr) { // an empty route, within the fleet
+                // An empty route, within the fleet (never when a route is eliminated).
+                if (best_r < 0 && v.region == nullptr && !whole_route) {
                     std::int32_t empty = -1;
                     std::int32_t used = 0;
                     for (std::int32_t r = routes - 1; r >= 0; --r) {
@@ -982,7 +1026,8 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             if (!ok) change = 0;
         }
         team.sync();
-        if (lengths[routes] != 0) { // the new row: every route's marker and customers
+        kicked = lengths[routes] != 0;
+        if (kicked) { // the new row: every route's marker and customers
             for (std::int32_t r = rank; r < routes; r += size)
                 lengths[r] = 1 + (opened[r] != 0 ? lengths[r] : v.length(r));
             team.sync();
