@@ -574,3 +574,43 @@ TEST_CASE("Route chains: route elimination empties one route into the others and
         }
     }
 }
+
+TEST_CASE("Route chains: route elimination waits for routes of eliminate_length customers on "
+          "average; below it the kicks are those of eliminate = 0, at or above it those of no "
+          "length limit") {
+    const Instance instance = generate_random_vrptw(80, 8, 60, 10, 200);
+    const RouteChainData data(instance, 8);
+    const std::vector<std::int32_t> start = insertion_row(instance);
+    std::int32_t used = 0;
+    for (std::size_t i = 0; i < start.size(); ++i)
+        used += start[i] == 0 && i + 1 < start.size() && start[i + 1] != 0 ? 1 : 0;
+    const std::int32_t customers = instance.n - 1;
+    REQUIRE(used > 1);
+    const auto kick = [&](std::int32_t eliminate, std::int32_t length, std::uint64_t key) {
+        RouteChainOptions options;
+        options.penalties = true;
+        options.eliminate = eliminate;
+        options.eliminate_length = length;
+        RouteChainPolicy policy = data.policy(options);
+        gpu::ArrayList list;
+        policy.declare(list, 1);
+        gpu::HostStorage storage;
+        storage.allocate(list);
+        std::vector<std::int32_t> row = start;
+        std::vector<std::int32_t> out(row.size());
+        Rng rng(derive_key(67, key), 0);
+        std::int32_t count = 0;
+        policy.perturb(gpu::SerialTeam{}, 0, row.data(), rng, out.data(), count);
+        return row;
+    };
+    std::int32_t differ = 0;
+    for (std::uint64_t key = 0; key < 20; ++key) {
+        CAPTURE(key);
+        const auto plain = kick(0, 0, key);
+        const auto always = kick(100, 0, key);
+        differ += plain != always ? 1 : 0;
+        CHECK(kick(100, customers / used + 1, key) == plain);  // the mean is below the length
+        CHECK(kick(100, customers / used, key) == always);     // the mean reaches it
+    }
+    CHECK(differ > 10); // elimination changes the kicks, so the comparisons above can fail
+}

@@ -183,6 +183,7 @@ RouteChainPolicy RouteChainData::policy(const RouteChainOptions& options) const 
     p.penalties = options.penalties ? 1 : 0;
     p.ruin = options.ruin;
     p.eliminate = options.eliminate;
+    p.eliminate_length = options.eliminate_length;
     p.target_feasible = static_cast<std::int32_t>(std::lround(options.feasible_target * 1000.0));
     p.repair_boost = options.repair_boost;
     p.split_warp_weight = options.split_warp_weight;
@@ -249,6 +250,7 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
     options.kicks = static_cast<std::int32_t>(p.get_int("kicks"));
     options.ruin = static_cast<std::int32_t>(p.get_int("ruin"));
     options.eliminate = static_cast<std::int32_t>(p.get_int("eliminate"));
+    options.eliminate_length = static_cast<std::int32_t>(p.get_int("eliminate_length"));
     options.segments = p.get_bool("segments");
     options.segment_swaps = p.get_bool("segment_swaps");
     options.swap_star = p.get_bool("swap_star");
@@ -297,6 +299,11 @@ void register_routing_ils(Registry& registry) {
                        "of its candidates in another route (penalised or within the limits), no "
                        "route opened; the kick above when no place is found; 0: never",
                        0, 100);
+        schema.integer("eliminate_length", "0",
+                       "route elimination only while the chain's routes hold this many "
+                       "customers or more on average (long routes, which single moves rarely "
+                       "empty); 0: at any length",
+                       0, 100000);
         schema.boolean("segments", "false",
                        "also relocate 2 or 3 consecutive customers after a candidate (either "
                        "orientation) as a fifth neighborhood");

@@ -93,6 +93,9 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     /// (the shortest among the routes of a random customer and its candidates) into the other
     /// routes, no route opened; when no place is found, the kick above instead. 0: never.
     std::int32_t eliminate = 0;
+    /// Route elimination only while the routes hold this many customers or more on average
+    /// (long routes, which single moves rarely empty); 0: at any length.
+    std::int32_t eliminate_length = 0;
     std::int32_t vehicles = 0; ///< fleet limit K of recombined children (0: unlimited)
     std::int32_t segments = 0; ///< 1: neighborhood 4 (relocate2/3) searched; 0: left out
     std::int32_t swaps = 0;    ///< 1: neighborhood 5 (swap of segments) searched; 0: left out
@@ -697,6 +700,17 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         team.sync();
     }
 
+    /// Whether chain c's routes hold eliminate_length customers or more on average (every
+    /// rank reads the same workspace, so every rank decides the same).
+    LOCUS_HD bool long_routes(std::uint32_t c) const {
+        if (eliminate_length <= 0) return true;
+        const View v = view(c);
+        std::int64_t used = 0;
+        for (std::int32_t r = 0; r < n - 1; ++r)
+            used += v.length(r) > 0 ? 1 : 0;
+        return static_cast<std::int64_t>(n - 1) >= used * eliminate_length;
+    }
+
     /// The whole team: `kicks` random feasible relocations or swaps of a customer with one of
     /// its candidates (up to kKickTries draws each, the same on every rank), applied as moves;
     /// returns the cost change and (leader) writes the moved customers. Refreshes the workspace
@@ -708,7 +722,8 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         count = 0;
         refresh(team, c, row);
         if (n < 4 || K < 1) return 0;
-        if (eliminate > 0 && rng.next_u64() % 100 < static_cast<std::uint64_t>(eliminate)) {
+        if (eliminate > 0 && long_routes(c) &&
+            rng.next_u64() % 100 < static_cast<std::uint64_t>(eliminate)) {
             const Rng kept = rng; // only the leader draws in ruin_recreate
             bool kicked = false;
             const std::int64_t change = ruin_recreate(team, c, row, rng, out, count, true, kicked);
