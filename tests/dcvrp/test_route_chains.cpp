@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include "chain_policy_harness.hpp"
 #include "dcvrp_test_instances.hpp"
+#include "route_kick_check.hpp"
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/cvrplib.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
@@ -25,20 +25,7 @@ using namespace locus::dcvrp;
 
 namespace {
 
-/// A route-chain policy with its workspace for `chains` chains in host memory (the storage
-/// holds the arrays the policy points to, so neither moves).
-struct HostWorkspace {
-    HostWorkspace(const RouteChainPolicy& p, std::size_t chains) : policy(p) {
-        gpu::ArrayList list;
-        policy.declare(list, chains);
-        storage.allocate(list);
-    }
-    HostWorkspace(const HostWorkspace&) = delete;
-    HostWorkspace& operator=(const HostWorkspace&) = delete;
-
-    RouteChainPolicy policy;
-    gpu::HostStorage storage;
-};
+using dcvrp_test::HostWorkspace;
 
 SolutionBatch starts(const DcvrpProblem& problem, std::size_t count, std::uint64_t seed) {
     return dcvrp_test::insertion_starts(problem, count, seed);
@@ -366,43 +353,20 @@ TEST_CASE("DCVRP route chains: ruin and recreate puts every removed customer bac
             options.ruin = 10;
             options.penalties = penalties;
             HostWorkspace host(data.policy(options), 1);
-            const RouteChainPolicy& policy = host.policy;
-            const auto full = [&](const std::int32_t* row) {
-                return penalties ? policy.descent_evaluate(gpu::SerialTeam{}, 0, row)
-                                 : policy.evaluate(gpu::SerialTeam{}, 0, row);
-            };
             const SolutionBatch batch = starts(problem, 1, 6);
             std::vector<std::int32_t> row(batch[0].begin(), batch[0].end());
-            std::vector<std::int32_t> out(row.size());
             for (std::uint64_t k = 0; k < 150; ++k) {
                 CAPTURE(penalties);
                 CAPTURE(distance);
                 CAPTURE(k);
-                policy.refresh(gpu::SerialTeam{}, 0, row.data());
-                const std::int64_t before = full(row.data());
-                std::vector<std::int32_t> trial = row;
-                Rng rng(derive_key(99, k), 0);
-                std::int32_t count = 0;
-                const std::int64_t change =
-                    policy.perturb(gpu::SerialTeam{}, 0, trial.data(), rng, out.data(), count);
-                std::vector<unsigned char> kept(host.storage.bytes());
-                std::memcpy(kept.data(), host.storage.data(), kept.size());
-                policy.refresh(gpu::SerialTeam{}, 0, trial.data());
-                CHECK(std::memcmp(kept.data(), host.storage.data(), kept.size()) == 0);
-                CHECK(full(trial.data()) == before + change);
-                std::vector<std::int32_t> sorted = trial;
-                std::vector<std::int32_t> expected = row;
-                std::ranges::sort(sorted);
-                std::ranges::sort(expected);
-                CHECK(sorted == expected); // every customer once, the markers kept
+                const auto kick =
+                    dcvrp_test::checked_kick(host, penalties, row, Rng(derive_key(99, k), 0));
+                const std::vector<std::int32_t>& trial = kick.row;
                 if (!penalties) CHECK(problem.verify(trial).feasible);
-                std::vector<std::int32_t> moved(out.begin(), out.begin() + count);
-                std::ranges::sort(moved);
-                CHECK(std::ranges::adjacent_find(moved) == moved.end());
-                CHECK(std::ranges::all_of(moved, [](std::int32_t u) { return u > 0; }));
-                if (count > 0) {
+                CHECK(std::ranges::adjacent_find(kick.moved) == kick.moved.end()); // once each
+                if (!kick.moved.empty()) {
                     ++kicks;
-                    removed += static_cast<std::uint64_t>(count);
+                    removed += kick.moved.size();
                     routes_changed += trial != row ? 1 : 0;
                 } else {
                     CHECK(trial == row); // a dropped kick leaves the row

@@ -7,12 +7,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <numeric>
 #include <vector>
 
 #include "chain_policy_harness.hpp"
 #include "dcvrp_test_instances.hpp"
+#include "route_kick_check.hpp"
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
@@ -448,37 +448,18 @@ TEST_CASE("VRPTW route chains: ruin and recreate puts every removed customer bac
         RouteChainOptions options;
         options.ruin = 10;
         options.penalties = penalties;
-        RouteChainPolicy policy = data.policy(options);
-        gpu::ArrayList list;
-        policy.declare(list, 1);
-        gpu::HostStorage storage;
-        storage.allocate(list);
-        const auto full = [&](const std::int32_t* row) {
-            return penalties ? policy.descent_evaluate(gpu::SerialTeam{}, 0, row)
-                             : policy.evaluate(gpu::SerialTeam{}, 0, row);
-        };
+        dcvrp_test::HostWorkspace host(data.policy(options), 1);
         std::vector<std::int32_t> row = insertion_row(instance);
-        std::vector<std::int32_t> out(row.size());
         for (std::uint64_t k = 0; k < 150; ++k) {
             CAPTURE(penalties);
             CAPTURE(k);
-            policy.refresh(gpu::SerialTeam{}, 0, row.data());
-            const std::int64_t before = full(row.data());
-            std::vector<std::int32_t> trial = row;
-            Rng rng(derive_key(77, k), 0);
-            std::int32_t count = 0;
-            const std::int64_t change =
-                policy.perturb(gpu::SerialTeam{}, 0, trial.data(), rng, out.data(), count);
-            CHECK(full(trial.data()) == before + change);
-            std::vector<std::int32_t> sorted = trial;
-            std::vector<std::int32_t> expected = row;
-            std::ranges::sort(sorted);
-            std::ranges::sort(expected);
-            CHECK(sorted == expected); // every customer once, the markers kept
+            const auto kick =
+                dcvrp_test::checked_kick(host, penalties, row, Rng(derive_key(77, k), 0));
+            const std::vector<std::int32_t>& trial = kick.row;
             const auto verdict = problem.verify(trial);
             if (!penalties) CHECK_MESSAGE(verdict.feasible, verdict.message);
             if (penalties && !verdict.feasible) ++late_kicks;
-            kicks += count > 0 ? 1 : 0;
+            kicks += kick.moved.empty() ? 0 : 1;
             row = trial;
         }
     }
@@ -512,15 +493,7 @@ TEST_CASE("Route chains: route elimination empties one route into the others and
             RouteChainOptions options;
             options.eliminate = 100;
             options.penalties = penalties;
-            RouteChainPolicy policy = data.policy(options);
-            gpu::ArrayList list;
-            policy.declare(list, 1);
-            gpu::HostStorage storage;
-            storage.allocate(list);
-            const auto full = [&](const std::int32_t* row) {
-                return penalties ? policy.descent_evaluate(gpu::SerialTeam{}, 0, row)
-                                 : policy.evaluate(gpu::SerialTeam{}, 0, row);
-            };
+            dcvrp_test::HostWorkspace host(data.policy(options), 1);
             // The construction's routes each split in two: more routes than needed, so that
             // elimination within the hard limits has room too.
             Routes halves;
@@ -533,35 +506,19 @@ TEST_CASE("Route chains: route elimination empties one route into the others and
             const std::vector<std::int32_t> start = encode_routes(halves, instance.n);
             REQUIRE(problem.verify(start).feasible);
             std::vector<std::int32_t> row = start;
-            std::vector<std::int32_t> out(row.size());
             std::int32_t eliminated = 0;
             for (std::uint64_t k = 0; k < 120; ++k) {
                 CAPTURE(k);
-                policy.refresh(gpu::SerialTeam{}, 0, row.data());
-                const std::int64_t before = full(row.data());
                 const auto routes = routes_of(row);
-                std::vector<std::int32_t> trial = row;
-                Rng rng(derive_key(61, k), 0);
-                std::int32_t count = 0;
-                const std::int64_t change =
-                    policy.perturb(gpu::SerialTeam{}, 0, trial.data(), rng, out.data(), count);
-                std::vector<unsigned char> kept(storage.bytes());
-                std::memcpy(kept.data(), storage.data(), kept.size());
-                policy.refresh(gpu::SerialTeam{}, 0, trial.data());
-                CHECK(std::memcmp(kept.data(), storage.data(), kept.size()) == 0);
-                CHECK(full(trial.data()) == before + change);
-                std::vector<std::int32_t> sorted = trial;
-                std::vector<std::int32_t> expected = row;
-                std::ranges::sort(sorted);
-                std::ranges::sort(expected);
-                CHECK(sorted == expected); // every customer once, the markers kept
+                const auto kick =
+                    dcvrp_test::checked_kick(host, penalties, row, Rng(derive_key(61, k), 0));
+                const std::vector<std::int32_t>& trial = kick.row;
                 const auto verdict = problem.verify(trial);
                 if (!penalties) CHECK_MESSAGE(verdict.feasible, verdict.message);
                 const auto after = routes_of(trial);
                 CHECK(after.size() <= routes.size()); // no route opened
-                std::vector<std::int32_t> moved(out.begin(), out.begin() + count);
-                std::ranges::sort(moved);
-                if (count > 2 && std::ranges::find(routes, moved) != routes.end()) {
+                const std::vector<std::int32_t>& moved = kick.moved;
+                if (moved.size() > 2 && std::ranges::find(routes, moved) != routes.end()) {
                     // A whole route moved: it is gone, its customers are in the other routes.
                     CHECK(after.size() + 1 == routes.size());
                     CHECK(std::ranges::find(after, moved) == after.end());
@@ -591,16 +548,12 @@ TEST_CASE("Route chains: route elimination waits for routes of eliminate_length 
         options.penalties = true;
         options.eliminate = eliminate;
         options.eliminate_length = length;
-        RouteChainPolicy policy = data.policy(options);
-        gpu::ArrayList list;
-        policy.declare(list, 1);
-        gpu::HostStorage storage;
-        storage.allocate(list);
+        dcvrp_test::HostWorkspace host(data.policy(options), 1);
         std::vector<std::int32_t> row = start;
         std::vector<std::int32_t> out(row.size());
         Rng rng(derive_key(67, key), 0);
         std::int32_t count = 0;
-        policy.perturb(gpu::SerialTeam{}, 0, row.data(), rng, out.data(), count);
+        host.policy.perturb(gpu::SerialTeam{}, 0, row.data(), rng, out.data(), count);
         return row;
     };
     std::int32_t differ = 0;
