@@ -263,9 +263,11 @@ concept Deepening = requires(const P& p, const Team& t, std::uint32_t c, std::in
 } // namespace chain
 
 /// Whether P perturbs with the whole team: perturb(team, chain, solution, rng, out, count) is
-/// called by every rank with the same random stream, returns the objective change on every
-/// rank, writes the touched elements (leader) and their count (every rank), and leaves the
-/// workspace refreshed for the solution.
+/// called by every rank with the same random stream, returns the objective change and
+/// writes the touched elements and their count (the routine reads all three on the leader
+/// only; a policy whose leader alone draws, as the DCVRP's ruin and recreate, leaves the other
+/// ranks' change, count and stream behind), and leaves the workspace refreshed for the
+/// solution on every rank.
 template <class P, class Team>
 concept TeamPerturbing = requires(const P& p, const Team& t, std::uint32_t c, std::int32_t* s,
                                   Rng& rng, std::int32_t& count) {
