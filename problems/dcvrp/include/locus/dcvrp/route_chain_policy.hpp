@@ -888,12 +888,13 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                                                     static_cast<std::uint64_t>(n - 1));
             const std::int32_t seed_length = v.length(v.route[seed]);
             const std::int32_t longest = seed_length < kMaxString ? seed_length : kMaxString;
-            std::int32_t most_routes = 4 * ruin / (1 + longest) - 1;
-            most_routes = most_routes < 1 ? 1 : most_routes;
-            const auto ruined_routes =
-                whole_route ? 0
-                            : static_cast<std::int32_t>(
-                                  1 + rng.next_u64() % static_cast<std::uint64_t>(most_routes));
+            std::int32_t ruined_routes = 0; // strings to take out (none when a whole route goes)
+            if (!whole_route) {
+                const std::int32_t most_routes = 4 * ruin / (1 + longest) - 1;
+                ruined_routes = static_cast<std::int32_t>(
+                    1 + rng.next_u64() % static_cast<std::uint64_t>(
+                                             most_routes < 1 ? 1 : most_routes));
+            }
             if (whole_route) {
                 std::int32_t target = -1;
                 std::int32_t shortest = room + 1;
