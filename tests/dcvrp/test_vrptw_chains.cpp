@@ -567,3 +567,44 @@ TEST_CASE("Route chains: route elimination waits for routes of eliminate_length 
     }
     CHECK(differ > 10); // elimination changes the kicks, so the comparisons above can fail
 }
+
+TEST_CASE("Route chains: ruin and recreate waits for routes of ruin_length customers on average; "
+          "below it the kicks are the random ones of ruin = 0, at or above it those of no length "
+          "limit") {
+    const Instance instance = generate_random_vrptw(80, 8, 60, 10, 200);
+    const RouteChainData data(instance, 8);
+    const std::vector<std::int32_t> start = insertion_row(instance);
+    std::int32_t used = 0;
+    for (std::size_t i = 0; i < start.size(); ++i)
+        used += start[i] == 0 && i + 1 < start.size() && start[i + 1] != 0 ? 1 : 0;
+    const std::int32_t customers = instance.n - 1;
+    REQUIRE(used > 1);
+    struct Kick {
+        std::vector<std::int32_t> row;
+        std::vector<std::int32_t> moved;
+        bool operator==(const Kick&) const = default;
+    };
+    const auto kick = [&](std::int32_t ruin, std::int32_t length, std::uint64_t key) {
+        RouteChainOptions options;
+        options.penalties = true;
+        options.ruin = ruin;
+        options.ruin_length = length;
+        dcvrp_test::HostWorkspace host(data.policy(options), 1);
+        Kick k{start, std::vector<std::int32_t>(start.size())};
+        Rng rng(derive_key(71, key), 0);
+        std::int32_t count = 0;
+        host.policy.perturb(gpu::SerialTeam{}, 0, k.row.data(), rng, k.moved.data(), count);
+        k.moved.resize(static_cast<std::size_t>(count));
+        return k;
+    };
+    std::int32_t differ = 0;
+    for (std::uint64_t key = 0; key < 20; ++key) {
+        CAPTURE(key);
+        const Kick random = kick(0, 0, key);
+        const Kick ruined = kick(10, 0, key);
+        differ += random != ruined ? 1 : 0;
+        CHECK(kick(10, customers / used + 1, key) == random); // the mean is below the length
+        CHECK(kick(10, customers / used, key) == ruined);     // the mean reaches it
+    }
+    CHECK(differ > 10); // ruin changes the kicks, so the comparisons above can fail
+}

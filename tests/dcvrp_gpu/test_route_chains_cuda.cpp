@@ -223,9 +223,10 @@ TEST_CASE("DCVRP route chains confined to regions (decompose): CUDA and the CPU 
 TEST_CASE("VRPTW route chains: CUDA and the CPU twin reach the same solutions (every "
           "neighborhood, penalised time warp, random kicks, ruin and recreate and route "
           "elimination, recombination)") {
-    // (ruin, eliminate, eliminate_length): the last elimination waits for routes of 8
-    // customers on average (11 routes or fewer of the 89 customers), which these chains' 10-12
-    // routes cross, so the gate opens and closes during the run.
+    // (ruin, eliminate, length): in the last case the ruin and the elimination wait for routes
+    // of 8 customers on average (ruin_length = eliminate_length = 8: 11 routes or fewer of the
+    // 89 customers), which these chains' 10-12 routes cross, so the gates open and close during
+    // the run.
     for (const auto& [ruin, eliminate, length] :
          {std::tuple{0, 0, 0}, std::tuple{6, 0, 0}, std::tuple{0, 40, 0}, std::tuple{6, 40, 8}}) {
         CAPTURE(ruin);
@@ -251,6 +252,7 @@ TEST_CASE("VRPTW route chains: CUDA and the CPU twin reach the same solutions (e
         options.ruin = ruin;
         options.eliminate = eliminate;
         options.eliminate_length = length;
+        options.ruin_length = length;
         gpu::ChainParams params;
         params.seed = 43;
         params.check_moves = true;

@@ -184,6 +184,7 @@ RouteChainPolicy RouteChainData::policy(const RouteChainOptions& options) const 
     p.ruin = options.ruin;
     p.eliminate = options.eliminate;
     p.eliminate_length = options.eliminate_length;
+    p.ruin_length = options.ruin_length;
     p.target_feasible = static_cast<std::int32_t>(std::lround(options.feasible_target * 1000.0));
     p.repair_boost = options.repair_boost;
     p.split_warp_weight = options.split_warp_weight;
@@ -251,6 +252,7 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
     options.ruin = static_cast<std::int32_t>(p.get_int("ruin"));
     options.eliminate = static_cast<std::int32_t>(p.get_int("eliminate"));
     options.eliminate_length = static_cast<std::int32_t>(p.get_int("eliminate_length"));
+    options.ruin_length = static_cast<std::int32_t>(p.get_int("ruin_length"));
     options.segments = p.get_bool("segments");
     options.segment_swaps = p.get_bool("segment_swaps");
     options.swap_star = p.get_bool("swap_star");
@@ -292,6 +294,11 @@ void register_routing_ils(Registry& registry) {
                        "routes near a random customer, each put back at its cheapest place "
                        "beside one of its candidates (blinks 1/100); 0: the random kicks",
                        0, 64);
+        schema.integer("ruin_length", "0",
+                       "ruin and recreate only while the chain's routes hold this many "
+                       "customers or more on average (below it the random kicks); 0: at any "
+                       "length",
+                       0, 100000);
         schema.integer("eliminate", "0",
                        "route elimination: the per cent of perturbations that first try to "
                        "empty the shortest route among those of a random customer and its "

@@ -96,6 +96,9 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     /// Route elimination only while the routes hold this many customers or more on average
     /// (long routes, which single moves rarely empty); 0: at any length.
     std::int32_t eliminate_length = 0;
+    /// Ruin and recreate only while the routes hold this many customers or more on average
+    /// (below it the random kicks, drawn as with ruin = 0); 0: at any length.
+    std::int32_t ruin_length = 0;
     std::int32_t vehicles = 0; ///< fleet limit K of recombined children (0: unlimited)
     std::int32_t segments = 0; ///< 1: neighborhood 4 (relocate2/3) searched; 0: left out
     std::int32_t swaps = 0;    ///< 1: neighborhood 5 (swap of segments) searched; 0: left out
@@ -700,15 +703,15 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         team.sync();
     }
 
-    /// Whether chain c's routes hold eliminate_length customers or more on average (every
-    /// rank reads the same workspace, so every rank decides the same).
-    LOCUS_HD bool long_routes(std::uint32_t c) const {
-        if (eliminate_length <= 0) return true;
+    /// Whether chain c's routes hold `length` customers or more on average (every rank reads
+    /// the same workspace, so every rank decides the same); true for length 0.
+    LOCUS_HD bool long_routes(std::uint32_t c, std::int32_t length) const {
+        if (length <= 0) return true;
         const View v = view(c);
         std::int64_t used = 0;
         for (std::int32_t r = 0; r < n - 1; ++r)
             used += v.length(r) > 0 ? 1 : 0;
-        return static_cast<std::int64_t>(n - 1) >= used * eliminate_length;
+        return static_cast<std::int64_t>(n - 1) >= used * length;
     }
 
     /// The whole team: `kicks` random feasible relocations or swaps of a customer with one of
@@ -722,7 +725,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         count = 0;
         refresh(team, c, row);
         if (n < 4 || K < 1) return 0;
-        if (eliminate > 0 && long_routes(c) &&
+        if (eliminate > 0 && long_routes(c, eliminate_length) &&
             rng.next_u64() % 100 < static_cast<std::uint64_t>(eliminate)) {
             const Rng kept = rng; // only the leader draws in ruin_recreate
             bool kicked = false;
@@ -731,7 +734,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
             rng = kept;
             count = 0;
         }
-        if (ruin > 0) {
+        if (ruin > 0 && long_routes(c, ruin_length)) {
             bool kicked = false;
             return ruin_recreate(team, c, row, rng, out, count, false, kicked);
         }
@@ -894,8 +897,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
                 ruined_routes = static_cast<std::int32_t>(
                     1 + rng.next_u64() % static_cast<std::uint64_t>(
                                              most_routes < 1 ? 1 : most_routes));
-            }
-            if (whole_route) {
+            } else {
                 std::int32_t target = -1;
                 std::int32_t shortest = room + 1;
                 for (std::int32_t i = -1; i < K; ++i) {

@@ -35,6 +35,7 @@ struct RouteChainOptions {
     std::int32_t ruin = 0;        ///< ruin-and-recreate kick: customers removed on average
     std::int32_t eliminate = 0;   ///< per cent of kicks that first try to empty a route
     std::int32_t eliminate_length = 0; ///< ... while routes average this many customers
+    std::int32_t ruin_length = 0; ///< ruin only while routes average this many customers
     bool segments = false;        ///< also relocate 2-3 consecutive customers
     bool segment_swaps = false;   ///< also swap 2 consecutive customers with 1 or 2
     bool swap_star = false;       ///< also SWAP* on granular places
