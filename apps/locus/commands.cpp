@@ -179,8 +179,9 @@ int verify_solution(const std::string& instance, const std::string& solution,
         const auto names = registry.names("problem");
         throw ConfigError(
             fmt::format("unknown problem '{}' (valid: {}); a plugin in another folder is loaded "
-                        "with --plugin-path DIR or LOCUS_PLUGIN_PATH",
-                        name, fmt::join(names, ", ")));
+                        "with --plugin-path DIR or LOCUS_PLUGIN_PATH{}",
+                        name, fmt::join(names, ", "),
+                        registry.unloaded().empty() ? "" : "; " + registry.unloaded()));
     }
     Params params("problem", name, "problem", {});
     params.set("instance", instance_arg);

@@ -78,9 +78,11 @@ enum ExitCode : int {
 
 /// Registers the job schema and loads every plugin of the search path (`extra_dirs`, then
 /// $LOCUS_PLUGIN_PATH, then the executable's directory) into `registry`. A plugin that fails
-/// to load is skipped with a warning line on stderr (and its message put in `failures`); the
-/// others serve the job. Throws PluginError naming the directories searched when no plugin
-/// is loaded.
+/// to load is skipped; the others serve the job. With `failures` (a listing) every skipped file
+/// gets a warning line on stderr and its message goes in `failures`; without (a job) the files
+/// built for another locus are instead named in the registry's `unloaded` text, which the
+/// error of a component not found ends with, and only the other failures are warned of.
+/// Throws PluginError naming the directories searched when no plugin is loaded.
 std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& extra_dirs,
                                      Registry& registry,
                                      std::vector<std::string>* failures = nullptr);

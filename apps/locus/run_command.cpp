@@ -250,15 +250,36 @@ std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& e
     registry.set_note_sink([](const std::string& text) { put_line(stderr, "locus: note: " + text); });
     PluginLoader loader(extra_dirs);
     auto loaded = loader.load_all(registry);
-    for (const std::string& failure : loader.failures())
-        put_line(stderr, "locus: warning: " + failure + "; its components are unavailable");
-    if (failures != nullptr) *failures = loader.failures();
+    // NOTE: a plugin file of another build (a partial rebuild after the sources moved) is named
+    // in a listing, and for a job only where it matters: in the error of a component that is not
+    // found (Registry::unloaded), since a job that needs none of its components runs as it is.
+    // A broken file is warned of always.
+    const auto& other_builds = loader.other_builds();
+    const bool listing = failures != nullptr;
+    for (const std::string& failure : loader.failures()) {
+        const bool other_build = std::ranges::any_of(
+            other_builds, [&](const auto& other) { return other.message == failure; });
+        if (listing || !other_build)
+            put_line(stderr, "locus: warning: " + failure + "; its components are unavailable");
+    }
+    if (listing) *failures = loader.failures();
+    if (!other_builds.empty()) {
+        std::string files;
+        for (const auto& other : other_builds)
+            files += (files.empty() ? "" : ", ") + other.file.string();
+        registry.set_unloaded(
+            fmt::format("{} not loaded, built for another locus (another build id or plugin ABI "
+                        "version): {}; rebuild {} with this locus (scripts/build)",
+                        other_builds.size() == 1 ? "a plugin was" : "plugins were", files,
+                        other_builds.size() == 1 ? "it" : "them"));
+    }
     if (loaded.empty()) {
         std::string dirs;
         for (const auto& dir : loader.search_path())
             dirs += (dirs.empty() ? "" : ", ") + dir.string();
         throw PluginError("no locus plugins found (searched: " + dirs +
-                          "); set LOCUS_PLUGIN_PATH or pass --plugin-path");
+                          "); set LOCUS_PLUGIN_PATH or pass --plugin-path" +
+                          (registry.unloaded().empty() ? "" : "; " + registry.unloaded()));
     }
     return loaded;
 }

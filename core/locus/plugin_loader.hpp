@@ -11,6 +11,13 @@
 
 namespace locus {
 
+/// A plugin file built for another locus: another plugin ABI version or build id. Rebuilding
+/// the plugin with this locus cures it.
+class __attribute__((visibility("default"))) PluginBuildMismatch : public PluginError {
+public:
+    using PluginError::PluginError;
+};
+
 class Registry;
 
 /// What is known about a loaded plugin.
@@ -57,6 +64,15 @@ public:
     /// The messages of the plugin files load_all() skipped, in file-name order.
     const std::vector<std::string>& failures() const { return failures_; }
 
+    /// A file among those of failures() built for another locus (PluginBuildMismatch: another
+    /// plugin ABI version or build id), with its message as in failures().
+    struct OtherBuild {
+        std::filesystem::path file;
+        std::string message;
+    };
+    /// The files load_all() skipped as built for another locus, in file-name order.
+    const std::vector<OtherBuild>& other_builds() const { return other_builds_; }
+
     /// Loads `locus_<name>.so` from the first directory of the search path holding it (warning
     /// on stderr, as load_all does, about the files of that name it shadows). Throws
     /// PluginError "plugin 'name' not found (searched: dir1, dir2, ...)" when there is none.
@@ -69,6 +85,7 @@ private:
     std::vector<std::filesystem::path> search_path_;
     std::vector<PluginInfo> loaded_;
     std::vector<std::string> failures_;
+    std::vector<OtherBuild> other_builds_;
 };
 
 } // namespace locus

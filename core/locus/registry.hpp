@@ -88,6 +88,11 @@ public:
     /// Passes `text` to the note sink unless the same note was passed before.
     void note(const std::string& text) const;
 
+    /// What was found on the plugin path but not loaded (e.g. plugins of another build), said
+    /// at the end of every "unknown <kind> 'name'" error of config composition; "" for nothing.
+    void set_unloaded(std::string text) { unloaded_ = std::move(text); }
+    const std::string& unloaded() const { return unloaded_; }
+
     /// Creates the component described by `params` (kind and name from the params) and checks
     /// it has type T (T::kind must equal params.kind()).
     template <class T> std::unique_ptr<T> create(const Params& params, BuildContext& ctx) const {
@@ -105,6 +110,7 @@ private:
     std::string owner_;
     std::function<void(const std::string&)> note_sink_;
     mutable std::set<std::string> noted_;
+    std::string unloaded_;
 };
 
 /// Closest candidate to `word` by edit distance, or "" if none is reasonably close.

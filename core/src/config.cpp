@@ -298,9 +298,11 @@ class Validator {
             const std::string hint = is_problem ? "; a plugin in another folder is loaded with "
                                                   "--plugin-path DIR or LOCUS_PLUGIN_PATH"
                                                 : "";
+            const std::string& unloaded = registry_.unloaded();
             fail(name_location, path,
                  "unknown " + kind + " '" + name + "'" + where +
-                     alternatives(name, candidates(kind, scope)) + hint);
+                     alternatives(name, candidates(kind, scope)) + hint +
+                     (unloaded.empty() ? "" : "; " + unloaded));
         }
         auto params =
             params_of(map, entry->schema, path, node.location, false, is_problem ? name : scope);

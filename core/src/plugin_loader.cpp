@@ -102,12 +102,12 @@ std::string missing_entry_message(const boost::dll::shared_library& library, con
 /// Checks the descriptor of `path` without calling into the plugin.
 void check_descriptor(const PluginDescriptor& descriptor, const fs::path& path) {
     if (descriptor.abi_version != LOCUS_ABI_VERSION)
-        throw PluginError(fmt::format("plugin '{}' was built for plugin ABI version {}, this locus "
+        throw PluginBuildMismatch(fmt::format("plugin '{}' was built for plugin ABI version {}, this locus "
                                       "expects {}; rebuild the plugin",
                                       path.string(), descriptor.abi_version, LOCUS_ABI_VERSION));
     const std::string build_id = descriptor.build_id != nullptr ? descriptor.build_id : "";
     if (build_id != LOCUS_BUILD_ID)
-        throw PluginError("plugin '" + path.string() + "' comes from another build (build id " +
+        throw PluginBuildMismatch("plugin '" + path.string() + "' comes from another build (build id " +
                           (build_id.empty() ? std::string("<none>") : build_id) +
                           ", locus build id " + LOCUS_BUILD_ID +
                           "); rebuild it together with locus");
@@ -269,6 +269,10 @@ std::vector<PluginInfo> PluginLoader::load_all(Registry& registry) {
     for (const auto& [name, path] : files) {
         try {
             result.push_back(load(path, registry));
+        } catch (const PluginBuildMismatch& e) {
+            failures_.emplace_back(e.what());
+            std::error_code error;
+            other_builds_.push_back({fs::weakly_canonical(path, error), e.what()});
         } catch (const PluginError& e) {
             failures_.emplace_back(e.what());
         }

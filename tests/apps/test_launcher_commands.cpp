@@ -328,6 +328,44 @@ TEST_CASE("a file that is not a plugin is skipped with a warning naming it; the 
     }
 }
 
+TEST_CASE("a plugin of another build is named where a job needs a component it lacks, and by "
+          "the listing; a job that needs none of its components runs without a warning") {
+    const fs::path dir = temp_dir("apps-other-build");
+    const fs::path config = dir / "job.yaml";
+    write_file(config, kJob);
+    const std::string other = LOCUS_TEST_APPS_OTHER_BUILD_DIR;
+    const std::string file = fs::canonical(fs::path(other) / "locus_fixture_other_build.so").string();
+    const std::string unloaded = "a plugin was not loaded, built for another locus (another build "
+                                 "id or plugin ABI version): " +
+                                 file + "; rebuild it with this locus (scripts/build)";
+
+    SUBCASE("a job that does not need it runs, stderr empty") {
+        const CommandResult r = run_locus_stderr("run " + quoted(config.string()) + " -q --out " +
+                                                 quoted((dir / "out").string()) +
+                                                 " --plugin-path " + quoted(other));
+        CHECK(r.exit_code == 0);
+        CHECK(r.output == "");
+        CHECK(read_jsonl(dir / "out" / "results.jsonl").size() == 1);
+    }
+    SUBCASE("a job naming a component that is not found ends its error with the plugin") {
+        const fs::path unknown = dir / "unknown.yaml";
+        write_file(unknown, "problem: {name: knapsack, instance: items.txt}\n"
+                            "algorithm: {name: descent, neighborhood: two_opt}\n");
+        const CommandResult r = run_locus_stderr("run " + quoted(unknown.string()) +
+                                                 " -q --plugin-path " + quoted(other));
+        CHECK(r.exit_code == 2);
+        CHECK(r.output.starts_with("locus: error: " + unknown.string() +
+                                   ":1:17: problem: unknown problem 'knapsack' (valid: "));
+        CHECK(r.output.ends_with("LOCUS_PLUGIN_PATH; " + unloaded + "\n"));
+    }
+    SUBCASE("the listing warns of it and fails") {
+        const CommandResult r = run_locus_stderr("plugins", "LOCUS_PLUGIN_PATH=" + quoted(other));
+        CHECK(r.exit_code == 1);
+        CHECK(r.output.find("locus: warning: plugin '" + file + "' comes from another build") !=
+              std::string::npos);
+    }
+}
+
 TEST_CASE("the plugin search path: --plugin-path, then LOCUS_PLUGIN_PATH, then the executable") {
     const fs::path dir = temp_dir("apps-plugin-order");
     const fs::path first = dir / "first";
