@@ -532,45 +532,14 @@ TEST_CASE("Route chains: route elimination empties one route into the others and
     }
 }
 
-TEST_CASE("Route chains: route elimination waits for routes of eliminate_length customers on "
-          "average; below it the kicks are those of eliminate = 0, at or above it those of no "
-          "length limit") {
-    const Instance instance = generate_random_vrptw(80, 8, 60, 10, 200);
-    const RouteChainData data(instance, 8);
-    const std::vector<std::int32_t> start = insertion_row(instance);
-    std::int32_t used = 0;
-    for (std::size_t i = 0; i < start.size(); ++i)
-        used += start[i] == 0 && i + 1 < start.size() && start[i + 1] != 0 ? 1 : 0;
-    const std::int32_t customers = instance.n - 1;
-    REQUIRE(used > 1);
-    const auto kick = [&](std::int32_t eliminate, std::int32_t length, std::uint64_t key) {
-        RouteChainOptions options;
-        options.penalties = true;
-        options.eliminate = eliminate;
-        options.eliminate_length = length;
-        dcvrp_test::HostWorkspace host(data.policy(options), 1);
-        std::vector<std::int32_t> row = start;
-        std::vector<std::int32_t> out(row.size());
-        Rng rng(derive_key(67, key), 0);
-        std::int32_t count = 0;
-        host.policy.perturb(gpu::SerialTeam{}, 0, row.data(), rng, out.data(), count);
-        return row;
-    };
-    std::int32_t differ = 0;
-    for (std::uint64_t key = 0; key < 20; ++key) {
-        CAPTURE(key);
-        const auto plain = kick(0, 0, key);
-        const auto always = kick(100, 0, key);
-        differ += plain != always ? 1 : 0;
-        CHECK(kick(100, customers / used + 1, key) == plain);  // the mean is below the length
-        CHECK(kick(100, customers / used, key) == always);     // the mean reaches it
-    }
-    CHECK(differ > 10); // elimination changes the kicks, so the comparisons above can fail
-}
+namespace {
 
-TEST_CASE("Route chains: ruin and recreate waits for routes of ruin_length customers on average; "
-          "below it the kicks are the random ones of ruin = 0, at or above it those of no length "
-          "limit") {
+/// Checks a kick gated by the routes' mean length on the insertion start of an 80-customer
+/// VRPTW instance, 20 keys: `gate(options, length)` turns the kick on with its gate at `length`
+/// (0: no gate). Below the start's mean route length the kick (row and moved customers) equals
+/// the kick with it off, at the mean it equals the kick without the gate, and the kick with it
+/// on differs from it off for most keys, so that both comparisons can fail.
+template <class Gate> void check_length_gate(const Gate& gate) {
     const Instance instance = generate_random_vrptw(80, 8, 60, 10, 200);
     const RouteChainData data(instance, 8);
     const std::vector<std::int32_t> start = insertion_row(instance);
@@ -584,14 +553,13 @@ TEST_CASE("Route chains: ruin and recreate waits for routes of ruin_length custo
         std::vector<std::int32_t> moved;
         bool operator==(const Kick&) const = default;
     };
-    const auto kick = [&](std::int32_t ruin, std::int32_t length, std::uint64_t key) {
+    const auto kick = [&](bool on, std::int32_t length, std::uint64_t key) {
         RouteChainOptions options;
         options.penalties = true;
-        options.ruin = ruin;
-        options.ruin_length = length;
+        if (on) gate(options, length);
         dcvrp_test::HostWorkspace host(data.policy(options), 1);
         Kick k{start, std::vector<std::int32_t>(start.size())};
-        Rng rng(derive_key(71, key), 0);
+        Rng rng(derive_key(67, key), 0);
         std::int32_t count = 0;
         host.policy.perturb(gpu::SerialTeam{}, 0, k.row.data(), rng, k.moved.data(), count);
         k.moved.resize(static_cast<std::size_t>(count));
@@ -600,11 +568,31 @@ TEST_CASE("Route chains: ruin and recreate waits for routes of ruin_length custo
     std::int32_t differ = 0;
     for (std::uint64_t key = 0; key < 20; ++key) {
         CAPTURE(key);
-        const Kick random = kick(0, 0, key);
-        const Kick ruined = kick(10, 0, key);
-        differ += random != ruined ? 1 : 0;
-        CHECK(kick(10, customers / used + 1, key) == random); // the mean is below the length
-        CHECK(kick(10, customers / used, key) == ruined);     // the mean reaches it
+        const Kick off = kick(false, 0, key);
+        const Kick ungated = kick(true, 0, key);
+        differ += off != ungated ? 1 : 0;
+        CHECK(kick(true, customers / used + 1, key) == off); // the mean is below the length
+        CHECK(kick(true, customers / used, key) == ungated); // the mean reaches it
     }
-    CHECK(differ > 10); // ruin changes the kicks, so the comparisons above can fail
+    CHECK(differ > 10);
+}
+
+} // namespace
+
+TEST_CASE("Route chains: route elimination waits for routes of eliminate_length customers on "
+          "average; below it the kicks are those of eliminate = 0, at or above it those of no "
+          "length limit") {
+    check_length_gate([](RouteChainOptions& options, std::int32_t length) {
+        options.eliminate = 100;
+        options.eliminate_length = length;
+    });
+}
+
+TEST_CASE("Route chains: ruin and recreate waits for routes of ruin_length customers on average; "
+          "below it the kicks are the random ones of ruin = 0, at or above it those of no length "
+          "limit") {
+    check_length_gate([](RouteChainOptions& options, std::int32_t length) {
+        options.ruin = 10;
+        options.ruin_length = length;
+    });
 }
