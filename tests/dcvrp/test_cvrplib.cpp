@@ -148,7 +148,7 @@ TEST_CASE("bad input: each problem gives one exact message naming the file") {
     CHECK(parse_error(line5_with("DEMAND_SECTION\n1 0\n2 3\n3 4\n4 2\n5 5\n6 1\n", "")) ==
           "x.vrp: missing DEMAND_SECTION");
     CHECK(parse_error(line5_with("5 5\n", "5 9\n")) ==
-          "x.vrp: customer node 5 has demand 9, more than CAPACITY 8");
+          "x.vrp:20: customer node 5 has demand 9, more than CAPACITY 8");
     CHECK(parse_error(line5_with("6 5 0", "6 6 0")) ==
           "x.vrp: customer node 6 cannot be served within DISTANCE 12 even alone (depot -> 6 -> "
           "depot = 12 + SERVICE_TIME 1 = 13)");
@@ -181,7 +181,7 @@ TEST_CASE("bad input: each problem gives one exact message naming the file") {
     CHECK(parse_error(line5_with("DISTANCE : 12", "DISTANCE : -1")) ==
           "x.vrp:5: DISTANCE must be a positive number, got '-1'");
     CHECK(parse_error(line5_with("1 0\n2 3", "1 4\n2 3")) ==
-          "x.vrp: depot node 1 has demand 4 (a depot has no demand)");
+          "x.vrp:16: depot node 1 has demand 4 (a depot has no demand)");
     CHECK(parse_error(line5_with("3 2 0", "3 2 zero")) ==
           "x.vrp:11: node 3: non-numeric coordinate 'zero'");
     CHECK(parse_error(line5_with("3 2 0", "2 2 0")) ==

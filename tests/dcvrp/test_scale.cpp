@@ -412,7 +412,7 @@ TEST_CASE("DCVRP bad instances above 10,000 nodes get the same one-line errors")
     instance.demand[12345] = 101;
     const std::string text = format_cvrplib(instance);
     CHECK(test::error_message<InstanceError>([&] { parse_cvrplib(text, "big.vrp"); }) ==
-          "big.vrp: customer node 12346 has demand 101, more than CAPACITY 100");
+          "big.vrp:27354: customer node 12346 has demand 101, more than CAPACITY 100");
     Instance far = generate_random(15001, 4, 100, std::numeric_limits<double>::infinity());
     far.x[9000] = std::numeric_limits<double>::quiet_NaN();
     CHECK(test::error_message<InstanceError>([&] { validate_instance(far, "far.vrp"); })

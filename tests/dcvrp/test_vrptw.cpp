@@ -194,7 +194,7 @@ TEST_CASE("VRPTW: bad input gets one line with the file and the line") {
     CHECK(parse_error(timed4_with("TYPE : VRPTW", "TYPE : CVRP")) ==
           "x.vrp:2: unsupported TYPE 'CVRP' (supported: VRPTW)");
     CHECK(parse_error(timed4_with("2 4\n3 4\n", "2 4\n3 11\n")) ==
-          "x.vrp: customer node 3 has demand 11, more than CAPACITY 10");
+          "x.vrp:16: customer node 3 has demand 11, more than CAPACITY 10");
     const std::string no_windows =
         timed4_with("TIME_WINDOW_SECTION\n1 0 100\n2 5 20\n3 10 40\n4 0 100\n", "");
     CHECK(parse_error(no_windows) == "x.vrp: missing TIME_WINDOW_SECTION");
@@ -312,7 +312,13 @@ TEST_CASE("VRPTW: bad Solomon input gets one line with the file and the line") {
           "CUSTOMER blocks)");
     CHECK(solomon_error(solomon4_with("    2      6         8          4 ",
                                       "    2      6         8         12 ")) ==
-          "x.txt: customer node 2 has demand 12, more than CAPACITY 10");
+          "x.txt:12: customer node 2 has demand 12, more than CAPACITY 10");
+    CHECK(solomon_error(solomon4_with("    3      1         1          3",
+                                      "    3      1         1         -3")) ==
+          "x.txt:13: node 3 has negative demand -3");
+    CHECK(solomon_error(solomon4_with("    0      0         0          0",
+                                      "    0      0         0          2")) ==
+          "x.txt:10: depot node 0 has demand 2 (a depot has no demand)");
 }
 
 TEST_CASE("random-vrptw: the customers of random-cvrp with windows that bind, each customer "

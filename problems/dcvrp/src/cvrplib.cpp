@@ -96,7 +96,7 @@ std::size_t depot_index(const KeyedFile& file, std::size_t n) {
     return static_cast<std::size_t>(ids.front() - 1);
 }
 
-void read_demands(const KeyedFile& file, Instance& instance) {
+void read_demands(const KeyedFile& file, Instance& instance, std::size_t depot) {
     const auto n = static_cast<std::size_t>(instance.n);
     std::vector<std::int64_t> demand;
     file.for_each_node(
@@ -108,6 +108,16 @@ void read_demands(const KeyedFile& file, Instance& instance) {
                                                    v + 1, words[1]));
             if (*q < 0)
                 file.fail(line.number, fmt::format("node {} has negative demand {}", v + 1, *q));
+            // The same words as validate_instance, at the demand's line (a CAPACITY below 1 is
+            // left to it).
+            if (v == depot && *q != 0)
+                file.fail(line.number, fmt::format("depot node {} has demand {} (a depot has no "
+                                                   "demand)",
+                                                   v + 1, *q));
+            if (v != depot && instance.capacity >= 1 && *q > instance.capacity)
+                file.fail(line.number, fmt::format("customer node {} has demand {}, more than "
+                                                   "CAPACITY {}",
+                                                   v + 1, *q, instance.capacity));
             if (demand.empty()) demand.assign(n, 0);
             demand[v] = *q;
         });
@@ -252,7 +262,7 @@ Instance parse_vrptw(std::string_view text, const std::string& source, RoundingO
     auto xy = file.coordinates(file.required_section("NODE_COORD_SECTION"), n);
     in_file.x = std::move(xy.x);
     in_file.y = std::move(xy.y);
-    read_demands(file, in_file);
+    read_demands(file, in_file, depot);
     read_service_times(file, in_file, depot);
     std::vector<std::size_t> lines;
     read_windows(file, in_file, lines);
@@ -294,7 +304,7 @@ Instance parse_cvrplib(std::string_view text, const std::string& source, Roundin
         in_file.x = std::move(xy.x);
         in_file.y = std::move(xy.y);
     }
-    read_demands(file, in_file);
+    read_demands(file, in_file, depot);
     std::vector<double> matrix;
     if (explicit_weights) matrix = read_weights(file, n);
     Instance instance = renumber(in_file, depot, matrix, rounding);

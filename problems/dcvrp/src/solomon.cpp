@@ -107,6 +107,18 @@ Instance parse_solomon(std::string_view text, const std::string& source, Roundin
                                    "service time (different ones are not supported)",
                                    cells[0], cells[6], service_line, format_number(*service)));
         }
+        // The words of validate_instance, at the row.
+        const auto q = static_cast<std::int64_t>(value[3]);
+        if (q < 0)
+            throw fail(row.number, fmt::format("node {} has negative demand {}", cells[0], q));
+        if (row_line.empty() && q != 0)
+            throw fail(row.number, fmt::format("depot node {} has demand {} (a depot has no "
+                                               "demand)",
+                                               cells[0], q));
+        if (!row_line.empty() && q > instance.capacity)
+            throw fail(row.number, fmt::format("customer node {} has demand {}, more than "
+                                               "CAPACITY {}",
+                                               cells[0], q, instance.capacity));
         row_line.push_back(row.number);
         instance.node_id.push_back(static_cast<std::int32_t>(value[0]));
         instance.x.push_back(value[1]);
