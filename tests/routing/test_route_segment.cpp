@@ -312,6 +312,99 @@ TEST_CASE("Split: the least cost over every division of small sequences") {
     }
 }
 
+TEST_CASE("Split within a fleet: at most K routes when loads up to twice the capacity allow "
+          "them, the least penalised cost among divisions of as many routes; -1 below") {
+    locus::Rng rng(29, 0);
+    constexpr std::int64_t kCapacity = 10;
+    constexpr std::int64_t kWeight = 3; // per unit of load over the capacity
+    int fewer_than_hard = 0;            // rounds where the hard Split needed more routes
+    for (int round = 0; round < 300; ++round) {
+        const auto count = static_cast<std::int32_t>(2 + rng.below(8));
+        std::vector<std::int64_t> demand(static_cast<std::size_t>(count) + 1, 0);
+        std::vector<std::int32_t> px, py;
+        for (std::int32_t v = 0; v <= count; ++v) {
+            px.push_back(static_cast<std::int32_t>(rng.below(50)));
+            py.push_back(static_cast<std::int32_t>(rng.below(50)));
+            if (v > 0) demand[static_cast<std::size_t>(v)] = 1 + rng.below(7);
+        }
+        const auto d = [&](std::int32_t u, std::int32_t v) -> std::int64_t {
+            return std::abs(px[static_cast<std::size_t>(u)] - px[static_cast<std::size_t>(v)]) +
+                   std::abs(py[static_cast<std::size_t>(u)] - py[static_cast<std::size_t>(v)]);
+        };
+        const locus::routing::SplitLimits limits{demand.data(), kCapacity, 2, 1'000'000, {}, 0};
+        const std::vector<std::int32_t> seq = shuffled_customers(count, rng);
+        // Every division with loads up to 2 Q: its routes and penalised cost (length plus the
+        // weight times the load over Q); the least cost for each number of routes.
+        std::vector<std::int64_t> least(static_cast<std::size_t>(count) + 1, -1);
+        std::int32_t fewest = count + 1;
+        for (std::uint32_t cuts = 0; cuts < (1u << (count - 1)); ++cuts) {
+            std::int64_t cost = 0;
+            std::int32_t routes = 0;
+            bool ok = true;
+            std::int32_t start = 0;
+            for (std::int32_t k = 0; k < count && ok; ++k) {
+                if (k + 1 < count && (cuts >> k & 1u) == 0) continue;
+                std::int64_t load = 0;
+                std::int64_t length = 0;
+                std::int32_t last = 0;
+                for (std::int32_t q = start; q <= k; ++q) {
+                    const std::int32_t v = seq[static_cast<std::size_t>(q)];
+                    load += demand[static_cast<std::size_t>(v)];
+                    length += d(last, v);
+                    last = v;
+                }
+                length += d(last, 0);
+                ok = load <= 2 * kCapacity;
+                cost += length + kWeight * std::max<std::int64_t>(0, load - kCapacity);
+                ++routes;
+                start = k + 1;
+            }
+            if (!ok) continue;
+            auto& at = least[static_cast<std::size_t>(routes)];
+            if (at < 0 || cost < at) at = cost;
+            fewest = std::min(fewest, routes);
+        }
+        REQUIRE(fewest <= count);
+        std::vector<std::int64_t> label(static_cast<std::size_t>(count) + 1);
+        std::vector<std::int32_t> from(static_cast<std::size_t>(count) + 1);
+        CHECK(locus::routing::split_routes_within(seq.data(), count, d, limits, fewest - 1,
+                                                  kWeight, label.data(),
+                                                  from.data()) == -1);
+        const std::int32_t hard =
+            locus::routing::split_routes(seq.data(), count, d, limits, label.data(), from.data());
+        for (const std::int32_t fleet : {fewest, fewest + 1}) {
+            INFO("round " << round << ", fleet " << fleet);
+            const std::int32_t routes = locus::routing::split_routes_within(
+                seq.data(), count, d, limits, fleet, kWeight, label.data(), from.data());
+            REQUIRE(routes >= 1);
+            CHECK(routes <= fleet);
+            if (fleet == fewest && (hard < 0 || hard > fleet)) ++fewer_than_hard;
+            // The division written: loads up to 2 Q, and no division of as many routes cheaper.
+            std::int64_t cost = 0;
+            std::int32_t counted = 0;
+            for (std::int32_t k = count; k > 0; k = from[static_cast<std::size_t>(k)]) {
+                const std::int32_t s = from[static_cast<std::size_t>(k)];
+                std::int64_t load = 0;
+                std::int64_t length = 0;
+                std::int32_t last = 0;
+                for (std::int32_t q = s; q < k; ++q) {
+                    const std::int32_t v = seq[static_cast<std::size_t>(q)];
+                    load += demand[static_cast<std::size_t>(v)];
+                    length += d(last, v);
+                    last = v;
+                }
+                length += d(last, 0);
+                CHECK(load <= 2 * kCapacity);
+                cost += length + kWeight * std::max<std::int64_t>(0, load - kCapacity);
+                ++counted;
+            }
+            CHECK(counted == routes);
+            CHECK(cost == least[static_cast<std::size_t>(routes)]);
+        }
+    }
+    CHECK(fewer_than_hard > 0); // the rounds reached the case the Split is for
+}
+
 TEST_CASE("Split under time windows: the least cost over every division, routes with time "
           "warp left out (weight 0) or charged per unit of time warp (penalised Split)") {
     locus::Rng rng(16, 0);

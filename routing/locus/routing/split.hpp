@@ -25,17 +25,18 @@ struct SplitLimits {
     std::int64_t warp_weight = 0;
 };
 
-/// Splits seq[0, count) into routes of least total length (`d(a, b)`: fixed-point distance of
-/// nodes a and b). `label` and `from` hold count + 1 entries: label[k] the least cost of routing
-/// seq[0, k), from[k] where the last of those routes starts. Returns the number of routes, or
-/// -1 when no split respects the limits. A route stops growing at the capacity, the duration
-/// limit or (unless limits.warp_weight prices it) time warp: loads, durations and the time
-/// warp of an open route only grow; O(count x longest route).
+/// The optimal division of split_routes under two prices: `route_cost` added for every route,
+/// and, when `excess_weight` > 0, a route's load above the capacity allowed at `excess_weight`
+/// per unit (up to twice the capacity; each route's excess cost capped at 2^50) instead of
+/// ending the route. Both 0: split_routes.
 template <class Distance>
-LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, const Distance& d,
-                                   const SplitLimits& limits, std::int64_t* label,
-                                   std::int32_t* from) {
+LOCUS_HD std::int32_t split_routes_priced(const std::int32_t* seq, std::int32_t count,
+                                          const Distance& d, const SplitLimits& limits,
+                                          std::int64_t route_cost, std::int64_t excess_weight,
+                                          std::int64_t* label, std::int32_t* from) {
     constexpr std::int64_t kUnreached = std::int64_t{1} << 62;
+    constexpr std::int64_t kMaxExcessCost = std::int64_t{1} << 50;
+    const std::int64_t load_cap = excess_weight > 0 ? 2 * limits.capacity : limits.capacity;
     label[0] = 0;
     for (std::int32_t k = 1; k <= count; ++k)
         label[k] = kUnreached;
@@ -50,7 +51,7 @@ LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, 
         for (std::int32_t k = s; k < count; ++k) {
             const std::int32_t node = seq[k];
             l += limits.demand[node];
-            if (l > limits.capacity) break;
+            if (l > load_cap) break;
             const std::int64_t edge = d(last, node);
             t += edge + limits.service;
             if (t > limits.max_duration) break; // durations only grow along the sequence
@@ -66,7 +67,16 @@ LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, 
                 late = warp * limits.warp_weight;
             }
             if (route_duration > limits.max_duration) continue;
-            const std::int64_t cost = route_duration - limits.service * (k - s + 1) + late;
+            std::int64_t over = 0; // the route's load excess cost
+            if (l > limits.capacity) {
+                const std::int64_t excess = l - limits.capacity;
+                over = static_cast<double>(excess) * static_cast<double>(excess_weight) >=
+                               static_cast<double>(kMaxExcessCost)
+                           ? kMaxExcessCost
+                           : excess * excess_weight;
+            }
+            const std::int64_t cost =
+                route_duration - limits.service * (k - s + 1) + late + over + route_cost;
             if (label[s] + cost < label[k + 1]) {
                 label[k + 1] = label[s] + cost;
                 from[k + 1] = s;
@@ -78,6 +88,56 @@ LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, 
     for (std::int32_t k = count; k > 0; k = from[k])
         ++routes;
     return routes;
+}
+
+/// Splits seq[0, count) into routes of least total length (`d(a, b)`: fixed-point distance of
+/// nodes a and b). `label` and `from` hold count + 1 entries: label[k] the least cost of routing
+/// seq[0, k), from[k] where the last of those routes starts. Returns the number of routes, or
+/// -1 when no split respects the limits. A route stops growing at the capacity, the duration
+/// limit or (unless limits.warp_weight prices it) time warp: loads, durations and the time
+/// warp of an open route only grow; O(count x longest route).
+template <class Distance>
+LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, const Distance& d,
+                                   const SplitLimits& limits, std::int64_t* label,
+                                   std::int32_t* from) {
+    return split_routes_priced(seq, count, d, limits, 0, 0, label, from);
+}
+
+/// A Split into at most `vehicles` routes for a fleet that the capacity alone does not fit
+/// (Vidal 2022's penalised Split, with the fleet bound by a price per route instead of a layer
+/// per route): loads above the capacity cost `excess_weight` per unit (> 0), and every route
+/// costs the least whole price (found by doubling, then bisection, at most about 80 Splits) at
+/// which the optimal division uses `vehicles` routes or fewer. Returns the number of routes
+/// (label and from as split_routes), or -1 when no price up to 2^40 brings the routes within
+/// the fleet (the load cap of twice the capacity, the duration limit or the windows need more).
+/// A child from it may be over the capacity: for searches that price the excess.
+template <class Distance>
+LOCUS_HD std::int32_t split_routes_within(const std::int32_t* seq, std::int32_t count,
+                                          const Distance& d, const SplitLimits& limits,
+                                          std::int32_t vehicles, std::int64_t excess_weight,
+                                          std::int64_t* label, std::int32_t* from) {
+    constexpr std::int64_t kMaxPrice = std::int64_t{1} << 40;
+    const auto fits = [&](std::int64_t price) {
+        const std::int32_t routes =
+            split_routes_priced(seq, count, d, limits, price, excess_weight, label, from);
+        return routes >= 0 && routes <= vehicles;
+    };
+    if (fits(0)) return split_routes_priced(seq, count, d, limits, 0, excess_weight, label, from);
+    std::int64_t low = 0; // does not fit
+    std::int64_t high = 1;
+    while (!fits(high)) {
+        low = high;
+        if (high >= kMaxPrice) return -1;
+        high *= 2;
+    }
+    while (high - low > 1) {
+        const std::int64_t middle = low + (high - low) / 2;
+        if (fits(middle))
+            high = middle;
+        else
+            low = middle;
+    }
+    return split_routes_priced(seq, count, d, limits, high, excess_weight, label, from);
 }
 
 /// Writes the `routes` routes of a split (split_routes' `from`) of seq[0, count) as a row of

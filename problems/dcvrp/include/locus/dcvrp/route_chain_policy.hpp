@@ -1076,7 +1076,9 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     /// in place, the other positions filled in b's order from after the slice — then an optimal
     /// Split of the child sequence into routes that respect the capacity and the duration
     /// limit, written as a normalised row (routing/route_crossover.hpp, routing/split.hpp).
-    /// With a fleet limit the Split may need more routes; the child is then a copy of `a`.
+    /// With a fleet limit that the capacity alone does not fit and penalties on, the penalised
+    /// Split within the fleet (routing::split_routes_within); otherwise, when the Split needs
+    /// more routes than the fleet, the child is a copy of `a`.
     LOCUS_HD void recombine(std::uint32_t c, const std::int32_t* a, const std::int32_t* b,
                             std::int32_t* child, Rng& rng) const {
         const std::int32_t w = width();
@@ -1102,8 +1104,14 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         const routing::SplitLimits limits{demand, capacity, service, max_duration, windows,
                                           split_warp_weight};
         std::int32_t* from = split_from + c * nodes;
-        const std::int32_t routes =
+        std::int32_t routes =
             routing::split_routes(seq, count, d, limits, potential + c * nodes, from);
+        // A fleet the capacity alone does not fit: with penalties, the penalised Split within
+        // the fleet (loads over the capacity at the initial load weight), which the descents
+        // then repair.
+        if (vehicles > 0 && penalties != 0 && (routes < 0 || routes > vehicles))
+            routes = routing::split_routes_within(seq, count, d, limits, vehicles, load_weight,
+                                                  potential + c * nodes, from);
         if (routes < 0 || (vehicles > 0 && routes > vehicles)) {
             copy_a();
             return;
