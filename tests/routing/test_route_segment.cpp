@@ -29,6 +29,43 @@ std::vector<std::int32_t> shuffled_customers(std::int32_t count, locus::Rng& rng
     return seq;
 }
 
+/// The load and length (from the depot 0 and back) of the route seq[first, end).
+struct RouteFigures {
+    std::int64_t load = 0;
+    std::int64_t length = 0;
+};
+template <class Distance>
+RouteFigures route_figures(const std::vector<std::int32_t>& seq, std::int32_t first,
+                           std::int32_t end, const std::vector<std::int64_t>& demand,
+                           const Distance& d) {
+    RouteFigures f;
+    std::int32_t last = 0;
+    for (std::int32_t q = first; q < end; ++q) {
+        const std::int32_t v = seq[static_cast<std::size_t>(q)];
+        f.load += demand[static_cast<std::size_t>(v)];
+        f.length += d(last, v);
+        last = v;
+    }
+    f.length += d(last, 0);
+    return f;
+}
+
+/// Calls route(first, end) for the routes seq[first, end) of the division `cuts` of `count`
+/// customers (bit k set: a route ends after seq[k]) while it returns true; returns the number
+/// of routes visited.
+template <class Route>
+std::int32_t each_route(std::uint32_t cuts, std::int32_t count, Route&& route) {
+    std::int32_t routes = 0;
+    std::int32_t start = 0;
+    for (std::int32_t k = 0; k < count; ++k) {
+        if (k + 1 < count && (cuts >> k & 1u) == 0) continue;
+        ++routes;
+        if (!route(start, k + 1)) break;
+        start = k + 1;
+    }
+    return routes;
+}
+
 using Both = locus::routing::SegmentResources<locus::routing::LoadResource,
                                               locus::routing::DurationResource>;
 using LoadOnly = locus::routing::SegmentResources<locus::routing::LoadResource>;
@@ -260,27 +297,15 @@ TEST_CASE("Split: the least cost over every division of small sequences") {
         std::int32_t best_routes = 0;
         for (std::uint32_t cuts = 0; cuts < (1u << (count - 1)); ++cuts) {
             std::int64_t cost = 0;
-            std::int32_t routes = 0;
             bool ok = true;
-            std::int32_t start = 0;
-            for (std::int32_t k = 0; k < count && ok; ++k) {
-                if (k + 1 < count && (cuts >> k & 1u) == 0) continue;
-                std::int64_t load = 0;
-                std::int64_t length = 0;
-                std::int32_t last = 0;
-                for (std::int32_t q = start; q <= k; ++q) {
-                    const std::int32_t v = seq[static_cast<std::size_t>(q)];
-                    load += demand[static_cast<std::size_t>(v)];
-                    length += d(last, v);
-                    last = v;
-                }
-                length += d(last, 0);
-                ok = load <= limits.capacity &&
-                     length + limits.service * (k - start + 1) <= limits.max_duration;
-                cost += length;
-                ++routes;
-                start = k + 1;
-            }
+            const std::int32_t routes =
+                each_route(cuts, count, [&](std::int32_t first, std::int32_t end) {
+                    const RouteFigures route = route_figures(seq, first, end, demand, d);
+                    ok = route.load <= limits.capacity &&
+                         route.length + limits.service * (end - first) <= limits.max_duration;
+                    cost += route.length;
+                    return ok;
+                });
             if (ok && (best < 0 || cost < best)) {
                 best = cost;
                 best_routes = routes;
@@ -339,26 +364,15 @@ TEST_CASE("Split within a fleet: at most K routes when loads up to twice the cap
         std::int32_t fewest = count + 1;
         for (std::uint32_t cuts = 0; cuts < (1u << (count - 1)); ++cuts) {
             std::int64_t cost = 0;
-            std::int32_t routes = 0;
             bool ok = true;
-            std::int32_t start = 0;
-            for (std::int32_t k = 0; k < count && ok; ++k) {
-                if (k + 1 < count && (cuts >> k & 1u) == 0) continue;
-                std::int64_t load = 0;
-                std::int64_t length = 0;
-                std::int32_t last = 0;
-                for (std::int32_t q = start; q <= k; ++q) {
-                    const std::int32_t v = seq[static_cast<std::size_t>(q)];
-                    load += demand[static_cast<std::size_t>(v)];
-                    length += d(last, v);
-                    last = v;
-                }
-                length += d(last, 0);
-                ok = load <= 2 * kCapacity;
-                cost += length + kWeight * std::max<std::int64_t>(0, load - kCapacity);
-                ++routes;
-                start = k + 1;
-            }
+            const std::int32_t routes =
+                each_route(cuts, count, [&](std::int32_t first, std::int32_t end) {
+                    const RouteFigures route = route_figures(seq, first, end, demand, d);
+                    ok = route.load <= 2 * kCapacity;
+                    cost +=
+                        route.length + kWeight * std::max<std::int64_t>(0, route.load - kCapacity);
+                    return ok;
+                });
             if (!ok) continue;
             auto& at = least[static_cast<std::size_t>(routes)];
             if (at < 0 || cost < at) at = cost;
@@ -367,9 +381,8 @@ TEST_CASE("Split within a fleet: at most K routes when loads up to twice the cap
         REQUIRE(fewest <= count);
         std::vector<std::int64_t> label(static_cast<std::size_t>(count) + 1);
         std::vector<std::int32_t> from(static_cast<std::size_t>(count) + 1);
-        CHECK(locus::routing::split_routes_within(seq.data(), count, d, limits, fewest - 1,
-                                                  kWeight, label.data(),
-                                                  from.data()) == -1);
+        CHECK(locus::routing::split_routes_within(seq.data(), count, d, limits, fewest - 1, kWeight,
+                                                  label.data(), from.data()) == -1);
         const std::int32_t hard =
             locus::routing::split_routes(seq.data(), count, d, limits, label.data(), from.data());
         for (const std::int32_t fleet : {fewest, fewest + 1}) {
@@ -383,19 +396,10 @@ TEST_CASE("Split within a fleet: at most K routes when loads up to twice the cap
             std::int64_t cost = 0;
             std::int32_t counted = 0;
             for (std::int32_t k = count; k > 0; k = from[static_cast<std::size_t>(k)]) {
-                const std::int32_t s = from[static_cast<std::size_t>(k)];
-                std::int64_t load = 0;
-                std::int64_t length = 0;
-                std::int32_t last = 0;
-                for (std::int32_t q = s; q < k; ++q) {
-                    const std::int32_t v = seq[static_cast<std::size_t>(q)];
-                    load += demand[static_cast<std::size_t>(v)];
-                    length += d(last, v);
-                    last = v;
-                }
-                length += d(last, 0);
-                CHECK(load <= 2 * kCapacity);
-                cost += length + kWeight * std::max<std::int64_t>(0, load - kCapacity);
+                const RouteFigures route =
+                    route_figures(seq, from[static_cast<std::size_t>(k)], k, demand, d);
+                CHECK(route.load <= 2 * kCapacity);
+                cost += route.length + kWeight * std::max<std::int64_t>(0, route.load - kCapacity);
                 ++counted;
             }
             CHECK(counted == routes);
@@ -484,8 +488,8 @@ TEST_CASE("Split under time windows: the least cost over every division, routes 
             }
             std::vector<std::int64_t> label(nodes);
             std::vector<std::int32_t> from(nodes);
-            const std::int32_t routes = locus::routing::split_routes(
-                seq.data(), count, d, limits, label.data(), from.data());
+            const std::int32_t routes = locus::routing::split_routes(seq.data(), count, d, limits,
+                                                                     label.data(), from.data());
             if (best < 0) {
                 CHECK(routes == -1);
                 continue;
