@@ -117,12 +117,15 @@ LOCUS_HD std::int32_t split_routes_within(const std::int32_t* seq, std::int32_t 
                                           std::int32_t vehicles, std::int64_t excess_weight,
                                           std::int64_t* label, std::int32_t* from) {
     constexpr std::int64_t kMaxPrice = std::int64_t{1} << 40;
+    // label and from hold the division at the last price tried: kept when it is the answer.
+    std::int64_t tried = -1;
+    std::int32_t routes = -1;
     const auto fits = [&](std::int64_t price) {
-        const std::int32_t routes =
-            split_routes_priced(seq, count, d, limits, price, excess_weight, label, from);
+        tried = price;
+        routes = split_routes_priced(seq, count, d, limits, price, excess_weight, label, from);
         return routes >= 0 && routes <= vehicles;
     };
-    if (fits(0)) return split_routes_priced(seq, count, d, limits, 0, excess_weight, label, from);
+    if (fits(0)) return routes;
     std::int64_t low = 0; // does not fit
     std::int64_t high = 1;
     while (!fits(high)) {
@@ -137,7 +140,8 @@ LOCUS_HD std::int32_t split_routes_within(const std::int32_t* seq, std::int32_t 
         else
             low = middle;
     }
-    return split_routes_priced(seq, count, d, limits, high, excess_weight, label, from);
+    if (tried != high) fits(high);
+    return routes;
 }
 
 /// Writes the `routes` routes of a split (split_routes' `from`) of seq[0, count) as a row of
