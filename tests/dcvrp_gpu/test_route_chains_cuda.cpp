@@ -1,7 +1,8 @@
 // The DCVRP route chains on CUDA (one block per chain) against the CPU twin: the same best
 // objectives and rows after the start and after epochs with exchanges (copies of the leader,
 // recombination, restarts from host rows, chains confined to regions of a decomposition), with
-// check_moves; random kicks, ruin and recreate and route elimination; time windows.
+// check_moves; random kicks, ruin and recreate and route elimination; a fleet limit; time
+// windows.
 
 #include <doctest/doctest.h>
 
@@ -218,6 +219,57 @@ TEST_CASE("DCVRP route chains confined to regions (decompose): CUDA and the CPU 
         const auto bests = cpu->best_objectives();
         if (!small) CHECK(*std::min_element(bests.begin(), bests.end()) < started);
     }
+}
+
+TEST_CASE("DCVRP route chains under a fleet limit the capacity hardly fits: CUDA and the CPU "
+          "twin split the children within the fleet alike") {
+    // 90 customers of demand 1..10, capacity 60: the fewest routes the loads allow, plus one.
+    // Crossover children rarely split into so few routes with the capacity kept, so with
+    // penalties they are split within the fleet (routing::split_routes_within) and repaired.
+    Instance instance = generate_random(90, 7, 60);
+    std::int64_t total = 0;
+    for (const std::int64_t q : instance.demand)
+        total += q;
+    instance.vehicles = static_cast<std::int32_t>((total + 59) / 60) + 1;
+    const DcvrpProblem problem(instance);
+    const std::uint32_t chains = 6;
+    const std::uint32_t iterations = test::instrumented_run() ? 3 : 15;
+    SolutionBatch batch(chains, problem.solution_width());
+    for (std::uint32_t s = 0; s < chains; ++s)
+        encode_routes(savings(instance, instance.vehicles, 1.0 + 0.1 * s), batch[s]);
+    const std::vector<std::int64_t> objectives = dcvrp_test::chain_costs(instance, batch);
+    for (std::uint32_t s = 0; s < chains; ++s)
+        REQUIRE(problem.verify(batch[s]).feasible); // within the fleet
+    RouteChainOptions options;
+    options.candidates = 10;
+    options.segments = true;
+    options.swap_star = true;
+    options.penalties = true;
+    gpu::ChainParams params;
+    params.seed = 41;
+    params.check_moves = true;
+    const auto run = [&](gpu::ChainRunner& runner) {
+        runner.start(batch.data(), objectives, {}, 0);
+        for (std::uint64_t e = 0; e < 3; ++e) {
+            if (e == 1) {
+                const auto pairs = dcvrp_test::neighbour_pairs(chains);
+                runner.recombine(pairs.a, pairs.b, e);
+            }
+            runner.epoch(e * iterations, iterations, {});
+        }
+    };
+    auto cpu = make_cpu_route_runner(problem, options, chains, params, 0);
+    auto cuda = make_cuda_route_runner(problem, options, chains, params, 0, {});
+    run(*cpu);
+    run(*cuda);
+    check_same_bests(problem, *cpu, *cuda, chains); // feasible within the fleet
+    // The fleet shaped the children: without it the same run ends elsewhere.
+    Instance unlimited = instance;
+    unlimited.vehicles = 0;
+    const DcvrpProblem open(unlimited);
+    auto free_cpu = make_cpu_route_runner(open, options, chains, params, 0);
+    run(*free_cpu);
+    if (!test::instrumented_run()) CHECK(free_cpu->best_objectives() != cpu->best_objectives());
 }
 
 TEST_CASE("VRPTW route chains: CUDA and the CPU twin reach the same solutions (every "

@@ -338,7 +338,8 @@ TEST_CASE("Split: the least cost over every division of small sequences") {
 }
 
 TEST_CASE("Split within a fleet: at most K routes when loads up to twice the capacity allow "
-          "them, the least penalised cost among divisions of as many routes; -1 below") {
+          "them, the least penalised cost among divisions of as many routes (of all within "
+          "the fleet when it uses all K); -1 below") {
     locus::Rng rng(29, 0);
     constexpr std::int64_t kCapacity = 10;
     constexpr std::int64_t kWeight = 3; // per unit of load over the capacity
@@ -404,6 +405,11 @@ TEST_CASE("Split within a fleet: at most K routes when loads up to twice the cap
             }
             CHECK(counted == routes);
             CHECK(cost == least[static_cast<std::size_t>(routes)]);
+            // With the fleet's every route used, no division within the fleet is cheaper.
+            if (routes == fleet)
+                for (std::int32_t r = 1; r <= fleet; ++r)
+                    if (least[static_cast<std::size_t>(r)] >= 0)
+                        CHECK(cost <= least[static_cast<std::size_t>(r)]);
         }
     }
     CHECK(fewer_than_hard > 0); // the rounds reached the case the Split is for

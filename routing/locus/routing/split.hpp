@@ -106,11 +106,15 @@ LOCUS_HD std::int32_t split_routes(const std::int32_t* seq, std::int32_t count, 
 /// A Split into at most `vehicles` routes for a fleet that the capacity alone does not fit
 /// (Vidal 2022's penalised Split, with the fleet bound by a price per route instead of a layer
 /// per route): loads above the capacity cost `excess_weight` per unit (> 0), and every route
-/// costs the least whole price (found by doubling, then bisection, at most about 80 Splits) at
-/// which the optimal division uses `vehicles` routes or fewer. Returns the number of routes
-/// (label and from as split_routes), or -1 when no price up to 2^40 brings the routes within
-/// the fleet (the load cap of twice the capacity, the duration limit or the windows need more).
-/// A child from it may be over the capacity: for searches that price the excess.
+/// costs the least whole price at which the optimal division uses `vehicles` routes or fewer.
+/// A price at which the division uses exactly `vehicles` routes ends the search early: that
+/// division is then the cheapest of all with `vehicles` routes or fewer (a cheaper one with r
+/// routes would be cheaper at that price too, by at least price x (vehicles - r) >= 0). The
+/// search doubles from a quarter of the unpriced division's mean route cost, then bisects.
+/// Returns the number of routes (label and from as split_routes), or -1 when no price up to
+/// 2^40 brings the routes within the fleet (the load cap of twice the capacity, the duration
+/// limit or the windows need more). A child from it may be over the capacity: for searches
+/// that price the excess.
 template <class Distance>
 LOCUS_HD std::int32_t split_routes_within(const std::int32_t* seq, std::int32_t count,
                                           const Distance& d, const SplitLimits& limits,
@@ -126,19 +130,24 @@ LOCUS_HD std::int32_t split_routes_within(const std::int32_t* seq, std::int32_t 
         return routes >= 0 && routes <= vehicles;
     };
     if (fits(0)) return routes;
-    std::int64_t low = 0; // does not fit
-    std::int64_t high = 1;
+    if (routes < 0) return -1; // the limits alone leave no division: no price helps
+    std::int64_t low = 0;      // does not fit
+    std::int64_t high = label[count] / (4 * static_cast<std::int64_t>(routes));
+    high = high < 1 ? 1 : (high > kMaxPrice ? kMaxPrice : high);
     while (!fits(high)) {
         low = high;
         if (high >= kMaxPrice) return -1;
         high *= 2;
     }
+    if (routes == vehicles) return routes;
     while (high - low > 1) {
         const std::int64_t middle = low + (high - low) / 2;
-        if (fits(middle))
+        if (fits(middle)) {
             high = middle;
-        else
+            if (routes == vehicles) return routes;
+        } else {
             low = middle;
+        }
     }
     if (tried != high) fits(high);
     return routes;
