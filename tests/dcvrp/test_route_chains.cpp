@@ -241,6 +241,49 @@ TEST_CASE("DCVRP route chains: a route's penalty is each part's excess times its
     CHECK(policy.penalty(1000, 50000, 0, std::int64_t{1} << 40, std::int64_t{1} << 30) == 0);
 }
 
+TEST_CASE("DCVRP route chains: the adapted penalty weights fall towards a run of feasible "
+          "descents down to 0.1 per unit of excess, not below") {
+    RouteChainOptions options;
+    options.penalties = true;
+    // Integral distances (fixed point x 1): floors of 1 and 0.1 x 1024 per unit of time.
+    const RouteChainData line(dcvrp_test::line5(), 5);
+    CHECK(line.scale == 1.0);
+    CHECK(line.policy(options).min_load_weight == 1);
+    CHECK(line.policy(options).min_duration_weight == 102);
+    // Real distances (x 10^6) with a duration limit.
+    const Instance instance = generate_random(40, 8, 60, 3000.0);
+    const DcvrpProblem problem(instance);
+    const RouteChainData data(instance, 5);
+    RouteChainPolicy policy = data.policy(options);
+    CHECK(data.scale == 1e6);
+    CHECK(policy.min_load_weight == 100'000);
+    CHECK(policy.min_duration_weight == 102);
+    gpu::ArrayList list;
+    policy.declare(list, 1);
+    gpu::HostStorage storage;
+    storage.allocate(list);
+    std::vector<std::int32_t> row(problem.solution_width());
+    encode_routes(cheapest_insertion(instance, insertion_order(instance, InsertionOrder::random, 3)),
+                  row);
+    REQUIRE(problem.verify(row).feasible);
+    policy.refresh(gpu::SerialTeam{}, 0, row.data());
+    CHECK(policy.weights[0] == data.load_weight); // the start
+    CHECK(policy.weights[0] > policy.min_load_weight);
+    CHECK(policy.weights[1] > policy.min_duration_weight);
+    // Every descent feasible: x 0.85 per adaptation; 400 adaptations reach both floors.
+    std::int64_t lowest_load = policy.weights[0];
+    std::int64_t lowest_duration = policy.weights[1];
+    for (int d = 0; d < 400 * policy.adapt_every; ++d) {
+        CHECK_FALSE(policy.needs_repair(gpu::SerialTeam{}, 0));
+        lowest_load = std::min(lowest_load, policy.weights[0]);
+        lowest_duration = std::min(lowest_duration, policy.weights[1]);
+    }
+    CHECK(lowest_load == policy.min_load_weight);
+    CHECK(lowest_duration == policy.min_duration_weight);
+    CHECK(policy.weights[0] == policy.min_load_weight);
+    CHECK(policy.weights[1] == policy.min_duration_weight);
+}
+
 TEST_CASE("DCVRP route chains: chain objective ranks feasible rows by cost before every "
           "infeasible one") {
     const Instance instance = generate_random(30, 6, 40, 1500.0);

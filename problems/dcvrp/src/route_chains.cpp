@@ -174,6 +174,8 @@ RouteChainPolicy RouteChainData::policy(std::int32_t kicks, bool segments, bool 
     p.swaps = segment_swaps ? 1 : 0;
     p.swap_star = swap_star ? 1 : 0;
     p.load_weight = load_weight;
+    p.min_load_weight = std::max<std::int64_t>(1, std::llround(0.1 * scale));
+    p.min_duration_weight = std::llround(0.1 * 1024.0);
     return p;
 }
 

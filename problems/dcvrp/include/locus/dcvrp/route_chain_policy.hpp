@@ -112,6 +112,11 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::int32_t penalties = 0;
     std::int64_t load_weight = 0;          ///< initial cost per unit of load excess
     std::int64_t duration_weight = 1024;   ///< initial cost per unit of duration excess, x 1024
+    /// The adapted weights' floors: 0.1 units of distance per unit of load excess and per
+    /// unit of duration excess or time warp, as in Vidal 2022 (HGS-CVRP's penalties never
+    /// drop below 0.1); in fixed point, x 1024 for the duration weight.
+    std::int64_t min_load_weight = 1;
+    std::int64_t min_duration_weight = 1;
     std::int32_t target_feasible = 200;    ///< target share of feasible descents, per mille
     std::int32_t adapt_every = 100;        ///< descents between weight adaptations
     std::int32_t repair_boost = 10;        ///< weight factor of the repair descent

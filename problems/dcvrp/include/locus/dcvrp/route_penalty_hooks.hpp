@@ -144,9 +144,9 @@ template <class Policy> struct RoutePenaltyHooks {
     /// After a descent: the leader tallies whether the solution respects the capacity and the
     /// duration limit (and the time windows, under the duration's tally and weight) and adapts
     /// the weights every adapt_every descents (x 1.2 below the target share of feasible
-    /// descents, x 0.85 above it, as Vidal 2022 does); with penalties and an infeasible solution
-    /// the weights are multiplied by repair_boost and true is returned: the engine then runs a
-    /// repair descent and calls end_repair. Ends synchronised.
+    /// descents, x 0.85 above it down to the floors, as Vidal 2022 does); with penalties and
+    /// an infeasible solution the weights are multiplied by repair_boost and true is returned:
+    /// the engine then runs a repair descent and calls end_repair. Ends synchronised.
     LOCUS_EXEC_CHECK_DISABLE
     template <class Team> LOCUS_HD bool needs_repair(const Team& team, std::uint32_t c) const {
         const Policy& p = self();
@@ -160,15 +160,17 @@ template <class Policy> struct RoutePenaltyHooks {
             t[2] += s.over_duration == 0 ? 1 : 0;
             if (t[0] >= p.adapt_every) {
                 const auto adapt = [&](std::int64_t& weight, std::int32_t feasible,
-                                       std::int64_t cap) {
+                                       std::int64_t floor, std::int64_t cap) {
                     const std::int64_t share = 1000 * static_cast<std::int64_t>(feasible) / t[0];
-                    if (share < p.target_feasible - 50)
+                    if (share < p.target_feasible - 50) {
                         weight = weight + weight / 5 + 1 < cap ? weight + weight / 5 + 1 : cap;
-                    else if (share > p.target_feasible + 50)
-                        weight = weight - (weight * 3) / 20 > 1 ? weight - (weight * 3) / 20 : 1;
+                    } else if (share > p.target_feasible + 50) {
+                        const std::int64_t lower = weight - (weight * 3) / 20;
+                        weight = lower > floor ? lower : floor;
+                    }
                 };
-                adapt(wgt[0], t[1], Policy::kMaxLoadWeight);
-                adapt(wgt[1], t[2], Policy::kMaxDurationWeight);
+                adapt(wgt[0], t[1], p.min_load_weight, Policy::kMaxLoadWeight);
+                adapt(wgt[1], t[2], p.min_duration_weight, Policy::kMaxDurationWeight);
                 t[0] = t[1] = t[2] = 0;
             }
         }
