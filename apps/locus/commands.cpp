@@ -139,10 +139,10 @@ void check_param_value(const ParamSpec& spec, const YAML::Node& value, const std
 
 } // namespace
 
-int verify_solution(const std::string& instance, const std::string& solution,
-                    const std::string& problem_name,
-                    const std::vector<std::filesystem::path>& plugin_paths,
-                    const std::vector<std::string>& overrides) {
+std::unique_ptr<Problem> load_problem(const std::string& instance,
+                                      const std::string& problem_name,
+                                      const std::vector<std::filesystem::path>& plugin_paths,
+                                      const std::vector<std::string>& overrides) {
     Registry registry;
     load_plugins(plugin_paths, registry);
     // A generated instance (a generator spec, not a file) needs --problem.
@@ -228,7 +228,14 @@ int verify_solution(const std::string& instance, const std::string& solution,
     }
     BuildContext build;
     build.registry = &registry;
-    auto problem = registry.create<Problem>(params, build);
+    return registry.create<Problem>(params, build);
+}
+
+int verify_solution(const std::string& instance, const std::string& solution,
+                    const std::string& problem_name,
+                    const std::vector<std::filesystem::path>& plugin_paths,
+                    const std::vector<std::string>& overrides) {
+    const auto problem = load_problem(instance, problem_name, plugin_paths, overrides);
     const auto solution_file = resolve_data_file(solution, "solution file");
     // NOTE: readers reject files that cannot encode a solution of this instance (wrong size,
     // repeated or unknown ids); for verify that is an infeasible solution, not a failure.

@@ -5,14 +5,20 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <istream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "locus/error.hpp"
 #include "locus/plugin_loader.hpp"
+#include "locus/problem.hpp"
+#include "locus/search_context.hpp"
 
 namespace locus {
 class Registry;
@@ -55,6 +61,11 @@ bool next_results_line(std::istream& in, std::string& line, const std::filesyste
 /// Options of `locus run` (and `locus validate`, which uses the first four).
 struct RunOptions {
     std::string config;                 ///< config file; "" = the embedded default job
+    /// The config's text, composed instead of reading `config` (which then only names it in
+    /// messages and results; relative paths are not looked up next to it).
+    std::optional<std::string> config_text;
+    /// The instance's best-known value (as users read objectives), over the best-known table.
+    std::optional<double> best_known_value;
     std::vector<std::string> overrides; ///< --set key.path=value
     std::vector<std::filesystem::path> plugin_paths;
     std::optional<std::string> instance;
@@ -87,6 +98,30 @@ std::vector<PluginInfo> load_plugins(const std::vector<std::filesystem::path>& e
                                      Registry& registry,
                                      std::vector<std::string>* failures = nullptr);
 
+/// What a program that runs a job in its own process (the Python interface) adds to it.
+struct JobHooks {
+    /// Called after each improvement was recorded, in the thread that runs the search; returning
+    /// true stops the job as an interrupt does (stop_reason "interrupted").
+    std::function<bool(std::uint32_t run, const TracePoint& point)> on_improvement;
+    /// Called once the problem is loaded, before anything else is built.
+    std::function<void(const Problem& problem)> on_loaded;
+    /// Install the launcher's SIGINT/SIGTERM handlers for the job (a second signal ends the
+    /// process); false: the caller handles signals and calls request_interrupt().
+    bool signals = true;
+};
+
+/// A finished job: its exit status (as `locus run` returns it), the results line and summary
+/// (best solution included) of each run, and the loaded problem, to read and write solutions.
+struct JobOutcome {
+    int status = kOk;
+    std::vector<nlohmann::json> lines;
+    std::vector<RunSummary> runs;
+    std::shared_ptr<Problem> problem;
+};
+
+/// Runs a job as `locus run` does, with `hooks`. Throws what `locus run` reports as errors.
+JobOutcome execute_job(const RunOptions& options, const JobHooks& hooks);
+/// `locus run`: execute_job with the launcher's signal handling; returns the exit status.
 int run_job(const RunOptions& options);
 int validate_job(const RunOptions& options);
 int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool verbose);
@@ -94,6 +129,13 @@ int list_plugins(const std::vector<std::filesystem::path>& plugin_paths, bool ve
 /// file is not a valid solution of the instance (wrong size, repeated or unknown ids).
 /// `params`: "KEY=VALUE" problem parameters over the defaults; ConfigError for an unknown key
 /// (naming the valid ones) or a value of the wrong type.
+/// The problem `locus verify` checks against: `instance` (a file found through the data path,
+/// a generator spec or a model spec) read by `problem` (by the file's extension when empty),
+/// with `params` ("KEY=VALUE") over the problem's defaults. ConfigError for an unknown problem
+/// or parameter; InstanceError for a bad instance.
+std::unique_ptr<Problem> load_problem(const std::string& instance, const std::string& problem,
+                                      const std::vector<std::filesystem::path>& plugin_paths,
+                                      const std::vector<std::string>& params = {});
 int verify_solution(const std::string& instance, const std::string& solution,
                     const std::string& problem,
                     const std::vector<std::filesystem::path>& plugin_paths,

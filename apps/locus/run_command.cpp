@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -122,6 +123,9 @@ std::vector<std::string> all_overrides(const RunOptions& options) {
 
 Params compose(const RunOptions& options, Registry& registry) {
     const auto overrides = all_overrides(options);
+    if (options.config_text)
+        return compose_config(*options.config_text, options.config.empty() ? "<config>" : options.config,
+                              overrides, registry);
     if (options.config.empty())
         return compose_config(embedded_demo_config(), "<embedded demo>", overrides, registry);
     return load_config(options.config, overrides, registry);
@@ -306,7 +310,7 @@ int validate_job(const RunOptions& options) {
     // refuse the same configs with the same located messages. Checks that need the loaded
     // instance or the device stay with the run.
     const Params job = compose(options, registry);
-    if (!options.config.empty())
+    if (!options.config.empty() && !options.config_text)
         set_config_directory(std::filesystem::absolute(options.config).parent_path());
     check_job_files(job);
     put_line(stdout, options.config + ": valid (config hash " + config_hash(job) + ")");
@@ -381,7 +385,9 @@ JobFacts job_facts(const RunOptions& options, const Params& job, const BuildCont
                    const BestKnownTable& table) {
     JobFacts facts;
     facts.name = job.get_string("name");
-    facts.config_file = options.config.empty() ? "<embedded demo>" : options.config;
+    facts.config_file = !options.config.empty() ? options.config
+                        : options.config_text ? "<config>"
+                                              : "<embedded demo>";
     facts.config_hash = config_hash(job);
     facts.config = params_json(job);
     facts.instance_file = instance_file_of(job.get_component("problem"));
@@ -446,7 +452,7 @@ void initial_solutions(const RunOptions& options, const Problem& problem, Search
 /// Runs the algorithm on `batch`, then finishes the context: the best solution found so far
 /// is written even when the algorithm failed (its results line then says stop_reason "error"
 /// with the message), and the failure is rethrown after that.
-void search(Algorithm& algorithm, SolutionBatch& batch, SearchContext& ctx) {
+void search(Algorithm& algorithm, SolutionBatch& batch, SearchContext& ctx, bool signals) {
     std::exception_ptr failure;
     try {
         algorithm.run(batch, ctx);
@@ -463,8 +469,10 @@ void search(Algorithm& algorithm, SolutionBatch& batch, SearchContext& ctx) {
         ctx.fail("unknown exception");
     }
     ctx.finish();
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+    if (signals) {
+        std::signal(SIGINT, SIG_DFL);
+        std::signal(SIGTERM, SIG_DFL);
+    }
     if (failure) std::rethrow_exception(failure);
 }
 
@@ -517,17 +525,20 @@ int job_status(const std::vector<nlohmann::json>& lines, const Recorder& recorde
 
 } // namespace
 
-int run_job(const RunOptions& options) {
+JobOutcome execute_job(const RunOptions& options, const JobHooks& hooks) {
     const auto start = SearchContext::Clock::now();
     const double started_unix_s =
         std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
             .count();
-    install_signal_handlers();
+    if (hooks.signals)
+        install_signal_handlers();
+    else
+        clear_interrupt();
     Registry registry;
     load_plugins(options.plugin_paths, registry);
     const Params job = compose(options, registry);
     // A relative instance path of the config is also looked up next to the config file.
-    if (!options.config.empty())
+    if (!options.config.empty() && !options.config_text)
         set_config_directory(std::filesystem::absolute(options.config).parent_path());
 
     // Run 0's clock starts here: its time limit also bounds reading the instance and building
@@ -536,19 +547,26 @@ int run_job(const RunOptions& options) {
     const LoadingDeadline loading(start, termination_of(job.get_component("termination")));
     DeviceFacts device;
     BuildContext build = build_context(job, registry, options.quiet, device);
-    auto problem = registry.create<Problem>(job.get_component("problem"), build);
-    build.problem = problem.get();
+    JobOutcome outcome;
+    outcome.problem = registry.create<Problem>(job.get_component("problem"), build);
+    Problem& problem = *outcome.problem;
+    build.problem = &problem;
+    if (hooks.on_loaded) hooks.on_loaded(problem);
     auto construction = registry.create<Construction>(job.get_component("construction"), build);
     auto algorithm = registry.create<Algorithm>(job.get_component("algorithm"), build);
 
     const BestKnownTable table = BestKnownTable::find(job.get_string("best_known"));
-    const JobFacts facts =
-        job_facts(options, job, build, *problem, device, started_unix_s, table);
-    Recorder recorder(job.get_string("output"), *problem, facts);
-    ForcedStopWatcher watcher(recorder, start);
+    JobFacts facts = job_facts(options, job, build, problem, device, started_unix_s, table);
+    if (options.best_known_value) {
+        facts.best_known = *options.best_known_value;
+        facts.best_known_source = "given";
+    }
+    Recorder recorder(job.get_string("output"), problem, facts);
+    std::optional<ForcedStopWatcher> watcher;
+    if (hooks.signals) watcher.emplace(recorder, start);
     // Best-known values and objective targets are given as users read them; the search compares
     // internal objectives.
-    const ObjectiveSense sense = problem->objective_sense();
+    const ObjectiveSense sense = problem.objective_sense();
     std::optional<Objective> internal_best_known;
     if (facts.best_known) internal_best_known = user_objective(sense, *facts.best_known);
     Progress progress(!options.quiet && ::isatty(STDERR_FILENO) != 0, internal_best_known, sense);
@@ -556,20 +574,24 @@ int run_job(const RunOptions& options) {
     callbacks.on_improvement = [&](std::uint32_t run, const TracePoint& point) {
         recorder.improvement(run, point);
         progress.update(run, point.objective);
+        if (hooks.on_improvement && hooks.on_improvement(run, point)) request_interrupt();
     };
-    std::vector<nlohmann::json> lines;
     callbacks.on_run_end = [&](const RunSummary& summary) {
-        lines.push_back(recorder.run_end(summary));
+        outcome.lines.push_back(recorder.run_end(summary));
+        outcome.runs.push_back(summary);
     };
-    SearchContext ctx(*problem, construction.get(),
-                      job_termination(job, *problem, table, internal_best_known), build.seed,
+    SearchContext ctx(problem, construction.get(),
+                      job_termination(job, problem, table, internal_best_known), build.seed,
                       start, internal_best_known, callbacks);
 
-    SolutionBatch batch(facts.batch, problem->solution_width());
-    initial_solutions(options, *problem, ctx, batch);
-    search(*algorithm, batch, ctx);
-    if (!options.quiet) print_summaries(lines, recorder);
-    return job_status(lines, recorder);
+    SolutionBatch batch(facts.batch, problem.solution_width());
+    initial_solutions(options, problem, ctx, batch);
+    search(*algorithm, batch, ctx, hooks.signals);
+    if (!options.quiet) print_summaries(outcome.lines, recorder);
+    outcome.status = job_status(outcome.lines, recorder);
+    return outcome;
 }
+
+int run_job(const RunOptions& options) { return execute_job(options, JobHooks{}).status; }
 
 } // namespace locus::app

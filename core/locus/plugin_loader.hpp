@@ -37,8 +37,9 @@ struct PluginInfo {
 class PluginLoader {
 public:
     /// Search path: `extra_dirs` (from --plugin-path, in order), then each directory of
-    /// $LOCUS_PLUGIN_PATH (colon-separated, empty entries ignored), then the directory of the
-    /// running executable. The environment is read here, once.
+    /// $LOCUS_PLUGIN_PATH (colon-separated, empty entries ignored), then the program directory
+    /// (program_directory.hpp: the running executable's unless a host program set it) and the
+    /// installed plugin folder beside it. The environment is read here, once.
     explicit PluginLoader(std::vector<std::filesystem::path> extra_dirs = {});
 
     /// The directories searched by load_all() and load_named(), in order.

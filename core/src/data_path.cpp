@@ -1,4 +1,5 @@
 #include "locus/data_path.hpp"
+#include "locus/program_directory.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -36,10 +37,9 @@ std::vector<fs::path> data_directories() {
     // The data that ships with locus: <prefix>/share/locus/data beside an installed launcher,
     // else the data/ folder of the source tree this build came from.
     std::error_code error;
-    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
-    if (!error) {
-        const fs::path installed =
-            (executable.parent_path() / LOCUS_RELATIVE_DATA_DIR).lexically_normal();
+    const fs::path program = program_directory();
+    if (!program.empty()) {
+        const fs::path installed = (program / LOCUS_RELATIVE_DATA_DIR).lexically_normal();
         if (fs::is_directory(installed, error)) dirs.push_back(installed);
     }
     const fs::path source_data(LOCUS_SOURCE_DATA_DIR);

@@ -1,4 +1,5 @@
 #include "locus/plugin_loader.hpp"
+#include "locus/program_directory.hpp"
 
 #include <fmt/format.h>
 #include <dlfcn.h>
@@ -206,13 +207,12 @@ PluginLoader::PluginLoader(std::vector<fs::path> extra_dirs) : search_path_(std:
                 search_path_.emplace_back(dir);
     }
     std::error_code error;
-    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
-    if (!error) {
-        search_path_.push_back(executable.parent_path());
+    const fs::path program = program_directory();
+    if (!program.empty()) {
+        search_path_.push_back(program);
 #ifdef LOCUS_RELATIVE_PLUGIN_DIR
         // The installed layout: <prefix>/bin/locus and <prefix>/lib/locus/plugins.
-        const fs::path installed =
-            (executable.parent_path() / LOCUS_RELATIVE_PLUGIN_DIR).lexically_normal();
+        const fs::path installed = (program / LOCUS_RELATIVE_PLUGIN_DIR).lexically_normal();
         if (fs::is_directory(installed, error))
             search_path_.push_back(installed);
 #endif

@@ -8,6 +8,7 @@
 #include "locus/dcvrp/giant_tour.hpp"
 #include "locus/dcvrp/sol_io.hpp"
 #include "locus/error.hpp"
+#include "locus/model.hpp"
 
 namespace locus::dcvrp {
 
@@ -37,6 +38,9 @@ std::unique_ptr<DcvrpProblem> DcvrpProblem::load(const std::string& spec, Roundi
         }
         return std::make_unique<DcvrpProblem>(std::move(instance), vehicles);
     }
+    if (is_model_spec(spec))
+        return std::make_unique<DcvrpProblem>(
+            instance_from_model(*find_model(spec, "dcvrp"), rounding), vehicles);
     return std::make_unique<DcvrpProblem>(
         read_routing_instance(resolve_data_file(spec, "instance file"), rounding), vehicles);
 }

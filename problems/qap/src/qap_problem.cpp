@@ -1,6 +1,7 @@
 #include "locus/qap/qap_problem.hpp"
 
 #include "locus/data_path.hpp"
+#include "locus/model.hpp"
 #include "locus/qap/generator.hpp"
 #include "locus/qap/qaplib.hpp"
 
@@ -8,6 +9,8 @@ namespace locus::qap {
 
 std::unique_ptr<QapProblem> QapProblem::load(const std::string& spec) {
     if (is_generator_spec(spec)) return std::make_unique<QapProblem>(generate_from_spec(spec));
+    if (is_model_spec(spec))
+        return std::make_unique<QapProblem>(instance_from_model(*find_model(spec, "qap")));
     return std::make_unique<QapProblem>(read_qaplib(resolve_data_file(spec, "instance file")));
 }
 

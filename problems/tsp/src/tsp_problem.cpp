@@ -1,4 +1,5 @@
 #include "locus/tsp/tsp_problem.hpp"
+#include "locus/model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,6 +34,8 @@ TspProblem::TspProblem(Instance instance) : instance_(std::move(instance)) {
 
 std::unique_ptr<TspProblem> TspProblem::load(const std::string& spec) {
     if (is_generator_spec(spec)) return std::make_unique<TspProblem>(generate_from_spec(spec));
+    if (is_model_spec(spec))
+        return std::make_unique<TspProblem>(instance_from_model(*find_model(spec, "tsp")));
     return std::make_unique<TspProblem>(read_tsplib(resolve_data_file(spec, "instance file")));
 }
 

@@ -23,6 +23,10 @@
 
 #include "locus/dcvrp/instance.hpp"
 
+namespace locus {
+class Model;
+}
+
 namespace locus::dcvrp {
 
 /// Reads a .vrp file. Throws InstanceError "cannot open instance file '<path>': <reason>" and
@@ -104,5 +108,15 @@ Instance read_routing_instance(const std::filesystem::path& path,
 /// instance. Throws InstanceError "<name>: cannot write an EXPLICIT instance as EUC_2D" when
 /// the instance has no coordinates. Used to hand generated instances to other tools.
 std::string format_cvrplib(const Instance& instance);
+
+/// The instance of a routing model (locus/model.hpp), node 0 the depot: `coordinates` (n x 2)
+/// and/or a symmetric distance `matrix` (n x n; it then gives the distances), `demands` (n,
+/// the depot's 0), the numbers `capacity`, `duration_limit` (DISTANCE; none when absent),
+/// `service_time` and `vehicles` (0: unlimited), optional `time_windows` (n x 2: earliest and
+/// latest start; the depot's bound every route) and the text `rounding` of coordinate
+/// distances (exact, nint or tenths; `rounding` of the problem, when not auto, wins). Node ids
+/// in messages are the array indices. Throws InstanceError "<name>: <reason>" with the reasons
+/// of validate_instance.
+Instance instance_from_model(const Model& model, RoundingOption rounding);
 
 } // namespace locus::dcvrp

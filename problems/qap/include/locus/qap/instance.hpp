@@ -13,6 +13,10 @@
 #include <string_view>
 #include <vector>
 
+namespace locus {
+class Model;
+}
+
 namespace locus::qap {
 
 /// Largest n accepted by the readers and the generator (two 5000^2 int64 matrices = 400 MB).
@@ -67,5 +71,10 @@ std::optional<std::string> check_permutation(std::span<const std::int32_t> p, st
 
 /// The inverse permutation q (q[p[i]] = i). Precondition: p is a permutation.
 std::vector<std::int32_t> invert_permutation(std::span<const std::int32_t> p);
+
+/// The instance of a QAP model (locus/model.hpp): `flow` (A, n x n, between facilities) and
+/// `distance` (B, n x n, between locations) of non-negative integers. Throws InstanceError
+/// "<name>: <reason>" with the reasons of validate_instance.
+Instance instance_from_model(const Model& model);
 
 } // namespace locus::qap

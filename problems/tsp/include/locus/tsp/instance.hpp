@@ -12,6 +12,10 @@
 
 #include "locus/tsp/metric.hpp"
 
+namespace locus {
+class Model;
+}
+
 namespace locus::tsp {
 
 /// TSPLIB EDGE_WEIGHT_TYPE of an instance.
@@ -79,5 +83,11 @@ void prepare_metric(Instance& instance, std::string_view source);
 /// deg = (int)c, min = c - deg, rad = PI * (deg + 5 * min / 3) / 180 with PI = 3.141592,
 /// d = (int)(6378.388 * acos(0.5 * ((1 + q1) q2 - (1 - q1) q3)) + 1). Host only.
 std::int32_t geo_distance(double lat_a, double lon_a, double lat_b, double lon_b);
+
+/// The instance of a TSP model (locus/model.hpp): `coordinates` (n x 2) with the text
+/// `edge_weight_type` (EUC_2D, the default, CEIL_2D, ATT or GEO), or a symmetric `matrix`
+/// (n x n) of non-negative 32-bit integers. Throws InstanceError "<name>: <reason>" with the
+/// reasons of the TSPLIB reader (0-based cities in the matrix checks).
+Instance instance_from_model(const Model& model);
 
 } // namespace locus::tsp
