@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 
 #include "launcher.hpp"
 #include "locus/build_info.hpp"
+#include "locus/data_path.hpp"
 #include "locus/error.hpp"
 #include "locus/model.hpp"
 #include "locus/problem.hpp"
@@ -104,6 +106,8 @@ private:
     bool installed_ = false;
 };
 
+std::mutex g_solve_mutex;
+
 struct TraceRow {
     double time_s;
     double iteration;
@@ -155,10 +159,22 @@ py::dict solve(const std::optional<std::string>& config,
     };
     hooks.on_loaded = [&](const Problem& problem) { sense = problem.objective_sense(); };
     app::JobOutcome outcome;
+    bool interrupted = false;
     {
-        InterruptScope interrupts;
         py::gil_scoped_release release;
-        outcome = app::execute_job(options, hooks);
+        // NOTE: the stop flag and the deadline of a job are process-wide (search_context.hpp):
+        // solves run one at a time, and the flag is cleared after each so that a stopped job
+        // does not stop what the process does next (reading a file polls it).
+        const std::lock_guard lock(g_solve_mutex);
+        InterruptScope interrupts;
+        try {
+            outcome = app::execute_job(options, hooks);
+        } catch (...) {
+            clear_interrupt();
+            throw;
+        }
+        interrupted = interrupt_requested();
+        clear_interrupt();
     }
     if (callback_error) std::rethrow_exception(callback_error);
     py::list runs;
@@ -187,7 +203,7 @@ py::dict solve(const std::optional<std::string>& config,
         lines.append(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     py::dict result;
     result["status"] = outcome.status;
-    result["interrupted"] = interrupt_requested();
+    result["interrupted"] = interrupted;
     result["lines"] = lines;
     result["runs"] = runs;
     result["problem"] = ProblemHandle(outcome.problem);
@@ -265,6 +281,16 @@ PYBIND11_MODULE(_locus, m) {
           [](const std::filesystem::path& dir) { set_program_directory(dir); },
           "The directory of the launcher whose plugins and data this process uses.");
     m.def("program_directory", [] { return program_directory(); });
+    m.def(
+        "find_data_file",
+        [](const std::string& spec) -> std::optional<std::filesystem::path> {
+            try {
+                return resolve_data_file(spec, "instance file");
+            } catch (const InstanceError&) {
+                return std::nullopt;
+            }
+        },
+        "The file `spec` names, found through the data path, or None.");
 
     py::class_<ProblemHandle>(m, "Problem")
         .def_property_readonly("problem_name", &ProblemHandle::problem_name)

@@ -150,3 +150,21 @@ def test_read_errors():
         locus.read("random-uniform:n=10", problem="nope")
     generated = locus.read("random-uniform:n=50,seed=3", problem="tsp")
     assert generated.size == 50
+
+
+def test_read_through_the_data_path_and_time_windows():
+    import os
+    plain = locus.read("cvrplib/CMT1.vrp")
+    assert os.path.isabs(plain.instance) and not plain.has_time_windows
+    assert plain.size == 50
+    windows = locus.read("vrptw/R1_10_1.vrp")
+    assert windows.has_time_windows and windows.size == 1000
+    xy = np.array([[0, 0], [3, 4], [6, 8]], dtype=float)
+    model = locus.CVRP(xy, demands=[0, 1, 1], capacity=2, time_windows=[[0, 100], [0, 10],
+                                                                        [20, 30]])
+    assert model.has_time_windows
+    assert model.evaluate([[1, 2]]) == 20.0
+    feasible, _, reason = model.verify([[2, 1]])
+    assert not feasible and reason
+    with pytest.raises(ValueError, match="its earliest time is after its latest"):
+        locus.CVRP(xy, demands=[0, 1, 1], capacity=2, time_windows=[[0, 100], [5, 1], [0, 50]])

@@ -115,7 +115,8 @@ def test_callback_sees_improvements_and_stops_the_run():
     assert len(seen) == 5 and result.stop_reason == "interrupted"
     assert result.iterations < 100000 and result.objective == seen[-1]
     np.testing.assert_array_equal(result.trace["objective"], seen)
-    # The next run is not stopped by the previous one's request.
+    # The stop request ends with the job: reading and the next run are not stopped by it.
+    assert locus.read("data/tsplib/d1291.tsp").size == 1291
     again = locus.solve(model, "configs/tsp/ils.yaml", backend="cpu", seed=3, iterations=20,
                         time_limit=0)
     assert again.stop_reason == "iterations"

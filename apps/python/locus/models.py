@@ -1,5 +1,7 @@
 """Models: instances built from arrays and values, or read from files."""
 
+import os
+
 import numpy as np
 
 from . import _locus
@@ -188,6 +190,12 @@ class CVRP(Model):
     """
 
     problem = "dcvrp"
+    _time_windows = False
+
+    @property
+    def has_time_windows(self):
+        """Whether the instance has time windows (a VRPTW)."""
+        return self._time_windows or "time_windows" in self.data
 
     def __init__(self, coordinates=None, *, demands=None, capacity=None, matrix=None,
                  duration_limit=None, service_time=None, vehicles=None, time_windows=None,
@@ -246,6 +254,9 @@ def read(path, problem=None, *, best_known=None, plugin_path=(), **params):
     found through the data path as ``locus run`` finds it; ``problem`` by the extension
     unless given; ``params`` are the problem's parameters (e.g. ``rounding="nint"``)."""
     path = str(path)
+    found = _locus.find_data_file(path)
+    if found is not None:
+        path = os.path.abspath(found)
     handle = _locus.load_problem(path, problem or "", [str(p) for p in plugin_path],
                                  _param_list(params))
     cls = _CLASSES.get(handle.problem_name)
@@ -255,4 +266,18 @@ def read(path, problem=None, *, best_known=None, plugin_path=(), **params):
         return model
     model = cls(_file=(path, handle), best_known=best_known)
     model.params = dict(params)
+    if cls is CVRP:
+        model._time_windows = _has_time_windows(path)
     return model
+
+
+def _has_time_windows(spec):
+    """Whether a routing instance file (or generator spec) has time windows: a VRPTW file
+    (TIME_WINDOW_SECTION), a Solomon file (its VEHICLE line) or random-vrptw."""
+    if spec.startswith("random-vrptw:"):
+        return True
+    try:
+        with open(spec, errors="replace") as f:
+            return any(line.strip() in ("VEHICLE", "TIME_WINDOW_SECTION") for line in f)
+    except OSError:
+        return False

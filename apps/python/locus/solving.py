@@ -104,11 +104,18 @@ def _result(model, line, run, interrupted):
         line=line, model=model, interrupted=interrupted)
 
 
-def solve(model, config="configs/dcvrp/best.yaml", *, backend="auto", time_limit=None,
+# The config each problem is solved with when none is given.
+DEFAULT_CONFIGS = {"tsp": "configs/tsp/resident-ils.yaml", "qap": "configs/qap/resident-ils.yaml",
+                   "dcvrp": "configs/dcvrp/best.yaml"}
+TIME_WINDOW_CONFIG = "configs/vrptw/best.yaml"
+
+
+def solve(model, config=None, *, backend="auto", time_limit=None,
           seed=None, iterations=None, overrides=None, callback=None, out=None, quiet=True,
           plugin_path=()):
     """Solves ``model`` with ``config`` (a YAML file, or a dict of the same structure) and
-    returns the Result of its best run.
+    returns the Result of its best run. Without ``config``: DEFAULT_CONFIGS of the model's
+    problem (configs/vrptw/best.yaml for a routing model with time windows).
 
     ``backend`` (auto, cpu, cuda), ``time_limit`` (seconds, loading included), ``seed`` and
     ``iterations`` set the config's ``backend``, ``termination.time_limit``, ``seed`` and
@@ -130,6 +137,12 @@ def solve(model, config="configs/dcvrp/best.yaml", *, backend="auto", time_limit
     if not isinstance(model, Model):
         raise TypeError(f"model must be a locus model (TSP, CVRP, QAP, read(...)), got "
                         f"{type(model).__name__}")
+    if config is None:
+        if model.problem not in DEFAULT_CONFIGS:
+            raise TypeError(f"no default config for a {model.problem} model: pass config=")
+        config = DEFAULT_CONFIGS[model.problem]
+        if getattr(model, "has_time_windows", False):
+            config = TIME_WINDOW_CONFIG
     config_path, config_text = _config_arguments(config)
     sets = [f"problem.instance={model.instance}"]
     sets += [f"problem.{k}={_value_text(v)}" for k, v in model.params.items()]
