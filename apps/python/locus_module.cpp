@@ -19,6 +19,7 @@
 #include "launcher.hpp"
 #include "locus/build_info.hpp"
 #include "locus/data_path.hpp"
+#include "locus/gpu/device.hpp"
 #include "locus/error.hpp"
 #include "locus/model.hpp"
 #include "locus/problem.hpp"
@@ -281,6 +282,9 @@ PYBIND11_MODULE(_locus, m) {
           [](const std::filesystem::path& dir) { set_program_directory(dir); },
           "The directory of the launcher whose plugins and data this process uses.");
     m.def("program_directory", [] { return program_directory(); });
+    m.def("cuda_devices", [] { return gpu::device_count(); },
+          "Number of usable CUDA devices (0 without a GPU or driver).");
+    m.def("cuda_unavailable_reason", [] { return gpu::device_unavailable_reason(); });
     m.def(
         "find_data_file",
         [](const std::string& spec) -> std::optional<std::filesystem::path> {

@@ -206,3 +206,18 @@ def test_plots_return_figures():
     assert len(figure.axes[0].lines) == 2
     with pytest.raises(ValueError, match="no coordinates"):
         locus.plots.tour(locus.TSP(matrix=np.ones((3, 3)) - np.eye(3)), [0, 1, 2])
+
+
+def test_experiment_and_its_errors(root, tmp_path):
+    spec = tmp_path / "tiny.yaml"
+    spec.write_text(f"name: tiny\nconfigs:\n  - file: {root}/configs/tsp/ils.yaml\n"
+                    "    set: [termination.iterations=5, termination.time_limit=0]\n"
+                    "instances: ['random-uniform:n=60,seed=1']\nseeds: 2\nbackends: [cpu]\n")
+    results = locus.experiment(spec, tmp_path / "exp")
+    lines = [json.loads(t) for t in open(results).read().splitlines()]
+    assert sorted(line["seed"] for line in lines) == [1, 2]
+    assert all(line["feasible"] and line["iterations"] == 5 for line in lines)
+    report = locus.report(tmp_path / "exp", out=tmp_path / "report", plots=False)
+    assert "random-uniform:n=60,seed=1" in open(report).read()
+    with pytest.raises(locus.Error, match="no-such-spec.yaml"):
+        locus.experiment(tmp_path / "no-such-spec.yaml", tmp_path / "exp2")
