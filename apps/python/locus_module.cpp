@@ -121,8 +121,10 @@ py::dict solve(const std::optional<std::string>& config,
                const std::optional<std::string>& config_text,
                const std::vector<std::string>& overrides,
                const std::vector<std::filesystem::path>& plugin_paths,
-               std::optional<double> best_known, bool quiet, const py::object& callback) {
+               std::optional<double> best_known, bool quiet, const py::object& callback,
+               const std::optional<std::string>& initial) {
     app::RunOptions options;
+    options.initial = initial;
     options.config = config.value_or("");
     options.config_text = config_text;
     options.overrides = overrides;
@@ -325,5 +327,6 @@ PYBIND11_MODULE(_locus, m) {
           py::arg("arrays"), py::arg("numbers"), py::arg("texts"));
     m.def("forget_model", [](const std::string& spec) { forget_model(spec); });
     m.def("solve", &solve, py::arg("config"), py::arg("config_text"), py::arg("overrides"),
-          py::arg("plugin_paths"), py::arg("best_known"), py::arg("quiet"), py::arg("callback"));
+          py::arg("plugin_paths"), py::arg("best_known"), py::arg("quiet"), py::arg("callback"),
+          py::arg("initial") = py::none());
 }

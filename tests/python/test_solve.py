@@ -221,3 +221,23 @@ def test_experiment_and_its_errors(root, tmp_path):
     assert "random-uniform:n=60,seed=1" in open(report).read()
     with pytest.raises(locus.Error, match="no-such-spec.yaml"):
         locus.experiment(tmp_path / "no-such-spec.yaml", tmp_path / "exp2")
+
+
+def test_initial_solution_starts_the_search():
+    rng = np.random.default_rng(22)
+    xy = rng.integers(0, 1000, size=(120, 2))
+    model = locus.CVRP(xy, demands=np.concatenate(([0], rng.integers(1, 10, size=119))),
+                       capacity=50)
+    first = locus.solve(model, backend="cpu", iterations=20, time_limit=0, overrides={"batch": 4})
+    again = locus.solve(model, backend="cpu", iterations=3, time_limit=0, overrides={"batch": 4},
+                        initial=first.solution)
+    # The batch starts from the given solution: the first recorded best is no worse than it.
+    assert again.trace["objective"][0] <= first.objective
+    assert again.objective <= first.objective
+    alone = [[c] for c in range(1, 120)]
+    start = model.evaluate(alone)
+    from_alone = locus.solve(model, backend="cpu", iterations=1, time_limit=0,
+                             overrides={"batch": 4}, initial=alone)
+    assert from_alone.trace["objective"][0] == start
+    with pytest.raises(locus.InstanceError, match="infeasible solution: customer 3 is not visited"):
+        locus.solve(model, backend="cpu", iterations=1, initial=[[1, 2]])

@@ -111,8 +111,8 @@ TIME_WINDOW_CONFIG = "configs/vrptw/best.yaml"
 
 
 def solve(model, config=None, *, backend="auto", time_limit=None,
-          seed=None, iterations=None, overrides=None, callback=None, out=None, quiet=True,
-          plugin_path=()):
+          seed=None, iterations=None, overrides=None, callback=None, initial=None, out=None,
+          quiet=True, plugin_path=()):
     """Solves ``model`` with ``config`` (a YAML file, or a dict of the same structure) and
     returns the Result of its best run. Without ``config``: DEFAULT_CONFIGS of the model's
     problem (configs/vrptw/best.yaml for a routing model with time windows).
@@ -126,6 +126,9 @@ def solve(model, config=None, *, backend="auto", time_limit=None,
     ``callback(improvement)`` is called with each Improvement of a best solution, in the
     thread that runs ``solve``; a true return value stops the run (stop_reason
     "interrupted"), and an exception it raises stops the run and is raised by ``solve``.
+    ``initial``: a feasible solution (natural form) that every solution of the batch starts
+    from instead of the construction, as ``locus run --initial`` does.
+
     Ctrl-C stops the run the same way and ``solve`` returns its best solution
     (``result.interrupted``). The GIL is released while the search runs.
 
@@ -170,8 +173,14 @@ def solve(model, config=None, *, backend="auto", time_limit=None,
         return bool(callback(improvement))
 
     try:
+        initial_file = None
+        if initial is not None:
+            initial_file = os.path.join(out, "initial" + model.solution_extension)
+            os.makedirs(out, exist_ok=True)
+            model.write_solution(initial_file, initial)
         outcome = _locus.solve(config_path, config_text, sets, [os.fspath(p) for p in plugin_path],
-                               model.best_known, quiet, on_improvement if callback else None)
+                               model.best_known, quiet, on_improvement if callback else None,
+                               initial_file)
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
