@@ -48,10 +48,10 @@ class Result:
     device: str
     seed: int
     run: int
-    solution: object
-    encoded: np.ndarray
-    trace: dict
-    line: dict
+    solution: object = field(repr=False)
+    encoded: np.ndarray = field(repr=False)
+    trace: dict = field(repr=False)
+    line: dict = field(repr=False)
     model: Model = field(repr=False)
     problem: object = field(repr=False, default=None)  # the job's loaded problem
     runs: list = field(default_factory=list, repr=False)
