@@ -168,3 +168,16 @@ def test_read_through_the_data_path_and_time_windows():
     assert not feasible and reason
     with pytest.raises(ValueError, match="its earliest time is after its latest"):
         locus.CVRP(xy, demands=[0, 1, 1], capacity=2, time_windows=[[0, 100], [5, 1], [0, 50]])
+
+
+def test_plugins_load_by_the_launchers_rules(run_cli):
+    import os
+    other = os.environ.get("LOCUS_TEST_OTHER_BUILD_DIR", "")
+    if not os.path.isdir(other):
+        pytest.skip("no plugin of another build here (a build tree with tests has one)")
+    with pytest.raises(locus.ConfigError) as error:
+        locus.read("random-uniform:n=10", problem="nope", plugin_path=[other])
+    assert "built for another locus" in str(error.value)
+    cli = run_cli("verify", "--instance", "random-uniform:n=10", "--problem", "nope",
+                  "--solution", "x", "--plugin-path", other, check=False)
+    assert str(error.value) in cli.stderr
