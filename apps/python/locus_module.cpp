@@ -170,14 +170,18 @@ py::dict solve(const std::optional<std::string>& config,
         // does not stop what the process does next (reading a file polls it).
         const std::lock_guard lock(g_solve_mutex);
         InterruptScope interrupts;
+        // NOTE: so is the config's directory, first on the data path while its job runs: it
+        // is forgotten after the job, as the stop flag is.
         try {
             outcome = app::execute_job(options, hooks);
         } catch (...) {
             clear_interrupt();
+            set_config_directory({});
             throw;
         }
         interrupted = interrupt_requested();
         clear_interrupt();
+        set_config_directory({});
     }
     if (callback_error) std::rethrow_exception(callback_error);
     py::list runs;

@@ -181,3 +181,17 @@ def test_plugins_load_by_the_launchers_rules(run_cli):
     cli = run_cli("verify", "--instance", "random-uniform:n=10", "--problem", "nope",
                   "--solution", "x", "--plugin-path", other, check=False)
     assert str(error.value) in cli.stderr
+
+
+def test_a_solve_leaves_the_data_path_as_it_was(tmp_path):
+    import os
+    config = tmp_path / "job.yaml"
+    config.write_text(open("configs/tsp/ils.yaml").read())
+    (tmp_path / "here.tsp").write_text(open("data/tsplib/burma14.tsp").read())
+    assert locus.read(tmp_path / "here.tsp").size == 14
+    model = locus.TSP(np.random.default_rng(0).integers(0, 100, size=(10, 2)))
+    locus.solve(model, config, backend="cpu", iterations=1, time_limit=0)
+    # A relative name is not looked up next to the last job's config once the job has ended.
+    with pytest.raises(locus.InstanceError):
+        locus.read("here.tsp")
+    assert os.path.isfile(tmp_path / "here.tsp")
