@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace locus {
@@ -43,6 +44,10 @@ public:
     /// values. Throws InstanceError "<name>: <key> must have shape (R, C), got (...)" otherwise.
     const std::vector<double>& matrix(std::string_view key, std::size_t rows,
                                       std::size_t columns) const;
+    /// The two columns of the array `key`, a matrix of `rows` rows (0: any) and 2 columns
+    /// (coordinates, time windows): matrix()'s checks and messages.
+    std::pair<std::vector<double>, std::vector<double>> columns(std::string_view key,
+                                                                std::size_t rows) const;
     /// The array `key` as a vector of `size` entries (0: any): its values; InstanceError
     /// "<name>: <key> must have shape (S,), got (...)" otherwise.
     const std::vector<double>& vector(std::string_view key, std::size_t size) const;

@@ -57,6 +57,19 @@ const std::vector<double>& Model::matrix(std::string_view key, std::size_t rows,
     return a->values;
 }
 
+std::pair<std::vector<double>, std::vector<double>> Model::columns(std::string_view key,
+                                                                  std::size_t rows) const {
+    const std::vector<double>& values = matrix(key, rows, 2);
+    std::pair<std::vector<double>, std::vector<double>> out;
+    out.first.resize(values.size() / 2);
+    out.second.resize(values.size() / 2);
+    for (std::size_t i = 0; i < values.size() / 2; ++i) {
+        out.first[i] = values[2 * i];
+        out.second[i] = values[2 * i + 1];
+    }
+    return out;
+}
+
 const std::vector<double>& Model::vector(std::string_view key, std::size_t size) const {
     const ModelArray* a = array(key);
     if (a == nullptr) throw InstanceError(fmt::format("{}: {} is missing", name, key));

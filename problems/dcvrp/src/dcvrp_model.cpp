@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -88,24 +89,10 @@ Instance instance_from_model(const Model& model, RoundingOption rounding) {
     instance.service_time = model.number("service_time").value_or(0.0);
     instance.vehicles = static_cast<std::int32_t>(
         integer_field(model, "vehicles", 0, 0, std::numeric_limits<std::int32_t>::max()));
-    if (model.array("coordinates") != nullptr) {
-        const std::vector<double>& xy = model.matrix("coordinates", n, 2);
-        instance.x.resize(n);
-        instance.y.resize(n);
-        for (std::size_t v = 0; v < n; ++v) {
-            instance.x[v] = xy[2 * v];
-            instance.y[v] = xy[2 * v + 1];
-        }
-    }
-    if (model.array("time_windows") != nullptr) {
-        const std::vector<double>& w = model.matrix("time_windows", n, 2);
-        instance.ready.resize(n);
-        instance.due.resize(n);
-        for (std::size_t v = 0; v < n; ++v) {
-            instance.ready[v] = w[2 * v];
-            instance.due[v] = w[2 * v + 1];
-        }
-    }
+    if (model.array("coordinates") != nullptr)
+        std::tie(instance.x, instance.y) = model.columns("coordinates", n);
+    if (model.array("time_windows") != nullptr)
+        std::tie(instance.ready, instance.due) = model.columns("time_windows", n);
     const Rounding resolved = resolve_rounding(model_rounding(model, rounding), instance.name);
     if (model.array("matrix") != nullptr) {
         instance.rounding = resolved;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -79,14 +80,8 @@ Instance instance_from_model(const Model& model) {
     } else {
         const ModelArray& c = *model.array("coordinates");
         instance.n = c.shape.empty() ? 0 : c.shape[0];
-        const std::vector<double>& xy = model.matrix("coordinates", 0, 2);
+        std::tie(instance.x, instance.y) = model.columns("coordinates", 0);
         instance.type = model_edge_weight_type(model);
-        instance.x.resize(instance.n);
-        instance.y.resize(instance.n);
-        for (std::size_t i = 0; i < instance.n; ++i) {
-            instance.x[i] = xy[2 * i];
-            instance.y[i] = xy[2 * i + 1];
-        }
     }
     prepare_metric(instance, model.name);
     return instance;
