@@ -74,7 +74,8 @@ void add_engine_parameters(ComponentSchema& schema) {
         .integer("restart", "0",
                  "epochs in which no chain improves on the chains' best since their start after "
                  "which every chain starts again from a solution of restart_construction (the "
-                 "run's best is kept); 0 = never",
+                 "run's best is kept; exchange population: the population too starts again "
+                 "from the new chains' children); 0 = never",
                  0, 1000000000)
         .integer("islands", "1",
                  "exchange copy_best or merge: the chains form this many islands of consecutive "

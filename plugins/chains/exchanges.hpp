@@ -60,8 +60,14 @@ public:
         return exchange == Exchange::copy_best || exchange == Exchange::merge;
     }
 
-    /// The chains (re)started from the batch: they no longer share one solution per island.
-    void started() { single_start_ = false; }
+    /// The chains (re)started from the batch: they no longer share one solution per island,
+    /// and the population (population exchange) starts again from their children, as Vidal's
+    /// hybrid genetic search restarts its population after a number of iterations without
+    /// improvement (the run keeps its best).
+    void started() {
+        single_start_ = false;
+        if (population_) population_->clear();
+    }
 
     /// The exchange before the epoch `round` (0, 1, ...), given every chain's best objective.
     void before_epoch(gpu::ChainRunner& runner, std::span<const std::int64_t> values,

@@ -52,6 +52,13 @@ std::size_t Population::update(std::span<const std::int32_t> rows, std::size_t w
     return admitted;
 }
 
+void Population::clear() {
+    rows_.clear();
+    costs_.clear();
+    distances_.clear();
+    fitness_.clear();
+}
+
 void Population::remove(std::size_t i) {
     rows_.erase(rows_.begin() + static_cast<std::ptrdiff_t>(i));
     costs_.erase(costs_.begin() + static_cast<std::ptrdiff_t>(i));

@@ -41,6 +41,9 @@ public:
     std::size_t update(std::span<const std::int32_t> rows, std::size_t width,
                        std::span<const std::int64_t> costs);
 
+    /// Forgets every member (a restart of the search: the next update starts a new population).
+    void clear();
+
     std::size_t count() const { return costs_.size(); }
     std::span<const std::int32_t> row(std::size_t i) const { return rows_[i]; }
     std::int64_t cost(std::size_t i) const { return costs_[i]; }

@@ -1,15 +1,19 @@
 // The population of the many-chain search's population exchange: admission (cheapest first,
 // clones dropped, at most `generation`), survivors by biased fitness (never the cheapest),
-// biased fitness against a hand computation, tournaments; the copy_best exchange on islands.
+// biased fitness against a hand computation, tournaments; the copy_best exchange on islands;
+// the population exchange's parents, and its new population after a restart.
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <random>
 #include <vector>
 
+#include "exchanges.hpp"
 #include "islands.hpp"
 #include "locus/error.hpp"
 #include "locus/gpu/chain_engine.hpp"
@@ -26,7 +30,75 @@ double line(std::span<const std::int32_t> a, std::span<const std::int32_t> b) {
     return std::abs(a[0] - b[0]) / 100.0;
 }
 
+/// Chains of one-word solutions: best_solutions hands out `rows`; restart_from records the
+/// parents the population exchange drew.
+class RecordingRunner final : public locus::gpu::ChainRunner {
+public:
+    std::vector<std::int32_t> rows;
+    std::vector<std::int32_t> first, second;
+    void start(std::span<const std::int32_t>, std::span<const std::int64_t>,
+               const std::function<bool()>&, std::uint32_t) override {}
+    void epoch(std::uint64_t, std::uint32_t, const std::function<bool()>&) override {}
+    std::vector<std::int64_t> best_objectives() override { return {}; }
+    void best_solution(std::uint32_t c, std::span<std::int32_t> out) override { out[0] = rows[c]; }
+    void continue_from(std::span<const std::uint32_t>) override {}
+    void recombine(std::span<const std::uint32_t>, std::span<const std::uint32_t>,
+                   std::uint64_t) override {}
+    void merge(std::span<const std::uint32_t>, std::span<const std::uint32_t>,
+               std::uint64_t) override {}
+    void best_solutions(std::span<std::int32_t> out) override {
+        std::ranges::copy(rows, out.begin());
+    }
+    void restart_from(std::span<const std::int32_t> a, std::span<const std::int32_t> b,
+                      std::uint64_t) override {
+        first.assign(a.begin(), a.end());
+        second.assign(b.begin(), b.end());
+    }
+    void reset(std::span<const std::int32_t>, std::int64_t) override {}
+    void restrict_chains(std::span<const std::int32_t>, std::span<const std::uint32_t>) override {}
+    std::uint64_t evaluations() override { return 0; }
+    locus::gpu::ChainCheck check() override { return {}; }
+    std::size_t bytes() const override { return 0; }
+};
+
 } // namespace
+
+TEST_CASE("population exchange: parents come from the population; after a restart of the chains "
+          "only from their new children") {
+    ExchangeOptions o;
+    o.exchange = Exchange::population;
+    o.population.size = 6;
+    o.population.generation = 8;
+    Exchanges exchanges(o, 5, 1, line);
+    RecordingRunner runner;
+    // Epoch 0: eight chains' children at 100..107 (cheap) -> the population holds six of them.
+    runner.rows = {100, 101, 102, 103, 104, 105, 106, 107};
+    const std::vector<std::int64_t> cheap = {1, 2, 3, 4, 5, 6, 7, 8};
+    exchanges.before_epoch(runner, cheap, 0);
+    REQUIRE(runner.first.size() == 8);
+    for (std::size_t c = 0; c < 8; ++c) {
+        CHECK(runner.first[c] >= 100);
+        CHECK(runner.first[c] <= 107);
+        CHECK(runner.first[c] != runner.second[c]);
+    }
+    // Epoch 1 without a restart: costlier children at 500..507 join the old members, which
+    // win by cost -> most parents are still old ones.
+    runner.rows = {500, 501, 502, 503, 504, 505, 506, 507};
+    const std::vector<std::int64_t> costly = {50, 51, 52, 53, 54, 55, 56, 57};
+    exchanges.before_epoch(runner, costly, 1);
+    const auto old = std::ranges::count_if(runner.first, [](std::int32_t v) { return v < 500; }) +
+                     std::ranges::count_if(runner.second, [](std::int32_t v) { return v < 500; });
+    CHECK(old > 0);
+    // A restart: the chains started again from new solutions, the next population is made of
+    // their children only, however costly.
+    exchanges.started();
+    runner.rows = {900, 901, 902, 903, 904, 905, 906, 907};
+    exchanges.before_epoch(runner, costly, 2);
+    for (std::size_t c = 0; c < 8; ++c) {
+        CHECK(runner.first[c] >= 900);
+        CHECK(runner.second[c] >= 900);
+    }
+}
 
 TEST_CASE("population: admission takes the cheapest distinct children, at most generation") {
     PopulationOptions o;
