@@ -236,8 +236,10 @@ std::uint32_t ChainSearch::start_chains(RunState& s, Exchanges& exchanges,
 
 void ChainSearch::epochs(RunState& s, Exchanges& exchanges, std::uint32_t descents) const {
     // Restarts: after `restart` epochs in which no chain improved on the chains' best since
-    // their (re)start, every chain starts again from a fresh construction; the run's best
-    // stays offered. Counted in epochs, not seconds, so a seed gives one run.
+    // their (re)start by more than a millionth of it, every chain starts again from a fresh
+    // construction; the run's best stays offered. Counted in epochs, not seconds, so a seed
+    // gives one run. The millionth: on real distances the same routes summed in another order
+    // or direction differ in the last units of the fixed point, which is no progress.
     const std::uint64_t seed = s.ctx.seed();
     std::int64_t chains_best = *std::min_element(s.values.begin(), s.values.end());
     std::uint64_t quiet = 0;
@@ -258,7 +260,7 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges, std::uint32_t descen
         report(s);
         std::int64_t now = *std::min_element(s.values.begin(), s.values.end());
         if (s.decomposer) now = std::min(now, s.decomposer->base_value());
-        quiet = now < chains_best ? 0 : quiet + 1;
+        quiet = now < chains_best - std::abs(chains_best) / 1000000 ? 0 : quiet + 1;
         chains_best = std::min(chains_best, now);
         if (options_.restart == 0 || quiet < options_.restart || s.ctx.should_stop()) continue;
         ++restarts;
