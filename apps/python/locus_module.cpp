@@ -171,17 +171,18 @@ py::dict solve(const std::optional<std::string>& config,
         const std::lock_guard lock(g_solve_mutex);
         InterruptScope interrupts;
         // NOTE: so is the config's directory, first on the data path while its job runs: it
-        // is forgotten after the job, as the stop flag is.
-        try {
-            outcome = app::execute_job(options, hooks);
-        } catch (...) {
-            clear_interrupt();
-            set_config_directory({});
-            throw;
-        }
+        // is forgotten after the job, as the stop flag is, whether the job ended or threw.
+        struct JobStateReset {
+            JobStateReset() = default;
+            JobStateReset(const JobStateReset&) = delete;
+            JobStateReset& operator=(const JobStateReset&) = delete;
+            ~JobStateReset() {
+                clear_interrupt();
+                set_config_directory({});
+            }
+        } const reset;
+        outcome = app::execute_job(options, hooks);
         interrupted = interrupt_requested();
-        clear_interrupt();
-        set_config_directory({});
     }
     if (callback_error) std::rethrow_exception(callback_error);
     py::list runs;
