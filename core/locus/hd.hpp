@@ -9,7 +9,13 @@
 #define LOCUS_HD_INLINE __host__ __device__ __forceinline__
 #else
 #define LOCUS_HD
+// NOTE: forced on the host as on the device: the CPU twins' inner loops (a move's delta, a
+// distance, a penalty term) are these small functions, which g++ otherwise leaves as calls.
+#if defined(__GNUC__)
+#define LOCUS_HD_INLINE inline __attribute__((always_inline))
+#else
 #define LOCUS_HD_INLINE inline
+#endif
 #endif
 
 // NOTE: routines written once over a team or a policy are host-device templates instantiated
