@@ -94,21 +94,25 @@ def test_rows_classes_comparisons_and_missing_runs(tmp_path):
     assert x[1] == "1 (HGS —)"
     assert x[6] == "—"
 
-    # Class rows: means over the compared instances (CMT: (0 + 2.8881) / 2 with CMT2's gap).
+    # Class rows: each solver's mean over the instances it ran, of the instances' mean gaps.
     cmt2_gap = 100.0 * (1234.5678 - 1200.0) / 1200.0
+    cmt2_hgs = 100.0 * (1234.57 - 1200.0) / 1200.0
     cmt = row(out, "CMT")
-    assert cmt[1] == "2 (2)"
+    assert cmt[1] == "2, 2 (2)"
     assert cmt[3] == f"{cmt2_gap / 2:.3f} ({cmt2_gap / 2 - 0.05:.3f} over)"
+    assert cmt[4] == f"{(0.1 + cmt2_hgs) / 2:.3f}"
     assert cmt[5] == "1 / 1 / 0"
     assert cmt[6] == "100%"
     assert row(out, "Golden")[3] == "0.800 (0.500 over)"
     assert row(out, "Golden")[7] == "1 of 2"
     xs = row(out, "X")
-    assert xs[1] == "1 (1)"
-    assert xs[3] == "—"
+    assert xs[1] == "1, 0 (1)"
+    assert xs[3] == "0.000 (met)"
+    assert xs[4] == "—"
+    assert xs[5] == "0 / 0 / 0" and xs[6] == "—"
     assert xs[7] == "1 of 1"
     assert row(out, "all")[5] == "1 / 1 / 1"
-    assert row(out, "all")[6] == "67%"
+    assert row(out, "all")[6] == "67% (not met)"
 
     # Missing runs, per solver and seed; the provenance of the locus lines.
     assert "- locus, seed 2: 2 of 4 (CMT2 X-n101-k25)" in out
@@ -127,6 +131,7 @@ def test_several_files_add_up_and_nothing_missing_is_said(tmp_path):
     assert row(out, "CMT3")[6] == "equal"
     assert row(out, "CMT4")[6] == "behind"
     assert row(out, "CMT")[5] == "0 / 1 / 1"
+    assert row(out, "all")[6] == "50% (not met)"
     assert "Missing runs of the protocol: none." in out
 
 
