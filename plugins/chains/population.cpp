@@ -24,10 +24,11 @@ std::size_t Population::update(std::span<const std::int32_t> rows, std::size_t w
     for (const std::size_t c : order) {
         if (admitted == options_.generation) break;
         const std::span<const std::int32_t> child = rows.subspan(c * width, width);
+        std::vector<std::int32_t> form = distance_.form_of(child);
         std::vector<double> to(costs_.size());
         bool clone = false;
         for (std::size_t m = 0; m < costs_.size() && !clone; ++m) {
-            to[m] = distance_(child, rows_[m]);
+            to[m] = distance_.between(form, forms_[m]);
             clone = to[m] <= 0.0 && costs_[m] == costs[c];
         }
         if (clone) continue;
@@ -36,6 +37,7 @@ std::size_t Population::update(std::span<const std::int32_t> rows, std::size_t w
         to.push_back(0.0);
         distances_.push_back(std::move(to));
         rows_.emplace_back(child.begin(), child.end());
+        forms_.push_back(std::move(form));
         costs_.push_back(costs[c]);
         ++admitted;
     }
@@ -54,6 +56,7 @@ std::size_t Population::update(std::span<const std::int32_t> rows, std::size_t w
 
 void Population::clear() {
     rows_.clear();
+    forms_.clear();
     costs_.clear();
     distances_.clear();
     fitness_.clear();
@@ -61,6 +64,7 @@ void Population::clear() {
 
 void Population::remove(std::size_t i) {
     rows_.erase(rows_.begin() + static_cast<std::ptrdiff_t>(i));
+    forms_.erase(forms_.begin() + static_cast<std::ptrdiff_t>(i));
     costs_.erase(costs_.begin() + static_cast<std::ptrdiff_t>(i));
     distances_.erase(distances_.begin() + static_cast<std::ptrdiff_t>(i));
     for (auto& row : distances_)

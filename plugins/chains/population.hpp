@@ -9,7 +9,8 @@
 /// for the CVRP: open-source implementation and SWAP* neighborhood", sec. 3): with N members,
 /// rank_cost(i) / (N - 1) + (1 - elite / N) rank_diversity(i) / (N - 1), where the diversity
 /// contribution of a member is its average distance to its `close` nearest members (larger is
-/// better). Lower is better.
+/// better). Lower is better. Each member's form for the distance (SolutionDistance::form) is
+/// computed once, when it is admitted.
 
 #include <cstddef>
 #include <cstdint>
@@ -66,6 +67,7 @@ private:
     PopulationOptions options_;
     SolutionDistance distance_;
     std::vector<std::vector<std::int32_t>> rows_;
+    std::vector<std::vector<std::int32_t>> forms_; ///< the distance's form of each member
     std::vector<std::int64_t> costs_;
     std::vector<std::vector<double>> distances_;
     std::vector<double> fitness_;

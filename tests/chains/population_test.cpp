@@ -120,6 +120,50 @@ TEST_CASE("population: admission takes the cheapest distinct children, at most g
     CHECK(pop.distance(0, 0) == 0.0);
 }
 
+TEST_CASE("population: a distance with a form computes each child's form once and ranks as the "
+          "same distance on rows does") {
+    // The form doubles the word; between halves the difference again: the distances of `line`.
+    std::size_t forms = 0;
+    const SolutionDistance formed(
+        [](std::span<const std::int32_t> a, std::span<const std::int32_t> b) {
+            return std::abs(a[0] - b[0]) / 200.0;
+        },
+        [&forms](std::span<const std::int32_t> row) {
+            ++forms;
+            return std::vector<std::int32_t>{2 * row[0]};
+        });
+    CHECK(formed(std::vector<std::int32_t>{3}, std::vector<std::int32_t>{10}) ==
+          line(std::vector<std::int32_t>{3}, std::vector<std::int32_t>{10}));
+    forms = 0;
+    PopulationOptions o;
+    o.size = 5;
+    o.generation = 8;
+    Population by_form(o, formed);
+    Population by_row(o, line);
+    std::mt19937 rng(3);
+    std::size_t offered = 0;
+    for (int round = 0; round < 6; ++round) {
+        std::vector<std::int32_t> rows(8);
+        std::vector<std::int64_t> costs(8);
+        for (std::size_t c = 0; c < 8; ++c) {
+            rows[c] = static_cast<std::int32_t>(rng() % 60);
+            costs[c] = static_cast<std::int64_t>(rng() % 20);
+        }
+        offered += rows.size();
+        CHECK(by_form.update(rows, 1, costs) == by_row.update(rows, 1, costs));
+        REQUIRE(by_form.count() == by_row.count());
+        for (std::size_t i = 0; i < by_form.count(); ++i) {
+            CHECK(by_form.row(i)[0] == by_row.row(i)[0]);
+            CHECK(by_form.fitness(i) == by_row.fitness(i));
+            for (std::size_t j = 0; j < by_form.count(); ++j)
+                CHECK(by_form.distance(i, j) == by_row.distance(i, j));
+        }
+    }
+    // One form per child considered (every child here: generation = the chains), not one per
+    // pair of a child and a member (about 5-12 members each).
+    CHECK(forms == offered);
+}
+
 TEST_CASE("population: biased fitness by cost rank and diversity rank, worst removed") {
     PopulationOptions o;
     o.size = 3;

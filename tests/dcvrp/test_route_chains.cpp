@@ -486,6 +486,14 @@ TEST_CASE("DCVRP broken-pairs distance: 0 for the same routes in any order and o
     // ends) are missing: 6 of 12.
     const std::vector<std::int32_t> d = {0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6};
     CHECK(broken_pairs_distance(a, d, n) == doctest::Approx(6.0 / 12.0));
+    // The population compares kept links (route_links) with broken_pairs: the same values.
+    for (const auto* x : {&a, &b, &c, &d})
+        for (const auto* y : {&a, &b, &c, &d})
+            CHECK(broken_pairs(route_links(*x, n), route_links(*y, n)) ==
+                  broken_pairs_distance(*x, *y, n));
+    // route_links of c by hand: per node, predecessor and successor (0: the depot).
+    CHECK(route_links(c, n) ==
+          std::vector<std::int32_t>{0, 0, 0, 2, 1, 3, 2, 4, 3, 5, 4, 0, 0, 0});
 }
 
 TEST_CASE("DCVRP route chains restart from recombined host rows: feasible children that become "

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -27,9 +28,39 @@
 
 namespace locus::gpu {
 
-/// Distance between two solutions in [0, 1] (e.g. the broken-pairs distance of routes).
-using SolutionDistance =
-    std::function<double(std::span<const std::int32_t>, std::span<const std::int32_t>)>;
+/// Distance between two solutions in [0, 1] (e.g. the broken-pairs distance of routes), for the
+/// population exchange's diversity. `between` compares two solutions' forms; the optional `form`
+/// turns a solution row into the form `between` compares (empty: the row itself). A population
+/// computes a member's form once, so that the distances of every child to every member compare
+/// kept forms instead of rebuilding them per pair.
+struct SolutionDistance {
+    using Between =
+        std::function<double(std::span<const std::int32_t>, std::span<const std::int32_t>)>;
+    using Form = std::function<std::vector<std::int32_t>(std::span<const std::int32_t>)>;
+
+    Between between; ///< the distance of two forms, in [0, 1]
+    Form form;       ///< optional: a row's form (empty: the row itself)
+
+    SolutionDistance() = default;
+    SolutionDistance(Between b, Form f) : between(std::move(b)), form(std::move(f)) {}
+    /// A distance that compares rows as they are.
+    template <class F>
+        requires(!std::is_same_v<std::remove_cvref_t<F>, SolutionDistance> &&
+                 std::is_invocable_r_v<double, const F&, std::span<const std::int32_t>,
+                                       std::span<const std::int32_t>>)
+    SolutionDistance(F f) : between(std::move(f)) {} // NOLINT(google-explicit-constructor)
+
+    explicit operator bool() const { return static_cast<bool>(between); }
+    /// The form of a row (a copy of it when no form is given).
+    std::vector<std::int32_t> form_of(std::span<const std::int32_t> row) const {
+        return form ? form(row) : std::vector<std::int32_t>(row.begin(), row.end());
+    }
+    /// The distance of two rows (forms computed on the spot).
+    double operator()(std::span<const std::int32_t> a, std::span<const std::int32_t> b) const {
+        if (!form) return between(a, b);
+        return between(form(a), form(b));
+    }
+};
 
 /// The chains' objective of a solution, in the chains' own integer units.
 using ChainObjective = std::function<std::int64_t(std::span<const std::int32_t>)>;

@@ -206,33 +206,36 @@ std::int64_t RouteChainData::cost(std::span<const std::int32_t> row) const {
     return sum;
 }
 
-double broken_pairs_distance(std::span<const std::int32_t> a, std::span<const std::int32_t> b,
-                             std::int32_t n) {
-    const std::size_t w = a.size();
-    if (n < 2 || w == 0) return 0.0;
-    // Per customer: its predecessor and successor in its route (0: the depot).
-    std::vector<std::int32_t> links(4 * static_cast<std::size_t>(n), 0);
-    const auto link = [&](std::span<const std::int32_t> row, std::size_t base) {
-        for (std::size_t q = 0; q < w; ++q) {
-            const std::int32_t node = row[q];
-            if (node == 0) continue;
-            links[base + 2 * static_cast<std::size_t>(node)] = row[q == 0 ? w - 1 : q - 1];
-            links[base + 2 * static_cast<std::size_t>(node) + 1] = row[q + 1 == w ? 0 : q + 1];
-        }
-    };
-    const std::size_t bbase = 2 * static_cast<std::size_t>(n);
-    link(a, 0);
-    link(b, bbase);
+std::vector<std::int32_t> route_links(std::span<const std::int32_t> row, std::int32_t n) {
+    std::vector<std::int32_t> links(2 * static_cast<std::size_t>(std::max(n, 0)), 0);
+    const std::size_t w = row.size();
+    for (std::size_t q = 0; q < w; ++q) {
+        const std::int32_t node = row[q];
+        if (node == 0) continue;
+        links[2 * static_cast<std::size_t>(node)] = row[q == 0 ? w - 1 : q - 1];
+        links[2 * static_cast<std::size_t>(node) + 1] = row[q + 1 == w ? 0 : q + 1];
+    }
+    return links;
+}
+
+double broken_pairs(std::span<const std::int32_t> a, std::span<const std::int32_t> b) {
+    const std::size_t n = a.size() / 2;
+    if (n < 2) return 0.0;
     std::int32_t broken = 0;
-    for (std::int32_t i = 1; i < n; ++i) {
-        const auto k = 2 * static_cast<std::size_t>(i);
-        const std::int32_t pa = links[k], sa = links[k + 1];
-        const std::int32_t pb = links[bbase + k], sb = links[bbase + k + 1];
-        // Each of a's two links of i (as an undirected edge) counts when b lacks it.
-        if (sa != sb && sa != pb) ++broken;
-        if (pa != pb && pa != sb) ++broken;
+    for (std::size_t k = 2; k < 2 * n; k += 2) {
+        const std::int32_t pa = a[k], sa = a[k + 1];
+        const std::int32_t pb = b[k], sb = b[k + 1];
+        // Each of a's two links of the customer (as an undirected edge) counts when b lacks it.
+        broken += (sa != sb && sa != pb) ? 1 : 0;
+        broken += (pa != pb && pa != sb) ? 1 : 0;
     }
     return static_cast<double>(broken) / (2.0 * static_cast<double>(n - 1));
+}
+
+double broken_pairs_distance(std::span<const std::int32_t> a, std::span<const std::int32_t> b,
+                             std::int32_t n) {
+    if (n < 2 || a.empty()) return 0.0;
+    return broken_pairs(route_links(a, n), route_links(b, n));
 }
 
 std::unique_ptr<gpu::ChainRunner>
@@ -364,9 +367,8 @@ void register_routing_ils(Registry& registry) {
     };
     spec.distance = [](const BuildContext& b) -> gpu::SolutionDistance {
         const std::int32_t n = dcvrp_of(b).instance().n;
-        return [n](std::span<const std::int32_t> x, std::span<const std::int32_t> y) {
-            return broken_pairs_distance(x, y, n);
-        };
+        return {broken_pairs,
+                [n](std::span<const std::int32_t> row) { return route_links(row, n); }};
     };
     spec.independent_moves = true;
     spec.decomposition = [](const BuildContext& b) -> std::shared_ptr<const gpu::Decomposition> {

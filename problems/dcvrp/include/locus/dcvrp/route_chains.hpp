@@ -99,6 +99,12 @@ struct RouteChainData {
 /// routes (in any order or orientation) are at distance 0.
 double broken_pairs_distance(std::span<const std::int32_t> a, std::span<const std::int32_t> b,
                              std::int32_t n);
+/// The form of a row that broken_pairs compares: per node i of the n (the depot's entries
+/// unused) its predecessor and successor in its route (0: the depot), at 2i and 2i + 1.
+std::vector<std::int32_t> route_links(std::span<const std::int32_t> row, std::int32_t n);
+/// broken_pairs_distance of two rows given by their route_links: the population keeps each
+/// member's links, so a distance is one pass over two arrays.
+double broken_pairs(std::span<const std::int32_t> a, std::span<const std::int32_t> b);
 
 std::unique_ptr<gpu::ChainRunner> make_cpu_route_runner(const DcvrpProblem& problem,
                                                         const RouteChainOptions& options,
