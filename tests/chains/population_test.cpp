@@ -132,7 +132,8 @@ TEST_CASE("population: a distance with a form computes each child's form once an
             ++forms;
             return std::vector<std::int32_t>{2 * row[0]};
         });
-    CHECK(formed(std::vector<std::int32_t>{3}, std::vector<std::int32_t>{10}) ==
+    CHECK(formed.between(formed.form_of(std::vector<std::int32_t>{3}),
+                         formed.form_of(std::vector<std::int32_t>{10})) ==
           line(std::vector<std::int32_t>{3}, std::vector<std::int32_t>{10}));
     forms = 0;
     PopulationOptions o;

@@ -55,11 +55,6 @@ struct SolutionDistance {
     std::vector<std::int32_t> form_of(std::span<const std::int32_t> row) const {
         return form ? form(row) : std::vector<std::int32_t>(row.begin(), row.end());
     }
-    /// The distance of two rows (forms computed on the spot).
-    double operator()(std::span<const std::int32_t> a, std::span<const std::int32_t> b) const {
-        if (!form) return between(a, b);
-        return between(form(a), form(b));
-    }
 };
 
 /// The chains' objective of a solution, in the chains' own integer units.
