@@ -49,7 +49,6 @@ std::size_t Population::update(std::span<const std::int32_t> rows, std::size_t w
         for (std::size_t i = 0; i < costs_.size(); ++i)
             if (i != cheapest && fitness_[i] > fitness_[worst]) worst = i;
         remove(worst);
-        rank();
     }
     return admitted;
 }
@@ -59,44 +58,79 @@ void Population::clear() {
     forms_.clear();
     costs_.clear();
     distances_.clear();
+    contribution_.clear();
+    nearest_.clear();
     fitness_.clear();
 }
 
-void Population::remove(std::size_t i) {
-    rows_.erase(rows_.begin() + static_cast<std::ptrdiff_t>(i));
-    forms_.erase(forms_.begin() + static_cast<std::ptrdiff_t>(i));
-    costs_.erase(costs_.begin() + static_cast<std::ptrdiff_t>(i));
-    distances_.erase(distances_.begin() + static_cast<std::ptrdiff_t>(i));
+std::size_t Population::close_count() const {
+    return costs_.size() < 2 ? 0 : std::min(options_.close, costs_.size() - 1);
+}
+
+void Population::remove(std::size_t w) {
+    const std::size_t close_before = close_count();
+    // A member's contribution changes only if w was among its nearest members: its distance
+    // to w is at most the largest of the distances it averaged.
+    std::vector<char> stale(costs_.size());
+    for (std::size_t i = 0; i < costs_.size(); ++i)
+        stale[i] = distances_[i][w] <= nearest_[i];
+    const auto at = [w](auto& v) { v.erase(v.begin() + static_cast<std::ptrdiff_t>(w)); };
+    at(rows_);
+    at(forms_);
+    at(costs_);
+    at(distances_);
+    at(contribution_);
+    at(nearest_);
+    at(stale);
     for (auto& row : distances_)
-        row.erase(row.begin() + static_cast<std::ptrdiff_t>(i));
+        at(row);
+    const bool all = close_count() != close_before;
+    for (std::size_t i = 0; i < costs_.size(); ++i)
+        if (all || stale[i]) contribute(i);
+    score();
+}
+
+void Population::contribute(std::size_t i) {
+    // Diversity contribution: the average distance to the `close` nearest other members.
+    const std::size_t n = costs_.size();
+    const std::size_t close = close_count();
+    if (close == 0) {
+        contribution_[i] = 0.0;
+        nearest_[i] = 0.0;
+        return;
+    }
+    others_.clear();
+    for (std::size_t j = 0; j < n; ++j)
+        if (j != i) others_.push_back(distances_[i][j]);
+    std::partial_sort(others_.begin(), others_.begin() + static_cast<std::ptrdiff_t>(close),
+                      others_.end());
+    contribution_[i] =
+        std::accumulate(others_.begin(), others_.begin() + static_cast<std::ptrdiff_t>(close),
+                        0.0) /
+        static_cast<double>(close);
+    nearest_[i] = others_[close - 1];
 }
 
 void Population::rank() {
     const std::size_t n = costs_.size();
+    contribution_.resize(n);
+    nearest_.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        contribute(i);
+    score();
+}
+
+void Population::score() {
+    const std::size_t n = costs_.size();
     fitness_.assign(n, 0.0);
     if (n < 2) return;
-    // Diversity contribution: the average distance to the `close` nearest other members.
-    const std::size_t close = std::min(options_.close, n - 1);
-    std::vector<double> contribution(n);
-    std::vector<double> others;
-    for (std::size_t i = 0; i < n; ++i) {
-        others.clear();
-        for (std::size_t j = 0; j < n; ++j)
-            if (j != i) others.push_back(distances_[i][j]);
-        std::partial_sort(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(close),
-                          others.end());
-        contribution[i] =
-            std::accumulate(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(close),
-                            0.0) /
-            static_cast<double>(close);
-    }
     std::vector<std::size_t> by_cost(n);
     std::iota(by_cost.begin(), by_cost.end(), std::size_t{0});
     std::vector<std::size_t> by_diversity = by_cost;
     std::stable_sort(by_cost.begin(), by_cost.end(),
                      [&](std::size_t a, std::size_t b) { return costs_[a] < costs_[b]; });
     std::stable_sort(by_diversity.begin(), by_diversity.end(), [&](std::size_t a, std::size_t b) {
-        return contribution[a] > contribution[b];
+        return contribution_[a] > contribution_[b];
     });
     const double last = static_cast<double>(n - 1);
     const double weight = options_.elite >= n

@@ -61,8 +61,16 @@ public:
     std::pair<std::size_t, std::size_t> parents(Rng& rng) const;
 
 private:
+    /// Contributions of every member, then fitness.
     void rank();
-    void remove(std::size_t i);
+    /// Removes member w; recomputes the contributions of the members w was near, then fitness.
+    void remove(std::size_t w);
+    /// Member i's diversity contribution (and the largest distance it averages).
+    void contribute(std::size_t i);
+    /// Biased fitness from the costs and the current contributions.
+    void score();
+    /// The nearest members a contribution averages: min(close, count - 1).
+    std::size_t close_count() const;
 
     PopulationOptions options_;
     SolutionDistance distance_;
@@ -70,7 +78,10 @@ private:
     std::vector<std::vector<std::int32_t>> forms_; ///< the distance's form of each member
     std::vector<std::int64_t> costs_;
     std::vector<std::vector<double>> distances_;
+    std::vector<double> contribution_; ///< average distance to the close nearest members
+    std::vector<double> nearest_;      ///< the largest of those distances
     std::vector<double> fitness_;
+    std::vector<double> others_; ///< scratch of contribute()
 };
 
 } // namespace locus::chains

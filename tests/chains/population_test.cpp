@@ -194,6 +194,61 @@ TEST_CASE("population: biased fitness by cost rank and diversity rank, worst rem
     CHECK(pop.diversity() == doctest::Approx((0.01 + 0.50 + 0.49) / 3.0));
 }
 
+TEST_CASE("population: the fitness kept through removals equals the formula on the survivors") {
+    // Many ties in costs and distances; every update removes many members, each removal
+    // updating only the contributions it touches. The fitness of the survivors must be the
+    // biased fitness computed from scratch on them (stable ranks, ties to the lower index).
+    for (const std::size_t close : {1u, 3u, 5u}) {
+        PopulationOptions o;
+        o.size = 6;
+        o.generation = 20;
+        o.elite = 2;
+        o.close = close;
+        Population pop(o, line);
+        std::mt19937 rng(static_cast<unsigned>(close));
+        for (int round = 0; round < 30; ++round) {
+            std::vector<std::int32_t> rows(20);
+            std::vector<std::int64_t> costs(20);
+            for (std::size_t c = 0; c < rows.size(); ++c) {
+                rows[c] = static_cast<std::int32_t>(rng() % 40);
+                costs[c] = static_cast<std::int64_t>(rng() % 8);
+            }
+            pop.update(rows, 1, costs);
+            const std::size_t n = pop.count();
+            REQUIRE(n >= 2);
+            const std::size_t k = std::min(close, n - 1);
+            std::vector<double> contribution(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                std::vector<double> d;
+                for (std::size_t j = 0; j < n; ++j)
+                    if (j != i) d.push_back(pop.distance(i, j));
+                std::ranges::sort(d);
+                double sum = 0.0;
+                for (std::size_t q = 0; q < k; ++q)
+                    sum += d[q];
+                contribution[i] = sum / static_cast<double>(k);
+            }
+            const double weight = 1.0 - 2.0 / static_cast<double>(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                // Rank of i by cost (ascending) and by contribution (descending), ties by index.
+                std::size_t by_cost = 0, by_diversity = 0;
+                for (std::size_t j = 0; j < n; ++j) {
+                    if (pop.cost(j) < pop.cost(i) || (pop.cost(j) == pop.cost(i) && j < i))
+                        ++by_cost;
+                    if (contribution[j] > contribution[i] ||
+                        (contribution[j] == contribution[i] && j < i))
+                        ++by_diversity;
+                }
+                const double expected = (static_cast<double>(by_cost) +
+                                         weight * static_cast<double>(by_diversity)) /
+                                        static_cast<double>(n - 1);
+                INFO("close " << close << ", round " << round << ", member " << i);
+                CHECK(pop.fitness(i) == doctest::Approx(expected).epsilon(1e-12));
+            }
+        }
+    }
+}
+
 TEST_CASE("population: the cheapest member survives, tournaments prefer fitter members") {
     PopulationOptions o;
     o.size = 4;
