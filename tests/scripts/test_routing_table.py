@@ -135,6 +135,17 @@ def test_several_files_add_up_and_nothing_missing_is_said(tmp_path):
     assert "Missing runs of the protocol: none." in out
 
 
+def test_a_class_not_run_whole_is_judged_as_a_subset(tmp_path):
+    data = write(tmp_path / "a.jsonl", [locus("CMT3", 1, 826.14, 826.14), hgs("CMT3", 1, 827.0, 826.14),
+                                        locus("Golden_1", 1, 1010.0, 1000.0)])
+    code, out, err = table("--seeds", "1", "--instances", "CMT3 CMT4 Golden_1", data)
+    assert code == 0, err
+    assert row(out, "CMT")[1] == "1, 1 (2)"
+    assert row(out, "CMT")[3] == "0.000 (met on 1 of 2)"
+    assert row(out, "Golden")[3] == "1.000 (0.700 over)"
+    assert row(out, "all")[6] == "100% (met on 2 of 3)"
+
+
 def test_bad_input_one_line_and_status_2(tmp_path):
     broken = tmp_path / "broken.jsonl"
     broken.write_text(json.dumps(locus("CMT1", 1, 525.0, 524.61)) + "\n{not json\n")
