@@ -38,6 +38,10 @@ nlohmann::json params_json(const Params& params) {
                     for (const auto& item : v)
                         list.push_back(item ? params_json(*item) : nlohmann::json());
                     out[key] = std::move(list);
+                } else if constexpr (std::is_same_v<T, std::int64_t>) {
+                    // An integer given as `auto` is written as auto: read back, 0 could be out
+                    // of its range (batch: 1 or more).
+                    out[key] = params.is_auto(key) ? nlohmann::json("auto") : nlohmann::json(v);
                 } else {
                     out[key] = v;
                 }

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -117,6 +118,10 @@ public:
 
     /// Sets a value (used by config composition and tests).
     void set(const std::string& key, ParamValue value, SourceLocation location = {});
+    /// Marks an integer key as given as `auto` (its value reads 0; the component resolves it).
+    void set_auto(const std::string& key) { automatic_.insert(key); }
+    /// Whether an integer key was given as `auto`.
+    bool is_auto(const std::string& key) const { return automatic_.contains(key); }
     /// Location of a key's value (falls back to the component's location).
     const SourceLocation& location_of(const std::string& key) const;
     /// All keys, sorted.
@@ -135,6 +140,7 @@ private:
     SourceLocation location_;
     std::map<std::string, ParamValue> values_;
     std::map<std::string, SourceLocation> locations_;
+    std::set<std::string> automatic_; ///< integer keys given as `auto`
 };
 
 } // namespace locus

@@ -209,6 +209,7 @@ std::vector<std::shared_ptr<const Params>> Params::get_components(const std::str
 void Params::set(const std::string& key, ParamValue value, SourceLocation location) {
     values_[key] = std::move(value);
     locations_[key] = std::move(location);
+    automatic_.erase(key);
 }
 
 const SourceLocation& Params::location_of(const std::string& key) const {

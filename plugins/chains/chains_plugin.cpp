@@ -15,6 +15,9 @@
 namespace locus::chains {
 namespace {
 
+/// The population kept when `population` is auto and the problem has no preference.
+constexpr std::size_t kDefaultPopulation = 25;
+
 /// The engine's parameters: epoch, acceptance, exchanges, islands, restarts, mapping.
 void add_engine_parameters(ComponentSchema& schema) {
     schema.integer("epoch", "20", "iterations per chain between exchanges", 1, 1000000)
@@ -54,7 +57,12 @@ void add_engine_parameters(ComponentSchema& schema) {
                  "elite pool size (elite, recombine); members protected by cost in the "
                  "population's biased fitness (population)",
                  1, 1048576)
-        .integer("population", "25", "population: members kept after every epoch", 2, 100000)
+        .integer("population", "25",
+                 "population: members kept after every epoch; auto: the problem's choice for "
+                 "the instance (DCVRP: 50 when routes hold at most 15 customers on average by "
+                 "the capacity bound, else 25), 25 for problems without one",
+                 2, 100000)
+        .or_auto()
         .integer("generation", "64",
                  "population: most children (the cheapest chains' bests) admitted per epoch", 1,
                  1048576)
@@ -156,7 +164,19 @@ std::unique_ptr<Component> build_chains(const Params& p, BuildContext& b) {
             "{}.exchange: population needs a distance between solutions, which the chains of "
             "problem '{}' do not have; use copy_best, elite, recombine or none",
             p.path(), b.problem->problem_name()));
-    const ChainSearchOptions options = options_of(p, b);
+    ChainSearchOptions options = options_of(p, b);
+    if (options.exchange.population.size == 0) { // population: auto
+        const std::size_t chosen = policy->population();
+        options.exchange.population.size = chosen > 0 ? chosen : kDefaultPopulation;
+        if (options.exchange.exchange == Exchange::population)
+            b.registry->note(
+                chosen > 0 ? fmt::format("{}.population: auto = {}, chosen for the instance by "
+                                         "problem '{}'",
+                                         p.path(), chosen, b.problem->problem_name())
+                           : fmt::format("{}.population: auto = {}, the default (problem '{}' "
+                                         "has no choice of its own)",
+                                         p.path(), kDefaultPopulation, b.problem->problem_name()));
+    }
     if (options.independent_moves && !policy->independent_moves())
         throw ConfigError(fmt::format(
             "{}.pivot: independent needs chains whose moves name the parts of a solution they "

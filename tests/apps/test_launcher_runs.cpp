@@ -903,6 +903,44 @@ TEST_CASE("a results line holds the resolved configuration and the instance file
     CHECK(generated[0]["config"]["problem"]["instance"] == "random-uniform:n=200,seed=3");
 }
 
+TEST_CASE("integers given as auto stay auto in the results' configuration, which repeats the "
+          "job: batch and the chains' population") {
+    const fs::path dir = temp_dir("apps-config-auto");
+    const std::string args =
+        "--backend cpu --instance random-uniform:n=300,seed=5 --set batch=auto "
+        "--set algorithm.exchange=population --set algorithm.population=auto "
+        "--set termination.target_gap=null" +
+        iteration_budget(40);
+    const CommandResult first =
+        run_locus("run " + quoted((source_dir() / "configs/tsp/resident-ils.yaml").string()) +
+                  " -q --out " + quoted((dir / "out").string()) + " " + args);
+    INFO(first.output);
+    REQUIRE(first.exit_code == 0);
+    // The TSP has no population of its own: auto is the chains' default, and the run says so.
+    CHECK(first.output.find("locus: note: algorithm.population: auto = 25, the default (problem "
+                            "'tsp' has no choice of its own)") != std::string::npos);
+    const auto lines = read_jsonl(dir / "out" / "results.jsonl");
+    REQUIRE(lines.size() == 1);
+    const nlohmann::json& resolved = lines[0]["config"];
+    CHECK(resolved["batch"] == "auto");
+    CHECK(resolved["algorithm"]["population"] == "auto");
+    CHECK(lines[0]["batch"].get<int>() >= 1); // the chains the run had
+    CHECK(resolved["algorithm"]["generation"] == 64);
+    // Read back (auto as 0 would be out of both ranges): the same run.
+    nlohmann::json copy = resolved;
+    copy["output"] = (dir / "out2").string();
+    write_file(dir / "again.json", copy.dump(2));
+    const CommandResult again = run_locus("run " + quoted((dir / "again.json").string()) + " -q");
+    INFO(again.output);
+    REQUIRE(again.exit_code == 0);
+    const auto second = read_jsonl(dir / "out2" / "results.jsonl");
+    REQUIRE(second.size() == 1);
+    CHECK(second[0]["batch"] == lines[0]["batch"]);
+    CHECK(second[0]["objective"] == lines[0]["objective"]);
+    CHECK(second[0]["evaluations"] == lines[0]["evaluations"]);
+    CHECK(second[0]["config"]["algorithm"]["population"] == "auto");
+}
+
 namespace {
 
 /// A job of the wrong_delta fixture plugin (tests/apps/fixtures): its swap neighborhood calls

@@ -265,6 +265,13 @@ TEST_CASE("value errors give file:line:col, key path and the bad value") {
     // multiprocessors).
     CHECK(compose(kMinimal + "batch: auto\n").get_int("batch") == 0);
     CHECK(compose(kMinimal, {"batch=auto"}).get_int("batch") == 0);
+    // ... and remembered as auto (the results' config says auto, which reads back), unlike a
+    // number or an override of auto by a number.
+    CHECK(compose(kMinimal + "batch: auto\n").is_auto("batch"));
+    CHECK(compose(kMinimal, {"batch=auto"}).is_auto("batch"));
+    CHECK_FALSE(compose(kMinimal + "batch: 3\n").is_auto("batch"));
+    CHECK_FALSE(compose(kMinimal + "batch: auto\n", {"batch=3"}).is_auto("batch"));
+    CHECK_FALSE(compose(kMinimal).is_auto("batch"));
     CHECK_THROWS_WITH_AS(compose(kMinimal + "check_moves: yes\n"),
                          "run.yaml:3:14: check_moves: expected true or false, got 'yes'",
                          ConfigError);

@@ -299,7 +299,7 @@ TEST_CASE("chains on the DCVRP: population and penalty parameters out of range a
         CHECK(run.output.find(message) != std::string::npos);
     };
     refused("{name: chains, exchange: population, population: 1}",
-            "algorithm.population: expected an integer in [2, 100000], got '1'");
+            "algorithm.population: expected an integer in [2, 100000] or auto, got '1'");
     refused("{name: chains, policy: {penalties: true, feasible_target: 1.5}}",
             "algorithm.policy.feasible_target: expected a number in [0.01, 0.99], got '1.5'");
     refused("{name: chains, policy: {penalties: true, repair_boost: 0}}",
@@ -554,6 +554,37 @@ TEST_CASE("configs/dcvrp/best.yaml on X-n101-k25 (CPU, seed 1) reaches the best-
     CHECK(line.find("\"feasible\":true") != std::string::npos);
     // The run stops at the best-known value (stop_at_optimum), before the budget.
     CHECK(line.find("\"stop_reason\":\"target\"") != std::string::npos);
+}
+
+TEST_CASE("configs/dcvrp/best.yaml keeps a population chosen for the instance: 50 on short "
+          "routes (X-n101-k25), 25 on long ones (CMT11); a number given instead is kept") {
+    const auto dir = locus::test::temp_dir("dcvrp-population-auto");
+    const auto run = [&](const std::string& instance, const std::string& extra,
+                         const std::string& out) {
+        return locus::test::run_command(
+            locus_bin() + " run " +
+            (locus::test::source_dir() / "configs/dcvrp/best.yaml").string() +
+            " -q --backend cpu --instance " + instance + " --set threads=2 --set batch=4 " +
+            "--set termination.iterations=5 --set termination.time_limit=0 " + extra + " --out " +
+            (dir / out).string());
+    };
+    const std::string note = "locus: note: algorithm.population: auto = ";
+    const auto shorter = run("cvrplib/X-n101-k25.vrp", "", "x");
+    INFO(shorter.output);
+    REQUIRE(shorter.exit_code == 0);
+    CHECK(shorter.output.find(note + "50, chosen for the instance by problem 'dcvrp'") !=
+          std::string::npos);
+    CHECK(results_line(dir / "x").find("\"population\":\"auto\"") != std::string::npos);
+    const auto longer = run("cvrplib/CMT11.vrp", "", "cmt");
+    INFO(longer.output);
+    REQUIRE(longer.exit_code == 0);
+    CHECK(longer.output.find(note + "25, chosen for the instance by problem 'dcvrp'") !=
+          std::string::npos);
+    const auto given = run("cvrplib/X-n101-k25.vrp", "--set algorithm.population=30", "given");
+    INFO(given.output);
+    REQUIRE(given.exit_code == 0);
+    CHECK(given.output.find(note) == std::string::npos);
+    CHECK(results_line(dir / "given").find("\"population\":30") != std::string::npos);
 }
 
 TEST_CASE("VRPTW files: locus verify checks windows, capacity, the fleet and the cost; a "

@@ -10,7 +10,6 @@
 
 #include "chain_policy_harness.hpp"
 #include "dcvrp_test_instances.hpp"
-#include "route_kick_check.hpp"
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/cvrplib.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
@@ -19,6 +18,8 @@
 #include "locus/dcvrp/route_chains.hpp"
 #include "locus/gpu/chain_engine.hpp"
 #include "locus/rng.hpp"
+#include "route_kick_check.hpp"
+#include "test_support.hpp"
 
 using namespace locus;
 using namespace locus::dcvrp;
@@ -494,6 +495,34 @@ TEST_CASE("DCVRP broken-pairs distance: 0 for the same routes in any order and o
     // route_links of c by hand: per node, predecessor and successor (0: the depot).
     CHECK(route_links(c, n) ==
           std::vector<std::int32_t>{0, 0, 0, 2, 1, 3, 2, 4, 3, 5, 4, 0, 0, 0});
+}
+
+TEST_CASE("DCVRP population: auto keeps 50 members when routes hold at most 15 customers by the "
+          "capacity bound, else 25") {
+    // customers / ceil(total demand / capacity): the bound counts a route for any remainder.
+    const auto instance = [](std::int32_t customers, std::int64_t demand, std::int64_t capacity) {
+        Instance i;
+        i.n = customers + 1;
+        i.capacity = capacity;
+        i.demand.assign(static_cast<std::size_t>(i.n), demand);
+        i.demand[0] = 0;
+        return i;
+    };
+    // 30 customers of demand 10 in routes of 150: 2 routes of 15.
+    CHECK(auto_population(instance(30, 10, 150)) == 50);
+    // 31 customers: 3 routes (310 / 150 rounds up), about 10 per route.
+    CHECK(auto_population(instance(31, 10, 150)) == 50);
+    // 31 customers of demand 10 in routes of 160: 2 routes of 15.5.
+    CHECK(auto_population(instance(31, 10, 160)) == 25);
+    // Every customer in one route: 100 per route.
+    CHECK(auto_population(instance(100, 1, 1000)) == 25);
+    // No demand at all: one route.
+    CHECK(auto_population(instance(10, 0, 5)) == 50);
+    CHECK(auto_population(instance(16, 0, 5)) == 25);
+    // The instances of data/: X-n101-k25 (100 customers, 25 routes) and Golden_1 (240
+    // customers, 9 routes).
+    CHECK(auto_population(read_cvrplib(locus::test::data_file("cvrplib/X-n101-k25.vrp"))) == 50);
+    CHECK(auto_population(read_cvrplib(locus::test::data_file("cvrplib/Golden_1.vrp"))) == 25);
 }
 
 TEST_CASE("DCVRP route chains restart from recombined host rows: feasible children that become "

@@ -10,6 +10,7 @@
 /// parser of its options and two factories (CPU twin, CUDA) that receive the engine settings;
 /// the choice of backend is made here, once for every problem.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -108,6 +109,10 @@ public:
     /// The problem's decomposition of solutions for chains confined to regions (the decompose
     /// exchange); null when its chains cannot be confined.
     virtual std::shared_ptr<const Decomposition> decomposition() const { return {}; }
+    /// The number of members the population exchange keeps when the chains algorithm's
+    /// `population` is `auto`, chosen from the instance (DCVRP: from the routes' expected
+    /// length); 0 when the problem has no preference (the algorithm's default then).
+    virtual std::size_t population() const { return 0; }
 };
 
 /// What a problem registers: its policy's name, documentation and parameters, the parser of
@@ -139,6 +144,8 @@ template <class Options> struct ChainPolicySpec {
     /// policies; ChainPolicyComponent::decomposition). May throw ConfigError (e.g. an instance
     /// without what the split needs).
     std::function<std::shared_ptr<const Decomposition>(const BuildContext& build)> decomposition;
+    /// Optional: the population of `population: auto` (ChainPolicyComponent::population).
+    std::function<std::size_t(const BuildContext& build)> population;
 };
 
 namespace detail {
@@ -168,6 +175,9 @@ public:
     }
     SolutionDistance distance() const override {
         return spec_->distance ? spec_->distance(build_) : SolutionDistance{};
+    }
+    std::size_t population() const override {
+        return spec_->population ? spec_->population(build_) : 0;
     }
 
 private:

@@ -238,6 +238,13 @@ double broken_pairs_distance(std::span<const std::int32_t> a, std::span<const st
     return broken_pairs(route_links(a, n), route_links(b, n));
 }
 
+std::size_t auto_population(const Instance& instance) {
+    const std::int64_t customers = instance.customers();
+    const std::int64_t routes = std::max<std::int64_t>(
+        1, (instance.total_demand() + instance.capacity - 1) / instance.capacity);
+    return customers <= kShortRouteCustomers * routes ? 50 : 25;
+}
+
 std::unique_ptr<gpu::ChainRunner>
 make_cpu_route_runner(const DcvrpProblem& problem, const RouteChainOptions& options,
                       std::uint32_t chains, const gpu::ChainParams& params, int threads) {
@@ -374,6 +381,7 @@ void register_routing_ils(Registry& registry) {
     spec.decomposition = [](const BuildContext& b) -> std::shared_ptr<const gpu::Decomposition> {
         return std::make_shared<const RouteDecomposition>(dcvrp_of(b).instance());
     };
+    spec.population = [](const BuildContext& b) { return auto_population(dcvrp_of(b).instance()); };
     gpu::register_chain_policy(registry, std::move(spec));
     gpu::register_chains_alias(registry, "routing_ils", "dcvrp");
 }

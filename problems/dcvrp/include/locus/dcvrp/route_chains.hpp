@@ -3,6 +3,7 @@
 /// The DCVRP route chains (route_chain_policy.hpp) on the many-chain engine: the instance in
 /// fixed point, and the runners of both backends.
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -105,6 +106,19 @@ std::vector<std::int32_t> route_links(std::span<const std::int32_t> row, std::in
 /// broken_pairs_distance of two rows given by their route_links: the population keeps each
 /// member's links, so a distance is one pass over two arrays.
 double broken_pairs(std::span<const std::int32_t> a, std::span<const std::int32_t> b);
+
+/// The routes' expected length at or below which `population: auto` keeps the larger population:
+/// customers per route by the capacity bound, n / ceil(total demand / capacity).
+inline constexpr std::int64_t kShortRouteCustomers = 15;
+
+/// The population of the chains' population exchange under `population: auto`: 50 members when
+/// the routes hold at most kShortRouteCustomers customers on average by the capacity bound,
+/// else 25. Measured at 60 s on one GPU (docs/results.md, "Population 25 or 50"): 50 was lower
+/// on 6 and higher on 1 of the 8 instances of short routes (X, Golden_15 and Golden_18), and
+/// higher on 3 of the 4 of longer routes (Golden_2, 8, 12, X-n801-k40); a larger population
+/// keeps more ways of cutting many short routes, and costs about 1.5 times the evaluations
+/// per child, which long routes do not repay.
+std::size_t auto_population(const Instance& instance);
 
 std::unique_ptr<gpu::ChainRunner> make_cpu_route_runner(const DcvrpProblem& problem,
                                                         const RouteChainOptions& options,
