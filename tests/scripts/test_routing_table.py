@@ -175,3 +175,30 @@ def test_bad_input_one_line_and_status_2(tmp_path):
 
     code, _, err = table("--seeds", "one", first)
     assert code == 2 and err == "routing-table: --seeds: expected integers, got 'one'\n"
+
+
+def test_lines_of_different_configurations_are_named(tmp_path):
+    def config(population, instance, seed, threads=0):
+        return {"seed": seed, "output": f"out-{seed}", "device": seed % 2, "threads": threads,
+                "problem": {"name": "dcvrp", "instance": instance},
+                "algorithm": {"name": "chains", "population": population, "epoch": 5}}
+    same = [locus("CMT1", 1, 524.61, 524.61, config=config("auto", "CMT1.vrp", 1)),
+            locus("CMT2", 2, 835.26, 835.26, config=config("auto", "CMT2.vrp", 2))]
+    # Only the seed, output, device and instance differ: one configuration, no warning.
+    code, out, err = table("--seeds", "1 2", write(tmp_path / "same.jsonl", same))
+    assert code == 0, err
+    assert "different configurations" not in out
+    # A line with another population (and the threads) is named, with both values of each key.
+    mixed = same + [locus("CMT3", 1, 826.14, 826.14, config=config(25, "CMT3.vrp", 1, threads=2))]
+    code, out, err = table("--seeds", "1 2", write(tmp_path / "mixed.jsonl", mixed))
+    assert code == 0, err
+    warning = [l for l in out.splitlines() if "different configurations" in l]
+    assert len(warning) == 1
+    assert 'algorithm.population: "auto", 25' in warning[0]
+    assert "threads: 0, 2" in warning[0]
+    assert "seed" not in warning[0] and "instance" not in warning[0]
+    # HGS-CVRP's lines carry no configuration and do not count.
+    code, out, err = table("--seeds", "1 2", write(tmp_path / "hgs.jsonl",
+                                                    same + [hgs("CMT1", 1, 524.61, 524.61)]))
+    assert code == 0, err
+    assert "different configurations" not in out
