@@ -289,6 +289,7 @@ nlohmann::json Recorder::write_line(const RunSummary& summary) {
     line["run"] = summary.run;
     line["batch"] = facts_.batch;
     line["threads"] = facts_.threads;
+    line["resolved"] = facts_.resolved;
     line["stop_reason"] = std::string(to_string(summary.stop_reason));
     if (forced_) line["forced"] = true;
     if (summary.stop_reason == StopReason::error) line["error"] = message_line(summary.error);

@@ -49,6 +49,8 @@ struct JobFacts {
     std::uint64_t seed = 0;    ///< the job seed (run r > 0 uses derive_key(seed, r))
     std::size_t batch = 1;
     int threads = 0;
+    /// Settings given as `auto`, as the components resolved them (BuildContext::resolved).
+    std::map<std::string, std::int64_t> resolved;
     std::optional<double> best_known;
     std::string best_known_source;
 };

@@ -552,11 +552,15 @@ JobOutcome execute_job(const RunOptions& options, const JobHooks& hooks) {
     Problem& problem = *outcome.problem;
     build.problem = &problem;
     if (hooks.on_loaded) hooks.on_loaded(problem);
+    std::map<std::string, std::int64_t> resolved;
+    build.resolved = &resolved;
     auto construction = registry.create<Construction>(job.get_component("construction"), build);
     auto algorithm = registry.create<Algorithm>(job.get_component("algorithm"), build);
+    build.resolved = nullptr;
 
     const BestKnownTable table = BestKnownTable::find(job.get_string("best_known"));
     JobFacts facts = job_facts(options, job, build, problem, device, started_unix_s, table);
+    facts.resolved = std::move(resolved);
     if (options.best_known_value) {
         facts.best_known = *options.best_known_value;
         facts.best_known_source = "given";

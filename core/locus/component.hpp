@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
 
 #include "locus/defaults.hpp"
 #include "locus/types.hpp"
@@ -42,6 +44,9 @@ struct BuildContext {
     std::size_t memory_budget = 0;
     double memory_fraction = kDefaultMemoryFraction; ///< share of the free device memory used when
                                                      ///< no budget is set
+    /// Where a component records what it made of a setting given as `auto` (key path, e.g.
+    /// "algorithm.population" -> 50), for the run's results line; null: nowhere.
+    std::map<std::string, std::int64_t>* resolved = nullptr;
 };
 
 } // namespace locus

@@ -168,7 +168,10 @@ std::unique_ptr<Component> build_chains(const Params& p, BuildContext& b) {
     if (options.exchange.population.size == 0) { // population: auto
         const std::size_t chosen = policy->population();
         options.exchange.population.size = chosen > 0 ? chosen : kDefaultPopulation;
-        if (options.exchange.exchange == Exchange::population)
+        if (options.exchange.exchange == Exchange::population) {
+            if (b.resolved != nullptr)
+                (*b.resolved)[p.path() + ".population"] =
+                    static_cast<std::int64_t>(options.exchange.population.size);
             b.registry->note(
                 chosen > 0 ? fmt::format("{}.population: auto = {}, chosen for the instance by "
                                          "problem '{}'",
@@ -176,6 +179,7 @@ std::unique_ptr<Component> build_chains(const Params& p, BuildContext& b) {
                            : fmt::format("{}.population: auto = {}, the default (problem '{}' "
                                          "has no choice of its own)",
                                          p.path(), kDefaultPopulation, b.problem->problem_name()));
+        }
     }
     if (options.independent_moves && !policy->independent_moves())
         throw ConfigError(fmt::format(

@@ -924,7 +924,9 @@ TEST_CASE("integers given as auto stay auto in the results' configuration, which
     const nlohmann::json& resolved = lines[0]["config"];
     CHECK(resolved["batch"] == "auto");
     CHECK(resolved["algorithm"]["population"] == "auto");
-    CHECK(lines[0]["batch"].get<int>() >= 1); // the chains the run had
+    // What the run made of them: the chains it had, the population it kept.
+    CHECK(lines[0]["batch"].get<int>() >= 1);
+    CHECK(lines[0]["resolved"] == nlohmann::json{{"algorithm.population", 25}});
     CHECK(resolved["algorithm"]["generation"] == 64);
     // Read back (auto as 0 would be out of both ranges): the same run.
     nlohmann::json copy = resolved;

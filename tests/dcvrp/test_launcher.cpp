@@ -575,16 +575,21 @@ TEST_CASE("configs/dcvrp/best.yaml keeps a population chosen for the instance: 5
     CHECK(shorter.output.find(note + "50, chosen for the instance by problem 'dcvrp'") !=
           std::string::npos);
     CHECK(results_line(dir / "x").find("\"population\":\"auto\"") != std::string::npos);
+    CHECK(results_line(dir / "x").find("\"resolved\":{\"algorithm.population\":50}") !=
+          std::string::npos);
     const auto longer = run("cvrplib/CMT11.vrp", "", "cmt");
     INFO(longer.output);
     REQUIRE(longer.exit_code == 0);
     CHECK(longer.output.find(note + "25, chosen for the instance by problem 'dcvrp'") !=
+          std::string::npos);
+    CHECK(results_line(dir / "cmt").find("\"resolved\":{\"algorithm.population\":25}") !=
           std::string::npos);
     const auto given = run("cvrplib/X-n101-k25.vrp", "--set algorithm.population=30", "given");
     INFO(given.output);
     REQUIRE(given.exit_code == 0);
     CHECK(given.output.find(note) == std::string::npos);
     CHECK(results_line(dir / "given").find("\"population\":30") != std::string::npos);
+    CHECK(results_line(dir / "given").find("\"resolved\":{}") != std::string::npos);
 }
 
 TEST_CASE("VRPTW files: locus verify checks windows, capacity, the fleet and the cost; a "
