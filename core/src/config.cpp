@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -109,29 +110,30 @@ class Validator {
             const ConfigNode* given = map != nullptr ? map->find(spec->name) : nullptr;
             ParamValue value;
             SourceLocation value_location;
-            bool automatic = false; // an integer given as `auto` (read as 0)
+            std::optional<ConfigNode> fallback;
+            const ConfigNode* source = given; // the node the value was read from
             if (given != nullptr && given->type != ConfigNode::Type::null) {
                 value = value_of(*given, *spec, key_path, scope);
                 value_location = given->location;
-                automatic = spec->allows_auto && given->type == ConfigNode::Type::scalar &&
-                            given->scalar == "auto";
             } else if (spec->required) {
                 if (given != nullptr)
                     fail(given->location, key_path, "required key has no value");
                 fail(location, key_path, "required key missing");
             } else if (!spec->default_yaml.empty()) {
-                const ConfigNode fallback = parse_default(*spec, schema, key_path);
-                value = value_of(fallback, *spec, key_path, scope);
+                fallback = parse_default(*spec, schema, key_path);
+                source = &*fallback;
+                value = value_of(*fallback, *spec, key_path, scope);
                 value_location = kDefaultLocation;
-                automatic = spec->allows_auto && fallback.type == ConfigNode::Type::scalar &&
-                            fallback.scalar == "auto";
             } else {
                 continue; // optional without value
             }
             if (spec->type == ParamType::component && spec->component_kind == "problem")
                 scope = std::get<std::shared_ptr<const Params>>(value)->name();
             params->set(spec->name, std::move(value), value_location);
-            if (automatic) params->set_auto(spec->name);
+            // An integer given as `auto` (read as 0) is remembered as such.
+            if (spec->allows_auto && source->type == ConfigNode::Type::scalar &&
+                source->scalar == "auto")
+                params->set_auto(spec->name);
         }
         return params;
     }

@@ -172,13 +172,13 @@ std::unique_ptr<Component> build_chains(const Params& p, BuildContext& b) {
             if (b.resolved != nullptr)
                 (*b.resolved)[p.path() + ".population"] =
                     static_cast<std::int64_t>(options.exchange.population.size);
-            b.registry->note(
-                chosen > 0 ? fmt::format("{}.population: auto = {}, chosen for the instance by "
-                                         "problem '{}'",
-                                         p.path(), chosen, b.problem->problem_name())
-                           : fmt::format("{}.population: auto = {}, the default (problem '{}' "
-                                         "has no choice of its own)",
-                                         p.path(), kDefaultPopulation, b.problem->problem_name()));
+            const std::string_view problem = b.problem->problem_name();
+            const std::string why =
+                chosen > 0
+                    ? fmt::format("chosen for the instance by problem '{}'", problem)
+                    : fmt::format("the default (problem '{}' has no choice of its own)", problem);
+            b.registry->note(fmt::format("{}.population: auto = {}, {}", p.path(),
+                                         options.exchange.population.size, why));
         }
     }
     if (options.independent_moves && !policy->independent_moves())
