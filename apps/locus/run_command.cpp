@@ -10,6 +10,7 @@
 #include <ctime>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -335,7 +336,23 @@ void install_signal_handlers() {
 struct DeviceFacts {
     std::string description;
     std::string pci_bus_id; ///< CUDA only
+    bool auto_batch = false; ///< the job's batch is `auto`
 };
+
+/// Says on stderr what `batch: auto` became: one solution per multiprocessor of the device, 64
+/// without one, or the count a component chose for the instance (recorded in `resolved`).
+void say_auto_batch(const BuildContext& build, const Problem& problem,
+                    const std::map<std::string, std::int64_t>& resolved) {
+    const std::size_t mp = build.auto_batch_multiprocessors;
+    std::string why = "no CUDA device";
+    if (mp > 0 && resolved.count("batch") != 0)
+        why = fmt::format("chosen for the instance by problem '{}' on the {} multiprocessors of "
+                          "CUDA device {}",
+                          problem.problem_name(), mp, build.device);
+    else if (mp > 0)
+        why = fmt::format("the multiprocessors of CUDA device {}", build.device);
+    std::fprintf(stderr, "locus: batch auto -> %zu (%s)\n", build.batch, why.c_str());
+}
 
 /// The BuildContext of `job` with its backend resolved and checked before anything is loaded
 /// or allocated (`auto`: CUDA when a device is present, said on stderr unless `quiet`).
@@ -350,14 +367,12 @@ BuildContext build_context(const Params& job, Registry& registry, bool quiet,
     build.memory_fraction = job.get_real("memory_fraction");
     build.seed = static_cast<std::uint64_t>(job.get_int("seed"));
     build.batch = static_cast<std::size_t>(job.get_int("batch"));
-    if (build.batch == 0) { // batch: auto
+    if (build.batch == 0) { // batch: auto (said on stderr once the algorithm is built)
         build.batch = gpu::auto_batch(build.device);
-        if (!quiet)
-            std::fprintf(stderr, "locus: batch auto -> %zu (%s)\n", build.batch,
-                         gpu::device_count() > 0
-                             ? fmt::format("the multiprocessors of CUDA device {}", build.device)
-                                   .c_str()
-                             : "no CUDA device");
+        device.auto_batch = true;
+        if (gpu::device_count() > 0)
+            build.auto_batch_multiprocessors =
+                static_cast<std::size_t>(gpu::multiprocessor_count(build.device));
     }
     const std::string& backend = job.get_string("backend");
     if (backend == "cuda" || (backend == "auto" && gpu::device_count() > 0)) {
@@ -557,6 +572,7 @@ JobOutcome execute_job(const RunOptions& options, const JobHooks& hooks) {
     auto construction = registry.create<Construction>(job.get_component("construction"), build);
     auto algorithm = registry.create<Algorithm>(job.get_component("algorithm"), build);
     build.resolved = nullptr;
+    if (device.auto_batch && !options.quiet) say_auto_batch(build, problem, resolved);
 
     const BestKnownTable table = BestKnownTable::find(job.get_string("best_known"));
     JobFacts facts = job_facts(options, job, build, problem, device, started_unix_s, table);

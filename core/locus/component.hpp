@@ -39,6 +39,11 @@ struct BuildContext {
     /// Solutions in the job's batch, so a component can refuse a batch it cannot use while the
     /// job is validated (0: not known; components then check when they run).
     std::size_t batch = 0;
+    /// The job's batch is `auto` and a CUDA device is present: the device's streaming
+    /// multiprocessors (0 otherwise). `batch` then holds one solution per multiprocessor; a
+    /// component that chooses better for the instance (the chains algorithm, from its problem's
+    /// chain policy) may set `batch` while it is built, before the batch is allocated.
+    std::size_t auto_batch_multiprocessors = 0;
     /// Device memory an engine may allocate, in bytes (0: memory_fraction of the free memory
     /// when the engine is built).
     std::size_t memory_budget = 0;

@@ -164,6 +164,13 @@ std::unique_ptr<Component> build_chains(const Params& p, BuildContext& b) {
             "{}.exchange: population needs a distance between solutions, which the chains of "
             "problem '{}' do not have; use copy_best, elite, recombine or none",
             p.path(), b.problem->problem_name()));
+    if (b.auto_batch_multiprocessors > 0) { // batch: auto on a device
+        const std::size_t chosen = policy->chains(b.auto_batch_multiprocessors);
+        if (chosen > 0) {
+            b.batch = chosen;
+            if (b.resolved != nullptr) (*b.resolved)["batch"] = static_cast<std::int64_t>(chosen);
+        }
+    }
     ChainSearchOptions options = options_of(p, b);
     if (options.exchange.population.size == 0) { // population: auto
         const std::size_t chosen = policy->population();

@@ -117,3 +117,39 @@ TEST_CASE("the time limit holds on the device: resident ILS on 200,000 cities en
     REQUIRE_FALSE(trace.empty());
     CHECK(line["objective"].get<double>() < trace.front()["objective"].get<double>());
 }
+
+TEST_CASE("batch auto on a device: the DCVRP chains choose four per multiprocessor from 450 "
+          "customers, 64 below, one per multiprocessor with time windows") {
+    const fs::path dir = temp_dir("apps-gpu-batch");
+    const std::size_t mp = static_cast<std::size_t>(locus::gpu::multiprocessor_count(0));
+    struct Case {
+        const char* config;
+        const char* instance;
+        std::size_t chains;
+        bool chosen; // said as chosen by the problem
+    };
+    const Case cases[] = {
+        {"configs/dcvrp/best.yaml", "cvrplib/X-n502-k39.vrp", 4 * mp, true},
+        {"configs/dcvrp/best.yaml", "cvrplib/X-n101-k25.vrp", 64, true},
+        {"configs/vrptw/best.yaml", "vrptw/C1_10_1.vrp", mp, false},
+    };
+    for (const Case& c : cases) {
+        const fs::path out = dir / fs::path(c.instance).stem();
+        const CommandResult r = run_locus_stderr(
+            "run " + quoted((source_dir() / c.config).string()) + " --instance " + c.instance +
+            " --backend cuda --set batch=auto --set termination.time_limit=null "
+            "--set termination.iterations=1 --out " + quoted(out.string()));
+        INFO(c.instance << "\n" << r.output);
+        REQUIRE(r.exit_code == 0);
+        const std::string said =
+            "locus: batch auto -> " + std::to_string(c.chains) + " (" +
+            (c.chosen ? "chosen for the instance by problem 'dcvrp' on the " +
+                            std::to_string(mp) + " multiprocessors of CUDA device 0)"
+                      : std::string("the multiprocessors of CUDA device 0)"));
+        CHECK(r.output.find(said) != std::string::npos);
+        const auto lines = read_jsonl(out / "results.jsonl");
+        REQUIRE(lines.size() == 1);
+        CHECK(lines[0]["batch"].get<std::size_t>() == c.chains);
+        CHECK(lines[0]["feasible"] == true);
+    }
+}

@@ -621,3 +621,26 @@ TEST_CASE("DCVRP route chains: SWAP* puts each customer at its cheapest granular
     CHECK(RouteChainPolicy::delta(workspace.view(0), RouteMove{6, 0, 1, 5}) ==
           gpu::invalid_delta<std::int64_t>());
 }
+
+TEST_CASE("DCVRP batch auto on a device: four chains per multiprocessor from 450 customers, 64 "
+          "below, the engine's one per multiprocessor with time windows or without a device") {
+    const auto instance = [](std::int32_t customers) {
+        Instance i;
+        i.n = customers + 1;
+        i.capacity = 100;
+        i.demand.assign(static_cast<std::size_t>(i.n), 1);
+        i.demand[0] = 0;
+        return i;
+    };
+    CHECK(auto_chains(instance(449), 132) == 64);
+    CHECK(auto_chains(instance(450), 132) == 528);
+    CHECK(auto_chains(instance(1000), 108) == 432);
+    CHECK(auto_chains(instance(1000), 0) == 0);
+    Instance windows = instance(1000);
+    windows.ready.assign(static_cast<std::size_t>(windows.n), 0);
+    windows.due.assign(static_cast<std::size_t>(windows.n), 1000);
+    CHECK(auto_chains(windows, 132) == 0);
+    // The instances of data/: X-n502-k39 (501 customers), Golden_20 (420).
+    CHECK(auto_chains(read_cvrplib(locus::test::data_file("cvrplib/X-n502-k39.vrp")), 132) == 528);
+    CHECK(auto_chains(read_cvrplib(locus::test::data_file("cvrplib/Golden_20.vrp")), 132) == 64);
+}

@@ -113,6 +113,13 @@ public:
     /// `population` is `auto`, chosen from the instance (DCVRP: from the routes' expected
     /// length); 0 when the problem has no preference (the algorithm's default then).
     virtual std::size_t population() const { return 0; }
+    /// The chains of `batch: auto` on a CUDA device of `multiprocessors` streaming
+    /// multiprocessors, chosen from the instance (DCVRP: from its size); 0 when the problem has
+    /// no preference (one chain per multiprocessor then).
+    virtual std::size_t chains(std::size_t multiprocessors) const {
+        (void)multiprocessors;
+        return 0;
+    }
 };
 
 /// What a problem registers: its policy's name, documentation and parameters, the parser of
@@ -146,6 +153,8 @@ template <class Options> struct ChainPolicySpec {
     std::function<std::shared_ptr<const Decomposition>(const BuildContext& build)> decomposition;
     /// Optional: the population of `population: auto` (ChainPolicyComponent::population).
     std::function<std::size_t(const BuildContext& build)> population;
+    /// Optional: the chains of `batch: auto` (ChainPolicyComponent::chains).
+    std::function<std::size_t(const BuildContext& build, std::size_t multiprocessors)> chains;
 };
 
 namespace detail {
@@ -178,6 +187,9 @@ public:
     }
     std::size_t population() const override {
         return spec_->population ? spec_->population(build_) : 0;
+    }
+    std::size_t chains(std::size_t multiprocessors) const override {
+        return spec_->chains ? spec_->chains(build_, multiprocessors) : 0;
     }
 
 private:

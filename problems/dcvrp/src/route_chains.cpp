@@ -245,6 +245,13 @@ std::size_t auto_population(const Instance& instance) {
     return customers <= kShortRouteCustomers * routes ? 50 : 25;
 }
 
+std::size_t auto_chains(const Instance& instance, std::size_t multiprocessors) {
+    if (instance.has_time_windows() || multiprocessors == 0) return 0;
+    return instance.customers() >= kManyChainsCustomers
+               ? kLargeChainsPerMultiprocessor * multiprocessors
+               : kSmallInstanceChains;
+}
+
 std::unique_ptr<gpu::ChainRunner>
 make_cpu_route_runner(const DcvrpProblem& problem, const RouteChainOptions& options,
                       std::uint32_t chains, const gpu::ChainParams& params, int threads) {
@@ -382,6 +389,9 @@ void register_routing_ils(Registry& registry) {
         return std::make_shared<const RouteDecomposition>(dcvrp_of(b).instance());
     };
     spec.population = [](const BuildContext& b) { return auto_population(dcvrp_of(b).instance()); };
+    spec.chains = [](const BuildContext& b, std::size_t multiprocessors) {
+        return auto_chains(dcvrp_of(b).instance(), multiprocessors);
+    };
     gpu::register_chain_policy(registry, std::move(spec));
     gpu::register_chains_alias(registry, "routing_ils", "dcvrp");
 }

@@ -121,6 +121,25 @@ inline constexpr std::int64_t kShortRouteCustomers = 15;
 /// capacity bound (VRPTW), are not counted: configs/vrptw/best.yaml sets its population.
 std::size_t auto_population(const Instance& instance);
 
+/// The size from which `batch: auto` fills each multiprocessor with several chains: customers.
+inline constexpr std::int64_t kManyChainsCustomers = 450;
+/// Chains per multiprocessor of `batch: auto` from kManyChainsCustomers customers up.
+inline constexpr std::size_t kLargeChainsPerMultiprocessor = 4;
+/// Chains of `batch: auto` below kManyChainsCustomers customers, on any device.
+inline constexpr std::size_t kSmallInstanceChains = 64;
+
+/// The chains of `batch: auto` on a CUDA device of `multiprocessors` streaming multiprocessors
+/// (without time windows): kLargeChainsPerMultiprocessor per multiprocessor (528 on an H100 or
+/// H200) from kManyChainsCustomers customers up, else kSmallInstanceChains; 0 (one per
+/// multiprocessor, the engine's default) with time windows. Measured at 60 s on one H100
+/// (docs/results.md, "Chains per multiprocessor"): 4 chains per multiprocessor evaluated 3.3-5.0
+/// times the moves of 64 chains, 8 at most 1.2 times those of 4; on the two instances of 450
+/// customers or more run with 64 and 528 chains the gap fell (X-n916-k207 1.004 to 0.516 %,
+/// X-n502-k39 0.101 to 0.062 %), on the four below it rose on three and stayed on one (each
+/// chain runs 30-57 % fewer iterations in the minute). configs/vrptw/best.yaml keeps one chain
+/// per multiprocessor, as measured there.
+std::size_t auto_chains(const Instance& instance, std::size_t multiprocessors);
+
 std::unique_ptr<gpu::ChainRunner> make_cpu_route_runner(const DcvrpProblem& problem,
                                                         const RouteChainOptions& options,
                                                         std::uint32_t chains,
