@@ -298,6 +298,8 @@ nlohmann::json Recorder::write_line(const RunSummary& summary) {
     line["iterations"] = summary.iterations;
     line["evaluations"] = summary.evaluations;
     line["engine_memory_bytes"] = summary.engine_memory_bytes;
+    line["phase_s"] = nlohmann::json::object();
+    for (const auto& [phase, seconds] : summary.phase_s) line["phase_s"][phase] = seconds;
     line["peak_host_memory_bytes"] = peak_host_memory_bytes();
     // Objectives, best-known values and gaps as users read them (a maximisation problem's
     // internal objective is the negated value).

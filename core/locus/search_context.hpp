@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -106,6 +107,9 @@ struct RunSummary {
     std::uint64_t evaluations = 0;
     /// The largest working memory an engine of this run reported (note_engine_memory; 0: none)
     std::size_t engine_memory_bytes = 0;
+    /// Seconds the algorithm spent in each of its named phases (add_phase_time; empty when it
+    /// names none), e.g. the chains' device epochs against their host exchange.
+    std::map<std::string, double> phase_s;
     StopReason stop_reason = StopReason::none;
     /// Why the run failed when stop_reason is error (SearchContext::fail); empty otherwise.
     std::string error;
@@ -156,6 +160,8 @@ public:
     void note_engine_memory(std::size_t bytes) {
         engine_memory_bytes_ = bytes > engine_memory_bytes_ ? bytes : engine_memory_bytes_;
     }
+    /// Adds `seconds` to the run's time in phase `phase` (reported with the run).
+    void add_phase_time(const std::string& phase, double seconds) { phase_s_[phase] += seconds; }
     std::uint64_t iterations() const { return iterations_; }
     std::uint64_t evaluations() const { return evaluations_; }
 
@@ -212,6 +218,7 @@ private:
     Clock::time_point run_start_;
     std::uint64_t iterations_ = 0;
     std::size_t engine_memory_bytes_ = 0;
+    std::map<std::string, double> phase_s_;
     std::uint64_t evaluations_ = 0;
     std::uint64_t last_improvement_iteration_ = 0;
     bool has_best_ = false;

@@ -211,6 +211,7 @@ void SearchContext::finish() {
     summary.iterations = iterations_;
     summary.evaluations = evaluations_;
     summary.engine_memory_bytes = engine_memory_bytes_;
+    summary.phase_s = phase_s_;
     summary.stop_reason = reason_ == StopReason::none ? StopReason::converged : reason_;
     summary.error = error_;
     callbacks_.on_run_end(summary);
@@ -236,6 +237,7 @@ void SearchContext::reset_run() {
     iterations_ = 0;
     evaluations_ = 0;
     engine_memory_bytes_ = 0;
+    phase_s_.clear();
     last_improvement_iteration_ = 0;
     has_best_ = false;
     best_feasible_ = false;

@@ -872,6 +872,8 @@ TEST_CASE("a results line holds the resolved configuration and the instance file
     REQUIRE(first.size() == 1);
     const nlohmann::json &line = first[0];
     CHECK(line["instance_file"] == fs::canonical(instance).string());
+    // The ILS names no phases of its own.
+    CHECK(line["phase_s"] == nlohmann::json::object());
     const nlohmann::json &resolved = line["config"];
     CHECK(resolved["seed"] == 11);
     CHECK(resolved["termination"]["iterations"] == 30);
@@ -928,6 +930,18 @@ TEST_CASE("integers given as auto stay auto in the results' configuration, which
     CHECK(lines[0]["batch"].get<int>() >= 1);
     CHECK(lines[0]["resolved"] == nlohmann::json{{"algorithm.population", 25}});
     CHECK(resolved["algorithm"]["generation"] == 64);
+    // Where the chains' run went: their start, their epochs and the exchange between epochs,
+    // within the run's time.
+    const nlohmann::json& phases = lines[0]["phase_s"];
+    REQUIRE(phases.size() == 3);
+    double within = 0.0;
+    for (const char* phase : {"start", "epochs", "exchange"}) {
+        REQUIRE(phases.contains(phase));
+        CHECK(phases[phase].get<double>() >= 0.0);
+        within += phases[phase].get<double>();
+    }
+    CHECK(phases["epochs"].get<double>() > 0.0);
+    CHECK(within <= lines[0]["total_time_s"].get<double>());
     // Read back (auto as 0 would be out of both ranges): the same run.
     nlohmann::json copy = resolved;
     copy["output"] = (dir / "out2").string();
