@@ -136,7 +136,7 @@ inline constexpr std::size_t kSmallInstanceChains = 64;
 /// times the moves of 64 chains, 8 at most 1.2 times those of 4; on the two instances of 450
 /// customers or more run with 64 and 528 chains the gap fell (X-n916-k207 1.004 to 0.516 %,
 /// X-n502-k39 0.101 to 0.062 %), on the four below it rose on three and stayed on one (each
-/// chain runs 30-57 % fewer iterations in the minute). configs/vrptw/best.yaml keeps one chain
+/// chain runs 21-57 % fewer iterations in the minute). configs/vrptw/best.yaml keeps one chain
 /// per multiprocessor, as measured there.
 std::size_t auto_chains(const Instance& instance, std::size_t multiprocessors);
 
