@@ -336,7 +336,6 @@ void install_signal_handlers() {
 struct DeviceFacts {
     std::string description;
     std::string pci_bus_id; ///< CUDA only
-    bool auto_batch = false; ///< the job's batch is `auto`
 };
 
 /// Says on stderr what `batch: auto` became: one solution per multiprocessor of the device, 64
@@ -367,9 +366,8 @@ BuildContext build_context(const Params& job, Registry& registry, bool quiet,
     build.memory_fraction = job.get_real("memory_fraction");
     build.seed = static_cast<std::uint64_t>(job.get_int("seed"));
     build.batch = static_cast<std::size_t>(job.get_int("batch"));
-    if (build.batch == 0) { // batch: auto (said on stderr once the algorithm is built)
+    if (job.is_auto("batch")) { // said on stderr once the algorithm is built
         build.batch = gpu::auto_batch(build.device);
-        device.auto_batch = true;
         if (gpu::device_count() > 0)
             build.auto_batch_multiprocessors =
                 static_cast<std::size_t>(gpu::multiprocessor_count(build.device));
@@ -572,7 +570,7 @@ JobOutcome execute_job(const RunOptions& options, const JobHooks& hooks) {
     auto construction = registry.create<Construction>(job.get_component("construction"), build);
     auto algorithm = registry.create<Algorithm>(job.get_component("algorithm"), build);
     build.resolved = nullptr;
-    if (device.auto_batch && !options.quiet) say_auto_batch(build, problem, resolved);
+    if (job.is_auto("batch") && !options.quiet) say_auto_batch(build, problem, resolved);
 
     const BestKnownTable table = BestKnownTable::find(job.get_string("best_known"));
     JobFacts facts = job_facts(options, job, build, problem, device, started_unix_s, table);

@@ -28,10 +28,19 @@ void check_islands(const Params& p, std::uint32_t islands, std::size_t chains) {
 
 namespace {
 
-/// Seconds of the steady clock since `from` (the run's phases, SearchContext::add_phase_time).
-double seconds_since(std::chrono::steady_clock::time_point from) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
-}
+/// The run's phases (SearchContext::add_phase_time): each lap adds the time since the last one
+/// (or since the clock was made) to a phase.
+class PhaseClock {
+public:
+    void lap(SearchContext& ctx, const std::string& phase) {
+        const auto now = std::chrono::steady_clock::now();
+        ctx.add_phase_time(phase, std::chrono::duration<double>(now - from_).count());
+        from_ = now;
+    }
+
+private:
+    std::chrono::steady_clock::time_point from_ = std::chrono::steady_clock::now();
+};
 
 class ChainSearch final : public Algorithm {
 public:
@@ -145,9 +154,9 @@ void ChainSearch::run(SolutionBatch& batch, SearchContext& ctx) {
             policy_->decomposition(), options_.exchange.group_size, ctx.seed(),
             static_cast<std::size_t>(build_.problem->solution_width()), std::move(value));
     }
-    const auto setup = std::chrono::steady_clock::now();
+    PhaseClock setup;
     const std::uint32_t descents = start_chains(s, exchanges, first_best);
-    ctx.add_phase_time("start", seconds_since(setup));
+    setup.lap(ctx, "start");
     epochs(s, exchanges, descents);
     if (s.decomposer) fold(s); // the last epoch's improvements, also after the limit
     copy_back(s);
@@ -253,9 +262,9 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges, std::uint32_t descen
     std::uint64_t quiet = 0;
     std::uint64_t restarts = 0;
     const auto chains = static_cast<std::uint32_t>(s.values.size());
+    PhaseClock clock;
     for (std::uint64_t first = 0, round = 0; !s.ctx.should_stop();
          first += options_.epoch, ++round) {
-        auto phase = std::chrono::steady_clock::now();
         if (s.decomposer) {
             fold(s);
             s.decomposer->redraw(*s.runner, chains, round, descents > 0, s.stop);
@@ -264,28 +273,26 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges, std::uint32_t descen
         } else {
             exchanges.before_epoch(*s.runner, s.values, round);
         }
-        s.ctx.add_phase_time("exchange", seconds_since(phase));
-        phase = std::chrono::steady_clock::now();
+        clock.lap(s.ctx, "exchange");
         s.runner->epoch(first, options_.epoch, s.stop);
-        s.ctx.add_phase_time("epochs", seconds_since(phase));
-        phase = std::chrono::steady_clock::now();
+        clock.lap(s.ctx, "epochs");
         s.ctx.add_iterations(options_.epoch);
         report(s);
-        s.ctx.add_phase_time("exchange", seconds_since(phase));
         std::int64_t now = *std::min_element(s.values.begin(), s.values.end());
         if (s.decomposer) now = std::min(now, s.decomposer->base_value());
         quiet = now < chains_best - std::abs(chains_best) / 1000000 ? 0 : quiet + 1;
         chains_best = std::min(chains_best, now);
         if (options_.restart == 0 || quiet < options_.restart || s.ctx.should_stop()) continue;
         ++restarts;
-        phase = std::chrono::steady_clock::now();
+        clock.lap(s.ctx, "exchange");
         restart_->construct_until(s.batch, derive_key(seed, restarts, salt::kChainRestart), s.stop);
+        if (!s.ctx.should_stop()) descents = start_chains(s, exchanges, measure_starts(s));
+        clock.lap(s.ctx, "start");
         if (s.ctx.should_stop()) break;
-        descents = start_chains(s, exchanges, measure_starts(s));
-        s.ctx.add_phase_time("start", seconds_since(phase));
         chains_best = *std::min_element(s.values.begin(), s.values.end());
         quiet = 0;
     }
+    clock.lap(s.ctx, "exchange"); // the last report, or a redraw the limit cut
 }
 
 void ChainSearch::copy_back(RunState& s) const {
