@@ -34,7 +34,8 @@
 ///                                       which leaves the workspace refreshed
 ///   evaluate(team, chain, solution)     full objective (every thread gets it)
 /// and optionally recombine(chain, a, b, child, rng) (leader only; a permutation child of two
-/// parents) for the recombining exchange.
+/// parents), or recombine(team, chain, a, b, child, rng) (the whole team), for the
+/// recombining exchange.
 
 #include <concepts>
 #include <cstddef>
@@ -274,12 +275,22 @@ concept TeamPerturbing = requires(const P& p, const Team& t, std::uint32_t c, st
     { p.perturb(t, c, s, rng, s, count) } -> std::same_as<std::int64_t>;
 };
 
-/// Whether P supplies a recombination operator.
+/// Whether P recombines with the whole team: recombine(team, chain, first, second, child,
+/// rng) is called by every rank with the same random stream and ends synchronised, with the
+/// child written.
+template <class P, class Team>
+concept TeamRecombining = requires(const P& p, const Team& t, std::uint32_t c,
+                                   const std::int32_t* s, std::int32_t* out, Rng& rng) {
+    p.recombine(t, c, s, s, out, rng);
+};
+
+/// Whether P supplies a recombination operator: the leader's recombine(chain, first, second,
+/// child, rng), or the team's (TeamRecombining).
 template <class P>
 concept Recombining = requires(const P& p, std::uint32_t c, const std::int32_t* s,
                                std::int32_t* out, Rng& rng) {
     p.recombine(c, s, s, out, rng);
-};
+} || TeamRecombining<P, SerialTeam>;
 
 /// Whether P's chains may run one per CUDA thread (mapping: thread): P sets
 /// `static constexpr bool kThreadMapping = true`. Policies opt in, as the extra kernel costs

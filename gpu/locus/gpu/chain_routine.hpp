@@ -95,15 +95,19 @@ LOCUS_HD void run_chain(const Team& team, const P& policy, const ChainArrays& a,
     }
 }
 
-/// Chain c's child of parents `first` and `second` (the leader recombines with the chain's
-/// random stream of the round), evaluated by the team: its objective on every rank.
+/// Chain c's child of parents `first` and `second` (the leader, or the team where the policy
+/// recombines with it, draws from the chain's random stream of the round), evaluated by the
+/// team: its objective on every rank.
 LOCUS_EXEC_CHECK_DISABLE
 template <class P, class Team>
 LOCUS_HD std::int64_t recombine_child(const Team& team, const P& policy, std::uint64_t seed,
                                       std::uint32_t chain, std::uint64_t round,
                                       const std::int32_t* first, const std::int32_t* second,
                                       std::int32_t* child) {
-    if (team.rank() == 0) {
+    if constexpr (TeamRecombining<P, Team>) {
+        Rng rng(derive_key(seed, chain, round, salt::kChainRecombination), 0);
+        policy.recombine(team, chain, first, second, child, rng);
+    } else if (team.rank() == 0) {
         Rng rng(derive_key(seed, chain, round, salt::kChainRecombination), 0);
         policy.recombine(chain, first, second, child, rng);
     }

@@ -150,8 +150,11 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
     std::int64_t* potential = nullptr; ///< chains x n: Split labels
     std::int32_t* split_from = nullptr; ///< chains x n: Split predecessors
     std::uint8_t* taken = nullptr;     ///< chains x n: order-crossover flags
-    std::int64_t* route_key = nullptr; ///< chains x 2n: crossover route headings (x, y)
-    std::int32_t* route_order = nullptr; ///< chains x n: crossover routes by heading
+    /// chains x 2n: crossover route headings (x, y), then the Split's prefix loads and lengths
+    std::int64_t* route_key = nullptr;
+    /// chains x n: crossover route starts, then the Split's route bounds
+    std::int32_t* route_order = nullptr;
+    std::int64_t* split_back = nullptr; ///< chains x n: the Split's return distances
     /// apply_many (gpu::ManyMoves): the moves (move_buffer), per route 1 + the index of the
     /// move that changes it (0: none; all 0 outside apply_many), and the new route ends within
     /// the rewritten window.
@@ -196,6 +199,7 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         list.add(taken, chains * nodes, "DCVRP crossover flags");
         list.add(route_key, chains * 2 * nodes, "DCVRP crossover route headings");
         list.add(route_order, chains * nodes, "DCVRP crossover route order");
+        list.add(split_back, chains * nodes, "DCVRP split return distances");
         list.add(many_moves, chains * nodes, "DCVRP chosen moves");
         list.add(route_move, chains * nodes, "DCVRP chosen move of each route");
         list.add(route_start, chains * nodes, "DCVRP new route ends");
@@ -1076,52 +1080,76 @@ struct RouteChainPolicy : RoutePenaltyHooks<RouteChainPolicy> {
         return change;
     }
 
-    /// Leader only: order crossover of the customer sequences of rows `a` and `b` (each read
-    /// from its first marker, routes in the order of their headings) — a random slice of a kept
-    /// in place, the other positions filled in b's order from after the slice — then an optimal
-    /// Split of the child sequence into routes that respect the capacity and the duration
-    /// limit, written as a normalised row (routing/route_crossover.hpp, routing/split.hpp).
-    /// With a fleet limit that the capacity alone does not fit and penalties on, the penalised
-    /// Split within the fleet (routing::split_routes_within); otherwise, when the Split needs
-    /// more routes than the fleet, the child is a copy of `a`.
-    LOCUS_HD void recombine(std::uint32_t c, const std::int32_t* a, const std::int32_t* b,
-                            std::int32_t* child, Rng& rng) const {
+    /// The whole team: order crossover of the customer sequences of rows `a` and `b` (each
+    /// read from its first marker, routes in the order of their headings) — a random slice of a
+    /// kept in place, the other positions filled in b's order from after the slice — then an
+    /// optimal Split of the child sequence into routes that respect the capacity and the
+    /// duration limit, written as a normalised row (routing/route_crossover.hpp,
+    /// routing/split.hpp). Every rank draws from its copy of the same stream. With a fleet limit
+    /// that the capacity alone does not fit and penalties on, the penalised Split within the
+    /// fleet (routing::split_routes_within); otherwise, when the Split needs more routes than
+    /// the fleet, the child is a copy of `a`. With time windows the leader splits (the serial
+    /// Split); without, the team. Ends synchronised.
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team>
+    LOCUS_HD void recombine(const Team& team, std::uint32_t c, const std::int32_t* a,
+                            const std::int32_t* b, std::int32_t* child, Rng& rng) const {
         const std::int32_t w = width();
         const std::int32_t count = n - 1;
         const std::int64_t nodes = n;
-        std::int32_t* seq = sequence + c * nodes;
-        std::int64_t* keys = route_key + 2 * c * nodes;
-        std::int32_t* order = route_order + c * nodes;
+        const auto rank = static_cast<std::int32_t>(team.rank());
+        const auto size = static_cast<std::int32_t>(team.size());
         const auto copy_a = [&] {
-            for (std::int32_t q = 0; q < w; ++q)
+            for (std::int32_t q = rank; q < w; q += size)
                 child[q] = a[q];
+            team.sync();
         };
         if (count < 2) {
             copy_a();
             return;
         }
-        // The child's slice comes from a; scratch holds b's sequence meanwhile.
+        std::int32_t* seq = sequence + c * nodes;
+        std::int64_t* keys = route_key + 2 * c * nodes;
+        std::int32_t* starts = route_order + c * nodes;
+        std::int32_t* from = split_from + c * nodes;
+        std::int64_t* label = potential + c * nodes;
+        // The child's slice comes from a; scratch holds b's sequence meanwhile; the Split's
+        // predecessors hold the route lengths until the Split.
         std::int32_t* other = scratch + static_cast<std::int64_t>(c) * w;
-        routing::customers_by_heading(a, w, heading, keys, order, seq);
-        routing::customers_by_heading(b, w, heading, keys, order, other);
-        routing::order_crossover(seq, other, count, taken + c * nodes, rng);
+        routing::customers_by_heading(team, a, w, heading, keys, starts, from, seq);
+        routing::customers_by_heading(team, b, w, heading, keys, starts, from, other);
+        routing::order_crossover(team, seq, other, count, taken + c * nodes, rng);
         const auto d = [&](std::int32_t x, std::int32_t y) { return dist(x, y); };
         const routing::SplitLimits limits{demand, capacity, service, max_duration, windows,
                                           split_warp_weight};
-        std::int32_t* from = split_from + c * nodes;
-        std::int32_t routes =
-            routing::split_routes(seq, count, d, limits, potential + c * nodes, from);
         // A fleet the capacity alone does not fit: with penalties, the penalised Split within
         // the fleet (loads over the capacity at the initial load weight), which the descents
         // then repair.
-        if (vehicles > 0 && penalties != 0 && (routes < 0 || routes > vehicles))
-            routes = routing::split_routes_within(seq, count, d, limits, vehicles, load_weight,
-                                                  potential + c * nodes, from);
+        const auto over_fleet = [&](std::int32_t routes) {
+            return vehicles > 0 && penalties != 0 && (routes < 0 || routes > vehicles);
+        };
+        std::int32_t routes = 0;
+        if (windows.active()) {
+            if (rank == 0) {
+                routes = routing::split_routes(seq, count, d, limits, label, from);
+                if (over_fleet(routes))
+                    routes = routing::split_routes_within(seq, count, d, limits, vehicles,
+                                                          load_weight, label, from);
+            }
+            routes = team.sum(routes);
+        } else {
+            const routing::SplitSums sums{keys, keys + nodes, split_back + c * nodes};
+            routing::split_sums(team, seq, count, d, demand, sums);
+            routes = routing::split_routes(team, seq, count, d, limits, sums, label, from);
+            if (over_fleet(routes))
+                routes = routing::split_routes_within(team, seq, count, d, limits, sums,
+                                                      vehicles, load_weight, label, from);
+        }
         if (routes < 0 || (vehicles > 0 && routes > vehicles)) {
             copy_a();
             return;
         }
-        routing::write_split(seq, count, from, routes, child, w);
+        routing::write_split(team, seq, count, from, routes, child, w, starts);
     }
 };
 
