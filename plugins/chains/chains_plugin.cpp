@@ -129,6 +129,7 @@ ChainSearchOptions options_of(const Params& p, const BuildContext& b) {
     x.population.generation = static_cast<std::size_t>(p.get_int("generation"));
     x.population.close = static_cast<std::size_t>(p.get_int("close"));
     x.population.elite = x.elite;
+    x.population.threads = b.threads;
     o.child_descent = p.get_bool("child_descent");
     o.first_improvement = p.get_string("pivot") == "first";
     o.independent_moves = p.get_string("pivot") == "independent";

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "locus/error.hpp"
+#include "locus/gpu/cpu_threads.hpp"
 
 namespace locus::chains {
 
@@ -16,6 +17,9 @@ Population::Population(PopulationOptions options, SolutionDistance distance)
 
 std::size_t Population::update(std::span<const std::int32_t> rows, std::size_t width,
                                std::span<const std::int64_t> costs) {
+    // Below this many words compared per child (members x width), one thread measures.
+    constexpr std::int64_t kParallelWork = 4096;
+    const int threads = gpu::resolve_threads(options_.threads);
     std::vector<std::size_t> order(costs.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(),
@@ -25,12 +29,17 @@ std::size_t Population::update(std::span<const std::int32_t> rows, std::size_t w
         if (admitted == options_.generation) break;
         const std::span<const std::int32_t> child = rows.subspan(c * width, width);
         std::vector<std::int32_t> form = distance_.form_of(child);
+        const auto members = static_cast<std::int64_t>(costs_.size());
         std::vector<double> to(costs_.size());
+        // Each distance is its pair's alone: the same on any number of threads.
+        const bool parallel = members * static_cast<std::int64_t>(width) >= kParallelWork;
+#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
+        for (std::int64_t m = 0; m < members; ++m)
+            to[static_cast<std::size_t>(m)] =
+                distance_.between(form, forms_[static_cast<std::size_t>(m)]);
         bool clone = false;
-        for (std::size_t m = 0; m < costs_.size() && !clone; ++m) {
-            to[m] = distance_.between(form, forms_[m]);
+        for (std::size_t m = 0; m < costs_.size() && !clone; ++m)
             clone = to[m] <= 0.0 && costs_[m] == costs[c];
-        }
         if (clone) continue;
         for (std::size_t m = 0; m < costs_.size(); ++m)
             distances_[m].push_back(to[m]);
@@ -104,10 +113,9 @@ void Population::contribute(std::size_t i) {
         if (j != i) others_.push_back(distances_[i][j]);
     std::partial_sort(others_.begin(), others_.begin() + static_cast<std::ptrdiff_t>(close),
                       others_.end());
-    contribution_[i] =
-        std::accumulate(others_.begin(), others_.begin() + static_cast<std::ptrdiff_t>(close),
-                        0.0) /
-        static_cast<double>(close);
+    contribution_[i] = std::accumulate(others_.begin(),
+                                       others_.begin() + static_cast<std::ptrdiff_t>(close), 0.0) /
+                       static_cast<double>(close);
     nearest_[i] = others_[close - 1];
 }
 

@@ -10,7 +10,8 @@
 /// rank_cost(i) / (N - 1) + (1 - elite / N) rank_diversity(i) / (N - 1), where the diversity
 /// contribution of a member is its average distance to its `close` nearest members (larger is
 /// better). Lower is better. Each member's form for the distance (SolutionDistance::form) is
-/// computed once, when it is admitted.
+/// computed once, when it is admitted; a child's distances to the members are measured on
+/// several threads at once (SolutionDistance::between is called concurrently).
 
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +30,9 @@ struct PopulationOptions {
     std::size_t generation = 64; ///< most children admitted per update, the cheapest first
     std::size_t elite = 4;       ///< members the biased fitness protects by cost
     std::size_t close = 5;       ///< nearest members the diversity contribution averages
+    /// CPU threads that measure a child's distances to the members (0: all cores; the job's
+    /// `threads`). The distances, and so every decision, do not depend on it.
+    int threads = 0;
 };
 
 class Population {

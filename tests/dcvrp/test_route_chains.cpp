@@ -345,7 +345,7 @@ TEST_CASE("DCVRP route chains: order crossover and Split give feasible children 
         std::vector<std::int32_t> child(problem.solution_width());
         for (std::uint64_t draw = 0; draw < 20; ++draw) {
             Rng rng(derive_key(5, draw), 0);
-            policy.recombine(0, parents[0].data(), parents[1].data(), child.data(), rng);
+            policy.recombine(locus::gpu::SerialTeam{}, 0, parents[0].data(), parents[1].data(), child.data(), rng);
             CAPTURE(draw);
             const auto verdict = problem.verify(child);
             CHECK(verdict.feasible);

@@ -95,14 +95,15 @@ TEST_CASE("team route crossover: the same customers by heading and the same chil
     locus::Rng rng(41, 0);
     for (int round = 0; round < 60; ++round) {
         const auto count = static_cast<std::int32_t>(2 + rng.below(120));
-        const auto routes = static_cast<std::int32_t>(1 + rng.below(static_cast<std::uint32_t>(
-                                                              std::min(count, 30))));
+        const auto routes = static_cast<std::int32_t>(
+            1 + rng.below(static_cast<std::uint32_t>(std::min(count, 30))));
         const auto width = 2 * count;
         // Headings of the customers. A route whose headings sum to zero is the one place the
         // orders may differ (the team's takes it as the x axis); at these ranges none does.
         std::vector<std::int32_t> heading(2 * static_cast<std::size_t>(count + 1), 0);
         for (std::int32_t v = 1; v <= count; ++v) {
-            heading[2 * static_cast<std::size_t>(v)] = static_cast<std::int32_t>(rng.below(201)) - 100;
+            heading[2 * static_cast<std::size_t>(v)] =
+                static_cast<std::int32_t>(rng.below(201)) - 100;
             heading[2 * static_cast<std::size_t>(v) + 1] =
                 static_cast<std::int32_t>(rng.below(201)) - 100;
         }
@@ -174,8 +175,7 @@ TEST_CASE("team Split: the same labels, predecessors, routes and row as the seri
         const std::int64_t service = rng.below(3) * 10;
         const std::int64_t duration =
             rng.below(2) == 0 ? std::int64_t{1} << 40 : 3000 + rng.below(6000);
-        const locus::routing::SplitLimits limits{demand.data(), capacity, service, duration, {},
-                                                 0};
+        const locus::routing::SplitLimits limits{demand.data(), capacity, service, duration, {}, 0};
         const std::vector<std::int32_t> seq = shuffled(count, rng);
         const std::int64_t price = rng.below(2) * rng.below(500);
         const std::int64_t weight = rng.below(2) * (1 + rng.below(50));
@@ -221,8 +221,8 @@ TEST_CASE("team Split: the same labels, predecessors, routes and row as the seri
                     team_from.data());
                 answers[team.rank()] = routes;
                 if (routes > 0)
-                    locus::routing::write_split(team, seq.data(), count, team_from.data(),
-                                                routes, row.data(), 2 * count, bounds.data());
+                    locus::routing::write_split(team, seq.data(), count, team_from.data(), routes,
+                                                row.data(), 2 * count, bounds.data());
                 if (team.rank() == 0) {
                     priced_label = team_label;
                     priced_from = team_from;

@@ -110,8 +110,7 @@ LOCUS_EXEC_CHECK_DISABLE
 template <class Team>
 LOCUS_HD void customers_by_heading(const Team& team, const std::int32_t* row, std::int32_t width,
                                    const std::int32_t* heading, std::int64_t* keys,
-                                   std::int32_t* starts, std::int32_t* lengths,
-                                   std::int32_t* out) {
+                                   std::int32_t* starts, std::int32_t* lengths, std::int32_t* out) {
     const auto rank = static_cast<std::int32_t>(team.rank());
     const auto size = static_cast<std::int32_t>(team.size());
     const auto routes = static_cast<std::int32_t>(gpu::compact(

@@ -275,8 +275,7 @@ LOCUS_EXEC_CHECK_DISABLE
 template <class Team, class Distance>
 LOCUS_HD std::int32_t split_routes(const Team& team, const std::int32_t* seq, std::int32_t count,
                                    const Distance& d, const SplitLimits& limits,
-                                   const SplitSums& sums, std::int64_t* label,
-                                   std::int32_t* from) {
+                                   const SplitSums& sums, std::int64_t* label, std::int32_t* from) {
     return split_routes_priced(team, seq, count, d, limits, sums, 0, 0, label, from);
 }
 
