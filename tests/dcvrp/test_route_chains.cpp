@@ -10,6 +10,7 @@
 
 #include "chain_policy_harness.hpp"
 #include "dcvrp_test_instances.hpp"
+#include "thread_team.hpp"
 #include "locus/dcvrp/constructions.hpp"
 #include "locus/dcvrp/cvrplib.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
@@ -332,6 +333,49 @@ TEST_CASE("DCVRP route chains improve feasible starts, stay feasible, and do not
     }
 }
 
+TEST_CASE("DCVRP route chains: teams of 3 and 8 CPU threads recombine the same children and "
+          "evaluate rows, feasible or not, to the same values as one thread") {
+    const Instance instance = generate_random(90, 8, 40, 1800.0);
+    const DcvrpProblem problem(instance);
+    const RouteChainData data(instance, 6);
+    const SolutionBatch parents = starts(problem, 2, 11);
+    const auto w = static_cast<std::size_t>(problem.solution_width());
+    // Every customer in one route: over the capacity and the duration limit.
+    std::vector<std::int32_t> crowded(w, 0);
+    for (std::int32_t v = 1; v < instance.n; ++v)
+        crowded[static_cast<std::size_t>(v)] = v;
+    HostWorkspace one(data.policy(2), 1);
+    const std::int64_t crowded_value = one.policy.evaluate(gpu::SerialTeam{}, 0, crowded.data());
+    CHECK(crowded_value != data.cost(crowded)); // the evaluation saw the excess
+    for (std::uint64_t draw = 0; draw < 12; ++draw) {
+        std::vector<std::int32_t> serial(w, -1);
+        Rng rng(derive_key(7, draw), 0);
+        one.policy.recombine(gpu::SerialTeam{}, 0, parents[0].data(), parents[1].data(),
+                             serial.data(), rng);
+        const std::int64_t value = one.policy.evaluate(gpu::SerialTeam{}, 0, serial.data());
+        for (const std::uint32_t threads : {3u, 8u}) {
+            CAPTURE(draw);
+            CAPTURE(threads);
+            HostWorkspace many(data.policy(2), 1);
+            std::vector<std::int32_t> child(w, -1);
+            std::vector<std::int64_t> values(threads, -1);
+            std::vector<std::int64_t> crowded_values(threads, -1);
+            locus::test::run_team(threads, [&](const locus::test::ThreadTeam& team) {
+                Rng mine(derive_key(7, draw), 0); // every rank's copy of the stream
+                many.policy.recombine(team, 0, parents[0].data(), parents[1].data(), child.data(),
+                                      mine);
+                values[team.rank()] = many.policy.evaluate(team, 0, child.data());
+                crowded_values[team.rank()] = many.policy.evaluate(team, 0, crowded.data());
+            });
+            CHECK(child == serial);
+            for (std::uint32_t r = 0; r < threads; ++r) {
+                CHECK(values[r] == value);
+                CHECK(crowded_values[r] == crowded_value);
+            }
+        }
+    }
+}
+
 TEST_CASE("DCVRP route chains: order crossover and Split give feasible children of both "
           "parents' customers") {
     for (const double distance : {1800.0, 1e18}) {
@@ -345,7 +389,8 @@ TEST_CASE("DCVRP route chains: order crossover and Split give feasible children 
         std::vector<std::int32_t> child(problem.solution_width());
         for (std::uint64_t draw = 0; draw < 20; ++draw) {
             Rng rng(derive_key(5, draw), 0);
-            policy.recombine(locus::gpu::SerialTeam{}, 0, parents[0].data(), parents[1].data(), child.data(), rng);
+            policy.recombine(gpu::SerialTeam{}, 0, parents[0].data(), parents[1].data(),
+                             child.data(), rng);
             CAPTURE(draw);
             const auto verdict = problem.verify(child);
             CHECK(verdict.feasible);

@@ -365,7 +365,8 @@ TEST_CASE("VRPTW route chains: order crossover and Split give children that keep
     int distinct = 0;
     for (std::uint64_t draw = 0; draw < 20; ++draw) {
         Rng rng(derive_key(5, draw), 0);
-        policy.recombine(locus::gpu::SerialTeam{}, 0, a.data(), b.data(), child.data(), rng);
+        policy.recombine(locus::gpu::SerialTeam{}, 0, a.data(), b.data(), child.data(),
+                         rng);
         CAPTURE(draw);
         const auto verdict = problem.verify(child);
         CHECK_MESSAGE(verdict.feasible, verdict.message);

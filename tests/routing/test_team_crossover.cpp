@@ -5,62 +5,18 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <barrier>
 #include <cstdint>
-#include <functional>
-#include <thread>
 #include <vector>
 
 #include "locus/rng.hpp"
 #include "locus/routing/route_crossover.hpp"
 #include "locus/routing/split.hpp"
+#include "thread_team.hpp"
 
 namespace {
 
-/// A team of CPU threads for the team routines: sync is a barrier, and the collectives the
-/// routines here use (sum, exclusive_sum) go through one slot per rank.
-struct ThreadTeam {
-    struct Shared {
-        explicit Shared(std::uint32_t n) : barrier(n), slots(n) {}
-        std::barrier<> barrier;
-        std::vector<std::int64_t> slots;
-    };
-    std::uint32_t me = 0;
-    std::uint32_t count = 1;
-    Shared* shared = nullptr;
-
-    std::uint32_t rank() const { return me; }
-    std::uint32_t size() const { return count; }
-    void sync() const { shared->barrier.arrive_and_wait(); }
-    template <class T> T sum(T value) const {
-        T total{};
-        (void)exclusive_sum(value, total);
-        return total;
-    }
-    template <class T> T exclusive_sum(T value, T& total) const {
-        shared->slots[me] = static_cast<std::int64_t>(value);
-        sync();
-        std::int64_t before = 0;
-        std::int64_t all = 0;
-        for (std::uint32_t r = 0; r < count; ++r) {
-            if (r < me) before += shared->slots[r];
-            all += shared->slots[r];
-        }
-        sync();
-        total = static_cast<T>(all);
-        return static_cast<T>(before);
-    }
-};
-
-/// Runs body(team) on `threads` threads of one team.
-void run_team(std::uint32_t threads, const std::function<void(const ThreadTeam&)>& body) {
-    ThreadTeam::Shared shared(threads);
-    std::vector<std::thread> pool;
-    for (std::uint32_t r = 0; r < threads; ++r)
-        pool.emplace_back([&, r] { body(ThreadTeam{r, threads, &shared}); });
-    for (auto& t : pool)
-        t.join();
-}
+using locus::test::run_team;
+using locus::test::ThreadTeam;
 
 std::vector<std::int32_t> shuffled(std::int32_t count, locus::Rng& rng) {
     std::vector<std::int32_t> seq(static_cast<std::size_t>(count));

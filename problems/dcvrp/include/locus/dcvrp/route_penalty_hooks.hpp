@@ -53,8 +53,52 @@ template <class Policy> struct RoutePenaltyHooks {
         return cost;
     }
 
+    /// The routes of `row` shared over a team: each rank calls visit(load, duration, time
+    /// warp) for the routes whose opening marker is at one of its positions (rank, rank +
+    /// size, ... of the row read from its first marker), with scan_routes' figures; together
+    /// the ranks visit every route once. A row without a marker is the leader's (scan_routes).
+    LOCUS_EXEC_CHECK_DISABLE
+    template <class Team, class F>
+    LOCUS_HD void scan_routes(const Team& team, const std::int32_t* row, F&& visit) const {
+        const Policy& p = self();
+        const std::int32_t w = p.width();
+        std::int32_t first = 0;
+        while (first < w && row[first] != 0)
+            ++first;
+        if (first == w) {
+            if (team.rank() == 0) scan_routes(row, visit);
+            return;
+        }
+        const auto at = [&](std::int32_t q) { // q = w: the closing depot
+            return q < w ? row[first + q < w ? first + q : first + q - w] : 0;
+        };
+        const bool windowed = p.windows.active();
+        for (std::int32_t m = static_cast<std::int32_t>(team.rank()); m < w;
+             m += static_cast<std::int32_t>(team.size())) {
+            if (at(m) != 0) continue;
+            std::int64_t l = 0;
+            std::int64_t t = 0;
+            std::int32_t last = 0;
+            routing::FixedWindowPiece piece;
+            if (windowed) piece = p.windows.leaf(0);
+            for (std::int32_t q = m + 1; q <= w; ++q) {
+                const std::int32_t node = at(q);
+                const std::int64_t edge = p.dist(last, node);
+                t += edge;
+                if (windowed) piece = p.windows.extend(piece, node, edge);
+                if (node == 0) {
+                    visit(l, t, windowed ? piece.time_warp : std::int64_t{0});
+                    break;
+                }
+                l += p.demand[node];
+                t += p.service;
+                last = node;
+            }
+        }
+    }
+
     /// Chain objective of the row (chain_value: the cost when feasible). The team sums the
-    /// edges; the leader scans the routes for the limits.
+    /// edges and shares the routes' scan for the limits.
     LOCUS_EXEC_CHECK_DISABLE
     template <class Team>
     LOCUS_HD std::int64_t evaluate(const Team& team, std::uint32_t, const std::int32_t* row) const {
@@ -65,14 +109,12 @@ template <class Policy> struct RoutePenaltyHooks {
              k += static_cast<std::int32_t>(team.size()))
             sum += p.dist(row[k], row[k + 1 == w ? 0 : k + 1]);
         sum = team.sum(sum);
-        std::int64_t excess = 0; // the leader's: the routes' penalty under the initial weights
-        std::int64_t over = 0;   // the leader's: routes over a limit
-        if (team.rank() == 0) {
-            scan_routes(row, [&](std::int64_t l, std::int64_t t, std::int64_t tw) {
-                excess += p.penalty(l, t, tw, p.load_weight, p.duration_weight);
-                over += (l > p.capacity || t > p.max_duration || tw > 0) ? 1 : 0;
-            });
-        }
+        std::int64_t excess = 0; // the rank's routes' penalty under the initial weights
+        std::int64_t over = 0;   // the rank's routes over a limit
+        scan_routes(team, row, [&](std::int64_t l, std::int64_t t, std::int64_t tw) {
+            excess += p.penalty(l, t, tw, p.load_weight, p.duration_weight);
+            over += (l > p.capacity || t > p.max_duration || tw > 0) ? 1 : 0;
+        });
         over = team.sum(over);
         excess = team.sum(excess);
         return Policy::chain_value(sum, over == 0, excess);
