@@ -192,6 +192,7 @@ std::unique_ptr<gpu::ChainRunner> ChainSearch::make_runner(const RunState& s, st
     params.child_descent = options_.child_descent;
     params.first_improvement = options_.first_improvement;
     params.independent_moves = options_.independent_moves;
+    params.start_pivot = options_.start_pivot;
     params.thread_per_chain = options_.thread_per_chain;
     params.regions = options_.exchange.exchange == Exchange::decompose;
     params.host_budget = build_.memory_budget;
@@ -263,6 +264,7 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges, std::uint32_t descen
     std::uint64_t restarts = 0;
     const auto chains = static_cast<std::uint32_t>(s.values.size());
     PhaseClock clock;
+    double report_s = 0.0; // a part of the exchange phase
     for (std::uint64_t first = 0, round = 0; !s.ctx.should_stop();
          first += options_.epoch, ++round) {
         if (s.decomposer) {
@@ -277,7 +279,10 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges, std::uint32_t descen
         s.runner->epoch(first, options_.epoch, s.stop);
         clock.lap(s.ctx, "epochs");
         s.ctx.add_iterations(options_.epoch);
+        const auto reported = std::chrono::steady_clock::now();
         report(s);
+        report_s +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - reported).count();
         std::int64_t now = *std::min_element(s.values.begin(), s.values.end());
         if (s.decomposer) now = std::min(now, s.decomposer->base_value());
         quiet = now < chains_best - std::abs(chains_best) / 1000000 ? 0 : quiet + 1;
@@ -293,6 +298,10 @@ void ChainSearch::epochs(RunState& s, Exchanges& exchanges, std::uint32_t descen
         quiet = 0;
     }
     clock.lap(s.ctx, "exchange"); // the last report, or a redraw the limit cut
+    // The parts of the exchange phase, each also counted in it.
+    s.ctx.add_phase_time("exchange:report", report_s);
+    for (const auto& [part, seconds] : exchanges.part_seconds())
+        s.ctx.add_phase_time("exchange:" + part, seconds);
 }
 
 void ChainSearch::copy_back(RunState& s) const {

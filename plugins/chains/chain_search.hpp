@@ -29,6 +29,7 @@ struct ChainSearchOptions {
     bool child_descent = false;     ///< population: children descend from every element first
     bool first_improvement = false; ///< pivot: first
     bool independent_moves = false; ///< pivot: independent
+    gpu::StartPivot start_pivot = gpu::StartPivot::same; ///< start_pivot (same: pivot's)
     bool thread_per_chain = false;  ///< mapping: thread (CUDA)
     std::uint64_t restart = 0;      ///< epochs without a new chain best before a restart (0: off)
 };

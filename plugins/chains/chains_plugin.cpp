@@ -75,6 +75,12 @@ void add_engine_parameters(ComponentSchema& schema) {
                 "move that is the best on each group it changes — e.g. routes — all applied "
                 "in one step: a descent from a construction of 10^4 customers in tens of steps; "
                 "policies whose moves name their groups: dcvrp)")
+        .choice("start_pivot", "pivot", {"pivot", "best", "first", "independent"},
+                "pivoting rule of the chains' first descents, from their starts: pivot (the "
+                "same as every other descent), best, first or independent (a descent from a "
+                "construction applies as many moves as there are customers, independent "
+                "applies them in tens of steps; policies whose moves name their groups: "
+                "dcvrp)")
         .choice("mapping", "block", {"block", "thread"},
                 "CUDA: one block per chain (the block shares each exploration) or one thread per "
                 "chain (Delévacq et al.'s FI-thread; TSP chains); the CPU twin runs a chain per "
@@ -133,6 +139,11 @@ ChainSearchOptions options_of(const Params& p, const BuildContext& b) {
     o.child_descent = p.get_bool("child_descent");
     o.first_improvement = p.get_string("pivot") == "first";
     o.independent_moves = p.get_string("pivot") == "independent";
+    const std::string& start_pivot = p.get_string("start_pivot");
+    o.start_pivot = start_pivot == "best"          ? gpu::StartPivot::best
+                    : start_pivot == "first"       ? gpu::StartPivot::first
+                    : start_pivot == "independent" ? gpu::StartPivot::independent
+                                                   : gpu::StartPivot::same;
     o.thread_per_chain = p.get_string("mapping") == "thread";
     o.restart = static_cast<std::uint64_t>(p.get_int("restart"));
     if (o.restart > 0 && !p.has("restart_construction"))
@@ -189,11 +200,14 @@ std::unique_ptr<Component> build_chains(const Params& p, BuildContext& b) {
                                          options.exchange.population.size, why));
         }
     }
-    if (options.independent_moves && !policy->independent_moves())
-        throw ConfigError(fmt::format(
-            "{}.pivot: independent needs chains whose moves name the parts of a solution they "
-            "change, which the chains of problem '{}' do not; use best or first",
-            p.path(), b.problem->problem_name()));
+    for (const auto& [key, independent] :
+         {std::pair{"pivot", options.independent_moves},
+          std::pair{"start_pivot", options.start_pivot == gpu::StartPivot::independent}})
+        if (independent && !policy->independent_moves())
+            throw ConfigError(fmt::format(
+                "{}.{}: independent needs chains whose moves name the parts of a solution "
+                "they change, which the chains of problem '{}' do not; use best or first",
+                p.path(), key, b.problem->problem_name()));
     if (options.exchange.exchange == Exchange::decompose && !policy->decomposition())
         throw ConfigError(fmt::format(
             "{}.exchange: decompose needs a decomposition of solutions into regions, which "

@@ -1,6 +1,7 @@
 #include "exchanges.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "islands.hpp"
@@ -133,10 +134,18 @@ void Exchanges::merge(gpu::ChainRunner& runner, std::span<const std::int64_t> va
 
 void Exchanges::repopulate(gpu::ChainRunner& runner, std::span<const std::int64_t> values,
                            std::uint64_t round) {
+    using Clock = std::chrono::steady_clock;
+    auto from = Clock::now();
+    const auto lap = [&](const char* part) {
+        const auto now = Clock::now();
+        parts_[part] += std::chrono::duration<double>(now - from).count();
+        from = now;
+    };
     const auto chains = static_cast<std::uint32_t>(values.size());
     const std::size_t width = width_;
     std::vector<std::int32_t> rows(width * chains);
     runner.best_solutions(rows);
+    lap("download");
     population_->update(rows, width, values);
     std::vector<std::int32_t> first(width * chains);
     std::vector<std::int32_t> second(width * chains);
@@ -146,7 +155,9 @@ void Exchanges::repopulate(gpu::ChainRunner& runner, std::span<const std::int64_
         std::ranges::copy(population_->row(a), first.begin() + c * width);
         std::ranges::copy(population_->row(b), second.begin() + c * width);
     }
+    lap("population");
     runner.restart_from(first, second, round);
+    lap("restart");
 }
 
 void Exchanges::fold_islands(gpu::ChainRunner& runner, std::span<const std::uint32_t> heads,

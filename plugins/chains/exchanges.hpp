@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "locus/gpu/chain_engine.hpp"
@@ -73,6 +75,12 @@ public:
     void before_epoch(gpu::ChainRunner& runner, std::span<const std::int64_t> values,
                       std::uint64_t round);
 
+    /// Seconds spent so far in the parts of the population exchange: `download` (the chains'
+    /// bests to the host), `population` (its update and the parents' draws and rows) and
+    /// `restart` (the runner's restart_from: the parents' upload, the recombinations and
+    /// their evaluations, waited for). Empty for the other exchanges.
+    const std::map<std::string, double>& part_seconds() const { return parts_; }
+
 private:
     void copy_best(gpu::ChainRunner& runner, std::span<const std::int64_t> values,
                    std::uint64_t round) const;
@@ -94,6 +102,7 @@ private:
     /// after a (re)start), and that solution's objective per island.
     bool single_start_ = false;
     std::vector<std::int64_t> island_start_;
+    std::map<std::string, double> parts_;
 };
 
 } // namespace locus::chains

@@ -17,38 +17,18 @@ Population::Population(PopulationOptions options, SolutionDistance distance)
 
 std::size_t Population::update(std::span<const std::int32_t> rows, std::size_t width,
                                std::span<const std::int64_t> costs) {
-    // Below this many words compared per child (members x width), one thread measures.
-    constexpr std::int64_t kParallelWork = 4096;
-    const int threads = gpu::resolve_threads(options_.threads);
     std::vector<std::size_t> order(costs.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return costs[a] < costs[b]; });
     std::size_t admitted = 0;
-    for (const std::size_t c : order) {
-        if (admitted == options_.generation) break;
-        const std::span<const std::int32_t> child = rows.subspan(c * width, width);
-        std::vector<std::int32_t> form = distance_.form_of(child);
-        const auto members = static_cast<std::int64_t>(costs_.size());
-        std::vector<double> to(costs_.size());
-        // Each distance is its pair's alone: the same on any number of threads.
-        const bool parallel = members * static_cast<std::int64_t>(width) >= kParallelWork;
-#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
-        for (std::int64_t m = 0; m < members; ++m)
-            to[static_cast<std::size_t>(m)] =
-                distance_.between(form, forms_[static_cast<std::size_t>(m)]);
-        bool clone = false;
-        for (std::size_t m = 0; m < costs_.size() && !clone; ++m)
-            clone = to[m] <= 0.0 && costs_[m] == costs[c];
-        if (clone) continue;
-        for (std::size_t m = 0; m < costs_.size(); ++m)
-            distances_[m].push_back(to[m]);
-        to.push_back(0.0);
-        distances_.push_back(std::move(to));
-        rows_.emplace_back(child.begin(), child.end());
-        forms_.push_back(std::move(form));
-        costs_.push_back(costs[c]);
-        ++admitted;
+    for (std::size_t next = 0; admitted < options_.generation && next < order.size();) {
+        // The next children in cost order, as many as may still be admitted: their forms and
+        // distances measured together, then admitted one by one as before.
+        const std::size_t take = std::min(options_.generation - admitted, order.size() - next);
+        const std::span<const std::size_t> batch(order.data() + next, take);
+        next += take;
+        admitted += admit(batch, rows, width, costs);
     }
     rank();
     while (costs_.size() > options_.size) {
@@ -58,6 +38,75 @@ std::size_t Population::update(std::span<const std::int32_t> rows, std::size_t w
         for (std::size_t i = 0; i < costs_.size(); ++i)
             if (i != cheapest && fitness_[i] > fitness_[worst]) worst = i;
         remove(worst);
+    }
+    return admitted;
+}
+
+std::size_t Population::admit(std::span<const std::size_t> batch,
+                              std::span<const std::int32_t> rows, std::size_t width,
+                              std::span<const std::int64_t> costs) {
+    // Below this many words compared in all, one thread measures.
+    constexpr std::int64_t kParallelWork = 1 << 16;
+    const int threads = gpu::resolve_threads(options_.threads);
+    const auto b = static_cast<std::int64_t>(batch.size());
+    const auto members = static_cast<std::int64_t>(costs_.size());
+    const auto child = [&](std::int64_t i) {
+        return rows.subspan(batch[static_cast<std::size_t>(i)] * width, width);
+    };
+    // Every child's distances to the members, then to the children before it in the batch:
+    // child i's row of `to` holds members + i values. Each distance is its pair's alone, so
+    // the values, and every decision, are the same on any number of threads.
+    std::vector<std::vector<std::int32_t>> forms(batch.size());
+    std::vector<std::vector<double>> to(batch.size());
+    std::vector<std::int64_t> first(batch.size() + 1, 0); // pair index of child i's first
+    for (std::int64_t i = 0; i < b; ++i) {
+        to[static_cast<std::size_t>(i)].resize(static_cast<std::size_t>(members + i));
+        first[static_cast<std::size_t>(i) + 1] = first[static_cast<std::size_t>(i)] + members + i;
+    }
+    const std::int64_t pairs = first.back();
+    const bool parallel = (pairs + b) * static_cast<std::int64_t>(width) >= kParallelWork;
+#pragma omp parallel num_threads(threads) if (parallel)
+    {
+#pragma omp for schedule(static)
+        for (std::int64_t i = 0; i < b; ++i)
+            forms[static_cast<std::size_t>(i)] = distance_.form_of(child(i));
+#pragma omp for schedule(static)
+        for (std::int64_t k = 0; k < pairs; ++k) {
+            const auto i = static_cast<std::size_t>(
+                std::upper_bound(first.begin(), first.end(), k) - first.begin() - 1);
+            const std::int64_t j = k - first[i];
+            const auto& other = j < members ? forms_[static_cast<std::size_t>(j)]
+                                            : forms[static_cast<std::size_t>(j - members)];
+            to[i][static_cast<std::size_t>(j)] = distance_.between(forms[i], other);
+        }
+    }
+    // Admission in cost order: a clone (distance 0 and the same cost as a member or an
+    // admitted child) is dropped. `at[i]`: child i's member index once admitted.
+    std::vector<std::int64_t> at(batch.size(), -1);
+    std::size_t admitted = 0;
+    for (std::int64_t i = 0; i < b; ++i) {
+        const std::size_t c = batch[static_cast<std::size_t>(i)];
+        const auto& d = to[static_cast<std::size_t>(i)];
+        // Its distances to the population as it is now: the members, then the children
+        // admitted before it.
+        std::vector<double> row(d.begin(), d.begin() + members);
+        for (std::int64_t j = 0; j < i; ++j)
+            if (at[static_cast<std::size_t>(j)] >= 0)
+                row.push_back(d[static_cast<std::size_t>(members + j)]);
+        bool clone = false;
+        for (std::size_t m = 0; m < costs_.size() && !clone; ++m)
+            clone = row[m] <= 0.0 && costs_[m] == costs[c];
+        if (clone) continue;
+        for (std::size_t m = 0; m < costs_.size(); ++m)
+            distances_[m].push_back(row[m]);
+        row.push_back(0.0);
+        at[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(costs_.size());
+        distances_.push_back(std::move(row));
+        const auto one = child(i);
+        rows_.emplace_back(one.begin(), one.end());
+        forms_.push_back(std::move(forms[static_cast<std::size_t>(i)]));
+        costs_.push_back(costs[c]);
+        ++admitted;
     }
     return admitted;
 }

@@ -10,8 +10,9 @@
 /// rank_cost(i) / (N - 1) + (1 - elite / N) rank_diversity(i) / (N - 1), where the diversity
 /// contribution of a member is its average distance to its `close` nearest members (larger is
 /// better). Lower is better. Each member's form for the distance (SolutionDistance::form) is
-/// computed once, when it is admitted; a child's distances to the members are measured on
-/// several threads at once (SolutionDistance::between is called concurrently).
+/// computed once, when it is admitted; the forms of the children an update may admit and their
+/// distances to the members and to each other are measured on several threads at once, in one
+/// parallel region (SolutionDistance::form and between are called concurrently).
 
 #include <cstddef>
 #include <cstdint>
@@ -30,7 +31,7 @@ struct PopulationOptions {
     std::size_t generation = 64; ///< most children admitted per update, the cheapest first
     std::size_t elite = 4;       ///< members the biased fitness protects by cost
     std::size_t close = 5;       ///< nearest members the diversity contribution averages
-    /// CPU threads that measure a child's distances to the members (0: all cores; the job's
+    /// CPU threads that measure the children's forms and distances (0: all cores; the job's
     /// `threads`). The distances, and so every decision, do not depend on it.
     int threads = 0;
 };
@@ -65,6 +66,10 @@ public:
     std::pair<std::size_t, std::size_t> parents(Rng& rng) const;
 
 private:
+    /// Admits the children `batch` (indices of rows, in cost order) that are not clones,
+    /// their forms and distances measured on the threads together; returns how many.
+    std::size_t admit(std::span<const std::size_t> batch, std::span<const std::int32_t> rows,
+                      std::size_t width, std::span<const std::int64_t> costs);
     /// Contributions of every member, then fitness.
     void rank();
     /// Removes member w; recomputes the contributions of the members w was near, then fitness.

@@ -931,9 +931,9 @@ TEST_CASE("integers given as auto stay auto in the results' configuration, which
     CHECK(lines[0]["resolved"] == nlohmann::json{{"algorithm.population", 25}});
     CHECK(resolved["algorithm"]["generation"] == 64);
     // Where the chains' run went: their start, their epochs and the exchange between epochs,
-    // within the run's time.
+    // within the run's time; and the parts of the exchange (the population's), within it.
     const nlohmann::json& phases = lines[0]["phase_s"];
-    REQUIRE(phases.size() == 3);
+    REQUIRE(phases.size() == 7);
     double within = 0.0;
     for (const char* phase : {"start", "epochs", "exchange"}) {
         REQUIRE(phases.contains(phase));
@@ -942,6 +942,15 @@ TEST_CASE("integers given as auto stay auto in the results' configuration, which
     }
     CHECK(phases["epochs"].get<double>() > 0.0);
     CHECK(within <= lines[0]["total_time_s"].get<double>());
+    double parts = 0.0;
+    for (const char* part :
+         {"exchange:report", "exchange:download", "exchange:population", "exchange:restart"}) {
+        REQUIRE(phases.contains(part));
+        CHECK(phases[part].get<double>() >= 0.0);
+        parts += phases[part].get<double>();
+    }
+    CHECK(phases["exchange:restart"].get<double>() > 0.0);
+    CHECK(parts <= phases["exchange"].get<double>() + 1e-9);
     // Read back (auto as 0 would be out of both ranges): the same run.
     nlohmann::json copy = resolved;
     copy["output"] = (dir / "out2").string();

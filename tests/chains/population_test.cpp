@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <numeric>
 #include <span>
 #include <random>
 #include <vector>
@@ -163,6 +164,97 @@ TEST_CASE("population: a distance with a form computes each child's form once an
     // One form per child considered (every child here: generation = the chains), not one per
     // pair of a child and a member (about 5-12 members each).
     CHECK(forms == offered);
+}
+
+TEST_CASE("population: wide children measured on 1 and 4 threads give the same members, "
+          "distances and fitness as one child at a time") {
+    // Rows of 3,000 words (the work is parallel from 2^16 words compared); the distance is the
+    // share of differing words. Among the children: clones of members, a clone of a cheaper
+    // child of the same update, and more children than `generation`, so that dropped clones
+    // let later ones in.
+    const std::size_t width = 3000;
+    const SolutionDistance share([](std::span<const std::int32_t> a,
+                                    std::span<const std::int32_t> b) {
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            differ += a[i] != b[i] ? 1 : 0;
+        return static_cast<double>(differ) / static_cast<double>(a.size());
+    });
+    PopulationOptions o;
+    o.size = 7;
+    o.generation = 6;
+    o.close = 3;
+    std::vector<Population> pops;
+    for (const int threads : {1, 4}) {
+        o.threads = threads;
+        pops.emplace_back(o, share);
+    }
+    std::mt19937 rng(11);
+    std::vector<std::int32_t> previous;
+    std::vector<std::int64_t> previous_costs;
+    for (int round = 0; round < 8; ++round) {
+        const std::size_t chains = 10;
+        std::vector<std::int32_t> rows(width * chains);
+        std::vector<std::int64_t> costs(chains);
+        for (std::size_t c = 0; c < chains; ++c) {
+            for (std::size_t i = 0; i < width; ++i)
+                rows[c * width + i] = static_cast<std::int32_t>(rng() % 3);
+            costs[c] = static_cast<std::int64_t>(rng() % 6);
+        }
+        // Child 1 repeats child 0 (same cost): a clone within the update; child 2 repeats a
+        // child of the last update with its cost: likely a clone of a member.
+        std::copy_n(rows.begin(), width, rows.begin() + width);
+        costs[1] = costs[0];
+        if (!previous.empty()) {
+            std::copy_n(previous.begin(), width, rows.begin() + 2 * width);
+            costs[2] = previous_costs[0];
+        }
+        // The children admitted one at a time, cheapest first (stable), against the members
+        // before the update and the children admitted before them.
+        std::vector<std::vector<std::int32_t>> kept;
+        std::vector<std::int64_t> kept_costs;
+        for (std::size_t i = 0; i < pops[0].count(); ++i) {
+            kept.emplace_back(pops[0].row(i).begin(), pops[0].row(i).end());
+            kept_costs.push_back(pops[0].cost(i));
+        }
+        std::vector<std::size_t> order(chains);
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::ranges::stable_sort(order, {}, [&](std::size_t c) { return costs[c]; });
+        std::size_t expected = 0;
+        for (const std::size_t c : order) {
+            if (expected == o.generation) break;
+            const std::span<const std::int32_t> row(rows.data() + c * width, width);
+            bool clone = false;
+            for (std::size_t m = 0; m < kept.size() && !clone; ++m)
+                clone = kept_costs[m] == costs[c] && std::ranges::equal(kept[m], row);
+            if (clone) continue;
+            kept.emplace_back(row.begin(), row.end());
+            kept_costs.push_back(costs[c]);
+            ++expected;
+        }
+        std::vector<std::size_t> admitted;
+        for (auto& pop : pops)
+            admitted.push_back(pop.update(rows, width, costs));
+        CHECK(admitted[0] == expected);
+        CHECK(admitted[1] == expected);
+        const Population& one = pops[0];
+        const Population& four = pops[1];
+        REQUIRE(one.count() == four.count());
+        for (std::size_t i = 0; i < one.count(); ++i) {
+            CHECK(std::ranges::equal(one.row(i), four.row(i)));
+            CHECK(one.cost(i) == four.cost(i));
+            CHECK(one.fitness(i) == four.fitness(i));
+            for (std::size_t j = 0; j < one.count(); ++j) {
+                CHECK(one.distance(i, j) == four.distance(i, j));
+                CHECK(one.distance(i, j) == share.between(one.row(i), one.row(j)));
+                // No two members are clones.
+                if (i != j)
+                    CHECK_FALSE((one.distance(i, j) == 0.0 && one.cost(i) == one.cost(j)));
+            }
+        }
+        previous.assign(rows.begin(), rows.begin() + width);
+        previous_costs.assign(costs.begin(), costs.begin() + 1);
+    }
 }
 
 TEST_CASE("population: biased fitness by cost rank and diversity rank, worst removed") {

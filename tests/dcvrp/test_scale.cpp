@@ -199,6 +199,61 @@ TEST_CASE("DCVRP route chains with independent moves: every delta equals re-eval
     }
 }
 
+TEST_CASE("DCVRP route chains with start_pivot independent: the first descents are pivot "
+          "independent's, in fewer evaluations than pivot best's; the epochs are pivot best's") {
+    const DcvrpProblem problem(generate_random(300, 5, 30, 2500.0));
+    RouteChainOptions options;
+    options.candidates = 10;
+    options.segments = true;
+    options.penalties = true;
+    const std::uint32_t chains = 3;
+    const RouteChainData data(problem.instance(), 0);
+    const auto runner = [&](bool independent, gpu::StartPivot start_pivot) {
+        gpu::ChainParams params;
+        params.seed = 31;
+        params.check_moves = true;
+        params.independent_moves = independent;
+        params.start_pivot = start_pivot;
+        return make_cpu_route_runner(problem, options, chains, params, 0);
+    };
+    const auto bests = [&](gpu::ChainRunner& r) {
+        std::vector<std::int32_t> rows(problem.solution_width() * chains);
+        r.best_solutions(rows);
+        return rows;
+    };
+    const SolutionBatch batch = dcvrp_test::curve_starts(problem, chains, 3);
+    std::vector<std::int64_t> start;
+    for (std::size_t c = 0; c < batch.count(); ++c)
+        start.push_back(data.cost(batch[c]));
+    const auto split = runner(false, gpu::StartPivot::independent);
+    const auto independent = runner(true, gpu::StartPivot::same);
+    const auto best = runner(false, gpu::StartPivot::same);
+    for (gpu::ChainRunner* r : {split.get(), independent.get(), best.get()})
+        r->start(batch.data(), start, {}, 0);
+    CHECK(split->best_objectives() == independent->best_objectives());
+    CHECK(bests(*split) == bests(*independent));
+    CHECK(split->evaluations() == independent->evaluations());
+    CHECK(split->evaluations() < best->evaluations());
+    for (std::uint32_t c = 0; c < chains; ++c)
+        CHECK(split->best_objectives()[c] < start[c]);
+    // The independent descent ends where no neighborhood has an improving move: a runner of
+    // pivot best started from its solutions finds none, and the epochs of both are the same.
+    const std::vector<std::int32_t> optima = bests(*split);
+    const auto again = runner(false, gpu::StartPivot::same);
+    const std::uint64_t before = again->evaluations();
+    again->start(optima, split->best_objectives(), {}, 0);
+    CHECK(again->best_objectives() == split->best_objectives());
+    CHECK(bests(*again) == optima);
+    CHECK(again->evaluations() > before);
+    for (std::uint64_t e = 0; e < 3; ++e) {
+        split->epoch(e * 10, 10, {});
+        again->epoch(e * 10, 10, {});
+    }
+    CHECK(split->best_objectives() == again->best_objectives());
+    CHECK(bests(*split) == bests(*again));
+    CHECK_FALSE(split->check().failed);
+}
+
 TEST_CASE("DCVRP route chains with independent moves on 12,000 customers: a feasible, verified "
           "solution far below the construction within an iteration budget") {
     const DcvrpProblem problem(

@@ -119,7 +119,7 @@ public:
         : resources_(std::move(resources)), policy_(policy), chains_(chains), params_(params) {
         a_.width = policy.width();
         a_.elements = policy.elements();
-        a_.independent = params.independent_moves;
+        a_.independent = applies_independent_moves(params);
         enable_regions(policy_, params);
         ArrayList list;
         a_.declare(list, chains);
@@ -304,7 +304,7 @@ private:
     void launch(std::uint64_t first, std::uint32_t iterations, bool initialize,
                 std::uint32_t leaders, bool watched) {
         halt_.lower();
-        ChainParams params = params_;
+        ChainParams params = initialize ? start_params(params_) : params_;
         params.halt = watched ? halt_.device() : nullptr;
         if (params_.thread_per_chain) {
             if constexpr (ThreadMapped<P>) {

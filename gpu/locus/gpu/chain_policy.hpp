@@ -166,6 +166,14 @@ LOCUS_HD_INLINE bool descends_at_start(std::uint32_t c, std::uint32_t islands,
     return i < islands && i * chains / islands == c;
 }
 
+/// Pivoting rule of the start's descents (ChainParams::start_pivot).
+enum class StartPivot : std::uint8_t {
+    same,       ///< the epochs' rule (first_improvement, independent_moves)
+    best,       ///< the smallest delta
+    first,      ///< the lowest-index improving move
+    independent ///< every move that is the best on each group it changes, in one step
+};
+
 /// Per-launch constants of the chain routine.
 struct ChainParams {
     std::uint64_t seed = 1;
@@ -182,6 +190,10 @@ struct ChainParams {
     /// (smallest delta, then lowest row) of every move sharing one of its groups — instead of
     /// one move per exploration (chain::descend_many)
     bool independent_moves = false;
+    /// Pivoting rule of the start's descents (ChainRunner::start): a descent from a
+    /// construction applies thousands of moves, which `independent` applies in tens of steps,
+    /// while the epochs' short descents after a kick keep their own rule
+    StartPivot start_pivot = StartPivot::same;
     /// The policy's region arrays are allocated (Regional), so that restrict_chains may confine
     /// chains to regions (the decompose exchange)
     bool regions = false;
@@ -197,6 +209,21 @@ struct ChainParams {
     /// launching thread raises while it waits for the kernel.
     const volatile std::uint8_t* halt = nullptr;
 };
+
+/// The constants of the start's descents: those of the epochs with start_pivot's rule.
+inline ChainParams start_params(ChainParams params) {
+    if (params.start_pivot != StartPivot::same) {
+        params.first_improvement = params.start_pivot == StartPivot::first;
+        params.independent_moves = params.start_pivot == StartPivot::independent;
+    }
+    return params;
+}
+
+/// Whether some descent of a runner with these constants applies independent moves (the
+/// runner then allocates the arrays of descend_many).
+inline bool applies_independent_moves(const ChainParams& params) {
+    return params.independent_moves || params.start_pivot == StartPivot::independent;
+}
 
 /// Chains at least this wide are watched for the time limit in every epoch (their descents can
 /// be long), narrower ones at the start only.

@@ -30,8 +30,9 @@
 namespace locus::gpu {
 
 /// Distance between two solutions in [0, 1] (e.g. the broken-pairs distance of routes), for the
-/// population exchange's diversity, which calls `between` from several threads at once. `between` compares two solutions' forms; the optional `form`
-/// turns a solution row into the form `between` compares (empty: the row itself). A population
+/// population exchange's diversity, which calls `form` and `between` from several threads at
+/// once. `between` compares two solutions' forms; the optional `form` turns a solution row into
+/// the form `between` compares (empty: the row itself). A population
 /// computes a member's form once, so that the distances of every child to every member compare
 /// kept forms instead of rebuilding them per pair.
 struct SolutionDistance {

@@ -144,7 +144,7 @@ public:
           threads_(threads) {
         a_.width = policy.width();
         a_.elements = policy.elements();
-        a_.independent = params.independent_moves;
+        a_.independent = applies_independent_moves(params);
         enable_regions(policy_, params);
         ArrayList list;
         a_.declare(list, chains);
@@ -268,7 +268,7 @@ private:
         // chains (a thread per short epoch would cost more than it saves).
         const bool guarded = stop && (initialize || a_.width >= kWatchedChainWidth);
         Watchdog watchdog(stop, guarded);
-        ChainParams params = params_;
+        ChainParams params = initialize ? start_params(params_) : params_;
         params.halt = watchdog.flag();
 #if defined(_OPENMP)
         const int team = resolve_threads(threads_);
