@@ -90,6 +90,6 @@ TEST_CASE("resident_ils: an unknown key is refused as before, located, with the 
                         "did you mean 'kick'? (valid: acceptance, child_descent, close, "
                         "cooling, cross_islands, elite, epoch, exchange, generation, "
                         "group_size, islands, kick, mapping, pivot, population, "
-                        "regional_start_above, restart, restart_construction, start, "
+                        "regional_start_above, restart, restart_construction, start, start_pivot, "
                         "temperature, threshold)") != std::string::npos);
 }
