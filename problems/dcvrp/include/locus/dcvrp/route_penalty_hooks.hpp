@@ -17,22 +17,22 @@ namespace locus::dcvrp {
 template <class Policy> struct RoutePenaltyHooks {
     LOCUS_HD_INLINE const Policy& self() const { return static_cast<const Policy&>(*this); }
 
-    /// Routes of `row` in row order (serial): calls visit(load, duration, time warp) for every
-    /// route (the empty ones too) and returns the row's cost.
-    template <class F> LOCUS_HD std::int64_t scan_routes(const std::int32_t* row, F&& visit) const {
+    /// One route of `row` read from position `first` (its position q is row[(first + q) mod w],
+    /// q = w the closing depot): from position m, taken as the depot, to the next marker,
+    /// whose position it returns. Calls visit(load, duration, time warp) there and adds the
+    /// route's edges to `cost`.
+    template <class F>
+    LOCUS_HD std::int32_t walk_route(const std::int32_t* row, std::int32_t first, std::int32_t m,
+                                     F&& visit, std::int64_t& cost) const {
         const Policy& p = self();
         const std::int32_t w = p.width();
-        std::int32_t first = 0;
-        while (first < w && row[first] != 0)
-            ++first;
-        std::int64_t cost = 0;
+        const bool windowed = p.windows.active();
         std::int64_t l = 0;
         std::int64_t t = 0;
         std::int32_t last = 0;
-        const bool windowed = p.windows.active();
         routing::FixedWindowPiece piece;
         if (windowed) piece = p.windows.leaf(0);
-        for (std::int32_t q = 1; q <= w; ++q) { // q = w: the closing depot
+        for (std::int32_t q = m + 1; q <= w; ++q) {
             const std::int32_t node = q < w ? row[first + q < w ? first + q : first + q - w] : 0;
             const std::int64_t edge = p.dist(last, node);
             cost += edge;
@@ -40,16 +40,32 @@ template <class Policy> struct RoutePenaltyHooks {
             if (windowed) piece = p.windows.extend(piece, node, edge);
             if (node == 0) {
                 visit(l, t, windowed ? piece.time_warp : std::int64_t{0});
-                l = 0;
-                t = 0;
-                last = 0;
-                if (windowed) piece = p.windows.leaf(0);
-                continue;
+                return q;
             }
             l += p.demand[node];
             t += p.service;
             last = node;
         }
+        return w; // not reached: position w is the closing depot
+    }
+
+    /// The position of the row's first marker (width() when it has none).
+    LOCUS_HD_INLINE std::int32_t first_marker(const std::int32_t* row) const {
+        const std::int32_t w = self().width();
+        std::int32_t first = 0;
+        while (first < w && row[first] != 0)
+            ++first;
+        return first;
+    }
+
+    /// Routes of `row` in row order (serial): calls visit(load, duration, time warp) for every
+    /// route (the empty ones too) and returns the row's cost.
+    template <class F> LOCUS_HD std::int64_t scan_routes(const std::int32_t* row, F&& visit) const {
+        const std::int32_t w = self().width();
+        const std::int32_t first = first_marker(row);
+        std::int64_t cost = 0;
+        for (std::int32_t m = 0; m < w;)
+            m = walk_route(row, first, m, visit, cost);
         return cost;
     }
 
@@ -60,41 +76,17 @@ template <class Policy> struct RoutePenaltyHooks {
     LOCUS_EXEC_CHECK_DISABLE
     template <class Team, class F>
     LOCUS_HD void scan_routes(const Team& team, const std::int32_t* row, F&& visit) const {
-        const Policy& p = self();
-        const std::int32_t w = p.width();
-        std::int32_t first = 0;
-        while (first < w && row[first] != 0)
-            ++first;
+        const std::int32_t w = self().width();
+        const std::int32_t first = first_marker(row);
         if (first == w) {
             if (team.rank() == 0) scan_routes(row, visit);
             return;
         }
-        const auto at = [&](std::int32_t q) { // q = w: the closing depot
-            return q < w ? row[first + q < w ? first + q : first + q - w] : 0;
-        };
-        const bool windowed = p.windows.active();
+        std::int64_t edges = 0; // the team sums the edges apart
         for (std::int32_t m = static_cast<std::int32_t>(team.rank()); m < w;
-             m += static_cast<std::int32_t>(team.size())) {
-            if (at(m) != 0) continue;
-            std::int64_t l = 0;
-            std::int64_t t = 0;
-            std::int32_t last = 0;
-            routing::FixedWindowPiece piece;
-            if (windowed) piece = p.windows.leaf(0);
-            for (std::int32_t q = m + 1; q <= w; ++q) {
-                const std::int32_t node = at(q);
-                const std::int64_t edge = p.dist(last, node);
-                t += edge;
-                if (windowed) piece = p.windows.extend(piece, node, edge);
-                if (node == 0) {
-                    visit(l, t, windowed ? piece.time_warp : std::int64_t{0});
-                    break;
-                }
-                l += p.demand[node];
-                t += p.service;
-                last = node;
-            }
-        }
+             m += static_cast<std::int32_t>(team.size()))
+            if (row[first + m < w ? first + m : first + m - w] == 0)
+                walk_route(row, first, m, visit, edges);
     }
 
     /// Chain objective of the row (chain_value: the cost when feasible). The team sums the
