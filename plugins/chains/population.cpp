@@ -81,8 +81,8 @@ std::size_t Population::admit(std::span<const std::size_t> batch,
         }
     }
     // Admission in cost order: a clone (distance 0 and the same cost as a member or an
-    // admitted child) is dropped. `at[i]`: child i's member index once admitted.
-    std::vector<std::int64_t> at(batch.size(), -1);
+    // admitted child) is dropped.
+    std::vector<char> kept(batch.size(), 0);
     std::size_t admitted = 0;
     for (std::int64_t i = 0; i < b; ++i) {
         const std::size_t c = batch[static_cast<std::size_t>(i)];
@@ -91,7 +91,7 @@ std::size_t Population::admit(std::span<const std::size_t> batch,
         // admitted before it.
         std::vector<double> row(d.begin(), d.begin() + members);
         for (std::int64_t j = 0; j < i; ++j)
-            if (at[static_cast<std::size_t>(j)] >= 0)
+            if (kept[static_cast<std::size_t>(j)] != 0)
                 row.push_back(d[static_cast<std::size_t>(members + j)]);
         bool clone = false;
         for (std::size_t m = 0; m < costs_.size() && !clone; ++m)
@@ -100,7 +100,7 @@ std::size_t Population::admit(std::span<const std::size_t> batch,
         for (std::size_t m = 0; m < costs_.size(); ++m)
             distances_[m].push_back(row[m]);
         row.push_back(0.0);
-        at[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(costs_.size());
+        kept[static_cast<std::size_t>(i)] = 1;
         distances_.push_back(std::move(row));
         const auto one = child(i);
         rows_.emplace_back(one.begin(), one.end());

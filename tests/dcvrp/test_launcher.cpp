@@ -390,16 +390,22 @@ TEST_CASE("configs/dcvrp/large.yaml on 12,000 customers (CPU): DIMENSION above 1
     CHECK(verify.exit_code == 0);
 }
 
-TEST_CASE("chains: pivot independent is refused for chains whose moves name no groups") {
+TEST_CASE("chains: pivot independent is refused for chains whose moves name no groups, as the "
+          "first descents' start_pivot too") {
     const auto dir = locus::test::temp_dir("pivot-independent");
-    const auto run = locus::test::run_command(
-        locus_bin() + " run " + (locus::test::source_dir() / "configs/tsp/resident-ils.yaml").string() +
-        " --backend cpu --instance random-uniform:n=50,seed=1 --set algorithm.pivot=independent --out " +
-        (dir / "out").string());
-    CHECK(run.exit_code == 2);
-    CHECK(run.output.find("algorithm.pivot: independent needs chains whose moves name the parts of "
-                          "a solution they change, which the chains of problem 'tsp' do not; use "
-                          "best or first") != std::string::npos);
+    for (const std::string key : {"pivot", "start_pivot"}) {
+        CAPTURE(key);
+        const auto run = locus::test::run_command(
+            locus_bin() + " run " +
+            (locus::test::source_dir() / "configs/tsp/resident-ils.yaml").string() +
+            " --backend cpu --instance random-uniform:n=50,seed=1 --set algorithm." + key +
+            "=independent --out " + (dir / key).string());
+        CHECK(run.exit_code == 2);
+        CHECK(run.output.find("algorithm." + key +
+                              ": independent needs chains whose moves name the parts of a "
+                              "solution they change, which the chains of problem 'tsp' do not; "
+                              "use best or first") != std::string::npos);
+    }
 }
 
 TEST_CASE("chains: exchange decompose is refused for chains without a decomposition") {

@@ -286,6 +286,18 @@ TEST_CASE("DCVRP route chains: the adapted penalty weights fall towards a run of
     CHECK(policy.weights[1] == policy.min_duration_weight);
 }
 
+namespace {
+
+/// A row of `width` words holding every customer of `instance` in one route, in index order.
+std::vector<std::int32_t> one_route(const Instance& instance, std::size_t width) {
+    std::vector<std::int32_t> row(width, 0);
+    for (std::int32_t v = 1; v < instance.n; ++v)
+        row[static_cast<std::size_t>(v)] = v;
+    return row;
+}
+
+} // namespace
+
 TEST_CASE("DCVRP route chains: chain objective ranks feasible rows by cost before every "
           "infeasible one") {
     const Instance instance = generate_random(30, 6, 40, 1500.0);
@@ -296,10 +308,7 @@ TEST_CASE("DCVRP route chains: chain objective ranks feasible rows by cost befor
     CHECK(data.value(row) == data.cost(row));
     // One route for every customer is over the capacity: above every feasible value, and its
     // value grows with the excess.
-    std::vector<std::int32_t> one(row.size(), 0);
-    std::int32_t k = 1;
-    for (std::int32_t c = 1; c < instance.n; ++c)
-        one[static_cast<std::size_t>(k++)] = c;
+    const std::vector<std::int32_t> one = one_route(instance, row.size());
     CHECK_FALSE(problem.verify(one).feasible);
     CHECK(data.value(one) >= RouteChainPolicy::kInfeasible);
     CHECK(data.value(one) > data.value(row));
@@ -341,9 +350,7 @@ TEST_CASE("DCVRP route chains: teams of 3 and 8 CPU threads recombine the same c
     const SolutionBatch parents = starts(problem, 2, 11);
     const auto w = static_cast<std::size_t>(problem.solution_width());
     // Every customer in one route: over the capacity and the duration limit.
-    std::vector<std::int32_t> crowded(w, 0);
-    for (std::int32_t v = 1; v < instance.n; ++v)
-        crowded[static_cast<std::size_t>(v)] = v;
+    const std::vector<std::int32_t> crowded = one_route(instance, w);
     HostWorkspace one(data.policy(2), 1);
     const std::int64_t crowded_value = one.policy.evaluate(gpu::SerialTeam{}, 0, crowded.data());
     CHECK(crowded_value != data.cost(crowded)); // the evaluation saw the excess
