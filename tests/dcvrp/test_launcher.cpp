@@ -308,6 +308,9 @@ TEST_CASE("chains on the DCVRP: population and penalty parameters out of range a
             "algorithm.policy.split_warp_weight: expected an integer in [0, 1024], got '2000'");
     refused("{name: chains, policy: {ruin: 30, ruin_length: -1}}",
             "algorithm.policy.ruin_length: expected an integer in [0, 100000], got '-1'");
+    refused("{name: chains, policy: {penalties: true, load_weight: median}}",
+            "algorithm.policy.load_weight: invalid value 'median'; did you mean 'mean'? (valid: "
+            "half_capacity, heaviest, mean)");
     // The deprecated flat form refuses them at the same keys as before.
     refused("{name: routing_ils, penalties: true, repair_boost: 0}",
             "algorithm.repair_boost: expected an integer in [1, 1000], got '0'");

@@ -286,6 +286,67 @@ TEST_CASE("DCVRP route chains: the adapted penalty weights fall towards a run of
     CHECK(policy.weights[1] == policy.min_duration_weight);
 }
 
+TEST_CASE("DCVRP route chains: the initial load weight is the longest distance over the "
+          "heaviest demand, over it capped at half the capacity, or over the mean demand") {
+    // line5: longest distance 5, capacity 8, demands 3 4 2 5 1 (heaviest 5, mean 3), fixed
+    // point x 1.
+    const RouteChainData line(dcvrp_test::line5(), 5);
+    CHECK(line.load_weight == 1);
+    CHECK(line.half_capacity_load_weight == 1); // 5 / 4 rounded
+    CHECK(line.mean_load_weight == 2);          // 5 / 3 rounded
+    RouteChainOptions options;
+    options.penalties = true;
+    CHECK(line.policy(options).load_weight == 1);
+    options.load_weight_basis = LoadWeightBasis::mean;
+    CHECK(line.policy(options).load_weight == 2);
+    // A heaviest demand above half the capacity is priced as half the capacity; one below it
+    // as itself.
+    std::string heavy = dcvrp_test::kLine5;
+    heavy.replace(heavy.find("CAPACITY : 8"), 12, "CAPACITY : 6");
+    heavy.replace(heavy.find("5 5\n"), 4, "5 6\n"); // customer 4: demand 6, the capacity
+    const RouteChainData capped(parse_cvrplib(heavy, "heavy.vrp"), 5);
+    CHECK(capped.load_weight == 1);               // 5 / 6 rounded
+    CHECK(capped.half_capacity_load_weight == 2); // 5 / 3 rounded
+    options.load_weight_basis = LoadWeightBasis::half_capacity;
+    CHECK(capped.policy(options).load_weight == 2);
+    std::string light = dcvrp_test::kLine5;
+    light.replace(light.find("CAPACITY : 8"), 12, "CAPACITY : 20");
+    const RouteChainData uncapped(parse_cvrplib(light, "light.vrp"), 5);
+    CHECK(uncapped.half_capacity_load_weight == uncapped.load_weight);
+
+    // Real distances (x 10^6): the two weights stand as the heaviest demand to the mean one.
+    const Instance instance = generate_random(60, 10, 40);
+    const RouteChainData data(instance, 5);
+    REQUIRE(data.scale == 1e6);
+    double heaviest = 0.0;
+    double total = 0.0;
+    for (std::int32_t v = 1; v < instance.n; ++v) {
+        heaviest = std::max(heaviest, static_cast<double>(instance.demand[static_cast<std::size_t>(v)]));
+        total += static_cast<double>(instance.demand[static_cast<std::size_t>(v)]);
+    }
+    const double mean = total / (instance.n - 1);
+    REQUIRE(heaviest > mean);
+    CHECK(static_cast<double>(data.mean_load_weight) / static_cast<double>(data.load_weight) ==
+          doctest::Approx(heaviest / mean).epsilon(1e-5));
+    // A chain starts its descents at the chosen weight.
+    const DcvrpProblem problem(instance);
+    std::vector<std::int32_t> row(problem.solution_width());
+    encode_routes(cheapest_insertion(instance, insertion_order(instance, InsertionOrder::random, 3)),
+                  row);
+    CHECK(data.half_capacity_load_weight == data.load_weight); // demands up to 10 of 40
+    for (const LoadWeightBasis basis : {LoadWeightBasis::heaviest, LoadWeightBasis::mean}) {
+        options.load_weight_basis = basis;
+        RouteChainPolicy policy = data.policy(options);
+        gpu::ArrayList list;
+        policy.declare(list, 1);
+        gpu::HostStorage storage;
+        storage.allocate(list);
+        policy.refresh(gpu::SerialTeam{}, 0, row.data());
+        CHECK(policy.weights[0] == (basis == LoadWeightBasis::mean ? data.mean_load_weight
+                                                                    : data.load_weight));
+    }
+}
+
 namespace {
 
 /// A row of `width` words holding every customer of `instance` in one route, in index order.

@@ -117,10 +117,21 @@ RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates
     if (K > 0) neighbors = candidate_customers(instance, K);
     const double longest = facts.longest;
     std::int64_t heaviest = 1;
-    for (const std::int64_t q : instance.demand)
+    double total = 0.0;
+    for (std::int32_t v = 1; v < n; ++v) {
+        const std::int64_t q = instance.demand[static_cast<std::size_t>(v)];
         heaviest = std::max(heaviest, q);
-    const double ratio = std::clamp(longest / static_cast<double>(heaviest), 0.1, 1000.0);
-    load_weight = std::max<std::int64_t>(1, std::llround(ratio * scale));
+        total += static_cast<double>(q);
+    }
+    const double mean = std::max(1.0, n > 1 ? total / (n - 1) : 1.0);
+    const auto weight = [&](double per_unit) {
+        return std::max<std::int64_t>(1, std::llround(std::clamp(per_unit, 0.1, 1000.0) * scale));
+    };
+    load_weight = weight(longest / static_cast<double>(heaviest));
+    half_capacity_load_weight = weight(
+        longest / std::max(1.0, std::min(static_cast<double>(heaviest),
+                                         static_cast<double>(instance.capacity) / 2.0)));
+    mean_load_weight = weight(longest / mean);
     heading.assign(2 * static_cast<std::size_t>(n), 0);
     if (!instance.x.empty()) {
         for (std::int32_t i = 1; i < n; ++i) {
@@ -190,6 +201,10 @@ RouteChainPolicy RouteChainData::policy(const RouteChainOptions& options) const 
     p.target_feasible = static_cast<std::int32_t>(std::lround(options.feasible_target * 1000.0));
     p.repair_boost = options.repair_boost;
     p.split_warp_weight = options.split_warp_weight;
+    p.load_weight = options.load_weight_basis == LoadWeightBasis::mean ? mean_load_weight
+                    : options.load_weight_basis == LoadWeightBasis::half_capacity
+                        ? half_capacity_load_weight
+                        : load_weight;
     return p;
 }
 
@@ -279,6 +294,10 @@ RouteChainOptions route_chain_options(const Params& p, const BuildContext&) {
     options.feasible_target = p.get_real("feasible_target");
     options.repair_boost = static_cast<std::int32_t>(p.get_int("repair_boost"));
     options.split_warp_weight = static_cast<std::int32_t>(p.get_int("split_warp_weight"));
+    const std::string basis = p.get_string("load_weight");
+    options.load_weight_basis = basis == "mean"            ? LoadWeightBasis::mean
+                                : basis == "half_capacity" ? LoadWeightBasis::half_capacity
+                                                           : LoadWeightBasis::heaviest;
     const std::string distances = p.get_string("distances");
     options.distances = distances == "matrix"        ? DistanceMode::matrix
                         : distances == "coordinates" ? DistanceMode::coordinates
@@ -352,6 +371,12 @@ void register_routing_ils(Registry& registry) {
                     "penalties: target share of descents that end feasible", 0.01, 0.99);
         schema.integer("repair_boost", "10",
                        "penalties: weight factor of the repair descent (1: no repair)", 1, 1000);
+        schema.choice("load_weight", "heaviest", {"heaviest", "half_capacity", "mean"},
+                      "penalties: the initial cost of a unit of load excess, adapted from "
+                      "there: the longest distance over the heaviest demand (Vidal 2022), over "
+                      "the heaviest demand or half the capacity, the smaller (higher where "
+                      "demands above half the capacity would make excess cheap), or over the "
+                      "mean demand");
         schema.integer("split_warp_weight", "0",
                        "time windows: the Split of recombined children prices a route's time "
                        "warp at this many units of distance per unit (the penalised Split of "

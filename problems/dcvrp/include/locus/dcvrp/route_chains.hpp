@@ -29,6 +29,15 @@ inline constexpr std::int32_t kFixedMatrixNodes = 5000;
 /// whether all are integral (the fixed-point scale).
 inline constexpr std::int32_t kExactLongestNodes = 5000;
 
+/// What one unit of load excess first costs in the penalised descents: the longest distance
+/// over the heaviest demand (Vidal 2022), over the heaviest demand capped at half the
+/// capacity, or over the mean demand.
+enum class LoadWeightBasis {
+    heaviest,      ///< an excess of the heaviest demand costs the longest distance
+    half_capacity, ///< ... of the heaviest demand or half the capacity, the smaller
+    mean,          ///< an excess of the mean demand costs the longest distance
+};
+
 /// Parameters of the route chains.
 struct RouteChainOptions {
     std::int32_t candidates = 20; ///< granular candidate-list size K
@@ -46,6 +55,7 @@ struct RouteChainOptions {
     /// Time windows: cost per unit of time warp in the Split of recombined children (0: routes
     /// without time warp only)
     std::int32_t split_warp_weight = 0;
+    LoadWeightBasis load_weight_basis = LoadWeightBasis::heaviest; ///< initial load weight
     DistanceMode distances = DistanceMode::automatic; ///< matrix or coordinates
 };
 
@@ -68,6 +78,10 @@ struct RouteChainData {
     /// Initial penalty weight per unit of load excess (Vidal 2022: the largest distance over
     /// the largest demand, within [0.1, 1000], in fixed point).
     std::int64_t load_weight = 1;
+    /// The same over min(heaviest demand, capacity / 2) (LoadWeightBasis::half_capacity) and
+    /// over the mean demand of the customers (LoadWeightBasis::mean), within the same bounds.
+    std::int64_t half_capacity_load_weight = 1;
+    std::int64_t mean_load_weight = 1;
     std::vector<std::int64_t> dist; ///< n x n fixed-point matrix, or empty (coordinates)
     std::vector<double> x, y;       ///< coordinates (empty with explicit weights)
     std::int32_t nint = 0;          ///< coordinates rounded by TSPLIB nint
