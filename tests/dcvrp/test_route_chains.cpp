@@ -321,7 +321,8 @@ TEST_CASE("DCVRP route chains: the initial load weight is the longest distance o
     double heaviest = 0.0;
     double total = 0.0;
     for (std::int32_t v = 1; v < instance.n; ++v) {
-        heaviest = std::max(heaviest, static_cast<double>(instance.demand[static_cast<std::size_t>(v)]));
+        heaviest =
+            std::max(heaviest, static_cast<double>(instance.demand[static_cast<std::size_t>(v)]));
         total += static_cast<double>(instance.demand[static_cast<std::size_t>(v)]);
     }
     const double mean = total / (instance.n - 1);
@@ -331,8 +332,8 @@ TEST_CASE("DCVRP route chains: the initial load weight is the longest distance o
     // A chain starts its descents at the chosen weight.
     const DcvrpProblem problem(instance);
     std::vector<std::int32_t> row(problem.solution_width());
-    encode_routes(cheapest_insertion(instance, insertion_order(instance, InsertionOrder::random, 3)),
-                  row);
+    encode_routes(
+        cheapest_insertion(instance, insertion_order(instance, InsertionOrder::random, 3)), row);
     CHECK(data.half_capacity_load_weight == data.load_weight); // demands up to 10 of 40
     for (const LoadWeightBasis basis : {LoadWeightBasis::heaviest, LoadWeightBasis::mean}) {
         options.load_weight_basis = basis;
@@ -342,8 +343,8 @@ TEST_CASE("DCVRP route chains: the initial load weight is the longest distance o
         gpu::HostStorage storage;
         storage.allocate(list);
         policy.refresh(gpu::SerialTeam{}, 0, row.data());
-        CHECK(policy.weights[0] == (basis == LoadWeightBasis::mean ? data.mean_load_weight
-                                                                    : data.load_weight));
+        CHECK(policy.weights[0] ==
+              (basis == LoadWeightBasis::mean ? data.mean_load_weight : data.load_weight));
     }
 }
 

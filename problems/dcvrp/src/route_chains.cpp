@@ -128,9 +128,9 @@ RouteChainData::RouteChainData(const Instance& instance, std::int32_t candidates
         return std::max<std::int64_t>(1, std::llround(std::clamp(per_unit, 0.1, 1000.0) * scale));
     };
     load_weight = weight(longest / static_cast<double>(heaviest));
-    half_capacity_load_weight = weight(
-        longest / std::max(1.0, std::min(static_cast<double>(heaviest),
-                                         static_cast<double>(instance.capacity) / 2.0)));
+    half_capacity_load_weight =
+        weight(longest / std::max(1.0, std::min(static_cast<double>(heaviest),
+                                                static_cast<double>(instance.capacity) / 2.0)));
     mean_load_weight = weight(longest / mean);
     heading.assign(2 * static_cast<std::size_t>(n), 0);
     if (!instance.x.empty()) {
