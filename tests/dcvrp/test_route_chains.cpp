@@ -337,13 +337,9 @@ TEST_CASE("DCVRP route chains: the initial load weight is the longest distance o
     CHECK(data.half_capacity_load_weight == data.load_weight); // demands up to 10 of 40
     for (const LoadWeightBasis basis : {LoadWeightBasis::heaviest, LoadWeightBasis::mean}) {
         options.load_weight_basis = basis;
-        RouteChainPolicy policy = data.policy(options);
-        gpu::ArrayList list;
-        policy.declare(list, 1);
-        gpu::HostStorage storage;
-        storage.allocate(list);
-        policy.refresh(gpu::SerialTeam{}, 0, row.data());
-        CHECK(policy.weights[0] ==
+        HostWorkspace host(data.policy(options), 1);
+        host.policy.refresh(gpu::SerialTeam{}, 0, row.data());
+        CHECK(host.policy.weights[0] ==
               (basis == LoadWeightBasis::mean ? data.mean_load_weight : data.load_weight));
     }
 }
