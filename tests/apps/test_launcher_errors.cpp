@@ -324,7 +324,7 @@ TEST_CASE("instance errors name the file and line and exit with 1") {
         write_file(file, "NAME: a\nTYPE: TSP\nEDGE_WEIGHT_TYPE: EUC_2D\n" + coords);
         const CommandResult r = run_on(file);
         CHECK(r.exit_code == 1);
-        CHECK(r.output == error_line(file.string() + ": missing DIMENSION"));
+        CHECK(r.output == error_line(file.string() + ":8: end of file without DIMENSION"));
     }
     SUBCASE("fewer nodes than DIMENSION") {
         const fs::path file = dir / "count.tsp";

@@ -107,9 +107,9 @@ TEST_CASE("keyed file: malformed layouts give exact messages") {
 TEST_CASE("keyed file: required values, whole numbers and choices") {
     const KeyedFile file("NAME : x\nDIMENSION : four\nTYPE : ATSP\n", "k.txt", layout());
     CHECK(error_of([&] { file.required("EDGE_WEIGHT_FORMAT"); }) ==
-          "k.txt: missing EDGE_WEIGHT_FORMAT");
+          "k.txt:3: end of file without EDGE_WEIGHT_FORMAT");
     CHECK(error_of([&] { file.required_section("DEPOT_SECTION"); }) ==
-          "k.txt: missing DEPOT_SECTION");
+          "k.txt:3: end of file without DEPOT_SECTION");
     CHECK(error_of([&] { file.whole_number("DIMENSION"); }) ==
           "k.txt:2: DIMENSION must be a whole number, got 'four'");
     CHECK(error_of([&] {
@@ -219,7 +219,7 @@ TEST_CASE("explicit matrices: malformed sections give exact messages") {
           "UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW, UPPER_COL, LOWER_COL, "
           "UPPER_DIAG_COL, LOWER_DIAG_COL)");
     const std::string upper = "EDGE_WEIGHT_FORMAT : UPPER_ROW\n";
-    CHECK(read(upper) == "m.txt: missing EDGE_WEIGHT_SECTION");
+    CHECK(read(upper) == "m.txt:1: end of file without EDGE_WEIGHT_SECTION");
     CHECK(read(upper + "EDGE_WEIGHT_SECTION\n1 2\n") ==
           "m.txt: EDGE_WEIGHT_SECTION has 2 weights, UPPER_ROW with DIMENSION 3 needs 3");
     CHECK(read(upper + "EDGE_WEIGHT_SECTION\n1 2\n3 4\n") ==

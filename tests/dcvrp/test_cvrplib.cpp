@@ -144,9 +144,10 @@ TEST_CASE("capacities and demands whose loads would not be exact are refused") {
 }
 
 TEST_CASE("bad input: each problem gives one exact message naming the file") {
-    CHECK(parse_error(line5_with("CAPACITY : 8\n", "")) == "x.vrp: missing CAPACITY");
+    CHECK(parse_error(line5_with("CAPACITY : 8\n", "")) ==
+          "x.vrp:24: end of file without CAPACITY");
     CHECK(parse_error(line5_with("DEMAND_SECTION\n1 0\n2 3\n3 4\n4 2\n5 5\n6 1\n", "")) ==
-          "x.vrp: missing DEMAND_SECTION");
+          "x.vrp:18: end of file without DEMAND_SECTION");
     CHECK(parse_error(line5_with("5 5\n", "5 9\n")) ==
           "x.vrp:20: customer node 5 has demand 9, more than CAPACITY 8");
     CHECK(parse_error(line5_with("6 5 0", "6 6 0")) ==
@@ -162,7 +163,7 @@ TEST_CASE("bad input: each problem gives one exact message naming the file") {
                                                             "entries, DIMENSION says 6");
     CHECK(parse_error(line5_with("4 2\n", "4 -2\n")) == "x.vrp:19: node 4 has negative demand -2");
     CHECK(parse_error(line5_with("DEPOT_SECTION\n1\n-1\n", "")) ==
-          "x.vrp: missing DEPOT_SECTION (no depot)");
+          "x.vrp:22: end of file without DEPOT_SECTION (no depot)");
     CHECK(parse_error(line5_with("DEPOT_SECTION\n1\n-1\n", "DEPOT_SECTION\n-1\n")) ==
           "x.vrp:22: DEPOT_SECTION lists no depot");
     CHECK(parse_error(line5_with("DEPOT_SECTION\n1\n-1\n", "DEPOT_SECTION\n1\n3\n-1\n")) ==
@@ -175,7 +176,8 @@ TEST_CASE("bad input: each problem gives one exact message naming the file") {
           "UPPER_DIAG_COL, LOWER_DIAG_COL)");
     CHECK(parse_error(line5_with("TYPE : DCVRP", "TYPE : VRPTW")) ==
           "x.vrp:2: unsupported TYPE 'VRPTW' (supported: CVRP, DCVRP)");
-    CHECK(parse_error(line5_with("DIMENSION : 6\n", "")) == "x.vrp: missing DIMENSION");
+    CHECK(parse_error(line5_with("DIMENSION : 6\n", "")) ==
+          "x.vrp:24: end of file without DIMENSION");
     CHECK(parse_error(line5_with("CAPACITY : 8", "CAPACITY : 0")) ==
           "x.vrp:4: CAPACITY must be a positive whole number, got '0'");
     CHECK(parse_error(line5_with("DISTANCE : 12", "DISTANCE : -1")) ==

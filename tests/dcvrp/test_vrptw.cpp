@@ -189,6 +189,16 @@ TEST_CASE("VRPTW: bad input gets one line with the file and the line") {
     CHECK(parse_error(timed4_with("1 0 100", "1 0 20")) ==
           "x.vrp:21: customer node 3 cannot return to the depot by its latest time 20: service "
           "from 10 to 15, then 10 of travel, back at 25");
+    // Negative times and demands, wherever they are given.
+    CHECK(parse_error(timed4_with("3 10 40", "3 10 -40")) ==
+          "x.vrp:21: node 3 has time window [10, -40] (times must be finite and non-negative)");
+    CHECK(parse_error(timed4_with("SERVICE_TIME : 5", "SERVICE_TIME : -5")) ==
+          "x.vrp:6: SERVICE_TIME must be a non-negative number, got '-5'");
+    CHECK(parse_error(timed4_with("DEPOT_SECTION", "SERVICE_TIME_SECTION\n1 0\n2 -5\n3 5\n4 5\n"
+                                                   "DEPOT_SECTION")) ==
+          "x.vrp:25: node 2: service time '-5' is not a non-negative number");
+    CHECK(parse_error(timed4_with("3 4\n4 3\n", "3 -4\n4 3\n")) ==
+          "x.vrp:16: node 3 has negative demand -4");
     CHECK(parse_error(timed4_with("2 5 20", "2 5 late")) ==
           "x.vrp:20: node 2: time window '5 late' is not two numbers");
     CHECK(parse_error(timed4_with("TYPE : VRPTW", "TYPE : CVRP")) ==
@@ -197,7 +207,7 @@ TEST_CASE("VRPTW: bad input gets one line with the file and the line") {
           "x.vrp:16: customer node 3 has demand 11, more than CAPACITY 10");
     const std::string no_windows =
         timed4_with("TIME_WINDOW_SECTION\n1 0 100\n2 5 20\n3 10 40\n4 0 100\n", "");
-    CHECK(parse_error(no_windows) == "x.vrp: missing TIME_WINDOW_SECTION");
+    CHECK(parse_error(no_windows) == "x.vrp:21: end of file without TIME_WINDOW_SECTION");
     CHECK(parse_error(timed4_with("4 0 100\n", ""))
               .find("TIME_WINDOW_SECTION has 3 entries, DIMENSION says 4") != std::string::npos);
     CHECK(parse_error(timed4_with("DEPOT_SECTION", "SERVICE_TIME_SECTION\n1 0\n2 5\n3 6\n4 5\n"
@@ -307,8 +317,13 @@ TEST_CASE("VRPTW: bad Solomon input gets one line with the file and the line") {
     CHECK(solomon_error(solomon4_with("  2         10\n", "  2\n")) ==
           "x.txt:5: expected the vehicles' NUMBER and CAPACITY, two positive whole numbers, found "
           "'2'");
+    CHECK(solomon_error(solomon4_with("40          5\n", "40          -5\n")) ==
+          "x.txt:12: customer 2 has negative service time -5");
+    CHECK(solomon_error(solomon4_with("10        40", "10        -40")) ==
+          "x.txt:12: node 2 has time window [10, -40] (times must be finite and non-negative)");
     CHECK(solomon_error(solomon4_with("CUSTOMER\n", "")) ==
-          "x.txt: missing CUSTOMER (a Solomon VRPTW instance has a name line, VEHICLE and "
+          "x.txt:12: end of file without CUSTOMER (a Solomon VRPTW instance has a name line, "
+          "VEHICLE and "
           "CUSTOMER blocks)");
     CHECK(solomon_error(solomon4_with("    2      6         8          4 ",
                                       "    2      6         8         12 ")) ==

@@ -194,9 +194,10 @@ TEST_CASE("a file without NAME is named after its file") {
 TEST_CASE("malformed instances give exact messages") {
     const std::string nodes4 = "NODE_COORD_SECTION\n1 0 0\n2 0 1\n3 1 0\n4 1 1\nEOF\n";
     CHECK(parse_error("NAME : x\nEDGE_WEIGHT_TYPE : EUC_2D\n" + nodes4) ==
-          "x.tsp: missing DIMENSION");
-    CHECK(parse_error("NAME : x\nDIMENSION : 4\n" + nodes4) == "x.tsp: missing EDGE_WEIGHT_TYPE");
-    CHECK(parse_error(kHeader + "EOF\n") == "x.tsp: missing NODE_COORD_SECTION");
+          "x.tsp:8: end of file without DIMENSION");
+    CHECK(parse_error("NAME : x\nDIMENSION : 4\n" + nodes4) ==
+          "x.tsp:8: end of file without EDGE_WEIGHT_TYPE");
+    CHECK(parse_error(kHeader + "EOF\n") == "x.tsp:5: end of file without NODE_COORD_SECTION");
     CHECK(parse_error("NAME : x\nTYPE : TSP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : XRAY1\n" + nodes4) ==
           "x.tsp:4: unsupported EDGE_WEIGHT_TYPE 'XRAY1' (supported: EUC_2D, CEIL_2D, ATT, GEO, "
           "EXPLICIT)");
@@ -251,7 +252,7 @@ TEST_CASE("malformed explicit matrices give exact messages") {
           "UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW, UPPER_COL, LOWER_COL, "
           "UPPER_DIAG_COL, LOWER_DIAG_COL)");
     CHECK(parse_error(head + "EDGE_WEIGHT_FORMAT: UPPER_ROW\nEOF\n") ==
-          "x.tsp: missing EDGE_WEIGHT_SECTION");
+          "x.tsp:6: end of file without EDGE_WEIGHT_SECTION");
     CHECK(parse_error(explicit_file("UPPER_ROW", "1 2 3\n4 5\n")) ==
           "x.tsp: EDGE_WEIGHT_SECTION has 5 weights, UPPER_ROW with DIMENSION 4 needs 6");
     CHECK(parse_error(explicit_file("UPPER_ROW", "1 2 3\n4 5 6\n7\n")) ==
@@ -284,7 +285,7 @@ TEST_CASE("read_tsplib reports unreadable files") {
     }
     const auto path = dir / "bad.tsp";
     locus::test::write_file(path, "NAME : bad\nEDGE_WEIGHT_TYPE : EUC_2D\n");
-    const std::string expected = path.string() + ": missing DIMENSION";
+    const std::string expected = path.string() + ":2: end of file without DIMENSION";
     CHECK_THROWS_WITH_AS(locus::tsp::read_tsplib(path), expected.c_str(), InstanceError);
     std::filesystem::remove_all(dir);
 }

@@ -139,15 +139,19 @@ InstanceError KeyedFile::error(std::size_t line, std::string_view message) const
     return InstanceError(fmt::format("{}:{}: {}", source_, line, message));
 }
 
+void KeyedFile::fail_missing(std::string_view what) const {
+    fail(lines_.empty() ? 0 : lines_.back().number, fmt::format("end of file without {}", what));
+}
+
 const KeyedValue& KeyedFile::required(std::string_view key) const {
     const KeyedValue& entry = value(key);
-    if (!entry.present()) fail(0, fmt::format("missing {}", key));
+    if (!entry.present()) fail_missing(key);
     return entry;
 }
 
 const KeyedSection& KeyedFile::required_section(std::string_view name) const {
     const KeyedSection& entry = section(name);
-    if (!entry.present()) fail(0, fmt::format("missing {}", name));
+    if (!entry.present()) fail_missing(name);
     return entry;
 }
 

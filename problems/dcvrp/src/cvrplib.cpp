@@ -86,7 +86,7 @@ Instance read_header(const KeyedFile& file) {
 /// The 0-based file index of the single depot of DEPOT_SECTION.
 std::size_t depot_index(const KeyedFile& file, std::size_t n) {
     const formats::KeyedSection& section = file.section("DEPOT_SECTION");
-    if (!section.present()) file.fail(0, "missing DEPOT_SECTION (no depot)");
+    if (!section.present()) file.fail_missing("DEPOT_SECTION (no depot)");
     const std::vector<std::int64_t> ids = file.terminated_ids(section, n, "depot");
     if (ids.empty()) file.fail(section.line, "DEPOT_SECTION lists no depot");
     if (ids.size() > 1)

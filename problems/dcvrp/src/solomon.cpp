@@ -41,9 +41,10 @@ Instance parse_solomon(std::string_view text, const std::string& source, Roundin
     const auto find = [&](std::string_view word) -> std::size_t {
         for (std::size_t k = 0; k < lines.size(); ++k)
             if (lines[k].text == word) return k;
-        throw fail(0, fmt::format("missing {} (a Solomon VRPTW instance has a name line, VEHICLE "
-                                  "and CUSTOMER blocks)",
-                                  word));
+        throw fail(lines.back().number,
+                   fmt::format("end of file without {} (a Solomon VRPTW instance has a name "
+                               "line, VEHICLE and CUSTOMER blocks)",
+                               word));
     };
     Instance instance;
     instance.name = printable(std::string(lines.front().text));

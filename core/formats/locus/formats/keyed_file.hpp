@@ -101,11 +101,14 @@ public:
         throw error(line, message);
     }
 
-    /// The value of `key`; throws "<source>: missing KEY" when absent.
+    /// Throws "<source>:<last line>: end of file without <what>" (what a reader needed and the
+    /// file never gave; "<source>: ..." for a file without lines).
+    [[noreturn]] void fail_missing(std::string_view what) const;
+    /// The value of `key`; throws fail_missing(KEY) when absent.
     const KeyedValue& required(std::string_view key) const;
-    /// The section `name`; throws "<source>: missing NAME" when absent.
+    /// The section `name`; throws fail_missing(NAME) when absent.
     const KeyedSection& required_section(std::string_view name) const;
-    /// The value of required `key` as a whole number; throws "missing KEY" and "<line>: KEY
+    /// The value of required `key` as a whole number; throws as required() and "<line>: KEY
     /// must be a whole number, got '<value>'".
     std::int64_t whole_number(std::string_view key) const;
     /// The index of the value of `key` in `supported`, or `absent` when the key is absent.

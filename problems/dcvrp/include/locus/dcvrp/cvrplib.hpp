@@ -36,9 +36,9 @@ Instance read_cvrplib(const std::filesystem::path& path,
 
 /// Parses .vrp text; `source` names it in error messages and gives the instance name when the
 /// text has no NAME. Throws InstanceError "<source>[:<line>]: <message>", among them:
-///   "missing DIMENSION" / "missing CAPACITY" / "missing EDGE_WEIGHT_TYPE"
-///   "missing DEMAND_SECTION" / "missing NODE_COORD_SECTION"
-///   "missing DEPOT_SECTION (no depot)" / "<line>: DEPOT_SECTION lists no depot"
+///   "<last line>: end of file without DIMENSION" (the same for CAPACITY, EDGE_WEIGHT_TYPE,
+///   DEMAND_SECTION, NODE_COORD_SECTION and "DEPOT_SECTION (no depot)")
+///   "<line>: DEPOT_SECTION lists no depot"
 ///   "<line>: DEPOT_SECTION lists <k> depots (<ids>); only one depot is supported"
 ///   "NODE_COORD_SECTION has <k> nodes, DIMENSION says <n>"
 ///   "DEMAND_SECTION has <k> entries, DIMENSION says <n>"
@@ -61,7 +61,7 @@ Instance parse_cvrplib(std::string_view text, const std::string& source,
 /// follow `rounding`; automatic means tenths, the DIMACS convention of the published
 /// best-known values. Throws InstanceError "<source>[:<line>]: <message>": those of
 /// parse_cvrplib for the shared keys and sections, "<line>: unsupported TYPE '<t>'
-/// (supported: VRPTW)", "missing TIME_WINDOW_SECTION", "TIME_WINDOW_SECTION has <k> entries,
+/// (supported: VRPTW)", "<last line>: end of file without TIME_WINDOW_SECTION", "TIME_WINDOW_SECTION has <k> entries,
 /// DIMENSION says <n>", "<line>: node <id>: time window '<a> <b>' is not two numbers",
 /// "<line>: node <id> has service time <s> where <line l | SERVICE_TIME> gives <t>: every
 /// customer must have the same service time (different ones are not supported)", the
@@ -75,7 +75,7 @@ Instance parse_vrptw(std::string_view text, const std::string& source,
 /// CUSTOMER, a column header and one row per node (CUST NO., XCOORD., YCOORD., DEMAND, READY
 /// TIME, DUE DATE, SERVICE TIME), customer 0 the depot. Node ids are the customer numbers;
 /// windows, travel times and rounding as parse_vrptw. Throws InstanceError
-/// "<source>[:<line>]: <message>": "missing VEHICLE (...)" / "missing CUSTOMER (...)",
+/// "<source>[:<line>]: <message>": "<last line>: end of file without VEHICLE (...)" (or CUSTOMER),
 /// "expected 'NUMBER CAPACITY' after VEHICLE", "expected the vehicles' NUMBER and CAPACITY, two
 /// positive whole numbers, found '<text>'", "expected the column header (...) after CUSTOMER",
 /// "expected a customer row of 7 numbers (...), found '<text>'", "customer number <k> where <j>
