@@ -2,6 +2,8 @@
 // a run that writes best.sol, and `--initial` from a .sol file.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -699,4 +701,61 @@ TEST_CASE("configs/vrptw/best.yaml on a generated 200-customer VRPTW file (CPU, 
     CHECK(verify.exit_code == 0);
     CHECK(verify.output.starts_with("feasible: objective "));
     CHECK(objective_of(line) == doctest::Approx(std::stod(verify.output.substr(20))));
+}
+
+// An independent checker (not part of locus): LOCUS_EXTERNAL_CHECKER names a program run as
+// `python3 CHECKER vrptw INSTANCE SOL` or `python3 CHECKER cvrp INSTANCE SOL exact` that prints
+// the cost and exits 0 for a feasible solution, 1 otherwise. Its own CTest entry
+// (test_dcvrp_external) reports skipped without it.
+TEST_CASE("an independent checker agrees with locus verify on the best.sol of a VRPTW run (200 "
+          "customers) and of a duration-limited CVRP run" *
+          doctest::test_suite("external")) {
+    const char* checker = std::getenv("LOCUS_EXTERNAL_CHECKER");
+    if (checker == nullptr || *checker == '\0') {
+        locus::test::skip_test("LOCUS_EXTERNAL_CHECKER is not set: no independent checker to run");
+        return;
+    }
+    REQUIRE_MESSAGE(fs::exists(checker), "LOCUS_EXTERNAL_CHECKER=", checker, " does not exist");
+    const auto dir = locus::test::temp_dir("dcvrp-external");
+    const auto check = [&](const std::string& kind, const fs::path& vrp, const std::string& config,
+                           const std::string& extra, const std::string& tail) {
+        const auto run = locus::test::run_command(
+            locus_bin() + " run " + config + " -q --backend cpu --instance " + vrp.string() +
+            " --set threads=2 --set termination.time_limit=0 " + extra + " --out " +
+            (dir / kind).string());
+        INFO(run.output);
+        REQUIRE(run.exit_code == 0);
+        const std::string line = results_line(dir / kind);
+        INFO(line);
+        CHECK(line.find("\"feasible\":true") != std::string::npos);
+        const fs::path best = best_sol(dir / kind);
+        REQUIRE_FALSE(best.empty());
+        const auto ours = locus::test::run_command(locus_bin() + " verify --instance " +
+                                                   vrp.string() + " --solution " + best.string());
+        INFO(ours.output);
+        REQUIRE(ours.exit_code == 0);
+        REQUIRE(ours.output.starts_with("feasible: objective "));
+        const auto theirs =
+            locus::test::run_command("python3 " + std::string(checker) + " " + kind + " " +
+                                     vrp.string() + " " + best.string() + tail);
+        INFO(theirs.output);
+        REQUIRE(theirs.exit_code == 0);
+        // The checker prints the cost with one decimal (VRPTW) or three (CVRP): equal to the
+        // half unit of its last digit.
+        const double cost = std::stod(theirs.output);
+        const double tolerance = (kind == "vrptw" ? 0.05 : 0.0005) + 1e-9 * cost;
+        CHECK(std::abs(cost - std::stod(ours.output.substr(20))) <= tolerance);
+        CHECK(std::abs(cost - objective_of(line)) <= tolerance);
+    };
+    const std::string source = locus::test::source_dir().string();
+    const locus::dcvrp::Instance vrptw =
+        locus::dcvrp::generate_from_spec("random-vrptw:n=201,seed=3");
+    locus::test::write_file(dir / "tw.vrp", locus::dcvrp::format_cvrplib(vrptw));
+    check("vrptw", dir / "tw.vrp", source + "/configs/vrptw/best.yaml",
+          "--set batch=8 --set termination.iterations=60", "");
+    const locus::dcvrp::Instance cvrp =
+        locus::dcvrp::generate_from_spec("random-cvrp:n=120,seed=4,distance=1700");
+    locus::test::write_file(dir / "dc.vrp", locus::dcvrp::format_cvrplib(cvrp));
+    check("cvrp", dir / "dc.vrp", source + "/configs/dcvrp/best.yaml",
+          "--set batch=8 --set termination.iterations=100", " exact");
 }
