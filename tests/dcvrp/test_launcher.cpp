@@ -759,3 +759,42 @@ TEST_CASE("an independent checker agrees with locus verify on the best.sol of a 
     check("cvrp", dir / "dc.vrp", source + "/configs/dcvrp/best.yaml",
           "--set batch=8 --set termination.iterations=100", " exact");
 }
+
+TEST_CASE("capacity, a duration limit and time windows in one generated instance: "
+          "configs/vrptw/best.yaml ends feasible under all three, and the limit binds") {
+    const auto dir = locus::test::temp_dir("vrptw-duration");
+    const std::string config = (locus::test::source_dir() / "configs/vrptw/best.yaml").string();
+    const auto run = [&](const std::string& spec, const std::string& name) {
+        const auto r = locus::test::run_command(
+            locus_bin() + " run " + config + " -q --backend cpu --instance '" + spec +
+            "' --set threads=2 --set termination.time_limit=0 --set batch=8 "
+            "--set termination.iterations=60 --out " +
+            (dir / name).string());
+        INFO(r.output);
+        REQUIRE(r.exit_code == 0);
+        const std::string line = results_line(dir / name);
+        INFO(line);
+        CHECK(line.find("\"feasible\":true") != std::string::npos);
+        const fs::path best = best_sol(dir / name);
+        REQUIRE_FALSE(best.empty());
+        return best;
+    };
+    const std::string limited = "random-vrptw:n=101,seed=3,distance=1500";
+    const fs::path with_limit = run(limited, "limited");
+    const fs::path without = run("random-vrptw:n=101,seed=3", "free");
+    // Feasible under the limit, the windows and the capacity (locus verify checks all three).
+    const auto ok = verify_sol(limited, with_limit);
+    INFO(ok.output);
+    CHECK(ok.exit_code == 0);
+    CHECK(ok.output.starts_with("feasible: objective "));
+    // The same customers and windows searched without the limit end with a longer route.
+    const auto broken = verify_sol(limited, without);
+    INFO(broken.output);
+    CHECK(broken.exit_code == 3);
+    CHECK(broken.output.find("more than DISTANCE 1500") != std::string::npos);
+    // The capacity binds as well: the limited solution does not fit a smaller one.
+    const auto tighter =
+        verify_sol("random-vrptw:n=101,seed=3,capacity=30,distance=1500", with_limit);
+    CHECK(tighter.exit_code == 3);
+    CHECK(tighter.output.find("more than CAPACITY 30") != std::string::npos);
+}

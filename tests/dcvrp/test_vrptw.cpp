@@ -398,9 +398,26 @@ TEST_CASE("random-vrptw: the customers of random-cvrp with windows that bind, ea
     CHECK(spec_error("random-vrptw:n=50,width=3001") ==
           "invalid instance generator spec 'random-vrptw:n=50,width=3001': width = 3001 is out of "
           "range 0..3000");
-    CHECK(spec_error("random-vrptw:n=50,distance=9") ==
-          "invalid instance generator spec 'random-vrptw:n=50,distance=9': unknown parameter "
-          "'distance' (parameters: n, seed, capacity, service, width)");
+    CHECK(spec_error("random-vrptw:n=50,depth=9") ==
+          "invalid instance generator spec 'random-vrptw:n=50,depth=9': unknown parameter "
+          "'depth' (parameters: n, seed, capacity, service, width, distance)");
+    CHECK(spec_error("random-vrptw:n=50,distance=0") ==
+          "invalid instance generator spec 'random-vrptw:n=50,distance=0': distance = 0 must be "
+          "a positive number");
+    // A limit some customer cannot be served within, even alone.
+    CHECK(spec_error("random-vrptw:n=50,distance=9")
+              .starts_with("random-vrptw:n=50,seed=1,distance=9: customer node "));
+    // A duration limit keeps the customers and windows of the same instance without it.
+    const Instance plain = locus::dcvrp::generate_from_spec("random-vrptw:n=50,seed=2");
+    const Instance limited =
+        locus::dcvrp::generate_from_spec("random-vrptw:n=50,seed=2,distance=1800");
+    CHECK(limited.name == "random-vrptw:n=50,seed=2,distance=1800");
+    CHECK(limited.max_duration == 1800.0);
+    CHECK_FALSE(plain.has_duration_limit());
+    CHECK(limited.x == plain.x);
+    CHECK(limited.demand == plain.demand);
+    CHECK(limited.ready == plain.ready);
+    CHECK(limited.due == plain.due);
     CHECK(spec_error("random-vrp:n=50") ==
           "invalid instance generator spec 'random-vrp:n=50': unknown generator 'random-vrp' "
           "(available: random-cvrp, random-vrptw)");

@@ -60,11 +60,13 @@ Instance generate_random(std::int32_t n, std::uint64_t seed, std::int64_t capaci
 }
 
 Instance generate_random_vrptw(std::int32_t n, std::uint64_t seed, std::int64_t capacity,
-                               std::int64_t service, std::int64_t width) {
+                               std::int64_t service, std::int64_t width, double max_duration) {
     std::string name = fmt::format("{}:n={},seed={}", kRandomVrptw, n, seed);
     if (capacity != kGeneratorCapacity) name += fmt::format(",capacity={}", capacity);
     if (service != kGeneratorService) name += fmt::format(",service={}", service);
     if (width != kGeneratorWidth) name += fmt::format(",width={}", width);
+    if (std::isfinite(max_duration))
+        name += fmt::format(",distance={}", format_number(max_duration));
     if (service < 0 || width < 0)
         throw InstanceError(fmt::format("{}: service and width must be non-negative", name));
     Instance instance = generate_random(n, seed, capacity);
@@ -92,6 +94,7 @@ Instance generate_random_vrptw(std::int32_t n, std::uint64_t seed, std::int64_t 
         instance.ready[k] = static_cast<double>(std::max(first, centre - half));
         instance.due[k] = static_cast<double>(std::min(last, centre + (width - half)));
     }
+    instance.max_duration = max_duration;
     validate_instance(instance, instance.name);
     return instance;
 }
@@ -105,12 +108,18 @@ namespace {
 
 Instance vrptw_from_spec(std::string_view spec) {
     const GeneratorSpec parsed(spec, kRandomVrptw,
-                               {{"n"}, {"seed"}, {"capacity"}, {"service"}, {"width"}});
+                               {{"n"},
+                                {"seed"},
+                                {"capacity"},
+                                {"service"},
+                                {"width"},
+                                {"distance", GeneratorSpec::Kind::real}});
     const auto fail = [&](const std::string& reason) { return parsed.error(reason); };
     const auto n = parsed.integer("n");
     const auto capacity = parsed.integer("capacity");
     const auto service = parsed.integer("service");
     const auto width = parsed.integer("width");
+    const auto distance = parsed.real("distance");
     if (!n) throw fail("missing parameter 'n' (nodes, the depot included)");
     if (*n < 2 || *n > static_cast<std::uint64_t>(kMaxNodes))
         throw fail(fmt::format("n = {} is out of range 2..{}", *n, kMaxNodes));
@@ -120,11 +129,14 @@ Instance vrptw_from_spec(std::string_view spec) {
         throw fail(fmt::format("service = {} is out of range 0..1000", *service));
     if (width && *width > 3000)
         throw fail(fmt::format("width = {} is out of range 0..3000", *width));
-    return generate_random_vrptw(
-        static_cast<std::int32_t>(*n), parsed.integer("seed").value_or(1),
-        capacity ? static_cast<std::int64_t>(*capacity) : kGeneratorCapacity,
-        service ? static_cast<std::int64_t>(*service) : kGeneratorService,
-        width ? static_cast<std::int64_t>(*width) : kGeneratorWidth);
+    if (distance && !(*distance > 0.0 && std::isfinite(*distance)))
+        throw fail(fmt::format("distance = {} must be a positive number", *distance));
+    return generate_random_vrptw(static_cast<std::int32_t>(*n), parsed.integer("seed").value_or(1),
+                                 capacity ? static_cast<std::int64_t>(*capacity)
+                                          : kGeneratorCapacity,
+                                 service ? static_cast<std::int64_t>(*service) : kGeneratorService,
+                                 width ? static_cast<std::int64_t>(*width) : kGeneratorWidth,
+                                 distance.value_or(std::numeric_limits<double>::infinity()));
 }
 
 } // namespace

@@ -115,10 +115,11 @@ void register_dcvrp_components(Registry& registry) {
     schema
         .string("instance", "",
                 "CVRPLIB .vrp file (found through the data path; VRPTW files, TYPE VRPTW or the "
-                "Solomon format, are checked by locus verify and refused by the searches) or a "
+                "Solomon format, are searched by time_window_insertion, savings and the route "
+                "chains, checked by locus verify and refused by the other searches) or a "
                 "generator spec 'random-cvrp:n=N[,seed=S][,capacity=Q][,distance=D]' or "
-                "'random-vrptw:n=N[,seed=S][,capacity=Q][,service=S][,width=W]' (N nodes, depot "
-                "included)")
+                "'random-vrptw:n=N[,seed=S][,capacity=Q][,service=S][,width=W][,distance=D]' (N "
+                "nodes, depot included)")
         .required()
         .choice("rounding", "auto", {"auto", "exact", "nint", "tenths"},
                 "EUC_2D distances: exact = real Euclidean, nint = TSPLIB rounding, tenths = "

@@ -40,12 +40,15 @@ inline constexpr std::int64_t kGeneratorWidth = 300;
 /// of at most `width` (whole numbers) around a centre drawn uniformly among the whole times at
 /// which a vehicle leaving the depot at 0 can start serving it and still return by the horizon,
 /// clipped to that range: every customer can be served alone, and the windows bind. The name
-/// is "random-vrptw:n=<n>,seed=<seed>" plus ",capacity=<q>", ",service=<s>" and ",width=<w>"
-/// when not the defaults. Throws InstanceError "<name>: <reason>" as generate_random.
+/// is "random-vrptw:n=<n>,seed=<seed>" plus ",capacity=<q>", ",service=<s>", ",width=<w>" and
+/// ",distance=<d>" when not the defaults. `max_duration` (finite: a limit) bounds each route's
+/// travel and service time as DISTANCE does, so that capacity, duration and windows can bind in
+/// one instance. Throws InstanceError "<name>: <reason>" as generate_random.
 Instance generate_random_vrptw(std::int32_t n, std::uint64_t seed,
                                std::int64_t capacity = kGeneratorCapacity,
                                std::int64_t service = kGeneratorService,
-                               std::int64_t width = kGeneratorWidth);
+                               std::int64_t width = kGeneratorWidth,
+                               double max_duration = std::numeric_limits<double>::infinity());
 
 /// True when `text` names a generator rather than a file: "<generator>:" followed by
 /// "key=value" pairs (also for unknown generator names of that shape, so that
@@ -55,10 +58,10 @@ bool is_generator_spec(std::string_view text);
 /// Builds the instance a spec names. Grammar:
 /// "random-cvrp:n=<int>[,seed=<int>][,capacity=<int>][,distance=<number>]" (any order; seed
 /// defaults to 1, capacity to kGeneratorCapacity, distance to none), or
-/// "random-vrptw:n=<int>[,seed=<int>][,capacity=<int>][,service=<int>][,width=<int>]"
-/// (generate_random_vrptw; service 0..1000, width 0..3000). Throws InstanceError
-/// "invalid instance generator spec '<spec>': <reason>" for an unknown generator, a missing n,
-/// unknown, repeated or malformed parameters and out-of-range values, and the errors of
+/// "random-vrptw:n=<int>[,seed=<int>][,capacity=<int>][,service=<int>][,width=<int>]
+/// [,distance=<number>]" (generate_random_vrptw; service 0..1000, width 0..3000). Throws
+/// InstanceError "invalid instance generator spec '<spec>': <reason>" for an unknown generator, a
+/// missing n, unknown, repeated or malformed parameters and out-of-range values, and the errors of
 /// generate_random.
 Instance generate_from_spec(std::string_view spec);
 
