@@ -798,3 +798,39 @@ TEST_CASE("capacity, a duration limit and time windows in one generated instance
     CHECK(tighter.exit_code == 3);
     CHECK(tighter.output.find("more than CAPACITY 30") != std::string::npos);
 }
+
+TEST_CASE("a VRPTW fleet below the route count of the construction and of the search without "
+          "it: configs/vrptw/best.yaml ends feasible within the fleet") {
+    const auto dir = locus::test::temp_dir("vrptw-fleet");
+    const std::string spec = "random-vrptw:n=101,seed=3,capacity=80";
+    const locus::dcvrp::Instance instance = locus::dcvrp::generate_from_spec(spec);
+    const std::size_t constructed = locus::dcvrp::time_window_insertion(instance).size();
+    const std::string config = (locus::test::source_dir() / "configs/vrptw/best.yaml").string();
+    const auto routes_of = [&](const std::string& extra, const std::string& name) {
+        const auto r = locus::test::run_command(
+            locus_bin() + " run " + config + " -q --backend cpu --instance '" + spec + "' " +
+            extra +
+            " --set threads=2 --set termination.time_limit=0 --set batch=8 "
+            "--set termination.iterations=300 --out " +
+            (dir / name).string());
+        INFO(r.output);
+        REQUIRE(r.exit_code == 0);
+        CHECK(results_line(dir / name).find("\"feasible\":true") != std::string::npos);
+        const fs::path best = best_sol(dir / name);
+        REQUIRE_FALSE(best.empty());
+        const auto problem = locus::dcvrp::DcvrpProblem::load(spec);
+        return locus::dcvrp::split_routes(problem->read_solution(best)).size();
+    };
+    const std::size_t free_routes = routes_of("", "free");
+    const std::size_t fleet = free_routes - 1;
+    CAPTURE(constructed);
+    CAPTURE(free_routes);
+    REQUIRE(constructed > fleet);
+    const std::size_t bound = routes_of("--set problem.vehicles=" + std::to_string(fleet), "fleet");
+    CHECK(bound <= fleet);
+    // locus verify holds the solution to the same fleet.
+    const auto verify = verify_sol(spec, best_sol(dir / "fleet"),
+                                   "--param vehicles=" + std::to_string(fleet) + " ");
+    INFO(verify.output);
+    CHECK(verify.exit_code == 0);
+}
