@@ -68,6 +68,27 @@ void write_job(const fs::path& file, const std::string& instance,
         << "algorithm: {name: construction_only}\n";
 }
 
+/// Runs configs/<config> on `instance` on the CPU (2 threads, no time limit, batch 8,
+/// `iterations`; `extra`: more options) into dir/name; requires exit 0 and a feasible results
+/// line, and returns the run's best.sol.
+fs::path feasible_run(const fs::path& dir, const std::string& name, const std::string& config,
+                      const std::string& instance, int iterations, const std::string& extra = "") {
+    const auto r = locus::test::run_command(
+        locus_bin() + " run " + (locus::test::source_dir() / "configs" / config).string() +
+        " -q --backend cpu --instance '" + instance + "' " + extra +
+        " --set threads=2 --set termination.time_limit=0 --set batch=8 --set "
+        "termination.iterations=" +
+        std::to_string(iterations) + " --out " + (dir / name).string());
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::string line = results_line(dir / name);
+    INFO(line);
+    CHECK(line.find("\"feasible\":true") != std::string::npos);
+    const fs::path best = best_sol(dir / name);
+    REQUIRE_FALSE(best.empty());
+    return best;
+}
+
 } // namespace
 
 TEST_CASE("locus verify reads .vrp and .sol files by extension") {
@@ -718,18 +739,8 @@ TEST_CASE("an independent checker agrees with locus verify on the best.sol of a 
     REQUIRE_MESSAGE(fs::exists(checker), "LOCUS_EXTERNAL_CHECKER=", checker, " does not exist");
     const auto dir = locus::test::temp_dir("dcvrp-external");
     const auto check = [&](const std::string& kind, const fs::path& vrp, const std::string& config,
-                           const std::string& extra, const std::string& tail) {
-        const auto run = locus::test::run_command(
-            locus_bin() + " run " + config + " -q --backend cpu --instance " + vrp.string() +
-            " --set threads=2 --set termination.time_limit=0 " + extra + " --out " +
-            (dir / kind).string());
-        INFO(run.output);
-        REQUIRE(run.exit_code == 0);
-        const std::string line = results_line(dir / kind);
-        INFO(line);
-        CHECK(line.find("\"feasible\":true") != std::string::npos);
-        const fs::path best = best_sol(dir / kind);
-        REQUIRE_FALSE(best.empty());
+                           int iterations, const std::string& tail) {
+        const fs::path best = feasible_run(dir, kind, config, vrp.string(), iterations);
         const auto ours = locus::test::run_command(locus_bin() + " verify --instance " +
                                                    vrp.string() + " --solution " + best.string());
         INFO(ours.output);
@@ -745,43 +756,25 @@ TEST_CASE("an independent checker agrees with locus verify on the best.sol of a 
         const double cost = std::stod(theirs.output);
         const double tolerance = (kind == "vrptw" ? 0.05 : 0.0005) + 1e-9 * cost;
         CHECK(std::abs(cost - std::stod(ours.output.substr(20))) <= tolerance);
-        CHECK(std::abs(cost - objective_of(line)) <= tolerance);
+        CHECK(std::abs(cost - objective_of(results_line(dir / kind))) <= tolerance);
     };
-    const std::string source = locus::test::source_dir().string();
     const locus::dcvrp::Instance vrptw =
         locus::dcvrp::generate_from_spec("random-vrptw:n=201,seed=3");
     locus::test::write_file(dir / "tw.vrp", locus::dcvrp::format_cvrplib(vrptw));
-    check("vrptw", dir / "tw.vrp", source + "/configs/vrptw/best.yaml",
-          "--set batch=8 --set termination.iterations=60", "");
+    check("vrptw", dir / "tw.vrp", "vrptw/best.yaml", 60, "");
     const locus::dcvrp::Instance cvrp =
         locus::dcvrp::generate_from_spec("random-cvrp:n=120,seed=4,distance=1700");
     locus::test::write_file(dir / "dc.vrp", locus::dcvrp::format_cvrplib(cvrp));
-    check("cvrp", dir / "dc.vrp", source + "/configs/dcvrp/best.yaml",
-          "--set batch=8 --set termination.iterations=100", " exact");
+    check("cvrp", dir / "dc.vrp", "dcvrp/best.yaml", 100, " exact");
 }
 
 TEST_CASE("capacity, a duration limit and time windows in one generated instance: "
           "configs/vrptw/best.yaml ends feasible under all three, and the limit binds") {
     const auto dir = locus::test::temp_dir("vrptw-duration");
-    const std::string config = (locus::test::source_dir() / "configs/vrptw/best.yaml").string();
-    const auto run = [&](const std::string& spec, const std::string& name) {
-        const auto r = locus::test::run_command(
-            locus_bin() + " run " + config + " -q --backend cpu --instance '" + spec +
-            "' --set threads=2 --set termination.time_limit=0 --set batch=8 "
-            "--set termination.iterations=60 --out " +
-            (dir / name).string());
-        INFO(r.output);
-        REQUIRE(r.exit_code == 0);
-        const std::string line = results_line(dir / name);
-        INFO(line);
-        CHECK(line.find("\"feasible\":true") != std::string::npos);
-        const fs::path best = best_sol(dir / name);
-        REQUIRE_FALSE(best.empty());
-        return best;
-    };
     const std::string limited = "random-vrptw:n=101,seed=3,distance=1500";
-    const fs::path with_limit = run(limited, "limited");
-    const fs::path without = run("random-vrptw:n=101,seed=3", "free");
+    const fs::path with_limit = feasible_run(dir, "limited", "vrptw/best.yaml", limited, 60);
+    const fs::path without =
+        feasible_run(dir, "free", "vrptw/best.yaml", "random-vrptw:n=101,seed=3", 60);
     // Feasible under the limit, the windows and the capacity (locus verify checks all three).
     const auto ok = verify_sol(limited, with_limit);
     INFO(ok.output);
@@ -805,32 +798,21 @@ TEST_CASE("a VRPTW fleet below the route count of the construction and of the se
     const std::string spec = "random-vrptw:n=101,seed=3,capacity=80";
     const locus::dcvrp::Instance instance = locus::dcvrp::generate_from_spec(spec);
     const std::size_t constructed = locus::dcvrp::time_window_insertion(instance).size();
-    const std::string config = (locus::test::source_dir() / "configs/vrptw/best.yaml").string();
-    const auto routes_of = [&](const std::string& extra, const std::string& name) {
-        const auto r = locus::test::run_command(
-            locus_bin() + " run " + config + " -q --backend cpu --instance '" + spec + "' " +
-            extra +
-            " --set threads=2 --set termination.time_limit=0 --set batch=8 "
-            "--set termination.iterations=300 --out " +
-            (dir / name).string());
-        INFO(r.output);
-        REQUIRE(r.exit_code == 0);
-        CHECK(results_line(dir / name).find("\"feasible\":true") != std::string::npos);
-        const fs::path best = best_sol(dir / name);
-        REQUIRE_FALSE(best.empty());
-        const auto problem = locus::dcvrp::DcvrpProblem::load(spec);
+    const auto problem = locus::dcvrp::DcvrpProblem::load(spec);
+    const auto routes_of = [&](const fs::path& best) {
         return locus::dcvrp::split_routes(problem->read_solution(best)).size();
     };
-    const std::size_t free_routes = routes_of("", "free");
+    const std::size_t free_routes =
+        routes_of(feasible_run(dir, "free", "vrptw/best.yaml", spec, 300));
     const std::size_t fleet = free_routes - 1;
     CAPTURE(constructed);
     CAPTURE(free_routes);
     REQUIRE(constructed > fleet);
-    const std::size_t bound = routes_of("--set problem.vehicles=" + std::to_string(fleet), "fleet");
-    CHECK(bound <= fleet);
+    const fs::path best = feasible_run(dir, "fleet", "vrptw/best.yaml", spec, 300,
+                                       "--set problem.vehicles=" + std::to_string(fleet));
+    CHECK(routes_of(best) <= fleet);
     // locus verify holds the solution to the same fleet.
-    const auto verify = verify_sol(spec, best_sol(dir / "fleet"),
-                                   "--param vehicles=" + std::to_string(fleet) + " ");
+    const auto verify = verify_sol(spec, best, "--param vehicles=" + std::to_string(fleet) + " ");
     INFO(verify.output);
     CHECK(verify.exit_code == 0);
 }
