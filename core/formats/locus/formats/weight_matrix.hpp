@@ -73,11 +73,11 @@ void fill_weight_matrix(WeightFormat format, std::size_t n, const std::vector<T>
 /// unsupported EDGE_WEIGHT_FORMAT '<f>' (supported: FULL_MATRIX, UPPER_ROW, ...)".
 WeightFormat explicit_format(const KeyedFile& file);
 
-/// Calls `take(weight, word, line)` for each weight of the EDGE_WEIGHT_SECTION of `file` (a
-/// section of its layout), which must list weight_count(format, n) numbers. Throws "<source>:<last
-/// line>: end of file without EDGE_WEIGHT_SECTION", "<line>: non-numeric edge weight '<w>'" (also for numbers
-/// that are not finite), "<line>: EDGE_WEIGHT_SECTION has more than the <k> weights that <f>
-/// with DIMENSION <n> needs" and "<source>: EDGE_WEIGHT_SECTION has <j> weights, <f> with
+/// Calls `take(weight, word, line)` for each weight of the EDGE_WEIGHT_SECTION of `file` (a section
+/// of its layout), which must list weight_count(format, n) numbers. Throws "<source>:<last line>:
+/// end of file without EDGE_WEIGHT_SECTION", "<line>: non-numeric edge weight '<w>'" (also for
+/// numbers that are not finite), "<line>: EDGE_WEIGHT_SECTION has more than the <k> weights that
+/// <f> with DIMENSION <n> needs" and "<source>: EDGE_WEIGHT_SECTION has <j> weights, <f> with
 /// DIMENSION <n> needs <k>".
 void for_each_weight(const KeyedFile& file, WeightFormat format, std::size_t n,
                      const std::function<void(double, std::string_view, const KeyedLine&)>& take);

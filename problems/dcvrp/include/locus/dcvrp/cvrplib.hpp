@@ -59,14 +59,13 @@ Instance parse_cvrplib(std::string_view text, const std::string& source,
 /// departure and return), SERVICE_TIME_SECTION (optional, `id time`: one time for every
 /// customer, the depot's 0) and DEPOT_SECTION. Distances, which are also the travel times,
 /// follow `rounding`; automatic means tenths, the DIMACS convention of the published
-/// best-known values. Throws InstanceError "<source>[:<line>]: <message>": those of
-/// parse_cvrplib for the shared keys and sections, "<line>: unsupported TYPE '<t>'
-/// (supported: VRPTW)", "<last line>: end of file without TIME_WINDOW_SECTION", "TIME_WINDOW_SECTION has <k> entries,
-/// DIMENSION says <n>", "<line>: node <id>: time window '<a> <b>' is not two numbers",
-/// "<line>: node <id> has service time <s> where <line l | SERVICE_TIME> gives <t>: every
-/// customer must have the same service time (different ones are not supported)", the
-/// reasons of window_problem at the line of the node's window, and the errors of
-/// validate_instance.
+/// best-known values. Throws InstanceError "<source>[:<line>]: <message>": those of parse_cvrplib
+/// for the shared keys and sections, "<line>: unsupported TYPE '<t>' (supported: VRPTW)", "<last
+/// line>: end of file without TIME_WINDOW_SECTION", "TIME_WINDOW_SECTION has <k> entries, DIMENSION
+/// says <n>", "<line>: node <id>: time window '<a> <b>' is not two numbers", "<line>: node <id> has
+/// service time <s> where <line l | SERVICE_TIME> gives <t>: every customer must have the same
+/// service time (different ones are not supported)", the reasons of window_problem at the line of
+/// the node's window, and the errors of validate_instance.
 Instance parse_vrptw(std::string_view text, const std::string& source,
                      RoundingOption rounding = RoundingOption::automatic);
 
