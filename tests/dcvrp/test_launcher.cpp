@@ -785,7 +785,7 @@ TEST_CASE("capacity, a duration limit and time windows in one generated instance
     INFO(broken.output);
     CHECK(broken.exit_code == 3);
     CHECK(broken.output.find("more than DISTANCE 1500") != std::string::npos);
-    // The capacity binds as well: the limited solution does not fit a smaller one.
+    // The loads are not far from the capacity: the limited solution does not fit 30.
     const auto tighter =
         verify_sol("random-vrptw:n=101,seed=3,capacity=30,distance=1500", with_limit);
     CHECK(tighter.exit_code == 3);
