@@ -106,6 +106,16 @@ bool is_generator_spec(std::string_view text) {
 
 namespace {
 
+/// The spec's `distance` (a route duration limit): infinity when absent; throws the spec's
+/// error "distance = <d> must be a positive number" otherwise.
+double duration_limit(const GeneratorSpec& parsed) {
+    const auto distance = parsed.real("distance");
+    if (!distance) return std::numeric_limits<double>::infinity();
+    if (!(*distance > 0.0 && std::isfinite(*distance)))
+        throw parsed.error(fmt::format("distance = {} must be a positive number", *distance));
+    return *distance;
+}
+
 Instance vrptw_from_spec(std::string_view spec) {
     const GeneratorSpec parsed(spec, kRandomVrptw,
                                {{"n"},
@@ -119,7 +129,6 @@ Instance vrptw_from_spec(std::string_view spec) {
     const auto capacity = parsed.integer("capacity");
     const auto service = parsed.integer("service");
     const auto width = parsed.integer("width");
-    const auto distance = parsed.real("distance");
     if (!n) throw fail("missing parameter 'n' (nodes, the depot included)");
     if (*n < 2 || *n > static_cast<std::uint64_t>(kMaxNodes))
         throw fail(fmt::format("n = {} is out of range 2..{}", *n, kMaxNodes));
@@ -129,14 +138,11 @@ Instance vrptw_from_spec(std::string_view spec) {
         throw fail(fmt::format("service = {} is out of range 0..1000", *service));
     if (width && *width > 3000)
         throw fail(fmt::format("width = {} is out of range 0..3000", *width));
-    if (distance && !(*distance > 0.0 && std::isfinite(*distance)))
-        throw fail(fmt::format("distance = {} must be a positive number", *distance));
-    return generate_random_vrptw(static_cast<std::int32_t>(*n), parsed.integer("seed").value_or(1),
-                                 capacity ? static_cast<std::int64_t>(*capacity)
-                                          : kGeneratorCapacity,
-                                 service ? static_cast<std::int64_t>(*service) : kGeneratorService,
-                                 width ? static_cast<std::int64_t>(*width) : kGeneratorWidth,
-                                 distance.value_or(std::numeric_limits<double>::infinity()));
+    return generate_random_vrptw(
+        static_cast<std::int32_t>(*n), parsed.integer("seed").value_or(1),
+        capacity ? static_cast<std::int64_t>(*capacity) : kGeneratorCapacity,
+        service ? static_cast<std::int64_t>(*service) : kGeneratorService,
+        width ? static_cast<std::int64_t>(*width) : kGeneratorWidth, duration_limit(parsed));
 }
 
 } // namespace
@@ -155,17 +161,14 @@ Instance generate_from_spec(std::string_view spec) {
     const auto n = parsed.integer("n");
     const auto seed = parsed.integer("seed");
     const auto capacity = parsed.integer("capacity");
-    const auto distance = parsed.real("distance");
     if (!n) throw fail("missing parameter 'n' (nodes, the depot included)");
     if (*n < 2 || *n > static_cast<std::uint64_t>(kMaxNodes))
         throw fail(fmt::format("n = {} is out of range 2..{}", *n, kMaxNodes));
     if (capacity && (*capacity < 1 || *capacity > (1ull << 40)))
         throw fail(fmt::format("capacity = {} is out of range 1..{}", *capacity, 1ull << 40));
-    if (distance && !(*distance > 0.0 && std::isfinite(*distance)))
-        throw fail(fmt::format("distance = {} must be a positive number", *distance));
     return generate_random(static_cast<std::int32_t>(*n), seed.value_or(1),
                            capacity ? static_cast<std::int64_t>(*capacity) : kGeneratorCapacity,
-                           distance.value_or(std::numeric_limits<double>::infinity()));
+                           duration_limit(parsed));
 }
 
 } // namespace locus::dcvrp
