@@ -132,7 +132,9 @@ inline constexpr std::int64_t kShortRouteCustomers = 15;
 /// higher on 3 of the 4 of longer routes (Golden_2, 8, 12, X-n801-k40); a larger population
 /// keeps more ways of cutting many short routes, and costs about 1.5 times the evaluations
 /// per child, which long routes do not repay. Time windows, which shorten routes below the
-/// capacity bound (VRPTW), are not counted: configs/vrptw/best.yaml sets its population.
+/// capacity bound, are not counted; on the Gehring-Homberger files the bound alone puts the
+/// type-1 classes (C1, R1, RC1: 11 customers per route) below the threshold and the type-2
+/// classes (36-56) above it.
 std::size_t auto_population(const Instance& instance);
 
 /// The size from which `batch: auto` fills each multiprocessor with several chains: customers.
