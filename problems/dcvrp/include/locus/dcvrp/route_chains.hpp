@@ -134,7 +134,8 @@ inline constexpr std::int64_t kShortRouteCustomers = 15;
 /// per child, which long routes do not repay. Time windows, which shorten routes below the
 /// capacity bound, are not counted; on the Gehring-Homberger files the bound alone puts the
 /// type-1 classes (C1, R1, RC1: 11 customers per route) below the threshold and the type-2
-/// classes (36-56) above it.
+/// classes (36-56) above it. Under windows 50 members cost R1 more iterations than they repaid,
+/// so configs/vrptw/best.yaml sets 25 (docs/results.md, "VRPTW: population `auto`").
 std::size_t auto_population(const Instance& instance);
 
 /// The size from which `batch: auto` fills each multiprocessor with several chains: customers.
