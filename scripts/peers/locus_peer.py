@@ -9,7 +9,8 @@ Run by the python of the peers' virtual environment (scripts/peers/install):
 
 `run` reads a TSPLIB .tsp or CVRPLIB .vrp file, builds the distance matrix the way the locus
 launcher does (TSP: EUC_2D nint, CEIL_2D, ATT, GEO, EXPLICIT; CVRP: real Euclidean distances,
-TSPLIB nint rounding for the sets X, A, B, E, F, M and P, as dcvrp's rounding 'auto'), runs the
+TSPLIB nint rounding for the sets X, A, B, E, F, M and P and the Belgium instances, as dcvrp's
+rounding 'auto', so that `locus verify` finds the Cost line of its .sol true), runs the
 peer with the seed under the wall-clock limit (counted from the start of this script, loading
 included), and writes into DIR:
 
@@ -95,7 +96,8 @@ CAPABILITIES = {
 # the peer finds within its integer limit is within the real limit too.
 SCALE = 10000
 
-ROUNDED_SETS = ("X-", "A-", "B-", "E-", "F-", "M-", "P-")
+ROUNDED_SETS = ("X-", "A-", "B-", "E-", "F-", "M-", "P-",
+                "Leuven", "Antwerp", "Ghent", "Brussels", "Flanders")
 
 
 class Refusal(Exception):

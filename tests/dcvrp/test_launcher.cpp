@@ -6,15 +6,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "locus/dcvrp/cvrplib.hpp"
 #include "locus/dcvrp/constructions.hpp"
+#include "locus/dcvrp/cvrplib.hpp"
 #include "locus/dcvrp/dcvrp_problem.hpp"
 #include "locus/dcvrp/generator.hpp"
 #include "locus/dcvrp/giant_tour.hpp"
+#include "locus/dcvrp/sol_io.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -110,9 +112,11 @@ TEST_CASE("locus verify reads .vrp and .sol files by extension") {
     CHECK(twice.output == "infeasible: " + (dir / "twice.sol").string() +
                               ":1: customer 31 appears twice (first on line 1)\n");
 
-    // Two routes of the file joined into one exceed the capacity.
+    // Two routes of the file joined into one exceed the capacity (the Cost line, which the
+    // joined routes no longer cost, left out).
     text = read_all(sol);
     text.replace(text.find("\nRoute #2: "), 11, " ");
+    text.erase(text.find("Cost "));
     locus::test::write_file(dir / "joined.sol", text);
     const auto joined =
         locus::test::run_command(locus_bin() + " verify --instance " + vrp.string() +
@@ -194,6 +198,25 @@ TEST_CASE("locus verify --param sets problem parameters: rounding, vehicles; bad
     CHECK(bad.exit_code == 2);
     CHECK(bad.output.find("--param rounding=round: expected one of auto, exact, nint") !=
           std::string::npos);
+    // A Cost line one unit off the routes' cost is refused under the file's rounding and not
+    // compared under another one.
+    const auto dir = locus::test::temp_dir("dcvrp-verify-cost");
+    std::ifstream in(sol);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t at = text.find("Cost 27591");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 10, "Cost 27592");
+    locus::test::write_file(dir / "off.sol", text);
+    const std::string off = locus_bin() + " verify --instance " + vrp.string() + " --solution " +
+                            (dir / "off.sol").string();
+    const auto wrong = locus::test::run_command(off);
+    CHECK(wrong.exit_code == 3);
+    CHECK(wrong.output == "infeasible: " + (dir / "off.sol").string() +
+                              ":27: Cost 27592 is not the cost of these routes, 27591 (Euclidean "
+                              "distances rounded to the nearest integer)\n");
+    const auto other = locus::test::run_command(off + " --param rounding=exact");
+    CHECK(other.exit_code == 0);
+    CHECK(other.output.starts_with("feasible: objective 27"));
 }
 
 TEST_CASE("a move filter with as many candidates as customers is refused by name") {
@@ -304,8 +327,12 @@ TEST_CASE("chains with DCVRP penalties on an instance that no fleet of that size
     const fs::path best = best_sol(dir / "out");
     REQUIRE(!best.empty());
     const auto problem = locus::dcvrp::DcvrpProblem::load(spec);
-    // Every customer is in the written solution (a giant tour of the instance).
-    CHECK(problem->read_solution(best).size() == problem->solution_width());
+    // Every customer is in the written solution (a giant tour of the instance), which states
+    // its routes' real cost (read_solution holds it to its Cost line).
+    const auto tour = problem->read_solution(best);
+    CHECK(tour.size() == problem->solution_width());
+    CHECK(*locus::dcvrp::read_sol(best, problem->instance().n).cost == problem->evaluate(tour));
+    CHECK(problem->evaluate(tour) > 0.0);
 }
 
 TEST_CASE("chains on the DCVRP: population and penalty parameters out of range are refused by name") {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -165,6 +166,59 @@ TEST_CASE("write_solution and read_solution round-trip through a .sol file") {
     CHECK_THROWS_WITH_AS(
         problem.write_solution(dir / "bad.sol", Tour{0, 1, 0, 2, 2, 0, 4, 5, 0, 0}, 0.0),
         "invalid solution for line5: customer 2 appears twice (entries 3 and 4)", InstanceError);
+}
+
+TEST_CASE("read_solution refuses a Cost line that is not the routes' cost, to its written "
+          "precision, under the file's own rounding") {
+    // The written precision: half a unit of the last digit, with line numbers.
+    const auto sol = parse_sol("Route #1: 1 2 3\n\nRoute #2: 4 5\nCost 524.61\n", "x.sol", 6);
+    CHECK(sol.cost_line == 4);
+    CHECK(sol.cost_precision == doctest::Approx(0.005).epsilon(1e-12));
+    CHECK(parse_sol("Route #1: 1 2 3 4 5\nCost 27591\n", "x.sol", 6).cost_precision == 0.5);
+    CHECK(parse_sol("Route #1: 1 2 3 4 5\nCost 1.5e3\n", "x.sol", 6).cost_precision ==
+          doctest::Approx(50.0));
+    CHECK(parse_sol("Route #1: 1 2 3 4 5\n", "x.sol", 6).cost_line == 0);
+
+    // line5: {1} {2 3} {4 5} costs 18.
+    const DcvrpProblem problem(dcvrp_test::line5());
+    const auto dir = locus::test::temp_dir("dcvrp-sol-cost");
+    const auto read = [&](const std::string& name, const std::string& cost_line) {
+        const auto file = dir / name;
+        locus::test::write_file(file, "Route #1: 1\nRoute #2: 2 3\nRoute #3: 4 5\n" + cost_line);
+        return locus::test::error_message<InstanceError>([&] { problem.read_solution(file); });
+    };
+    CHECK(read("right.sol", "Cost 18\n") == "(no error)");
+    CHECK(read("tenths.sol", "Cost 18.0\n") == "(no error)");
+    CHECK(read("exponent.sol", "Cost 1.8e1\n") == "(no error)");
+    CHECK(read("none.sol", "") == "(no error)");
+    CHECK(read("wrong.sol", "Cost 19\n") ==
+          (dir / "wrong.sol").string() +
+              ":4: Cost 19 is not the cost of these routes, 18 (exact Euclidean distances)");
+    CHECK(read("close.sol", "Cost 18.01\n") ==
+          (dir / "close.sol").string() +
+              ":4: Cost 18.01 is not the cost of these routes, 18 (exact Euclidean distances)");
+
+    // X-n101-k25 (nint): its best-known file reads; one unit off it does not, unless the
+    // problem measures with another rounding, under which the routes cost something else.
+    const auto vrp = locus::test::data_file("cvrplib/X-n101-k25.vrp");
+    const auto best = locus::test::data_file("cvrplib/solutions/X-n101-k25.sol");
+    std::ifstream in(best);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t at = text.find("Cost 27591");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 10, "Cost 27590");
+    const auto off = dir / "X-n101-k25-off.sol";
+    locus::test::write_file(off, text);
+    const auto nint = DcvrpProblem::load(vrp.string());
+    CHECK(nint->read_solution(best).size() == nint->solution_width());
+    const std::string message =
+        locus::test::error_message<InstanceError>([&] { nint->read_solution(off); });
+    CHECK(message.starts_with(off.string() + ":27: Cost 27590 is not the cost of these routes, "
+                                             "27591 (Euclidean distances rounded to the nearest "
+                                             "integer)"));
+    const auto exact = DcvrpProblem::load(vrp.string(), locus::dcvrp::RoundingOption::exact);
+    CHECK(exact->read_solution(off) == nint->read_solution(best));
+    CHECK(exact->evaluate(exact->read_solution(off)) != 27591.0);
 }
 
 TEST_CASE("every stored .sol file reads, verifies and evaluates to its stated Cost") {

@@ -1,5 +1,9 @@
 #include "locus/dcvrp/dcvrp_problem.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "locus/data_path.hpp"
@@ -11,6 +15,24 @@
 #include "locus/model.hpp"
 
 namespace locus::dcvrp {
+
+namespace {
+
+/// How `instance` measures a distance, for messages.
+std::string_view distance_convention(const Instance& instance) {
+    if (instance.explicit_weights) return "distances of the file's EDGE_WEIGHT_SECTION";
+    switch (instance.rounding) {
+    case Rounding::nint:
+        return "Euclidean distances rounded to the nearest integer";
+    case Rounding::tenths:
+        return "Euclidean distances truncated to one decimal";
+    case Rounding::exact:
+        break;
+    }
+    return "exact Euclidean distances";
+}
+
+} // namespace
 
 DcvrpProblem::DcvrpProblem(Instance instance, std::int32_t vehicles)
     : instance_(std::move(instance)) {
@@ -29,6 +51,7 @@ DcvrpProblem::DcvrpProblem(Instance instance, std::int32_t vehicles)
 
 std::unique_ptr<DcvrpProblem> DcvrpProblem::load(const std::string& spec, RoundingOption rounding,
                                                  std::int32_t vehicles) {
+    std::unique_ptr<DcvrpProblem> problem;
     if (is_generator_spec(spec)) {
         Instance instance = generate_from_spec(spec);
         // NOTE: generated coordinates are integral; nint is available on request.
@@ -36,13 +59,16 @@ std::unique_ptr<DcvrpProblem> DcvrpProblem::load(const std::string& spec, Roundi
             use_coordinates(instance, resolve_rounding(rounding, instance.name));
             validate_instance(instance, instance.name);
         }
-        return std::make_unique<DcvrpProblem>(std::move(instance), vehicles);
-    }
-    if (is_model_spec(spec))
-        return std::make_unique<DcvrpProblem>(
+        problem = std::make_unique<DcvrpProblem>(std::move(instance), vehicles);
+    } else if (is_model_spec(spec)) {
+        problem = std::make_unique<DcvrpProblem>(
             instance_from_model(*find_model(spec, "dcvrp"), rounding), vehicles);
-    return std::make_unique<DcvrpProblem>(
-        read_routing_instance(resolve_data_file(spec, "instance file"), rounding), vehicles);
+    } else {
+        problem = std::make_unique<DcvrpProblem>(
+            read_routing_instance(resolve_data_file(spec, "instance file"), rounding), vehicles);
+    }
+    problem->stated_cost_checked_ = rounding == RoundingOption::automatic;
+    return problem;
 }
 
 const DcvrpProblem& searchable(const DcvrpProblem& problem, std::string_view component) {
@@ -68,11 +94,28 @@ Verdict DcvrpProblem::verify(std::span<const std::int32_t> tour) const {
 
 void DcvrpProblem::write_solution(const std::filesystem::path& path,
                                   std::span<const std::int32_t> tour, Objective objective) const {
-    write_sol(path, instance_.name, instance_.n, tour, objective);
+    // NOTE: the Cost line states the routes' cost, computed here: a run's best infeasible
+    // solution comes with its verdict's objective (0), and read_solution holds a file to its
+    // Cost. An invalid encoding goes to write_sol, which refuses it.
+    const bool valid = !check_giant_tour(tour, instance_.n);
+    write_sol(path, instance_.name, instance_.n, tour,
+              valid ? giant_tour_cost(instance_, tour) : objective);
 }
 
 std::vector<std::int32_t> DcvrpProblem::read_solution(const std::filesystem::path& path) const {
-    return encode_routes(read_sol(path, instance_.n).routes, instance_.n);
+    const SolFile sol = read_sol(path, instance_.n);
+    std::vector<std::int32_t> tour = encode_routes(sol.routes, instance_.n);
+    if (sol.cost && stated_cost_checked_) {
+        // NOTE: the slack beyond the written precision, 1e-7 of the cost, covers a cost summed
+        // in single precision (published CMT5.sol states 1291.289144 for 1291.2891464...).
+        const double cost = giant_tour_cost(instance_, tour);
+        const double slack = sol.cost_precision + 1e-7 * std::abs(cost);
+        if (!(std::abs(*sol.cost - cost) <= slack))
+            throw InstanceError(fmt::format(
+                "{}:{}: Cost {} is not the cost of these routes, {} ({})", path.string(),
+                sol.cost_line, *sol.cost, cost, distance_convention(instance_)));
+    }
+    return tour;
 }
 
 } // namespace locus::dcvrp

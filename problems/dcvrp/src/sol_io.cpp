@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -40,6 +42,20 @@ std::optional<std::string_view> cost_body(std::string_view text) {
     return trim(rest);
 }
 
+/// Half a unit of the last digit of number text that parse_number accepted: 0.5 x 10^(e - d)
+/// for d digits after the point and an exponent e ("524.61": 0.005, "1.5e3": 50).
+double half_last_digit(std::string_view text) {
+    const std::size_t e = text.find_first_of("eE");
+    const std::string_view mantissa = text.substr(0, e);
+    const std::size_t dot = mantissa.find('.');
+    const auto decimals =
+        dot == std::string_view::npos ? 0L : static_cast<long>(mantissa.size() - dot - 1);
+    long exponent = 0;
+    if (e != std::string_view::npos)
+        exponent = std::strtol(std::string(text.substr(e + 1)).c_str(), nullptr, 10);
+    return 0.5 * std::pow(10.0, static_cast<double>(exponent - decimals));
+}
+
 } // namespace
 
 SolFile parse_sol(std::string_view text, const std::string& source, std::int32_t n) {
@@ -76,6 +92,7 @@ SolFile parse_sol(std::string_view text, const std::string& source, std::int32_t
             const auto value = detail::parse_number(*body);
             if (!value) throw fail(line.number, fmt::format("Cost '{}' is not a number", *body));
             sol.cost = *value;
+            sol.cost_precision = half_last_digit(*body);
             cost_line = line.number;
             continue;
         }
@@ -95,6 +112,7 @@ SolFile parse_sol(std::string_view text, const std::string& source, std::int32_t
                                         missing.size(), n - 1, fmt::join(head, ", "),
                                         missing.size() > kListed ? ", ..." : ""));
     }
+    sol.cost_line = cost_line;
     return sol;
 }
 

@@ -41,10 +41,16 @@ public:
     /// the objective is giant_tour_cost, bit for bit what evaluate returns.
     Verdict verify(std::span<const std::int32_t> tour) const override;
     std::string solution_extension() const override { return ".sol"; }
-    /// A CVRPLIB .sol file (sol_io.hpp).
+    /// A CVRPLIB .sol file (sol_io.hpp) whose Cost is giant_tour_cost of `tour` (`objective`
+    /// for a feasible tour; an infeasible one is stated at its real cost too).
     void write_solution(const std::filesystem::path& path, std::span<const std::int32_t> tour,
                         Objective objective) const override;
-    /// The canonical encoding of a .sol file (sol_io.hpp; its Cost line is not checked).
+    /// The canonical encoding of a .sol file (sol_io.hpp). Its Cost line, when it has one, must
+    /// be the routes' total distance to half a unit of its last written digit while the
+    /// problem's rounding is `auto` (the file's convention: under another rounding the routes
+    /// cost something else); otherwise InstanceError "<path>:<line>: Cost <stated> is not the
+    /// cost of these routes, <cost> (<how distances are measured>)". Capacity, duration, windows
+    /// and fleet are verify's.
     std::vector<std::int32_t> read_solution(const std::filesystem::path& path) const override;
 
     const Instance& instance() const { return instance_; }
@@ -54,6 +60,7 @@ public:
 private:
     Instance instance_;
     std::int32_t vehicles_ = 0;
+    bool stated_cost_checked_ = true; ///< read_solution checks a Cost line (rounding `auto`)
 };
 
 /// `problem` for a search component named `component`. Throws ConfigError "<component> does

@@ -4,6 +4,7 @@
 /// `Cost <value>`. Customers are numbered 1..n-1, the node indices of Instance (for the usual
 /// depot at file node 1: the file's node id minus one); the depot is omitted.
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -18,6 +19,10 @@ namespace locus::dcvrp {
 struct SolFile {
     Routes routes;              ///< the non-empty routes in file order
     std::optional<double> cost; ///< the stated Cost, when the file has one
+    std::size_t cost_line = 0;  ///< its line (0 without one)
+    /// Half a unit of the Cost's last written digit ("27591": 0.5, "524.61": 0.005): how far
+    /// the routes' cost may lie from the stated value it was rounded to.
+    double cost_precision = 0.0;
 };
 
 /// Parses .sol text for an instance with n nodes; `source` names it in messages. Blank lines
