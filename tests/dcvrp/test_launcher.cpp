@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -201,12 +200,9 @@ TEST_CASE("locus verify --param sets problem parameters: rounding, vehicles; bad
     // A Cost line one unit off the routes' cost is refused under the file's rounding and not
     // compared under another one.
     const auto dir = locus::test::temp_dir("dcvrp-verify-cost");
-    std::ifstream in(sol);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::size_t at = text.find("Cost 27591");
-    REQUIRE(at != std::string::npos);
-    text.replace(at, 10, "Cost 27592");
-    locus::test::write_file(dir / "off.sol", text);
+    std::string text = read_all(sol);
+    REQUIRE(text.ends_with("Cost 27591\n"));
+    locus::test::write_file(dir / "off.sol", text.replace(text.size() - 6, 5, "27592"));
     const std::string off = locus_bin() + " verify --instance " + vrp.string() + " --solution " +
                             (dir / "off.sol").string();
     const auto wrong = locus::test::run_command(off);
