@@ -3,6 +3,15 @@
 /// CUDA backend of the many-chain engine (nvcc only): one block per chain runs the chain routine
 /// of chain_engine.hpp with the block as its team; one launch per epoch. Include it in the
 /// plugin's own .cu file (kernels are instantiated where they are launched).
+///
+/// The kernels are launched through three groups (ChainIterationLaunch, ChainRestartLaunch,
+/// ChainExchangeLaunch), each a class template whose members are defined out of line. A plugin
+/// whose policy makes large kernels may compile the groups in translation units of their own:
+/// where the runner is named, `extern template struct gpu::ChainRestartLaunch<P>;` (and the
+/// others) keeps a group out of that unit, and `template struct gpu::ChainRestartLaunch<P>;`
+/// in another .cu file instantiates it there (problems/dcvrp/src/route_chains_cuda*.cu). The
+/// iterations and the restarts each inline the whole chain routine, so nvcc compiles them in
+/// parallel instead of one after the other.
 
 #include <cuda_runtime.h>
 
@@ -105,6 +114,88 @@ __global__ void __launch_bounds__(kThreads)
 
 } // namespace detail
 
+/// The epochs' launch (block per chain, or thread per chain where the policy allows it).
+template <class P, unsigned kThreads = ChainTuning<kTuningArch>::kBlockThreads>
+struct ChainIterationLaunch {
+    static void run(const P& policy, const ChainArrays& a, const ChainParams& params,
+                    std::uint64_t first, std::uint32_t iterations, bool initialize,
+                    std::uint32_t leaders, std::uint32_t chains, cudaStream_t stream);
+};
+
+/// The population's restarts (block per chain: a child of two rows, then its first iteration).
+template <class P, unsigned kThreads = ChainTuning<kTuningArch>::kBlockThreads>
+struct ChainRestartLaunch {
+    static void run(const P& policy, const ChainArrays& a, const ChainParams& params,
+                    const std::int32_t* first, const std::int32_t* second, std::uint64_t round,
+                    std::uint32_t chains, cudaStream_t stream);
+};
+
+/// The other exchanges: recombination of two bests into a chain, and merges of pairs.
+template <class P, unsigned kThreads = ChainTuning<kTuningArch>::kBlockThreads>
+struct ChainExchangeLaunch {
+    static void recombine(const P& policy, const ChainArrays& a, const std::uint32_t* first,
+                          const std::uint32_t* second, std::uint64_t seed, std::uint64_t round,
+                          std::uint32_t chains, cudaStream_t stream);
+    static void merge(const P& policy, const ChainArrays& a, const std::uint32_t* slots,
+                      const std::uint32_t* others, std::uint64_t seed, std::uint64_t round,
+                      std::uint32_t pairs, cudaStream_t stream);
+};
+
+template <class P, unsigned kThreads>
+void ChainIterationLaunch<P, kThreads>::run(const P& policy, const ChainArrays& a,
+                                            const ChainParams& params, std::uint64_t first,
+                                            std::uint32_t iterations, bool initialize,
+                                            std::uint32_t leaders, std::uint32_t chains,
+                                            cudaStream_t stream) {
+    if (params.thread_per_chain) {
+        if constexpr (ThreadMapped<P>) {
+            constexpr unsigned kPerBlock = ChainTuning<kTuningArch>::kThreadMappedBlock;
+            detail::chain_thread_kernel<P>
+                <<<(chains + kPerBlock - 1) / kPerBlock, kPerBlock, 0, stream>>>(
+                    policy, a, params, first, iterations, initialize, leaders, chains);
+        } else {
+            throw ConfigError("mapping: thread is not available for this problem's chains "
+                              "(one block per chain only); use mapping: block");
+        }
+    } else {
+        detail::chain_kernel<P, kThreads><<<chains, kThreads, 0, stream>>>(
+            policy, a, params, first, iterations, initialize, leaders);
+    }
+    LOCUS_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class P, unsigned kThreads>
+void ChainRestartLaunch<P, kThreads>::run(const P& policy, const ChainArrays& a,
+                                          const ChainParams& params, const std::int32_t* first,
+                                          const std::int32_t* second, std::uint64_t round,
+                                          std::uint32_t chains, cudaStream_t stream) {
+    detail::restart_kernel<P, kThreads>
+        <<<chains, kThreads, 0, stream>>>(policy, a, params, first, second, round);
+    LOCUS_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class P, unsigned kThreads>
+void ChainExchangeLaunch<P, kThreads>::recombine(const P& policy, const ChainArrays& a,
+                                                 const std::uint32_t* first,
+                                                 const std::uint32_t* second, std::uint64_t seed,
+                                                 std::uint64_t round, std::uint32_t chains,
+                                                 cudaStream_t stream) {
+    detail::recombine_kernel<P, kThreads>
+        <<<chains, kThreads, 0, stream>>>(policy, a, first, second, seed, round);
+    LOCUS_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class P, unsigned kThreads>
+void ChainExchangeLaunch<P, kThreads>::merge(const P& policy, const ChainArrays& a,
+                                             const std::uint32_t* slots,
+                                             const std::uint32_t* others, std::uint64_t seed,
+                                             std::uint64_t round, std::uint32_t pairs,
+                                             cudaStream_t stream) {
+    detail::merge_kernel<P, kThreads>
+        <<<pairs, kThreads, 0, stream>>>(policy, a, slots, others, seed, round);
+    LOCUS_CUDA_CHECK(cudaGetLastError());
+}
+
 /// The CUDA runner: `policy` holds device pointers to its instance data; its workspace and the
 /// chains' arrays are one device block sized by their storage lists, checked against `budget`.
 template <class P, unsigned kThreads = ChainTuning<kTuningArch>::kBlockThreads>
@@ -178,9 +269,9 @@ public:
         if constexpr (Recombining<P>) {
             sources_.upload_async(first.data(), chains_, stream_.get());
             second_.upload_async(second.data(), chains_, stream_.get());
-            detail::recombine_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
-                policy_, a_, sources_.data(), second_.data(), params_.seed, round);
-            LOCUS_CUDA_CHECK(cudaGetLastError());
+            ChainExchangeLaunch<P, kThreads>::recombine(policy_, a_, sources_.data(),
+                                                        second_.data(), params_.seed, round,
+                                                        chains_, stream_.get());
             stream_.synchronize();
         } else {
             (void)first, (void)second, (void)round;
@@ -194,9 +285,8 @@ public:
             if (pairs == 0) return;
             sources_.upload_async(slots.data(), pairs, stream_.get());
             second_.upload_async(others.data(), pairs, stream_.get());
-            detail::merge_kernel<P, kThreads><<<pairs, kThreads, 0, stream_.get()>>>(
-                policy_, a_, sources_.data(), second_.data(), params_.seed, round);
-            LOCUS_CUDA_CHECK(cudaGetLastError());
+            ChainExchangeLaunch<P, kThreads>::merge(policy_, a_, sources_.data(), second_.data(),
+                                                    params_.seed, round, pairs, stream_.get());
             stream_.synchronize();
         } else {
             (void)slots, (void)others, (void)round;
@@ -219,9 +309,9 @@ public:
             }
             first_rows_.upload_async(first.data(), words, stream_.get());
             second_rows_.upload_async(second.data(), words, stream_.get());
-            detail::restart_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
-                policy_, a_, params_, first_rows_.data(), second_rows_.data(), round);
-            LOCUS_CUDA_CHECK(cudaGetLastError());
+            ChainRestartLaunch<P, kThreads>::run(policy_, a_, params_, first_rows_.data(),
+                                                 second_rows_.data(), round, chains_,
+                                                 stream_.get());
             stream_.synchronize();
         } else {
             (void)first, (void)second, (void)round;
@@ -306,21 +396,8 @@ private:
         halt_.lower();
         ChainParams params = initialize ? start_params(params_) : params_;
         params.halt = watched ? halt_.device() : nullptr;
-        if (params_.thread_per_chain) {
-            if constexpr (ThreadMapped<P>) {
-                constexpr unsigned kPerBlock = ChainTuning<kTuningArch>::kThreadMappedBlock;
-                detail::chain_thread_kernel<P>
-                    <<<(chains_ + kPerBlock - 1) / kPerBlock, kPerBlock, 0, stream_.get()>>>(
-                        policy_, a_, params, first, iterations, initialize, leaders, chains_);
-            } else {
-                throw ConfigError("mapping: thread is not available for this problem's chains "
-                                  "(one block per chain only); use mapping: block");
-            }
-        } else {
-            detail::chain_kernel<P, kThreads><<<chains_, kThreads, 0, stream_.get()>>>(
-                policy_, a_, params, first, iterations, initialize, leaders);
-        }
-        LOCUS_CUDA_CHECK(cudaGetLastError());
+        ChainIterationLaunch<P, kThreads>::run(policy_, a_, params, first, iterations, initialize,
+                                               leaders, chains_, stream_.get());
     }
 
     std::shared_ptr<const void> resources_;

@@ -1,10 +1,17 @@
 // The DCVRP route chains on the CUDA backend of the many-chain engine (one block per chain).
+// The kernels are compiled in units of their own (route_chains_cuda_*.cu): the iterations and
+// the restarts each inline the whole chain routine of the route policy, and in one unit they
+// were the longest compilation of the build.
 
 #include <memory>
 
 #include "locus/dcvrp/route_chains.hpp"
 #include "locus/gpu/chain_engine.cuh"
 #include "locus/gpu/device_buffer.hpp"
+
+extern template struct locus::gpu::ChainIterationLaunch<locus::dcvrp::RouteChainPolicy>;
+extern template struct locus::gpu::ChainRestartLaunch<locus::dcvrp::RouteChainPolicy>;
+extern template struct locus::gpu::ChainExchangeLaunch<locus::dcvrp::RouteChainPolicy>;
 
 namespace locus::dcvrp {
 namespace {
