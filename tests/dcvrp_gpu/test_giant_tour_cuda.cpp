@@ -59,8 +59,12 @@ TEST_CASE("DCVRP giant-tour neighborhoods: CUDA and CPU choose the same moves an
         double distance;
         std::int32_t vehicles;
     };
-    for (const Case c : {Case{40, 1, 30, 2000.0, 0}, Case{90, 2, 60, 3000.0, 0},
-                         Case{70, 3, 40, 1e18, 14}}) {
+    // Under compute-sanitizer (racecheck runs these kernels far slower) the 90-customer
+    // instance is left out: the other two run the same kernels, with and without a fleet limit.
+    std::vector<Case> cases{Case{40, 1, 30, 2000.0, 0}, Case{90, 2, 60, 3000.0, 0},
+                            Case{70, 3, 40, 1e18, 14}};
+    if (test::instrumented_run()) cases.erase(cases.begin() + 1);
+    for (const Case c : cases) {
         const Instance instance = c.distance < 1e17
                                       ? generate_random(c.n, c.seed, c.capacity, c.distance)
                                       : generate_random(c.n, c.seed, c.capacity);
