@@ -48,11 +48,9 @@ def row(text, first):
 
 class RoutingTable(unittest.TestCase):
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.tmp_path = Path(self._tmp.name)
-
-    def tearDown(self):
-        self._tmp.cleanup()
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp_path = Path(tmp.name)
 
     def test_the_protocol_instances_are_the_59_files_of_data(self):
         code, out, err = table("--default-instances")
